@@ -1,0 +1,92 @@
+// The /api/stripe calls (spec section 7) and the derived subscription rules the web app and server share.
+import { z } from 'zod';
+
+export const PLAN = { name: 'Pro', priceCents: 2000, currency: 'usd', interval: 'month', trialDays: 7 } as const;
+export const FREE_PLAN_NAME = 'Free';
+
+export const subscriptionStatusValue = z.enum([
+  'none',
+  'trialing',
+  'active',
+  'past_due',
+  'unpaid',
+  'canceled',
+  'incomplete',
+  'incomplete_expired',
+  'paused',
+]);
+export type SubscriptionStatusValue = z.infer<typeof subscriptionStatusValue>;
+
+export const subscriptionStatusResponse = z.object({
+  status: subscriptionStatusValue,
+  trialEnd: z.iso.datetime().nullable(),
+  planName: z.string(),
+  cancelAtPeriodEnd: z.boolean(),
+  currentPeriodEnd: z.iso.datetime().nullable(),
+  /** Price in major units, e.g. 20 for $20.00. */
+  price: z.number(),
+  currency: z.string(),
+  /** Whether this account already used its one free trial. */
+  trialUsed: z.boolean(),
+  /** Server's verdict on premium access (same rule as hasValidAccess below, evaluated with the server's clock). */
+  hasValidAccess: z.boolean(),
+  /** Billing runs against the local Stripe sandbox, not real Stripe. */
+  sandbox: z.boolean(),
+});
+export type SubscriptionStatus = z.infer<typeof subscriptionStatusResponse>;
+
+export const createCheckoutSessionRequest = z.strictObject({
+  priceId: z.string().max(200).optional(),
+  successUrl: z.string().max(2000).optional(),
+  cancelUrl: z.string().max(2000).optional(),
+  trialDays: z.number().int().min(0).max(365).optional(),
+});
+export type CreateCheckoutSessionRequest = z.infer<typeof createCheckoutSessionRequest>;
+export const createCheckoutSessionResponse = z.object({ url: z.string(), sessionId: z.string() });
+
+export const createPortalSessionRequest = z.strictObject({ returnUrl: z.string().max(2000).optional() });
+export const createPortalSessionResponse = z.object({ url: z.string() });
+
+export const cancelSubscriptionRequest = z.strictObject({ cancelAtPeriodEnd: z.boolean().optional().default(true) });
+export const resumeSubscriptionRequest = z.strictObject({});
+
+export const paymentMethod = z.object({
+  id: z.string(),
+  brand: z.string(),
+  last4: z.string(),
+  expMonth: z.number().int(),
+  expYear: z.number().int(),
+  isDefault: z.boolean(),
+});
+export const paymentMethodsResponse = z.object({ paymentMethods: z.array(paymentMethod) });
+export type PaymentMethod = z.infer<typeof paymentMethod>;
+
+export const invoice = z.object({
+  id: z.string(),
+  number: z.string().nullable(),
+  date: z.iso.datetime(),
+  /** Amount in major units (dollars). */
+  amount: z.number(),
+  currency: z.string(),
+  status: z.string(),
+  hostedInvoiceUrl: z.string().nullable(),
+  invoicePdfUrl: z.string().nullable(),
+});
+export const invoicesResponse = z.object({ invoices: z.array(invoice) });
+export type Invoice = z.infer<typeof invoice>;
+
+/** Body of every 402 from a premium call. */
+export const paymentRequiredBody = z.object({ message: z.string(), code: z.literal('payment_required'), upgradeUrl: z.string() });
+
+/** Valid access (spec section 4): active or trialing, or a trial end still in the future. */
+export function hasValidAccess(status: { status: string; trialEnd: string | null }, now: Date): boolean {
+  if (status.status === 'active' || status.status === 'trialing') return true;
+  return status.trialEnd !== null && new Date(status.trialEnd).getTime() > now.getTime();
+}
+
+/** Rounded-up days until the trial ends, never below 0; 0 without a trial end. */
+export function trialDaysRemaining(trialEnd: string | null, now: Date): number {
+  if (!trialEnd) return 0;
+  const ms = new Date(trialEnd).getTime() - now.getTime();
+  return Math.max(0, Math.ceil(ms / 86_400_000));
+}

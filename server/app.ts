@@ -1,0 +1,107 @@
+// The one composition root: configuration and infrastructure in, a ready Fastify app out.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { publicConfigResponse } from '../contract/public-config.ts';
+import type { Config } from './config.ts';
+import type { DatabaseHandle } from './db/client.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
+import { createRateLimiter } from './lib/rate-limiter.ts';
+import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
+import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { createAccountsService } from './modules/accounts/accounts.service.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { createMailer, type Mailer } from './modules/mail/mailer.ts';
+import { createRequireUser } from './plugins/authentication.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
+
+export const webDistDir = path.resolve(import.meta.dirname, '..', 'dist', 'web');
+
+export interface AppDependencies {
+  config: Config;
+  database: DatabaseHandle;
+  clock?: Clock;
+  /** Where log lines go (standard output when not given). */
+  logStream?: DestinationStream;
+  /** Routes that only exist in sandbox mode (mailbox, ...); mounted by server/main.ts. */
+  sandboxRoutes?: (app: FastifyInstance) => void;
+}
+
+export interface App {
+  app: FastifyInstance;
+  mailer: Mailer;
+}
+
+// Request URLs can carry tokens (confirmation links hit the SPA as /confirm-email?token=...): log paths only.
+const requestSerializer = (request: { method: string; url: string; ip?: string; id?: string }) => ({
+  method: request.method,
+  path: request.url.split('?')[0],
+  ip: request.ip,
+  id: request.id,
+});
+
+export async function buildApp({ config, database, clock = systemClock, logStream, sandboxRoutes }: AppDependencies): Promise<App> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      serializers: { req: requestSerializer },
+      redact: ['req.headers.authorization', 'headers.authorization', '*.password', '*.token'],
+      ...(logStream ? { stream: logStream } : {}),
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    requestTimeout: 30_000,
+    // Unknown fields are refused by the zod schemas; Ajv's silent coercion is not involved.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  registerSecurityHeaders(app);
+
+  if (!config.smtpUrl) throw new Error('No SMTP server: configure SMTP_URL or run with the sandbox mailbox');
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger: app.log });
+  const { db } = database;
+  const rateLimiter = createRateLimiter({ db, clock });
+  const accounts = createAccountsService({
+    repository: createAccountsRepository(db),
+    rateLimiter,
+    mailer,
+    clock,
+    publicUrl: config.publicUrl,
+    logger: app.log,
+  });
+  const requireUser = createRequireUser(accounts);
+
+  healthRoutes(app, { isReady: database.isReady });
+  accountsRoutes(app, { accounts, requireUser });
+  app.withTypeProvider<ZodTypeProvider>().get('/api/config/public', { schema: { response: { 200: publicConfigResponse } } }, async () => ({
+    sandbox: config.sandbox && !config.isStripeConfigured,
+    paymentLinkUrl: config.stripe.paymentLink ?? null,
+  }));
+  sandboxRoutes?.(app);
+
+  const hasWebBuild = existsSync(path.join(webDistDir, 'index.html'));
+  if (hasWebBuild) {
+    await app.register(fastifyStatic, { root: webDistDir, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '';
+    if (pathname === '/api' || pathname.startsWith('/api/') || request.method !== 'GET') {
+      return reply.status(404).send({ message: `No such API call: ${request.method} ${pathname}`, code: 'not_found' });
+    }
+    if (!hasWebBuild) return reply.status(404).type('text/plain').send('The web app is not built yet: run `npm run build`.');
+    // The single-page app decides what every other path shows.
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+
+  app.addHook('onClose', async () => {
+    await mailer.idle();
+    mailer.close();
+  });
+  return { app, mailer };
+}

@@ -1,0 +1,141 @@
+// The only reader of process.env. Everything the server does is decided by the values parsed here,
+// never by NODE_ENV: an explicit variable says what it means.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no'])
+  .transform((value) => ['true', '1', 'on', 'yes'].includes(value));
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('localhost'),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  SANDBOX: z.enum(['on', 'off']).default('on'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: booleanFlag.default(false),
+  ENCRYPTION_KEYS: z
+    .string()
+    .regex(/^v\d+:[A-Za-z0-9+/=_-]{43,}(,v\d+:[A-Za-z0-9+/=_-]{43,})*$/, 'expected "v1:<base64 32-byte key>[,v0:<older key>]"')
+    .optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).default('Analytics Hub <no-reply@analyticshub.local>'),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'expected a Stripe secret key (sk_test_… or sk_live_…)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'expected a webhook signing secret (whsec_…)').optional(),
+  STRIPE_PRICE_ID: z.string().regex(/^price_/, 'expected a price id (price_…)').optional(),
+  STRIPE_PAYMENT_LINK: z.url({ protocol: /^https?$/ }).optional(),
+  STRIPE_REQUIRE_CARD: booleanFlag.default(false),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface EncryptionKey {
+  version: string;
+  key: Buffer;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  sandbox: boolean;
+  logLevel: string;
+  trustProxy: boolean;
+  /** First key encrypts; every key can decrypt (rotation). */
+  encryptionKeys: EncryptionKey[];
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  stripe: {
+    secretKey: string | undefined;
+    webhookSecret: string | undefined;
+    priceId: string | undefined;
+    paymentLink: string | undefined;
+    requireCard: boolean;
+  };
+  shutdownGraceMs: number;
+  isSmtpConfigured: boolean;
+  isStripeConfigured: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function parseEncryptionKeys(raw: string): EncryptionKey[] {
+  return raw.split(',').map((entry) => {
+    const [version, encoded] = entry.split(':') as [string, string];
+    const key = Buffer.from(encoded, 'base64');
+    if (key.length !== 32) throw new ConfigError([`ENCRYPTION_KEYS: key ${version} must decode to 32 bytes`]);
+    return { version, key };
+  });
+}
+
+/** When no key is configured (sandbox only), one is generated once and kept beside the data. */
+function loadOrCreateLocalKey(dataDir: string): string {
+  const file = path.join(dataDir, 'encryption-keys');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const generated = `v1:${randomBytes(32).toString('base64')}`;
+  writeFileSync(file, `${generated}\n`, { mode: 0o600 });
+  return generated;
+}
+
+/** Parses and validates the environment. Problems name the variable, never its value. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const relevant = Object.fromEntries(
+    Object.keys(envSchema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
+  );
+  const parsed = envSchema.safeParse(relevant);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const values = parsed.data;
+  const sandbox = values.SANDBOX === 'on';
+
+  if (!sandbox) {
+    const required = ['ENCRYPTION_KEYS', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID', 'PUBLIC_URL'] as const;
+    const missing = required.filter((key) => !values[key]);
+    if (missing.length > 0) {
+      throw new ConfigError(missing.map((key) => `${key}: required when SANDBOX=off`));
+    }
+  }
+
+  const dataDir = path.resolve(values.DATA_DIR);
+  const encryptionKeys = parseEncryptionKeys(values.ENCRYPTION_KEYS ?? loadOrCreateLocalKey(dataDir));
+  const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '');
+  const isStripeConfigured = Boolean(values.STRIPE_SECRET_KEY && values.STRIPE_WEBHOOK_SECRET && values.STRIPE_PRICE_ID);
+
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    publicUrl,
+    dataDir,
+    databaseUrl: values.DATABASE_URL,
+    sandbox,
+    logLevel: values.LOG_LEVEL,
+    trustProxy: values.TRUST_PROXY,
+    encryptionKeys,
+    smtpUrl: values.SMTP_URL,
+    mailFrom: values.MAIL_FROM,
+    stripe: {
+      secretKey: values.STRIPE_SECRET_KEY,
+      webhookSecret: values.STRIPE_WEBHOOK_SECRET,
+      priceId: values.STRIPE_PRICE_ID,
+      paymentLink: values.STRIPE_PAYMENT_LINK,
+      requireCard: values.STRIPE_REQUIRE_CARD,
+    },
+    shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
+    isSmtpConfigured: Boolean(values.SMTP_URL),
+    isStripeConfigured,
+  };
+}

@@ -1,0 +1,117 @@
+// The database: embedded PGlite under DATA_DIR by default, or a real PostgreSQL when DATABASE_URL is set.
+// The rest of the server sees one Drizzle type and never knows which one it has.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { type SQL, sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  /** Applies pending migrations; safe when several processes start at once. */
+  migrate(): Promise<void>;
+  /** True when the database answers and no migration is pending. */
+  isReady(): Promise<boolean>;
+  close(): Promise<void>;
+  /** Raw PGlite instance for the job queue adapter (embedded mode only). */
+  pglite?: PGlite;
+  /** Raw pg pool (PostgreSQL mode only). */
+  pool?: pg.Pool;
+}
+
+/** Runs raw SQL and returns its rows; both drivers answer with `{ rows }`. */
+export async function queryRows<Row>(db: Database, query: SQL): Promise<Row[]> {
+  const result = (await db.execute(query)) as unknown as { rows: Row[] };
+  return result.rows;
+}
+
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+// Any fixed 64-bit number: every process agrees on it, so migrations run in one of them at a time.
+const MIGRATION_LOCK_ID = 7_241_865_325_823_964n;
+
+async function countMigrationFiles(): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const journal = JSON.parse(await readFile(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
+  return journal.entries.length;
+}
+
+async function appliedMigrationCount(db: Database): Promise<number> {
+  const rows = await queryRows<{ count: string }>(db, sql`select count(*)::text as count from drizzle.__drizzle_migrations`);
+  return Number(rows[0]?.count ?? 0);
+}
+
+function readinessCheck(db: Database) {
+  return async () => {
+    try {
+      const [expected, applied] = await Promise.all([countMigrationFiles(), appliedMigrationCount(db)]);
+      return applied >= expected;
+    } catch {
+      return false;
+    }
+  };
+}
+
+export function openPostgres(databaseUrl: string, options: { max?: number } = {}): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10, connectionTimeoutMillis: 5_000 });
+  // A broken idle connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = drizzlePg(pool, { schema }) as unknown as Database;
+  return {
+    db,
+    kind: 'postgres',
+    pool,
+    async migrate() {
+      // A blocking session-level advisory lock on one dedicated connection: later processes wait,
+      // then find nothing left to apply.
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID.toString()]);
+        try {
+          await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID.toString()]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    isReady: readinessCheck(db),
+    close: () => pool.end(),
+  };
+}
+
+export function wrapPglite(pglite: PGlite): DatabaseHandle {
+  const db = drizzlePglite(pglite, { schema }) as unknown as Database;
+  return {
+    db,
+    kind: 'pglite',
+    pglite,
+    // PGlite is one process's own database: there is nobody to race with.
+    migrate: () => migratePglite(drizzlePglite(pglite, { schema }), { migrationsFolder }),
+    isReady: readinessCheck(db),
+    close: () => pglite.close(),
+  };
+}
+
+export async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+  const directory = path.join(dataDir, 'pglite');
+  // PGlite's own mkdir is not recursive.
+  mkdirSync(dataDir, { recursive: true });
+  const pglite = await PGlite.create(directory);
+  return wrapPglite(pglite);
+}
+
+export async function openDatabase(config: { databaseUrl: string | undefined; dataDir: string }): Promise<DatabaseHandle> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir);
+}

@@ -1,0 +1,65 @@
+// Start-up only: configuration → database → sandbox stand-ins (when credentials are missing) → app → listen.
+import path from 'node:path';
+import { pino } from 'pino';
+import { startSandboxMailbox } from '../sandbox/mailbox/mailbox.ts';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const log = pino({ level: config.logLevel });
+
+  const database = await openDatabase(config);
+  await database.migrate();
+  log.info({ database: database.kind }, 'database ready');
+
+  const sandboxParts: { close(): Promise<void> }[] = [];
+  let sandboxRoutes: ((app: import('fastify').FastifyInstance) => void) | undefined;
+  if (config.sandbox && !config.smtpUrl) {
+    const mailbox = await startSandboxMailbox({ directory: path.join(config.dataDir, 'mail'), logger: log });
+    config = { ...config, smtpUrl: mailbox.smtpUrl };
+    sandboxRoutes = mailbox.routes;
+    sandboxParts.push(mailbox);
+    log.info({ url: `${config.publicUrl}/sandbox/mail` }, 'sandbox mailbox: no SMTP_URL, emails are kept locally');
+  }
+
+  const { app } = await buildApp({ config, database, sandboxRoutes });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) process.exit(1);
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const forceExit = setTimeout(() => {
+      app.log.error('graceful shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs);
+    forceExit.unref();
+    try {
+      await app.close();
+      await Promise.all(sandboxParts.map((part) => part.close()));
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info({ url: config.publicUrl, sandbox: config.sandbox }, 'Analytics Hub is running');
+}
+
+await main();

@@ -1,0 +1,218 @@
+// Sign-up, email confirmation, sign-in and sessions. Routes only translate HTTP to these functions.
+import type { FastifyBaseLogger } from 'fastify';
+import type { LoginRequest, User } from '../../../contract/auth.ts';
+import { AppError } from '../../lib/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { RateLimiter } from '../../lib/rate-limiter.ts';
+import { digestsEqual, randomToken, sha256 } from '../../lib/secure-random.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { AccountsRepository, UserRow } from './accounts.repository.ts';
+import { confirmationEmail } from './emails.ts';
+import { hashPassword, isCommonPassword, verifyAgainstDummy, verifyPassword } from './passwords.ts';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+export const SESSION_IDLE_TIMEOUT_MS = 7 * DAY;
+export const SESSION_ABSOLUTE_TIMEOUT_MS = 30 * DAY;
+/** last_used_at is written at most this often per session (one write an hour, not one per request). */
+const SESSION_TOUCH_INTERVAL_MS = HOUR;
+const CONFIRMATION_TOKEN_TTL_MS = 48 * HOUR;
+
+export const LOGIN_LIMITS = {
+  perAccount: { maxFailures: 5, windowMs: 15 * 60_000, baseBlockMs: 60_000, maxBlockMs: 15 * 60_000 },
+  perIp: { limit: 20, windowMs: 60_000 },
+} as const;
+export const MAIL_LIMITS = {
+  perIp: { limit: 3, windowMs: 60_000 },
+  perAccount: { limit: 5, windowMs: HOUR },
+} as const;
+export const REGISTER_LIMIT_PER_IP = { limit: 10, windowMs: HOUR } as const;
+
+const INVALID_CREDENTIALS = 'Invalid username or password';
+const INVALID_CONFIRMATION = 'This confirmation link is invalid or has expired. Request a new one.';
+const RESEND_ACCEPTED = 'If an account with that email is waiting for confirmation, a new confirmation link is on its way.';
+
+export function toPublicUser(row: UserRow): User {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    emailConfirmed: row.emailConfirmedAt !== null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+function tooManyRequests(retryAfterSeconds: number, message: string) {
+  return new AppError('rate_limited', message, { headers: { 'retry-after': String(retryAfterSeconds) }, details: { retryAfter: retryAfterSeconds } });
+}
+
+function uniqueViolation(error: unknown): string | undefined {
+  for (let current = error as { code?: string; constraint?: string; cause?: unknown } | undefined; current; current = current.cause as typeof current) {
+    if (current.code === '23505') return current.constraint ?? 'unique';
+  }
+  return undefined;
+}
+
+// Session tokens are `<id>.<secret>`: 16 random bytes of id, 32 of secret, base64url.
+const SESSION_TOKEN_PATTERN = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+
+export interface AccountsServiceDeps {
+  repository: AccountsRepository;
+  rateLimiter: RateLimiter;
+  mailer: Mailer;
+  clock: Clock;
+  publicUrl: string;
+  logger: FastifyBaseLogger;
+}
+
+export function createAccountsService({ repository, rateLimiter, mailer, clock, publicUrl, logger }: AccountsServiceDeps) {
+  const loginThrottle = rateLimiter.failureThrottle(LOGIN_LIMITS.perAccount);
+
+  async function sendConfirmation(user: UserRow) {
+    const token = randomToken(32);
+    const now = clock.now();
+    await repository.replaceConfirmationToken({
+      userId: user.id,
+      tokenHash: sha256(token),
+      email: user.email,
+      expiresAt: new Date(now.getTime() + CONFIRMATION_TOKEN_TTL_MS),
+      createdAt: now,
+    });
+    // The link's base is configuration, never the request's Host header.
+    const link = `${publicUrl}/confirm-email?userId=${user.id}&token=${encodeURIComponent(token)}`;
+    mailer.sendInBackground(confirmationEmail({ to: user.email, name: user.firstName, link }));
+  }
+
+  async function register(input: { username: string; email: string; password: string; firstName: string; lastName: string }, ip: string) {
+    const ipLimit = await rateLimiter.hit(`register:ip:${ip}`, REGISTER_LIMIT_PER_IP.limit, REGISTER_LIMIT_PER_IP.windowMs);
+    if (!ipLimit.allowed) throw tooManyRequests(ipLimit.retryAfterSeconds, 'Too many sign-ups from this network. Try again later.');
+    if (isCommonPassword(input.password)) {
+      throw new AppError('bad_request', 'This password is too common. Choose one that is harder to guess.');
+    }
+    const taken = await repository.usernameOrEmailTaken(input.username, input.email);
+    if (taken.username) throw new AppError('conflict', 'That username is already taken');
+    if (taken.email) throw new AppError('conflict', 'An account with that email already exists');
+
+    let user: UserRow;
+    try {
+      user = await repository.insertUser({
+        username: input.username,
+        email: input.email,
+        passwordHash: await hashPassword(input.password),
+        firstName: input.firstName,
+        lastName: input.lastName,
+        createdAt: clock.now(),
+      });
+    } catch (error) {
+      // Two sign-ups raced past the check above; the unique index decided the winner.
+      const constraint = uniqueViolation(error);
+      if (constraint?.includes('username')) throw new AppError('conflict', 'That username is already taken');
+      if (constraint) throw new AppError('conflict', 'An account with that email already exists');
+      throw error;
+    }
+    await sendConfirmation(user);
+    logger.info({ event: 'account.registered', userId: user.id }, 'account registered');
+    return toPublicUser(user);
+  }
+
+  async function confirmEmail({ userId, token }: { userId: number; token: string }) {
+    const consumed = await repository.consumeConfirmationToken(userId, sha256(token));
+    const user = consumed ? await repository.findUserById(userId) : undefined;
+    const valid =
+      consumed !== undefined &&
+      user !== undefined &&
+      consumed.expiresAt.getTime() > clock.now().getTime() &&
+      consumed.email.toLowerCase() === user.email.toLowerCase();
+    if (!valid || !user) {
+      logger.info({ event: 'email.confirmation_rejected', userId }, 'confirmation rejected');
+      throw new AppError('bad_request', INVALID_CONFIRMATION);
+    }
+    if (!user.emailConfirmedAt) await repository.markEmailConfirmed(user.id, clock.now());
+    logger.info({ event: 'email.confirmed', userId }, 'email confirmed');
+    return { message: 'Your email is confirmed. You can sign in now.' };
+  }
+
+  async function resendConfirmation(email: string, ip: string) {
+    const ipLimit = await rateLimiter.hit(`mail:ip:${ip}`, MAIL_LIMITS.perIp.limit, MAIL_LIMITS.perIp.windowMs);
+    if (!ipLimit.allowed) throw tooManyRequests(ipLimit.retryAfterSeconds, 'Too many requests. Please wait a minute and try again.');
+    // Keyed on the address whether or not an account has it, so the limit itself reveals nothing.
+    const accountLimit = await rateLimiter.hit(`mail:email:${email.toLowerCase()}`, MAIL_LIMITS.perAccount.limit, MAIL_LIMITS.perAccount.windowMs);
+    if (!accountLimit.allowed) throw tooManyRequests(accountLimit.retryAfterSeconds, 'Too many confirmation emails requested. Try again later.');
+    const user = await repository.findUserByEmail(email);
+    // Sending happens in the background, so the answer takes the same time whether or not mail goes out.
+    if (user && !user.emailConfirmedAt) await sendConfirmation(user);
+    else randomToken(32);
+    return { message: RESEND_ACCEPTED };
+  }
+
+  async function createSession(user: UserRow, userAgent: string | undefined) {
+    const id = randomToken(16);
+    const secret = randomToken(32);
+    const now = clock.now();
+    await repository.insertSession({ id, userId: user.id, secretHash: sha256(secret), createdAt: now, lastUsedAt: now, userAgent: userAgent?.slice(0, 300) ?? null });
+    const expiresAt = new Date(Math.min(now.getTime() + SESSION_IDLE_TIMEOUT_MS, now.getTime() + SESSION_ABSOLUTE_TIMEOUT_MS));
+    return { token: `${id}.${secret}`, expiresAt: expiresAt.toISOString() };
+  }
+
+  async function login({ username, password }: LoginRequest, context: { ip: string; userAgent: string | undefined }) {
+    const ipLimit = await rateLimiter.hit(`login:ip:${context.ip}`, LOGIN_LIMITS.perIp.limit, LOGIN_LIMITS.perIp.windowMs);
+    if (!ipLimit.allowed) {
+      logger.warn({ event: 'login.rate_limited', scope: 'ip', ip: context.ip }, 'login rate limited');
+      throw tooManyRequests(ipLimit.retryAfterSeconds, 'Too many sign-in attempts from this network. Please wait and try again.');
+    }
+    const user = await repository.findUserByLogin(username);
+    const throttleKey = user ? `login:user:${user.id}` : `login:name:${username.toLowerCase()}`;
+    const attempt = await loginThrottle.reserveAttempt(throttleKey);
+    if (!attempt.allowed) {
+      logger.warn({ event: 'login.rate_limited', scope: 'account', userId: user?.id, ip: context.ip }, 'login rate limited');
+      throw tooManyRequests(attempt.retryAfterSeconds, 'Too many failed sign-in attempts. Please wait and try again.');
+    }
+    const passwordMatches = user ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDummy(password);
+    if (!user || !passwordMatches) {
+      await loginThrottle.recordFailure(throttleKey);
+      logger.info({ event: 'login.failed', userId: user?.id, ip: context.ip }, 'login failed');
+      throw new AppError('unauthorized', INVALID_CREDENTIALS);
+    }
+    await loginThrottle.clear(throttleKey);
+    // Only revealed after a correct password, so it tells a guesser nothing.
+    if (!user.emailConfirmedAt) {
+      logger.info({ event: 'login.unconfirmed', userId: user.id, ip: context.ip }, 'login refused: email not confirmed');
+      throw new AppError('forbidden', 'Please confirm your email address before logging in.', {
+        details: { requiresEmailConfirmation: true, email: user.email },
+      });
+    }
+    const session = await createSession(user, context.userAgent);
+    logger.info({ event: 'login.succeeded', userId: user.id, ip: context.ip }, 'login succeeded');
+    return { ...session, user: toPublicUser(user) };
+  }
+
+  /** Resolves a bearer token to its session and user, or undefined when missing, wrong, idle or too old. */
+  async function authenticate(token: string) {
+    const match = SESSION_TOKEN_PATTERN.exec(token);
+    if (!match) return undefined;
+    const [, sessionId, secret] = match as unknown as [string, string, string];
+    const found = await repository.findSessionWithUser(sessionId);
+    if (!found || !digestsEqual(found.session.secretHash, sha256(secret))) return undefined;
+    const now = clock.now().getTime();
+    const { session } = found;
+    const idleExpired = now - session.lastUsedAt.getTime() > SESSION_IDLE_TIMEOUT_MS;
+    const absoluteExpired = now - session.createdAt.getTime() > SESSION_ABSOLUTE_TIMEOUT_MS;
+    if (idleExpired || absoluteExpired) {
+      await repository.deleteSession(session.id);
+      return undefined;
+    }
+    if (now - session.lastUsedAt.getTime() > SESSION_TOUCH_INTERVAL_MS) await repository.touchSession(session.id, new Date(now));
+    return { sessionId: session.id, user: found.user };
+  }
+
+  async function logout(sessionId: string) {
+    await repository.deleteSession(sessionId);
+  }
+
+  return { register, confirmEmail, resendConfirmation, login, authenticate, logout, toPublicUser };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

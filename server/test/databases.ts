@@ -1,0 +1,47 @@
+// A fresh, migrated database for one test file: a copy of the run's template on PostgreSQL or PGlite.
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { type DatabaseHandle, openPostgres, wrapPglite } from '../db/client.ts';
+
+export interface TestDatabase {
+  handle: DatabaseHandle;
+  /** Connection string of this copy (PostgreSQL only), for tests that start more processes. */
+  url: string | undefined;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const databaseUrl = inject('databaseUrl');
+  const template = inject('postgresTemplate');
+  if (databaseUrl && template) {
+    const name = `ah_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${template}`);
+    const url = new URL(databaseUrl);
+    url.pathname = `/${name}`;
+    const handle = openPostgres(url.toString(), { max: 10 });
+    return {
+      handle,
+      url: url.toString(),
+      async drop() {
+        await handle.close().catch(() => {});
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      },
+    };
+  }
+  const dump = readFileSync(inject('pgliteTemplateFile')!);
+  const pglite = await PGlite.create({ loadDataDir: new Blob([dump]) });
+  const handle = wrapPglite(pglite);
+  return {
+    handle,
+    url: undefined,
+    async drop() {
+      await handle.close().catch(() => {});
+    },
+  };
+}

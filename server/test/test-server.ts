@@ -1,0 +1,109 @@
+// Starts the real server (buildApp + listen on a loopback port) on a fresh database, with a real SMTP
+// server for its mail and a manual clock. Tests talk to it over HTTP, as the web app does.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { createManualClock } from '../lib/clock.ts';
+import { createTestDatabase } from './databases.ts';
+import { confirmationLinkParams, startSmtpCapture } from './smtp-capture.ts';
+
+export const TEST_PUBLIC_URL = 'http://app.analyticshub.test';
+export const TEST_ENCRYPTION_KEYS = `v1:${Buffer.alloc(32, 7).toString('base64')}`;
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export async function startTestServer(options: { env?: Record<string, string> } = {}) {
+  const database = await createTestDatabase();
+  const smtp = await startSmtpCapture();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-test-'));
+  const clock = createManualClock(new Date('2026-11-02T10:00:00Z'));
+  const logLines: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, callback) {
+      logLines.push(String(chunk));
+      callback();
+    },
+  });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PUBLIC_URL: TEST_PUBLIC_URL,
+    SMTP_URL: smtp.url,
+    ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+    LOG_LEVEL: 'info',
+    ...options.env,
+  });
+  const { app, mailer } = await buildApp({ config, database: database.handle, clock, logStream });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  async function request<T = any>(
+    method: string,
+    urlPath: string,
+    init: { body?: unknown; token?: string; headers?: Record<string, string>; rawBody?: string } = {},
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.token) headers.authorization = `Bearer ${init.token}`;
+    let body: string | undefined = init.rawBody;
+    if (init.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(init.body);
+    }
+    const response = await fetch(`${baseUrl}${urlPath}`, { method, headers, body, redirect: 'manual' });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: parsed as T, headers: response.headers };
+  }
+
+  let userCounter = 0;
+  /** Registers, confirms and signs in a new user; returns its token. */
+  async function signUp(overrides: { username?: string; email?: string; password?: string; confirm?: boolean } = {}) {
+    userCounter += 1;
+    const username = overrides.username ?? `creator${userCounter}_${Math.floor(clock.now().getTime() / 1000) % 100000}`;
+    const email = overrides.email ?? `${username}@example.com`;
+    const password = overrides.password ?? 'correct horse battery staple';
+    const registered = await request('POST', '/api/auth/register', { body: { username, email, password } });
+    if (registered.status !== 201) throw new Error(`sign-up failed: ${registered.status} ${JSON.stringify(registered.body)}`);
+    if (overrides.confirm === false) return { username, email, password, user: registered.body.user, token: undefined as string | undefined };
+    const mail = await smtp.waitFor((message) => message.to.includes(email));
+    const confirmed = await request('POST', '/api/auth/confirm-email', { body: confirmationLinkParams(mail) });
+    if (confirmed.status !== 200) throw new Error(`confirmation failed: ${confirmed.status}`);
+    const login = await request('POST', '/api/auth/login', { body: { username, password } });
+    if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
+    return { username, email, password, user: login.body.user, token: login.body.token as string | undefined };
+  }
+
+  return {
+    app,
+    baseUrl,
+    clock,
+    config,
+    database,
+    db: database.handle.db,
+    smtp,
+    mailer,
+    logLines,
+    request,
+    signUp,
+    async close() {
+      await app.close();
+      await smtp.close();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
