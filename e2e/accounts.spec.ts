@@ -1,0 +1,135 @@
+import { confirmationLink, createConfirmedAccount, expect, expectAccessible, newAccount, signInThroughUi, test, waitForMail, watchPageProblems } from './support/fixtures.ts';
+
+test.describe('accounts', () => {
+  test('sign up, confirm from the emailed link, sign in, stay signed in across a reload, log out', async ({ page, server, smtp }) => {
+    const problems = watchPageProblems(page);
+    const account = newAccount();
+    await page.goto(`${server.baseUrl}/`);
+    await page.getByRole('link', { name: 'Sign In' }).first().click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('heading', { name: 'Analytics Hub' })).toBeVisible();
+    await expect(page.getByText('Sign in to your account')).toBeVisible();
+
+    await page.getByRole('button', { name: "Don't have an account? Sign up" }).click();
+    await expect(page.getByPlaceholder('Choose a username')).toBeVisible();
+    await page.getByLabel('Username').fill(account.username);
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password').fill(account.password);
+    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await expect(page.getByText('Registration Successful!')).toBeVisible();
+    await expect(page.getByText('Please check your email and click the confirmation link to activate your account.')).toBeVisible();
+    // Back in sign-in mode with a cleared form.
+    await expect(page.getByPlaceholder('Enter your username')).toHaveValue('');
+
+    // Signing in before confirming shows the confirmation notice.
+    await page.getByLabel('Username').fill(account.username);
+    await page.getByLabel('Password').fill(account.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByText('Email Confirmation Required')).toBeVisible();
+    await expect(page.getByText(`A confirmation email was sent to ${account.email}`)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Resend Confirmation Email' })).toBeVisible();
+
+    const mail = await waitForMail(smtp, account.email);
+    expect(mail.subject).toBe('Confirm your email for Analytics Hub');
+    await page.goto(confirmationLink(mail));
+    await expect(page.getByText('Email Confirmed Successfully!')).toBeVisible();
+
+    await signInThroughUi(page, server, account);
+    await expect(page.getByRole('navigation').getByText('Analytics Hub')).toBeVisible();
+    await expect(page).not.toHaveURL(/\/login/);
+    expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toMatch(/^[\w-]+\.[\w-]+$/);
+    for (const section of ['Dashboard', 'Analytics', 'YouTube', 'Platforms', 'Billing']) {
+      await expect(page.getByRole('navigation').getByRole('link', { name: section })).toBeVisible();
+    }
+
+    await page.reload();
+    await expect(page.getByRole('navigation').getByText('Analytics Hub')).toBeVisible();
+    await expect(page).not.toHaveURL(/\/login/);
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBeNull();
+    expect(problems).toEqual([]);
+  });
+
+  test('a wrong password shows the error box with the raw server response under Show details', async ({ page, server, smtp }) => {
+    const account = await createConfirmedAccount(server, smtp);
+    await signInThroughUi(page, server, { username: account.username, password: 'not the right one' });
+    const alert = page.getByRole('alert').filter({ hasText: 'Invalid username or password' });
+    await expect(alert).toBeVisible();
+    await alert.getByText('Show details').click();
+    await expect(alert.getByText(/"code":\s*"unauthorized"/)).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('a token revoked on the server sends the app back to the login screen', async ({ page, server, smtp }) => {
+    const account = await createConfirmedAccount(server, smtp);
+    await signInThroughUi(page, server, account);
+    await expect(page.getByRole('navigation').getByText('Analytics Hub')).toBeVisible();
+    const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+    const logout = await fetch(`${server.baseUrl}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(logout.status).toBe(200);
+    await page.reload();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBeNull();
+  });
+
+  test('the sandbox mailbox holds the confirmation email when no SMTP server is configured', async ({ page, sandboxServer }) => {
+    const account = newAccount();
+    await page.goto(`${sandboxServer.baseUrl}/login`);
+    await page.getByRole('button', { name: "Don't have an account? Sign up" }).click();
+    await page.getByLabel('Username').fill(account.username);
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password').fill(account.password);
+    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await expect(page.getByText('Registration Successful!')).toBeVisible();
+
+    await expect(async () => {
+      await page.goto(`${sandboxServer.baseUrl}/sandbox/mail`);
+      await expect(page.getByText(`To ${account.email}`, { exact: false })).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
+    const message = page.locator('article').filter({ hasText: account.email });
+    await message.getByRole('link', { name: /confirm-email/ }).click();
+    await expect(page.getByText('Email Confirmed Successfully!')).toBeVisible();
+    expect(sandboxServer.output()).toContain('sandbox mailbox received a message');
+  });
+
+  test('confirmation and resend screens handle bad links and resends', async ({ page, server }) => {
+    await page.goto(`${server.baseUrl}/confirm-email?userId=1`);
+    await expect(page.getByText('Invalid confirmation link. Missing required parameters.')).toBeVisible();
+    await page.goto(`${server.baseUrl}/confirm-email?userId=1&token=not-a-real-token`);
+    await expect(page.getByText('Confirmation Failed')).toBeVisible();
+    await expectAccessible(page);
+
+    await page.goto(`${server.baseUrl}/resend-confirmation`);
+    await page.getByLabel('Email').fill('nobody@example.com');
+    await page.getByRole('button', { name: 'Send Confirmation Email' }).click();
+    await expect(page.getByText('Email Sent Successfully!')).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test('landing and login pages are accessible and fit a phone screen', async ({ page, server }) => {
+    const problems = watchPageProblems(page);
+    await page.setViewportSize({ width: 375, height: 812 });
+    for (const path of ['/', '/login']) {
+      await page.goto(`${server.baseUrl}${path}`);
+      await expect(page.getByRole('heading').first()).toBeVisible();
+      await expectAccessible(page);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+    }
+    await page.goto(`${server.baseUrl}/`);
+    for (const feature of ['Real-time Analytics', 'Multi-Platform Support', 'Growth Insights', 'Automated Reports', 'Audience Analytics', 'Secure & Private']) {
+      await expect(page.getByRole('heading', { name: feature })).toBeVisible();
+    }
+    await expect(page.getByText('Cancel anytime. No setup fees.')).toBeVisible();
+    expect(problems).toEqual([]);
+  });
+
+  test('the signed-in shell works with the keyboard and passes axe', async ({ page, server, smtp }) => {
+    const account = await createConfirmedAccount(server, smtp);
+    await signInThroughUi(page, server, account);
+    await expect(page.getByRole('navigation').getByText('Analytics Hub')).toBeVisible();
+    await expectAccessible(page);
+  });
+});
