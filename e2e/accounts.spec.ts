@@ -35,7 +35,7 @@ test.describe('accounts', () => {
     await expect(page.getByText('Email Confirmed Successfully!')).toBeVisible();
 
     await signInThroughUi(page, server, account);
-    await expect(page.getByRole('navigation').getByText('Analytics Hub')).toBeVisible();
+    await expect(page.getByRole('complementary', { name: 'Sidebar' }).getByText('Analytics Hub')).toBeVisible();
     await expect(page).not.toHaveURL(/\/login/);
     expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toMatch(/^[\w-]+\.[\w-]+$/);
     for (const section of ['Dashboard', 'Analytics', 'YouTube', 'Platforms', 'Billing']) {
@@ -43,7 +43,7 @@ test.describe('accounts', () => {
     }
 
     await page.reload();
-    await expect(page.getByRole('navigation').getByText('Analytics Hub')).toBeVisible();
+    await expect(page.getByRole('complementary', { name: 'Sidebar' }).getByText('Analytics Hub')).toBeVisible();
     await expect(page).not.toHaveURL(/\/login/);
 
     await page.getByRole('button', { name: 'Logout' }).click();
@@ -55,17 +55,16 @@ test.describe('accounts', () => {
   test('a wrong password shows the error box with the raw server response under Show details', async ({ page, server, smtp }) => {
     const account = await createConfirmedAccount(server, smtp);
     await signInThroughUi(page, server, { username: account.username, password: 'not the right one' });
-    const alert = page.getByRole('alert').filter({ hasText: 'Invalid username or password' });
-    await expect(alert).toBeVisible();
-    await alert.getByText('Show details').click();
-    await expect(alert.getByText(/"code":\s*"unauthorized"/)).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveText('Invalid username or password');
+    await page.getByText('Show details').click();
+    await expect(page.getByLabel('Server response')).toContainText(/"code":\s*"unauthorized"/);
     await expect(page).toHaveURL(/\/login$/);
   });
 
   test('a token revoked on the server sends the app back to the login screen', async ({ page, server, smtp }) => {
     const account = await createConfirmedAccount(server, smtp);
     await signInThroughUi(page, server, account);
-    await expect(page.getByRole('navigation').getByText('Analytics Hub')).toBeVisible();
+    await expect(page.getByRole('complementary', { name: 'Sidebar' }).getByText('Analytics Hub')).toBeVisible();
     const token = await page.evaluate(() => localStorage.getItem('auth_token'));
     const logout = await fetch(`${server.baseUrl}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     expect(logout.status).toBe(200);
@@ -129,7 +128,7 @@ test.describe('accounts', () => {
   test('the signed-in shell works with the keyboard and passes axe', async ({ page, server, smtp }) => {
     const account = await createConfirmedAccount(server, smtp);
     await signInThroughUi(page, server, account);
-    await expect(page.getByRole('navigation').getByText('Analytics Hub')).toBeVisible();
+    await expect(page.getByRole('complementary', { name: 'Sidebar' }).getByText('Analytics Hub')).toBeVisible();
     await expectAccessible(page);
   });
 });

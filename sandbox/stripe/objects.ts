@@ -1,0 +1,570 @@
+// Renders the sandbox's records as Stripe API objects (API version 2026-10-28: billing periods on subscription
+// items, the invoice's subscription under parent.subscription_details). Each builder is checked against the SDK's
+// own type with `satisfies`, so a field Stripe adds, renames or removes breaks the compile, not the product.
+import Stripe from 'stripe';
+import { PLAN } from '../../contract/billing.ts';
+import { invalidRequest } from './errors.ts';
+import type {
+  CheckoutSessionRecord,
+  CustomerRecord,
+  InvoiceRecord,
+  PaymentMethodRecord,
+  PortalSessionRecord,
+  SandboxState,
+  SubscriptionRecord,
+  TestClockRecord,
+} from './state.ts';
+
+export const API_VERSION: string = Stripe.API_VERSION;
+
+/** Stripe's list envelope. */
+export function listObject<T>(data: T[], url: string, hasMore: boolean): Stripe.ApiList<T> {
+  return { object: 'list', data, has_more: hasMore, url };
+}
+
+export type JsonObject = { [key: string]: unknown };
+
+/** The wire form of an object (Decimal fields become strings), as a plain object expansion may edit. */
+function toJson(object: object): JsonObject {
+  return JSON.parse(JSON.stringify(object)) as JsonObject;
+}
+
+export interface Renderer {
+  customer(record: CustomerRecord): Stripe.Customer;
+  testClock(record: TestClockRecord): Stripe.TestHelpers.TestClock;
+  product(): Stripe.Product;
+  price(): Stripe.Price;
+  paymentMethod(record: PaymentMethodRecord): Stripe.PaymentMethod;
+  subscription(record: SubscriptionRecord): Stripe.Subscription;
+  invoice(record: InvoiceRecord): Stripe.Invoice;
+  checkoutSession(record: CheckoutSessionRecord): Stripe.Checkout.Session;
+  portalSession(record: PortalSessionRecord): Stripe.BillingPortal.Session;
+  hostedUrls: {
+    checkout(sessionId: string): string;
+    portal(sessionId: string): string;
+    paymentLink(): string;
+    invoice(invoiceId: string): string;
+    invoicePdf(invoiceId: string): string;
+  };
+  /**
+   * The object as it goes over the wire, with ids replaced by objects along each `expand[]` path
+   * (`subscription`, `data.default_payment_method`, `items.data.price.product`).
+   */
+  expand(object: object, paths: string[]): JsonObject;
+}
+
+export function createRenderer(state: SandboxState, publicBaseUrl: string): Renderer {
+  const { catalog } = state;
+  const hostedUrls: Renderer['hostedUrls'] = {
+    checkout: (sessionId) => `${publicBaseUrl}/c/pay/${sessionId}`,
+    portal: (sessionId) => `${publicBaseUrl}/p/session/${sessionId}`,
+    paymentLink: () => `${publicBaseUrl}/b/${catalog.paymentLinkId}`,
+    invoice: (invoiceId) => `${publicBaseUrl}/i/${invoiceId}`,
+    invoicePdf: (invoiceId) => `${publicBaseUrl}/i/${invoiceId}/pdf`,
+  };
+
+  function customer(record: CustomerRecord): Stripe.Customer {
+    return {
+      id: record.id,
+      object: 'customer',
+      address: null,
+      balance: 0,
+      created: record.created,
+      currency: Object.values(state.subscriptions).some((sub) => sub.customer === record.id) ? PLAN.currency : null,
+      default_source: null,
+      delinquent: Object.values(state.invoices).some((invoice) => invoice.customer === record.id && invoice.status === 'open'),
+      description: record.description,
+      discount: null,
+      email: record.email,
+      invoice_prefix: record.invoicePrefix,
+      invoice_settings: {
+        custom_fields: null,
+        default_payment_method: record.defaultPaymentMethod,
+        footer: null,
+        rendering_options: null,
+      },
+      livemode: false,
+      metadata: { ...record.metadata },
+      name: record.name,
+      next_invoice_sequence: record.nextInvoiceSequence,
+      phone: record.phone,
+      preferred_locales: [],
+      shipping: null,
+      tax_exempt: 'none',
+      test_clock: record.testClock,
+    } satisfies Stripe.Customer;
+  }
+
+  function testClock(record: TestClockRecord): Stripe.TestHelpers.TestClock {
+    return {
+      id: record.id,
+      object: 'test_helpers.test_clock',
+      created: record.created,
+      // Stripe deletes test clocks 30 days after creation.
+      deletes_after: record.created + 30 * 86_400,
+      frozen_time: record.frozenTime,
+      livemode: false,
+      name: record.name,
+      status: 'ready',
+      status_details: {},
+    } satisfies Stripe.TestHelpers.TestClock;
+  }
+
+  function product(): Stripe.Product {
+    return {
+      id: catalog.productId,
+      object: 'product',
+      active: true,
+      created: catalog.created,
+      default_price: catalog.priceId,
+      description: 'Every Analytics Hub feature, billed monthly.',
+      images: [],
+      livemode: false,
+      marketing_features: [],
+      metadata: {},
+      name: PLAN.name,
+      package_dimensions: null,
+      shippable: null,
+      statement_descriptor: null,
+      tax_code: null,
+      tax_details: null,
+      type: 'service',
+      unit_label: null,
+      updated: catalog.created,
+      url: null,
+    } satisfies Stripe.Product;
+  }
+
+  function price(): Stripe.Price {
+    return {
+      id: catalog.priceId,
+      object: 'price',
+      active: true,
+      billing_scheme: 'per_unit',
+      created: catalog.created,
+      currency: PLAN.currency,
+      custom_unit_amount: null,
+      livemode: false,
+      lookup_key: null,
+      metadata: {},
+      nickname: null,
+      product: catalog.productId,
+      recurring: { interval: PLAN.interval, interval_count: 1, meter: null, trial_period_days: null, usage_type: 'licensed' },
+      tax_behavior: 'unspecified',
+      tiers_mode: null,
+      transform_quantity: null,
+      type: 'recurring',
+      unit_amount: PLAN.priceCents,
+      unit_amount_decimal: Stripe.Decimal.from(PLAN.priceCents),
+    } satisfies Stripe.Price;
+  }
+
+  // Subscription items still carry the legacy `plan` twin of their price.
+  function plan(): Stripe.Plan {
+    return {
+      id: catalog.priceId,
+      object: 'plan',
+      active: true,
+      amount: PLAN.priceCents,
+      amount_decimal: Stripe.Decimal.from(PLAN.priceCents),
+      billing_scheme: 'per_unit',
+      created: catalog.created,
+      currency: PLAN.currency,
+      interval: PLAN.interval,
+      interval_count: 1,
+      livemode: false,
+      metadata: {},
+      meter: null,
+      nickname: null,
+      product: catalog.productId,
+      tiers_mode: null,
+      transform_usage: null,
+      trial_period_days: null,
+      usage_type: 'licensed',
+    } satisfies Stripe.Plan;
+  }
+
+  function paymentMethod(record: PaymentMethodRecord): Stripe.PaymentMethod {
+    return {
+      id: record.id,
+      object: 'payment_method',
+      allow_redisplay: 'always',
+      billing_details: { address: null, email: record.billingEmail, name: null, phone: null, tax_id: null },
+      card: {
+        brand: record.brand,
+        checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: 'pass' },
+        country: 'US',
+        display_brand: record.brand === 'amex' ? 'american_express' : record.brand,
+        exp_month: record.expMonth,
+        exp_year: record.expYear,
+        fingerprint: record.fingerprint,
+        funding: 'credit',
+        generated_from: null,
+        last4: record.last4,
+        networks: { available: [record.brand], preferred: null },
+        regulated_status: 'unregulated',
+        three_d_secure_usage: { supported: true },
+        wallet: null,
+      },
+      created: record.created,
+      customer: record.customer,
+      customer_account: null,
+      livemode: false,
+      metadata: {},
+      type: 'card',
+    } satisfies Stripe.PaymentMethod;
+  }
+
+  function subscriptionItem(record: SubscriptionRecord): Stripe.SubscriptionItem {
+    return {
+      id: record.itemId,
+      object: 'subscription_item',
+      billing_thresholds: null,
+      created: record.itemCreated,
+      current_period_end: record.currentPeriodEnd,
+      current_period_start: record.currentPeriodStart,
+      current_trial: null,
+      discounts: [],
+      metadata: {},
+      plan: plan(),
+      price: price(),
+      quantity: record.quantity,
+      subscription: record.id,
+      tax_rates: [],
+    } satisfies Stripe.SubscriptionItem;
+  }
+
+  function subscription(record: SubscriptionRecord): Stripe.Subscription {
+    return {
+      id: record.id,
+      object: 'subscription',
+      application: null,
+      application_fee_percent: null,
+      automatic_tax: { disabled_reason: null, enabled: false, liability: null },
+      billing_cycle_anchor: record.billingCycleAnchor,
+      billing_cycle_anchor_config: null,
+      billing_mode: { flexible: null, type: 'classic' },
+      billing_schedules: [],
+      billing_thresholds: null,
+      cancel_at: record.cancelAt,
+      cancel_at_period_end: record.cancelAtPeriodEnd,
+      canceled_at: record.canceledAt,
+      cancellation_details: {
+        comment: record.cancellationComment,
+        feedback: record.cancellationFeedback,
+        feedback_option: null,
+        reason: record.cancellationReason,
+      },
+      collection_method: 'charge_automatically',
+      created: record.created,
+      currency: PLAN.currency,
+      customer: record.customer,
+      customer_account: null,
+      days_until_due: null,
+      default_payment_method: record.defaultPaymentMethod,
+      default_source: null,
+      default_tax_rates: [],
+      description: record.description,
+      discounts: [],
+      ended_at: record.endedAt,
+      invoice_settings: { account_tax_ids: null, custom_fields: null, description: null, footer: null, issuer: { type: 'self' } },
+      items: listObject([subscriptionItem(record)], `/v1/subscription_items?subscription=${record.id}`, false),
+      latest_invoice: record.latestInvoice,
+      livemode: false,
+      managed_payments: null,
+      metadata: { ...record.metadata },
+      next_pending_invoice_item_invoice: null,
+      on_behalf_of: null,
+      pause_collection: null,
+      payment_settings: { payment_method_options: null, payment_method_types: null, save_default_payment_method: 'off' },
+      pending_invoice_item_interval: null,
+      pending_setup_intent: null,
+      pending_update: null,
+      schedule: null,
+      start_date: record.created,
+      status: record.status,
+      test_clock: state.customers[record.customer]?.testClock ?? null,
+      transfer_data: null,
+      trial_end: record.trialEnd,
+      trial_settings: { end_behavior: { billing_cycle_anchor: 'now', missing_payment_method: record.trialEndBehavior } },
+      trial_start: record.trialStart,
+    } satisfies Stripe.Subscription;
+  }
+
+  function invoiceLine(record: InvoiceRecord): Stripe.InvoiceLineItem {
+    const amount = record.isTrial ? 0 : PLAN.priceCents * record.quantity;
+    const description = record.isTrial
+      ? `Trial period for ${PLAN.name}`
+      : `${record.quantity} × ${PLAN.name} (at ${formatMoney(PLAN.priceCents)} / ${PLAN.interval})`;
+    return {
+      id: record.lineItemId,
+      object: 'line_item',
+      amount,
+      currency: PLAN.currency,
+      description,
+      discount_amounts: [],
+      discountable: true,
+      discounts: [],
+      invoice: record.id,
+      livemode: false,
+      metadata: {},
+      parent: {
+        type: 'subscription_item_details',
+        invoice_item_details: null,
+        subscription_item_details: {
+          invoice_item: null,
+          proration: false,
+          proration_details: { credited_items: null },
+          subscription: record.subscription,
+          subscription_item: record.subscriptionItem,
+        },
+      },
+      period: { start: record.linePeriodStart, end: record.linePeriodEnd },
+      pretax_credit_amounts: [],
+      pricing: {
+        type: 'price_details',
+        price_details: { price: record.price, product: catalog.productId },
+        unit_amount_decimal: Stripe.Decimal.from(record.isTrial ? 0 : PLAN.priceCents),
+      },
+      quantity: record.quantity,
+      quantity_decimal: Stripe.Decimal.from(record.quantity),
+      subscription: record.subscription,
+      subtotal: amount,
+      taxes: [],
+    } satisfies Stripe.InvoiceLineItem;
+  }
+
+  function invoice(record: InvoiceRecord): Stripe.Invoice {
+    const finalized = record.status !== 'draft';
+    const amountRemaining = record.status === 'open' || record.status === 'uncollectible' ? record.amountDue - record.amountPaid : 0;
+    return {
+      id: record.id,
+      object: 'invoice',
+      account_country: 'US',
+      account_name: 'Analytics Hub',
+      account_tax_ids: null,
+      amount_due: record.amountDue,
+      amount_overpaid: 0,
+      amount_paid: record.amountPaid,
+      amount_remaining: amountRemaining,
+      amount_shipping: 0,
+      application: null,
+      attempt_count: record.attemptCount,
+      attempted: record.attemptCount > 0 || record.status === 'paid',
+      auto_advance: record.status === 'draft' || record.status === 'open',
+      automatic_tax: { disabled_reason: null, enabled: false, liability: null, provider: null, status: null },
+      automatically_finalizes_at: null,
+      billing_reason: record.billingReason,
+      collection_method: 'charge_automatically',
+      created: record.created,
+      currency: PLAN.currency,
+      custom_fields: null,
+      customer: record.customer,
+      customer_account: null,
+      customer_address: null,
+      customer_email: record.customerEmail,
+      customer_name: record.customerName,
+      customer_phone: null,
+      customer_shipping: null,
+      customer_tax_exempt: 'none',
+      customer_tax_ids: [],
+      default_payment_method: null,
+      default_source: null,
+      default_tax_rates: [],
+      description: null,
+      discounts: [],
+      due_date: null,
+      effective_at: record.finalizedAt,
+      ending_balance: finalized ? 0 : null,
+      footer: null,
+      from_invoice: null,
+      hosted_invoice_url: finalized ? hostedUrls.invoice(record.id) : null,
+      invoice_pdf: finalized ? hostedUrls.invoicePdf(record.id) : null,
+      issuer: { type: 'self' },
+      last_finalization_error: null,
+      latest_revision: null,
+      lines: listObject([invoiceLine(record)], `/v1/invoices/${record.id}/lines`, false),
+      livemode: false,
+      metadata: {},
+      next_payment_attempt: record.nextPaymentAttempt,
+      number: record.number,
+      on_behalf_of: null,
+      parent: {
+        type: 'subscription_details',
+        quote_details: null,
+        subscription_details: { metadata: { ...record.subscriptionMetadata }, subscription: record.subscription },
+      },
+      payment_settings: { default_mandate: null, payment_method_options: null, payment_method_types: null },
+      // For subscription invoices the invoice period is the one just ended; the line says what is being paid for.
+      period_end: record.billingReason === 'subscription_create' ? record.created : record.linePeriodStart,
+      period_start: record.billingReason === 'subscription_create' ? record.created : previousPeriodStart(record),
+      post_payment_credit_notes_amount: 0,
+      pre_payment_credit_notes_amount: 0,
+      receipt_number: null,
+      rendering: null,
+      shipping_cost: null,
+      shipping_details: null,
+      starting_balance: 0,
+      statement_descriptor: null,
+      status: record.status,
+      status_transitions: {
+        finalized_at: record.finalizedAt,
+        marked_uncollectible_at: record.markedUncollectibleAt,
+        paid_at: record.paidAt,
+        voided_at: record.voidedAt,
+      },
+      subtotal: record.amountDue,
+      subtotal_excluding_tax: record.amountDue,
+      test_clock: state.customers[record.customer]?.testClock ?? null,
+      total: record.amountDue,
+      total_discount_amounts: [],
+      total_excluding_tax: record.amountDue,
+      total_pretax_credit_amounts: [],
+      total_taxes: [],
+      webhooks_delivered_at: finalized ? record.finalizedAt : null,
+    } satisfies Stripe.Invoice;
+  }
+
+  // The period before a renewal invoice's line period: that subscription's previous invoice's line.
+  function previousPeriodStart(record: InvoiceRecord): number {
+    const earlier = Object.values(state.invoices).filter(
+      (candidate) => candidate.subscription === record.subscription && candidate.linePeriodEnd <= record.linePeriodStart,
+    );
+    return earlier.at(-1)?.linePeriodStart ?? record.linePeriodStart;
+  }
+
+  function checkoutSession(record: CheckoutSessionRecord): Stripe.Checkout.Session {
+    const customerRecord = record.customer ? state.customers[record.customer] : undefined;
+    const amountTotal = record.trialPeriodDays || record.trialEnd ? 0 : PLAN.priceCents * record.quantity;
+    return {
+      id: record.id,
+      object: 'checkout.session',
+      adaptive_pricing: null,
+      after_expiration: null,
+      allow_promotion_codes: record.allowPromotionCodes,
+      allowed_payment_method_types: null,
+      amount_subtotal: amountTotal,
+      amount_total: amountTotal,
+      automatic_tax: { enabled: false, liability: null, provider: null, status: null },
+      billing_address_collection: null,
+      cancel_url: record.cancelUrl,
+      client_reference_id: record.clientReferenceId,
+      client_secret: null,
+      collected_information: null,
+      consent: null,
+      consent_collection: null,
+      created: record.created,
+      currency: PLAN.currency,
+      currency_conversion: null,
+      custom_fields: [],
+      custom_text: { after_submit: null, shipping_address: null, submit: null, terms_of_service_acceptance: null },
+      customer: record.customer,
+      customer_account: null,
+      customer_creation: record.customerCreation,
+      customer_details:
+        record.status === 'complete' && customerRecord
+          ? { address: null, business_name: null, email: customerRecord.email, individual_name: null, name: customerRecord.name, phone: null, tax_exempt: 'none', tax_ids: [] }
+          : null,
+      customer_email: record.customerEmail,
+      discounts: [],
+      expires_at: record.expiresAt,
+      integration_identifier: null,
+      invoice: null,
+      invoice_creation: null,
+      livemode: false,
+      locale: record.locale,
+      managed_payments: null,
+      metadata: { ...record.metadata },
+      mode: 'subscription',
+      origin_context: null,
+      payment_intent: null,
+      payment_link: record.paymentLink,
+      payment_method_collection: record.paymentMethodCollection,
+      payment_method_configuration_details: null,
+      payment_method_options: { card: { request_three_d_secure: 'automatic' } },
+      payment_method_types: ['card'],
+      payment_status: record.paymentStatus,
+      permissions: null,
+      recovered_from: null,
+      saved_payment_method_options: null,
+      setup_intent: null,
+      shipping_address_collection: null,
+      shipping_cost: null,
+      shipping_options: [],
+      status: record.status,
+      submit_type: null,
+      subscription: record.subscription,
+      success_url: record.successUrl,
+      total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
+      ui_mode: 'hosted_page',
+      // Stripe only hands out the page while the session can still be paid.
+      url: record.status === 'open' ? hostedUrls.checkout(record.id) : null,
+      wallet_options: null,
+    } satisfies Stripe.Checkout.Session;
+  }
+
+  function portalSession(record: PortalSessionRecord): Stripe.BillingPortal.Session {
+    return {
+      id: record.id,
+      object: 'billing_portal.session',
+      configuration: catalog.portalConfigurationId,
+      created: record.created,
+      customer: record.customer,
+      customer_account: null,
+      flow: null,
+      livemode: false,
+      locale: record.locale,
+      on_behalf_of: null,
+      return_url: record.returnUrl,
+      url: hostedUrls.portal(record.id),
+    } satisfies Stripe.BillingPortal.Session;
+  }
+
+  /** Looks an id up by its prefix, the way Stripe resolves expandable fields. */
+  function resolve(id: string): object | undefined {
+    const render = <R>(record: R | undefined, build: (record: R) => object) => (record ? build(record) : undefined);
+    if (id === catalog.priceId) return price();
+    if (id === catalog.productId) return product();
+    if (id.startsWith('cus_')) return render(state.customers[id], customer);
+    if (id.startsWith('sub_')) return render(state.subscriptions[id], subscription);
+    if (id.startsWith('in_')) return render(state.invoices[id], invoice);
+    if (id.startsWith('pm_')) return render(state.paymentMethods[id], paymentMethod);
+    if (id.startsWith('cs_')) return render(state.checkoutSessions[id], checkoutSession);
+    if (id.startsWith('clock_')) return render(state.testClocks[id], testClock);
+    return undefined;
+  }
+
+  function expandPath(node: JsonObject, segments: string[], fullPath: string): void {
+    const [key, ...rest] = segments;
+    if (key === undefined) return;
+    if (!(key in node)) throw invalidRequest(`This property cannot be expanded (${fullPath}).`, { param: 'expand' });
+    let value = node[key];
+    if (typeof value === 'string') {
+      const resolved = resolve(value);
+      if (!resolved) throw invalidRequest(`This property cannot be expanded (${fullPath}).`, { param: 'expand' });
+      node[key] = value = toJson(resolved);
+    }
+    if (rest.length === 0 || value === null || typeof value !== 'object') return;
+    const children: unknown[] = Array.isArray(value) ? value : [value];
+    for (const child of children) {
+      if (child !== null && typeof child === 'object') expandPath(child as JsonObject, rest, fullPath);
+    }
+  }
+
+  function expand(object: object, paths: string[]): JsonObject {
+    const json = toJson(object);
+    for (const fullPath of paths) {
+      const segments = fullPath.split('.');
+      // Stripe's own limit: at most four levels deep.
+      if (segments.length > 4) throw invalidRequest(`You cannot expand more than 4 levels of a property (${fullPath}).`, { param: 'expand' });
+      expandPath(json, segments, fullPath);
+    }
+    return json;
+  }
+
+  return { customer, testClock, product, price, paymentMethod, subscription, invoice, checkoutSession, portalSession, hostedUrls, expand };
+}
+
+export function formatMoney(cents: number, currency: string = PLAN.currency): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
+}

@@ -1,0 +1,76 @@
+// The signed-in sections: sidebar entries and the header's section name.
+import type { ReactNode } from 'react';
+
+function Icon({ children }: { children: ReactNode }) {
+  return (
+    <svg className="size-5 shrink-0" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      {children}
+    </svg>
+  );
+}
+
+export interface Section {
+  to: string;
+  label: string;
+  icon: ReactNode;
+}
+
+export const sections: Section[] = [
+  {
+    to: '/dashboard',
+    label: 'Dashboard',
+    icon: (
+      <Icon>
+        <rect x="3" y="3" width="7" height="9" rx="1.5" />
+        <rect x="14" y="3" width="7" height="5" rx="1.5" />
+        <rect x="14" y="12" width="7" height="9" rx="1.5" />
+        <rect x="3" y="16" width="7" height="5" rx="1.5" />
+      </Icon>
+    ),
+  },
+  {
+    to: '/analytics',
+    label: 'Analytics',
+    icon: (
+      <Icon>
+        <path d="M4 20V10M10 20V4M16 20v-7M22 20H2" />
+      </Icon>
+    ),
+  },
+  {
+    to: '/youtube',
+    label: 'YouTube',
+    icon: (
+      <Icon>
+        <rect x="2.5" y="5" width="19" height="14" rx="4" />
+        <path d="M10 9.5v5l4.5-2.5z" />
+      </Icon>
+    ),
+  },
+  {
+    to: '/platforms',
+    label: 'Platforms',
+    icon: (
+      <Icon>
+        <path d="M10 14a4 4 0 0 0 5.66 0l3-3a4 4 0 0 0-5.66-5.66l-1.5 1.5" />
+        <path d="M14 10a4 4 0 0 0-5.66 0l-3 3a4 4 0 0 0 5.66 5.66l1.5-1.5" />
+      </Icon>
+    ),
+  },
+  {
+    to: '/billing',
+    label: 'Billing',
+    icon: (
+      <Icon>
+        <rect x="2.5" y="5" width="19" height="14" rx="2" />
+        <path d="M2.5 10h19M6 15h4" />
+      </Icon>
+    ),
+  },
+];
+
+/** The header title: the section the path belongs to, 'Dashboard' when none matches. */
+export function sectionName(pathname: string): string {
+  const match = sections.find((section) => pathname === section.to || pathname.startsWith(`${section.to}/`));
+  return match?.label ?? 'Dashboard';
+}

@@ -1,0 +1,59 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+interface DialogProps {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: ReactNode;
+  /** Buttons at the bottom; the first focusable element receives focus when the dialog opens. */
+  footer?: ReactNode;
+  role?: 'dialog' | 'alertdialog';
+}
+
+/**
+ * A modal on the native <dialog> element: the browser traps focus, closes on Escape, renders in the top layer
+ * and gives focus back to the opener when it closes.
+ */
+export function Dialog({ open, onClose, title, children, footer, role = 'dialog' }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const bodyId = useId();
+
+  // Keeps the DOM dialog in step with the `open` prop (showModal is imperative).
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      if (typeof dialog.showModal === 'function') dialog.showModal();
+      else dialog.setAttribute('open', '');
+    } else if (!open && dialog.open) {
+      if (typeof dialog.close === 'function') dialog.close();
+      else dialog.removeAttribute('open');
+    }
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      role={role}
+      aria-labelledby={titleId}
+      aria-describedby={bodyId}
+      onClose={onClose}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-xl border border-slate-700 bg-slate-900 p-0 text-slate-100 shadow-2xl"
+    >
+      <div className="p-6">
+        <h2 id={titleId} className="text-lg font-semibold text-white">
+          {title}
+        </h2>
+        <div id={bodyId} className="mt-3 text-sm text-slate-300">
+          {children}
+        </div>
+        {footer ? <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{footer}</div> : null}
+      </div>
+    </dialog>
+  );
+}

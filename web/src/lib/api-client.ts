@@ -1,0 +1,115 @@
+// Every call to the server goes through here, so the session rules of spec section 8 live in one place:
+// a 401 ends the session (except on the login call, where 401 means wrong credentials) and a 402 sends the
+// user to the upgrade screen (except for the billing calls themselves).
+import { assignLocation } from './browser';
+import { clearAuthToken, getAuthToken } from './auth-token';
+import { LOGIN_ROUTE, UPGRADE_ROUTE } from './routes';
+
+export const API_BASE_PATH = '/api';
+/** The login call answers 401 for wrong credentials; that must not end a session or redirect. */
+const LOGIN_CALL = '/auth/login';
+
+/** An HTTP error from the API, carrying the parsed body so screens can show the server's own words. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: unknown;
+
+  constructor(status: number, message: string, body: unknown) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** The server's message from an error body: `message`, or `Message` from older servers. */
+export function messageFromBody(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const record = body as Record<string, unknown>;
+  for (const key of ['message', 'Message']) {
+    const value = record[key];
+    if (typeof value === 'string' && value.trim() !== '') return value;
+  }
+  return undefined;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+export interface ApiClientDependencies {
+  fetch: (input: string, init: RequestInit) => Promise<Response>;
+  getToken: () => string | null;
+  clearToken: () => void;
+  /** A full page load; the app state is thrown away on purpose after a 401. */
+  redirect: (url: string) => void;
+  warn: (...data: unknown[]) => void;
+}
+
+export interface ApiClient {
+  request<T>(path: string, options?: RequestOptions): Promise<T>;
+  get<T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>): Promise<T>;
+  post<T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>): Promise<T>;
+  delete<T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>): Promise<T>;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export function createApiClient(dependencies: ApiClientDependencies): ApiClient {
+  async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    const token = dependencies.getToken();
+    if (token) headers.Authorization = `Bearer ${token}`;
+
+    const response = await dependencies.fetch(`${API_BASE_PATH}${path}`, {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+    const body = await readBody(response);
+
+    if (response.ok) return body as T;
+
+    if (response.status === 401 && path !== LOGIN_CALL) {
+      dependencies.clearToken();
+      dependencies.redirect(LOGIN_ROUTE);
+    } else if (response.status === 402) {
+      dependencies.warn(`Payment required for ${path}`, body);
+      if (!path.includes('/stripe/')) dependencies.redirect(UPGRADE_ROUTE);
+    }
+
+    throw new ApiError(
+      response.status,
+      messageFromBody(body) ?? `Request failed with status ${response.status}`,
+      body,
+    );
+  }
+
+  return {
+    request,
+    get: (path, options) => request(path, { ...options, method: 'GET' }),
+    post: (path, body, options) => request(path, { ...options, method: 'POST', body }),
+    delete: (path, options) => request(path, { ...options, method: 'DELETE' }),
+  };
+}
+
+/** The app's client: real fetch, the stored token, full-page redirects. */
+export const api = createApiClient({
+  fetch: (input, init) => fetch(input, init),
+  getToken: getAuthToken,
+  clearToken: clearAuthToken,
+  redirect: assignLocation,
+  warn: (...data) => console.warn(...data),
+});

@@ -1,0 +1,51 @@
+// The session token lives in localStorage under `auth_token` (spec section 9). This module is the only reader
+// and writer, and lets React subscribe so that signing in or out anywhere re-renders the guard.
+import { useSyncExternalStore } from 'react';
+
+export const AUTH_TOKEN_KEY = 'auth_token';
+
+const listeners = new Set<() => void>();
+
+function notify(): void {
+  for (const listener of listeners) listener();
+}
+
+export function getAuthToken(): string | null {
+  try {
+    return window.localStorage.getItem(AUTH_TOKEN_KEY);
+  } catch {
+    // Storage can be unavailable (privacy modes); treat that as signed out.
+    return null;
+  }
+}
+
+export function setAuthToken(token: string): void {
+  window.localStorage.setItem(AUTH_TOKEN_KEY, token);
+  notify();
+}
+
+export function clearAuthToken(): void {
+  try {
+    window.localStorage.removeItem(AUTH_TOKEN_KEY);
+  } catch {
+    // Nothing stored, nothing to clear.
+  }
+  notify();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  // Another tab signing in or out changes the same key.
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === null || event.key === AUTH_TOKEN_KEY) listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+export function useAuthToken(): string | null {
+  return useSyncExternalStore(subscribe, getAuthToken, () => null);
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { formatCompactNumber, formatCurrency, formatDate, formatMoney, formatPercentage } from './format';
+
+describe('formatCompactNumber', () => {
+  it('uses US English compact notation with at most one decimal', () => {
+    expect(formatCompactNumber(0)).toBe('0');
+    expect(formatCompactNumber(999)).toBe('999');
+    expect(formatCompactNumber(1_000)).toBe('1K');
+    expect(formatCompactNumber(1_234)).toBe('1.2K');
+    expect(formatCompactNumber(128_449)).toBe('128.4K');
+    expect(formatCompactNumber(2_500_000)).toBe('2.5M');
+    expect(formatCompactNumber(3_000_000_000)).toBe('3B');
+  });
+
+  it('shows 0 for values that are not numbers', () => {
+    expect(formatCompactNumber(Number.NaN)).toBe('0');
+  });
+});
+
+describe('formatDate', () => {
+  it('shows short month, day and year', () => {
+    expect(formatDate('2026-11-22T12:00:00Z')).toBe('Nov 22, 2026');
+    expect(formatDate(new Date(2027, 0, 5))).toBe('Jan 5, 2027');
+  });
+
+  it('returns an empty string for missing or unreadable dates', () => {
+    expect(formatDate(null)).toBe('');
+    expect(formatDate(undefined)).toBe('');
+    expect(formatDate('not a date')).toBe('');
+  });
+});
+
+describe('formatCurrency', () => {
+  it('shows US dollars with 0 to 2 decimals', () => {
+    expect(formatCurrency(20)).toBe('$20');
+    expect(formatCurrency(19.5)).toBe('$19.5');
+    expect(formatCurrency(1234.567)).toBe('$1,234.57');
+    expect(formatCurrency(0)).toBe('$0');
+  });
+});
+
+describe('formatMoney', () => {
+  it('always shows two decimals in the given currency', () => {
+    expect(formatMoney(20)).toBe('$20.00');
+    expect(formatMoney(20, 'usd')).toBe('$20.00');
+    expect(formatMoney(1234.5, 'EUR')).toBe('€1,234.50');
+  });
+});
+
+describe('formatPercentage', () => {
+  it('shows one decimal and a percent sign', () => {
+    expect(formatPercentage(4.56)).toBe('4.6%');
+    expect(formatPercentage(5)).toBe('5.0%');
+    expect(formatPercentage(0)).toBe('0.0%');
+    expect(formatPercentage(Number.POSITIVE_INFINITY)).toBe('0.0%');
+  });
+});

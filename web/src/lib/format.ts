@@ -1,0 +1,51 @@
+// Number, date, money and percentage display (spec section 9). Pure, so screens and charts agree.
+
+const compactFormatter = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+const dateFormatter = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+const currencyFormatter = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 0,
+  maximumFractionDigits: 2,
+});
+
+function finiteOrZero(value: number): number {
+  return Number.isFinite(value) ? value : 0;
+}
+
+/** 1234 → '1.2K', 2_500_000 → '2.5M' (US English, at most one decimal). */
+export function formatCompactNumber(value: number): string {
+  return compactFormatter.format(finiteOrZero(value));
+}
+
+/** '2026-11-22T12:00:00Z' → 'Nov 22, 2026' (short month, day, year); '' for a missing or unreadable date. */
+export function formatDate(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? '' : dateFormatter.format(date);
+}
+
+/** US dollars with 0 to 2 decimals: 20 → '$20', 19.5 → '$19.5', 1234.567 → '$1,234.57'. */
+export function formatCurrency(value: number): string {
+  return currencyFormatter.format(finiteOrZero(value));
+}
+
+/** Money with exactly two decimals in the given currency, for prices and invoices: 20 → '$20.00'. */
+export function formatMoney(value: number, currency = 'USD'): string {
+  try {
+    return new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: currency.toUpperCase(),
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    }).format(finiteOrZero(value));
+  } catch {
+    // An unknown currency code: show the amount with its code rather than failing the screen.
+    return `${finiteOrZero(value).toFixed(2)} ${currency.toUpperCase()}`;
+  }
+}
+
+/** A value already in percent units, one decimal: 4.56 → '4.6%'. */
+export function formatPercentage(value: number): string {
+  return `${finiteOrZero(value).toFixed(1)}%`;
+}
