@@ -28,6 +28,11 @@ export const subscriptionStatusResponse = z.object({
   currency: z.string(),
   /** Whether this account already used its one free trial. */
   trialUsed: z.boolean(),
+  /**
+   * A past-due account keeps access until this time while Stripe retries the failed renewal
+   * (docs/decisions/002-past-due-access.md); null otherwise.
+   */
+  graceUntil: z.iso.datetime().nullable().optional(),
   /** Server's verdict on premium access (same rule as hasValidAccess below, evaluated with the server's clock). */
   hasValidAccess: z.boolean(),
   /** Billing runs against the local Stripe sandbox, not real Stripe. */
@@ -49,6 +54,13 @@ export const createPortalSessionResponse = z.object({ url: z.string() });
 
 export const cancelSubscriptionRequest = z.strictObject({ cancelAtPeriodEnd: z.boolean().optional().default(true) });
 export const resumeSubscriptionRequest = z.strictObject({});
+/** Cancel, resume and sync answer with the subscription as it is after the call. */
+export const cancelSubscriptionResponse = subscriptionStatusResponse;
+export const resumeSubscriptionResponse = subscriptionStatusResponse;
+
+/** Re-reads the user's subscription from Stripe; `sessionId` links a payment-link checkout made with the user's email. */
+export const syncSubscriptionRequest = z.strictObject({ sessionId: z.string().max(200).optional() });
+export const syncSubscriptionResponse = subscriptionStatusResponse;
 
 export const paymentMethod = z.object({
   id: z.string(),
@@ -78,9 +90,13 @@ export type Invoice = z.infer<typeof invoice>;
 /** Body of every 402 from a premium call. */
 export const paymentRequiredBody = z.object({ message: z.string(), code: z.literal('payment_required'), upgradeUrl: z.string() });
 
-/** Valid access (spec section 4): active or trialing, or a trial end still in the future. */
-export function hasValidAccess(status: { status: string; trialEnd: string | null }, now: Date): boolean {
+/**
+ * Valid access (spec section 4): active or trialing, or a trial end still in the future; and, for a past-due
+ * account, until the end of its grace period (docs/decisions/002-past-due-access.md).
+ */
+export function hasValidAccess(status: { status: string; trialEnd: string | null; graceUntil?: string | null }, now: Date): boolean {
   if (status.status === 'active' || status.status === 'trialing') return true;
+  if (status.graceUntil && new Date(status.graceUntil).getTime() > now.getTime()) return true;
   return status.trialEnd !== null && new Date(status.trialEnd).getTime() > now.getTime();
 }
 
@@ -90,3 +106,6 @@ export function trialDaysRemaining(trialEnd: string | null, now: Date): number {
   const ms = new Date(trialEnd).getTime() - now.getTime();
   return Math.max(0, Math.ceil(ms / 86_400_000));
 }
+
+/** What the Stripe webhook endpoint answers once an event is verified (processed, or already processed). */
+export const webhookResponse = z.object({ received: z.literal(true) });

@@ -13,8 +13,14 @@ import { createRateLimiter } from './lib/rate-limiter.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
+import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
+import { createBillingRepository } from './modules/billing/billing.repository.ts';
+import { billingRoutes } from './modules/billing/billing.routes.ts';
+import { createBillingService } from './modules/billing/billing.service.ts';
+import { createStripeClient } from './modules/billing/stripe-client.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
+import { createRequireAccess, registerAccessGate } from './plugins/access.ts';
 import { createRequireUser } from './plugins/authentication.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -76,9 +82,26 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     logger: app.log,
   });
   const requireUser = createRequireUser(accounts);
+  const billing = createBillingService({
+    repository: createBillingRepository(db),
+    stripe: config.stripe.secretKey ? createStripeClient({ secretKey: config.stripe.secretKey, apiBase: config.stripe.apiBase }) : undefined,
+    clock,
+    config: {
+      priceId: config.stripe.priceId,
+      webhookSecret: config.stripe.webhookSecret,
+      requireCard: config.stripe.requireCard,
+      publicUrl: config.publicUrl,
+      sandbox: config.sandbox && !config.isStripeConfigured,
+    },
+    logger: app.log,
+  });
+  // Before any route: the gate attaches itself to every premium route as it is registered.
+  registerAccessGate(app, { requireUser, requireAccess: createRequireAccess(billing) });
 
   healthRoutes(app, { isReady: database.isReady });
   accountsRoutes(app, { accounts, requireUser });
+  await billingRoutes(app, { billing, requireUser });
+  analyticsRoutes(app);
   app.withTypeProvider<ZodTypeProvider>().get('/api/config/public', { schema: { response: { 200: publicConfigResponse } } }, async () => ({
     sandbox: config.sandbox && !config.isStripeConfigured,
     paymentLinkUrl: config.stripe.paymentLink ?? null,
@@ -97,6 +120,17 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     if (!hasWebBuild) return reply.status(404).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     // The single-page app decides what every other path shows.
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+
+  // Responses finished during shutdown close their connection; otherwise a keep-alive connection that was
+  // busy when close() began would hold the server open until keepAliveTimeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
   });
 
   app.addHook('onClose', async () => {

@@ -29,6 +29,7 @@ const envSchema = z.object({
   STRIPE_PRICE_ID: z.string().regex(/^price_/, 'expected a price id (price_…)').optional(),
   STRIPE_PAYMENT_LINK: z.url({ protocol: /^https?$/ }).optional(),
   STRIPE_REQUIRE_CARD: booleanFlag.default(false),
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
 });
 
@@ -58,6 +59,8 @@ export interface Config {
     priceId: string | undefined;
     paymentLink: string | undefined;
     requireCard: boolean;
+    /** Another Stripe-compatible API to talk to (e.g. the sandbox's); undefined means api.stripe.com. */
+    apiBase: string | undefined;
   };
   shutdownGraceMs: number;
   isSmtpConfigured: boolean;
@@ -133,9 +136,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       priceId: values.STRIPE_PRICE_ID,
       paymentLink: values.STRIPE_PAYMENT_LINK,
       requireCard: values.STRIPE_REQUIRE_CARD,
+      apiBase: values.STRIPE_API_BASE,
     },
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
     isSmtpConfigured: Boolean(values.SMTP_URL),
     isStripeConfigured,
+  };
+}
+
+/**
+ * The configuration with Stripe pointed at a locally started Stripe sandbox (server/main.ts starts one when
+ * SANDBOX=on and Stripe is not configured). `isStripeConfigured` stays false: real Stripe is still missing.
+ */
+export function withStripeSandbox(
+  config: Config,
+  sandbox: { baseUrl: string; secretKey: string; webhookSecret: string; priceId: string; paymentLinkUrl: string },
+): Config {
+  return {
+    ...config,
+    stripe: {
+      ...config.stripe,
+      secretKey: sandbox.secretKey,
+      webhookSecret: sandbox.webhookSecret,
+      priceId: sandbox.priceId,
+      paymentLink: sandbox.paymentLinkUrl,
+      apiBase: sandbox.baseUrl,
+    },
   };
 }

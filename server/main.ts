@@ -2,9 +2,11 @@
 import path from 'node:path';
 import { pino } from 'pino';
 import { startSandboxMailbox } from '../sandbox/mailbox/mailbox.ts';
+import { type StripeSandbox, startStripeSandbox } from '../sandbox/stripe/stripe-sandbox.ts';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, withStripeSandbox } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { freePort } from './lib/free-port.ts';
 
 async function main() {
   let config;
@@ -33,6 +35,23 @@ async function main() {
     log.info({ url: `${config.publicUrl}/sandbox/mail` }, 'sandbox mailbox: no SMTP_URL, emails are kept locally');
   }
 
+  // The sandbox posts webhooks to the app, so it must know the app's port before the app (which needs the
+  // sandbox's key and price) is built; PORT=0 therefore takes a free port now.
+  const port = config.port === 0 ? await freePort() : config.port;
+  let stripeSandbox: StripeSandbox | undefined;
+  if (config.sandbox && !config.isStripeConfigured) {
+    const webhookHost = ['0.0.0.0', '::', 'localhost'].includes(config.host) ? '127.0.0.1' : config.host;
+    stripeSandbox = await startStripeSandbox({
+      webhookUrl: `http://${webhookHost.includes(':') ? `[${webhookHost}]` : webhookHost}:${port}/api/stripe/webhook`,
+      // Customers, subscriptions and the price survive restarts, as they would at Stripe.
+      stateFile: path.join(config.dataDir, 'stripe-sandbox.json'),
+      logger: log,
+    });
+    config = withStripeSandbox(config, stripeSandbox);
+    sandboxParts.push(stripeSandbox);
+    log.info({ api: stripeSandbox.baseUrl, paymentLink: stripeSandbox.paymentLinkUrl }, 'Stripe sandbox: no Stripe keys, billing runs against a local Stripe');
+  }
+
   const { app } = await buildApp({ config, database, sandboxRoutes });
 
   let closing = false;
@@ -46,6 +65,9 @@ async function main() {
     }, config.shutdownGraceMs);
     forceExit.unref();
     try {
+      // A webhook delivery in flight would keep its keep-alive connection open and stall app.close() for
+      // Fastify's keepAliveTimeout (72 s): let the sandbox's deliveries finish first.
+      await stripeSandbox?.flushWebhooks();
       await app.close();
       await Promise.all(sandboxParts.map((part) => part.close()));
       await database.close();
@@ -58,7 +80,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port, host: config.host });
   app.log.info({ url: config.publicUrl, sandbox: config.sandbox }, 'Analytics Hub is running');
 }
 

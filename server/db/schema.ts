@@ -1,3 +1,4 @@
 // Every table of the product, one file per feature. drizzle-kit reads this file to generate migrations.
 export * from './schema/accounts.ts';
 export * from './schema/rate-limits.ts';
+export * from './schema/billing.ts';

@@ -4,9 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { startStripeSandbox, type StripeSandbox } from '../../sandbox/stripe/stripe-sandbox.ts';
 import { buildApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig, withStripeSandbox } from '../config.ts';
 import { createManualClock } from '../lib/clock.ts';
+import { freePort } from '../lib/free-port.ts';
 import { createTestDatabase } from './databases.ts';
 import { confirmationLinkParams, startSmtpCapture } from './smtp-capture.ts';
 
@@ -19,7 +21,16 @@ export interface ApiResponse<T = any> {
   headers: Headers;
 }
 
-export async function startTestServer(options: { env?: Record<string, string> } = {}) {
+export interface TestServerOptions {
+  env?: Record<string, string>;
+  /**
+   * Also start the Stripe sandbox, with its webhooks going to this server, and point billing at it, as
+   * server/main.ts does. The sandbox runs on the server's manual clock: moving the clock moves Stripe's.
+   */
+  stripe?: boolean;
+}
+
+export async function startTestServer(options: TestServerOptions = {}) {
   const database = await createTestDatabase();
   const smtp = await startSmtpCapture();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-test-'));
@@ -31,7 +42,7 @@ export async function startTestServer(options: { env?: Record<string, string> } 
       callback();
     },
   });
-  const config = loadConfig({
+  let config = loadConfig({
     DATA_DIR: dataDir,
     PUBLIC_URL: TEST_PUBLIC_URL,
     SMTP_URL: smtp.url,
@@ -39,8 +50,24 @@ export async function startTestServer(options: { env?: Record<string, string> } 
     LOG_LEVEL: 'info',
     ...options.env,
   });
+  // The sandbox must know where to send webhooks before the app that needs its key is built: take the port first.
+  const port = options.stripe ? await freePort() : 0;
+  let stripeSandbox: StripeSandbox | undefined;
+  if (options.stripe) {
+    stripeSandbox = await startStripeSandbox({
+      webhookUrl: `http://127.0.0.1:${port}/api/stripe/webhook`,
+      now: () => clock.now(),
+      logger: {
+        info() {},
+        warn(obj, msg) {
+          logLines.push(JSON.stringify({ source: 'stripe-sandbox', msg, ...obj }));
+        },
+      },
+    });
+    config = withStripeSandbox(config, stripeSandbox);
+  }
   const { app, mailer } = await buildApp({ config, database: database.handle, clock, logStream });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
@@ -95,10 +122,16 @@ export async function startTestServer(options: { env?: Record<string, string> } 
     smtp,
     mailer,
     logLines,
+    /** Only with `{ stripe: true }`. */
+    stripeSandbox,
     request,
     signUp,
     async close() {
+      // A webhook still in flight would hold its keep-alive connection open and stall app.close() for
+      // Fastify's keepAliveTimeout (72 s): let Stripe's deliveries finish first.
+      await stripeSandbox?.flushWebhooks();
       await app.close();
+      await stripeSandbox?.close();
       await smtp.close();
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,146 @@
+// The 402 gate, tested over every premium route the app has (read from its own route table, so a route
+// added later is covered without touching this file) and every subscription state the policy knows.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentRequiredBody } from '../../contract/billing.ts';
+import { subscriptions } from '../db/schema.ts';
+import type { SubscriptionValues } from '../modules/billing/billing.repository.ts';
+import { startTestServer, type TestServer } from '../test/test-server.ts';
+import { isPremiumPath, PREMIUM_ROUTE_PREFIXES } from './access.ts';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Every registered route as method and path, from Fastify's own table. */
+function registeredRoutes(): { method: string; path: string }[] {
+  return server.app
+    .printRoutes({ commonPrefix: false })
+    .split('\n')
+    .flatMap((line) => {
+      const match = /(\/\S*) \(([A-Z, ]+)\)/.exec(line);
+      return match ? match[2]!.split(', ').map((method) => ({ method, path: match[1]! })) : [];
+    });
+}
+
+/** A concrete URL for a route pattern: any parameter gets a plausible value. */
+const concrete = (path: string) => path.replace(/:[^/]+/g, '1').replace(/\*$/, 'anything');
+
+type State = { name: string; row: ((now: Date) => Partial<SubscriptionValues>) | null; access: boolean };
+
+// The written policy (spec section 4; docs/decisions/002-past-due-access.md for past_due).
+const STATES: State[] = [
+  { name: 'no subscription', row: null, access: false },
+  { name: 'trialing', row: (now) => ({ status: 'trialing', trialStart: new Date(now.getTime() - 2 * DAY), trialEnd: new Date(now.getTime() + 5 * DAY) }), access: true },
+  {
+    name: 'trial expired',
+    row: (now) => ({ status: 'canceled', trialStart: new Date(now.getTime() - 8 * DAY), trialEnd: new Date(now.getTime() - DAY), endedAt: new Date(now.getTime() - DAY) }),
+    access: false,
+  },
+  { name: 'active', row: (now) => ({ status: 'active', currentPeriodStart: new Date(now.getTime() - DAY), currentPeriodEnd: new Date(now.getTime() + 29 * DAY) }), access: true },
+  { name: 'past_due, 1 day after the failed renewal (grace)', row: (now) => ({ status: 'past_due', currentPeriodStart: new Date(now.getTime() - DAY) }), access: true },
+  { name: 'past_due, 3 days after the failed renewal', row: (now) => ({ status: 'past_due', currentPeriodStart: new Date(now.getTime() - 3 * DAY) }), access: false },
+  {
+    name: 'canceled but still in the paid period',
+    row: (now) => ({ status: 'active', cancelAtPeriodEnd: true, cancelAt: new Date(now.getTime() + 10 * DAY), currentPeriodEnd: new Date(now.getTime() + 10 * DAY) }),
+    access: true,
+  },
+  { name: 'canceled and ended', row: (now) => ({ status: 'canceled', canceledAt: new Date(now.getTime() - 2 * DAY), endedAt: new Date(now.getTime() - DAY) }), access: false },
+  { name: 'unpaid', row: () => ({ status: 'unpaid' }), access: false },
+  { name: 'incomplete', row: () => ({ status: 'incomplete' }), access: false },
+];
+
+const tokens = new Map<string, string>();
+
+beforeAll(async () => {
+  const accounts = [];
+  for (const state of STATES) {
+    server.clock.advance(HOUR); // fresh per-network sign-up windows
+    accounts.push({ state, account: await server.signUp() });
+  }
+  // Every state is set at one instant, so the boundaries (3 days of grace exactly) hold when the tests run.
+  const now = server.clock.now();
+  for (const [index, { state, account }] of accounts.entries()) {
+    tokens.set(state.name, account.token!);
+    if (!state.row) continue;
+    await server.db.insert(subscriptions).values({
+      userId: account.user.id,
+      stripeCustomerId: `cus_matrix_${index}`,
+      stripeSubscriptionId: `sub_matrix_${index}`,
+      status: 'none',
+      trialUsed: true,
+      syncedAt: now,
+      ...state.row(now),
+    });
+  }
+});
+
+describe('the premium routes', () => {
+  const premiumRoutes = () => registeredRoutes().filter((route) => isPremiumPath(route.path));
+
+  it('exist, and are exactly the routes under the premium prefixes', () => {
+    const routes = premiumRoutes();
+    expect(routes).toContainEqual({ method: 'GET', path: '/api/analytics/summary' });
+    for (const route of routes) expect(PREMIUM_ROUTE_PREFIXES.some((prefix) => route.path.startsWith(prefix))).toBe(true);
+    expect(isPremiumPath('/api/analyticsx')).toBe(false);
+    expect(isPremiumPath('/api/stripe/subscription-status')).toBe(false);
+    expect(isPremiumPath('/api/platforms')).toBe(true);
+  });
+
+  it('answer 401 without a session, before anything else', async () => {
+    for (const { method, path } of premiumRoutes()) {
+      for (const token of [undefined, 'not-a-session-token']) {
+        const response = await server.request(method, concrete(path), { token, body: method === 'POST' ? { anything: true } : undefined });
+        expect({ method, path, token, status: response.status }).toEqual({ method, path, token, status: 401 });
+      }
+    }
+  });
+
+  it.each(STATES.map((state) => [state.name, state] as const))('as a user with %s', async (_name, state) => {
+    const token = tokens.get(state.name)!;
+    for (const { method, path } of premiumRoutes()) {
+      // Whatever the body says, and whatever flags the client adds, entitlement comes from our database.
+      const response = await server.request(method, `${concrete(path)}?hasValidAccess=true&status=active`, {
+        token,
+        headers: { 'x-subscription-status': 'active' },
+        body: method === 'POST' || method === 'PUT' || method === 'PATCH' ? { subscriptionStatus: 'active' } : undefined,
+      });
+      if (state.access) {
+        expect({ method, path, status: response.status }).not.toMatchObject({ status: 402 });
+        expect(response.status).not.toBe(401);
+      } else {
+        expect({ method, path, status: response.status }).toEqual({ method, path, status: 402 });
+        if (method !== 'HEAD') {
+          expect(paymentRequiredBody.parse(response.body)).toEqual({
+            message: 'An active subscription or trial is required',
+            code: 'payment_required',
+            upgradeUrl: '/billing?upgrade=true',
+          });
+        }
+      }
+    }
+  });
+});
+
+describe('GET /api/analytics/summary', () => {
+  it('answers honest zeros while no platform can be connected', async () => {
+    const response = await server.request('GET', '/api/analytics/summary', { token: tokens.get('active') });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ totalFollowers: 0, averageEngagementRate: 0, totalViews: 0, totalRevenue: 0, connectedPlatforms: 0 });
+  });
+
+  it('is judged by the server’s clock: a past-due account loses access the moment its grace ends', async () => {
+    const token = tokens.get('past_due, 1 day after the failed renewal (grace)')!;
+    expect((await server.request('GET', '/api/analytics/summary', { token })).status).toBe(200);
+    server.clock.advance(2 * DAY - 1000);
+    expect((await server.request('GET', '/api/analytics/summary', { token })).status).toBe(200);
+    server.clock.advance(1000);
+    expect((await server.request('GET', '/api/analytics/summary', { token })).status).toBe(402);
+  });
+});
