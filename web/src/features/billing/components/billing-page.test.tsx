@@ -2,32 +2,20 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SubscriptionStatus } from '../../../../../contract/billing';
+import { subscriptionStatus } from '../../../test/factories';
 import { BillingPage } from './billing-page';
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
-const none: SubscriptionStatus = {
-  status: 'none',
-  trialEnd: null,
-  planName: 'Free',
-  cancelAtPeriodEnd: false,
-  currentPeriodEnd: null,
-  price: 20,
-  currency: 'usd',
-  trialUsed: false,
-  hasValidAccess: false,
-  sandbox: true,
-};
-const trialing: SubscriptionStatus = {
-  ...none,
+const none = subscriptionStatus();
+const trialing = subscriptionStatus({
   status: 'trialing',
   planName: 'Pro',
   trialEnd: inDays(7),
   currentPeriodEnd: inDays(7),
   trialUsed: true,
   hasValidAccess: true,
-};
+});
 
 /** A tiny server: the status changes once /stripe/sync has been called. */
 function stubServer() {

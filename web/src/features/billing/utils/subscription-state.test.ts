@@ -1,25 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { SubscriptionStatus } from '../../../../../contract/billing';
 import { deriveSubscriptionView, formatCardBrand, formatCardExpiry, formatDaysRemaining } from './subscription-state';
+import { subscriptionStatus } from '../../../test/factories';
 
 const now = new Date('2026-11-22T12:00:00Z');
 const inDays = (days: number) => new Date(now.getTime() + days * 86_400_000).toISOString();
 
-function status(overrides: Partial<SubscriptionStatus>): SubscriptionStatus {
-  return {
-    status: 'none',
-    trialEnd: null,
-    planName: 'Free',
-    cancelAtPeriodEnd: false,
-    currentPeriodEnd: null,
-    price: 20,
-    currency: 'usd',
-    trialUsed: false,
-    hasValidAccess: false,
-    sandbox: true,
-    ...overrides,
-  };
-}
+const status = subscriptionStatus;
 
 describe('deriveSubscriptionView', () => {
   it('no subscription: Inactive, upgrade, no trial boxes', () => {
