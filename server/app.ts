@@ -10,6 +10,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createRateLimiter } from './lib/rate-limiter.ts';
+import { createTokenCrypto } from './lib/token-crypto.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
@@ -20,6 +21,9 @@ import { createBillingService } from './modules/billing/billing.service.ts';
 import { createStripeClient } from './modules/billing/stripe-client.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
+import { createPlatformsRepository } from './modules/platforms/platforms.repository.ts';
+import { platformsRoutes } from './modules/platforms/platforms.routes.ts';
+import { createPlatformsService, type PlatformsService } from './modules/platforms/platforms.service.ts';
 import { createRequireAccess, registerAccessGate } from './plugins/access.ts';
 import { createRequireUser } from './plugins/authentication.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -40,6 +44,7 @@ export interface AppDependencies {
 export interface App {
   app: FastifyInstance;
   mailer: Mailer;
+  platforms: PlatformsService;
 }
 
 // Request URLs can carry tokens (confirmation links hit the SPA as /confirm-email?token=...): log paths only.
@@ -95,13 +100,21 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     },
     logger: app.log,
   });
+  const platforms = createPlatformsService({
+    repository: createPlatformsRepository(db),
+    crypto: createTokenCrypto(config.encryptionKeys),
+    clock,
+    config: { publicUrl: config.publicUrl, platforms: config.platforms, appKeys: config.platformAppKeys, timeoutMs: config.platformTimeoutMs },
+    logger: app.log,
+  });
   // Before any route: the gate attaches itself to every premium route as it is registered.
   registerAccessGate(app, { requireUser, requireAccess: createRequireAccess(billing) });
 
   healthRoutes(app, { isReady: database.isReady });
   accountsRoutes(app, { accounts, requireUser });
   await billingRoutes(app, { billing, requireUser });
-  analyticsRoutes(app);
+  platformsRoutes(app, { platforms });
+  analyticsRoutes(app, { connectionSummary: platforms.summary });
   app.withTypeProvider<ZodTypeProvider>().get('/api/config/public', { schema: { response: { 200: publicConfigResponse } } }, async () => ({
     sandbox: config.sandbox && !config.isStripeConfigured,
     paymentLinkUrl: config.stripe.paymentLink ?? null,
@@ -137,5 +150,5 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     await mailer.idle();
     mailer.close();
   });
-  return { app, mailer };
+  return { app, mailer, platforms };
 }

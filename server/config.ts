@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
+import { PLATFORM_NAMES, type PlatformName } from '../contract/platforms.ts';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no'])
@@ -31,6 +32,32 @@ const envSchema = z.object({
   STRIPE_REQUIRE_CARD: booleanFlag.default(false),
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  // Platform OAuth apps (TikTok calls its client id a client key); each platform without both values is
+  // unavailable, or served by the platform sandbox when SANDBOX=on.
+  YOUTUBE_CLIENT_ID: z.string().min(1).optional(),
+  YOUTUBE_CLIENT_SECRET: z.string().min(1).optional(),
+  INSTAGRAM_CLIENT_ID: z.string().min(1).optional(),
+  INSTAGRAM_CLIENT_SECRET: z.string().min(1).optional(),
+  TIKTOK_CLIENT_KEY: z.string().min(1).optional(),
+  TIKTOK_CLIENT_SECRET: z.string().min(1).optional(),
+  TWITTER_CLIENT_ID: z.string().min(1).optional(),
+  TWITTER_CLIENT_SECRET: z.string().min(1).optional(),
+  LINKEDIN_CLIENT_ID: z.string().min(1).optional(),
+  LINKEDIN_CLIENT_SECRET: z.string().min(1).optional(),
+  PATREON_CLIENT_ID: z.string().min(1).optional(),
+  PATREON_CLIENT_SECRET: z.string().min(1).optional(),
+  /** App credentials for reading public profiles without a user's OAuth (manual connections). */
+  YOUTUBE_API_KEY: z.string().min(1).optional(),
+  TWITTER_BEARER_TOKEN: z.string().min(1).optional(),
+  // Base URL that stands in for every host of a platform: https://<host>/<path> is called as <URL>/<host>/<path>.
+  YOUTUBE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  INSTAGRAM_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  TIKTOK_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  TWITTER_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  LINKEDIN_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  PATREON_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** How long one call to a platform may take before it counts as failed (ms). */
+  PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -63,9 +90,30 @@ export interface Config {
     apiBase: string | undefined;
   };
   shutdownGraceMs: number;
+  platforms: Record<PlatformName, PlatformAppConfig>;
+  platformAppKeys: { youtubeApiKey: string | undefined; twitterBearerToken: string | undefined };
+  platformTimeoutMs: number;
   isSmtpConfigured: boolean;
   isStripeConfigured: boolean;
 }
+
+export interface PlatformAppConfig {
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  /** Replaces https://<host> of every platform URL with <apiUrl>/<host> (the sandbox, a proxy); undefined: the real hosts. */
+  apiUrl: string | undefined;
+  /** Real credentials were configured (not filled in by the sandbox). */
+  isConfigured: boolean;
+}
+
+const platformEnvKeys = {
+  youtube: { clientId: 'YOUTUBE_CLIENT_ID', clientSecret: 'YOUTUBE_CLIENT_SECRET', apiUrl: 'YOUTUBE_API_URL' },
+  instagram: { clientId: 'INSTAGRAM_CLIENT_ID', clientSecret: 'INSTAGRAM_CLIENT_SECRET', apiUrl: 'INSTAGRAM_API_URL' },
+  tiktok: { clientId: 'TIKTOK_CLIENT_KEY', clientSecret: 'TIKTOK_CLIENT_SECRET', apiUrl: 'TIKTOK_API_URL' },
+  twitter: { clientId: 'TWITTER_CLIENT_ID', clientSecret: 'TWITTER_CLIENT_SECRET', apiUrl: 'TWITTER_API_URL' },
+  linkedin: { clientId: 'LINKEDIN_CLIENT_ID', clientSecret: 'LINKEDIN_CLIENT_SECRET', apiUrl: 'LINKEDIN_API_URL' },
+  patreon: { clientId: 'PATREON_CLIENT_ID', clientSecret: 'PATREON_CLIENT_SECRET', apiUrl: 'PATREON_API_URL' },
+} as const satisfies Record<PlatformName, { clientId: keyof Env; clientSecret: keyof Env; apiUrl: keyof Env }>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -139,6 +187,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiBase: values.STRIPE_API_BASE,
     },
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
+    platforms: Object.fromEntries(
+      PLATFORM_NAMES.map((name) => {
+        const keys = platformEnvKeys[name];
+        const clientId = values[keys.clientId];
+        const clientSecret = values[keys.clientSecret];
+        return [name, { clientId, clientSecret, apiUrl: values[keys.apiUrl]?.replace(/\/+$/, ''), isConfigured: Boolean(clientId && clientSecret) }];
+      }),
+    ) as Record<PlatformName, PlatformAppConfig>,
+    platformAppKeys: { youtubeApiKey: values.YOUTUBE_API_KEY, twitterBearerToken: values.TWITTER_BEARER_TOKEN },
+    platformTimeoutMs: values.PLATFORM_TIMEOUT_MS,
     isSmtpConfigured: Boolean(values.SMTP_URL),
     isStripeConfigured,
   };
@@ -161,6 +219,36 @@ export function withStripeSandbox(
       priceId: sandbox.priceId,
       paymentLink: sandbox.paymentLinkUrl,
       apiBase: sandbox.baseUrl,
+    },
+  };
+}
+
+/**
+ * The configuration with every platform that has no credentials of its own pointed at a locally started
+ * platform sandbox (server/main.ts starts one when SANDBOX=on): its credentials, and its base URL for all of
+ * that platform's hosts. App keys for public-profile reads are filled in the same way when missing.
+ */
+export function withPlatformSandbox(
+  config: Config,
+  sandbox: {
+    baseUrl: string;
+    credentials: Record<PlatformName, { clientId: string; clientSecret: string }>;
+    appKeys: { youtubeApiKey: string; twitterBearerToken: string };
+  },
+): Config {
+  const platforms = Object.fromEntries(
+    PLATFORM_NAMES.map((name) => {
+      const own = config.platforms[name];
+      if (own.isConfigured) return [name, own];
+      return [name, { ...own, ...sandbox.credentials[name], apiUrl: sandbox.baseUrl.replace(/\/+$/, '') }];
+    }),
+  ) as Record<PlatformName, PlatformAppConfig>;
+  return {
+    ...config,
+    platforms,
+    platformAppKeys: {
+      youtubeApiKey: config.platforms.youtube.isConfigured ? config.platformAppKeys.youtubeApiKey : sandbox.appKeys.youtubeApiKey,
+      twitterBearerToken: config.platforms.twitter.isConfigured ? config.platformAppKeys.twitterBearerToken : sandbox.appKeys.twitterBearerToken,
     },
   };
 }

@@ -1,15 +1,17 @@
 // Start-up only: configuration → database → sandbox stand-ins (when credentials are missing) → app → listen.
 import path from 'node:path';
 import { pino } from 'pino';
+import { PLATFORM_NAMES } from '../contract/platforms.ts';
 import { startSandboxMailbox } from '../sandbox/mailbox/mailbox.ts';
+import { startPlatformSandbox } from '../sandbox/platforms/platform-sandbox.ts';
 import { type StripeSandbox, startStripeSandbox } from '../sandbox/stripe/stripe-sandbox.ts';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig, withStripeSandbox } from './config.ts';
+import { type Config, ConfigError, loadConfig, withPlatformSandbox, withStripeSandbox } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { freePort } from './lib/free-port.ts';
 
 async function main() {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
@@ -50,6 +52,18 @@ async function main() {
     config = withStripeSandbox(config, stripeSandbox);
     sandboxParts.push(stripeSandbox);
     log.info({ api: stripeSandbox.baseUrl, paymentLink: stripeSandbox.paymentLinkUrl }, 'Stripe sandbox: no Stripe keys, billing runs against a local Stripe');
+  }
+
+  const unconfiguredPlatforms = PLATFORM_NAMES.filter((platform) => !config.platforms[platform].isConfigured);
+  if (config.sandbox && unconfiguredPlatforms.length > 0) {
+    const platformSandbox = await startPlatformSandbox({
+      logger: log,
+      // Callbacks on the public URL are registered exactly (loopback ones are accepted by the sandbox anyway).
+      allowedRedirectUris: PLATFORM_NAMES.map((platform) => `${config.publicUrl}/auth/${platform}/callback`),
+    });
+    config = withPlatformSandbox(config, platformSandbox);
+    sandboxParts.push(platformSandbox);
+    log.info({ url: platformSandbox.baseUrl, platforms: unconfiguredPlatforms }, 'platform sandbox: platforms without credentials connect to local stand-ins');
   }
 
   const { app } = await buildApp({ config, database, sandboxRoutes });

@@ -129,7 +129,7 @@ describe('the premium routes', () => {
 });
 
 describe('GET /api/analytics/summary', () => {
-  it('answers honest zeros while no platform can be connected', async () => {
+  it('answers zeros for an account with no connected platform', async () => {
     const response = await server.request('GET', '/api/analytics/summary', { token: tokens.get('active') });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ totalFollowers: 0, averageEngagementRate: 0, totalViews: 0, totalRevenue: 0, connectedPlatforms: 0 });

@@ -4,9 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { PLATFORM_NAMES } from '../../contract/platforms.ts';
+import { type PlatformSandbox, startPlatformSandbox } from '../../sandbox/platforms/platform-sandbox.ts';
 import { startStripeSandbox, type StripeSandbox } from '../../sandbox/stripe/stripe-sandbox.ts';
 import { buildApp } from '../app.ts';
-import { loadConfig, withStripeSandbox } from '../config.ts';
+import { loadConfig, withPlatformSandbox, withStripeSandbox } from '../config.ts';
 import { createManualClock } from '../lib/clock.ts';
 import { freePort } from '../lib/free-port.ts';
 import { createTestDatabase } from './databases.ts';
@@ -28,6 +30,11 @@ export interface TestServerOptions {
    * server/main.ts does. The sandbox runs on the server's manual clock: moving the clock moves Stripe's.
    */
   stripe?: boolean;
+  /**
+   * Also start the platform sandbox (all six platforms) on the server's manual clock, and point every platform
+   * at it as server/main.ts does. Platform calls time out after 1 s here, so a `timeout` failure is quick.
+   */
+  platforms?: boolean;
 }
 
 export async function startTestServer(options: TestServerOptions = {}) {
@@ -36,6 +43,8 @@ export async function startTestServer(options: TestServerOptions = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-test-'));
   const clock = createManualClock(new Date('2026-11-02T10:00:00Z'));
   const logLines: string[] = [];
+  /** Every response body the server sent through `request`, for scans (e.g. no platform token ever leaves). */
+  const responseBodies: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, callback) {
       logLines.push(String(chunk));
@@ -48,6 +57,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     SMTP_URL: smtp.url,
     ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
     LOG_LEVEL: 'info',
+    ...(options.platforms ? { PLATFORM_TIMEOUT_MS: '1000' } : {}),
     ...options.env,
   });
   // The sandbox must know where to send webhooks before the app that needs its key is built: take the port first.
@@ -66,7 +76,24 @@ export async function startTestServer(options: TestServerOptions = {}) {
     });
     config = withStripeSandbox(config, stripeSandbox);
   }
-  const { app, mailer } = await buildApp({ config, database: database.handle, clock, logStream });
+  let platformSandbox: PlatformSandbox | undefined;
+  if (options.platforms) {
+    platformSandbox = await startPlatformSandbox({
+      now: () => clock.now(),
+      // The test server's public URL is not a loopback address: register its callbacks exactly.
+      allowedRedirectUris: PLATFORM_NAMES.map((platform) => `${TEST_PUBLIC_URL}/auth/${platform}/callback`),
+      logger: {
+        info(obj, msg) {
+          logLines.push(JSON.stringify({ source: 'platform-sandbox', msg, ...obj }));
+        },
+        warn(obj, msg) {
+          logLines.push(JSON.stringify({ source: 'platform-sandbox', msg, ...obj }));
+        },
+      },
+    });
+    config = withPlatformSandbox(config, platformSandbox);
+  }
+  const { app, mailer, platforms } = await buildApp({ config, database: database.handle, clock, logStream });
   await app.listen({ port, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -85,6 +112,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     }
     const response = await fetch(`${baseUrl}${urlPath}`, { method, headers, body, redirect: 'manual' });
     const text = await response.text();
+    responseBodies.push(text);
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;
@@ -122,8 +150,13 @@ export async function startTestServer(options: TestServerOptions = {}) {
     smtp,
     mailer,
     logLines,
+    responseBodies,
+    /** The platforms service as built into the app (for tests of its jobs, e.g. re-encryption). */
+    platforms,
     /** Only with `{ stripe: true }`. */
     stripeSandbox,
+    /** Only with `{ platforms: true }`. */
+    platformSandbox,
     request,
     signUp,
     async close() {
@@ -132,6 +165,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
       await stripeSandbox?.flushWebhooks();
       await app.close();
       await stripeSandbox?.close();
+      await platformSandbox?.close();
       await smtp.close();
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });

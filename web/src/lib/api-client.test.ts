@@ -66,6 +66,16 @@ describe('api client', () => {
     expect(redirect).not.toHaveBeenCalled();
   });
 
+  it('on 401 with redirectOnUnauthorized false removes the token but stays on the page', async () => {
+    const { client, clearToken, redirect } = setup(jsonResponse(401, { message: 'Session expired', code: 'unauthorized' }));
+    const error = await failure(
+      client.post('/oauth/youtube/callback', { code: 'c', state: 's' }, { redirectOnUnauthorized: false }),
+    );
+    expect(error.status).toBe(401);
+    expect(clearToken).toHaveBeenCalledOnce();
+    expect(redirect).not.toHaveBeenCalled();
+  });
+
   it('on 402 logs and sends the user to the upgrade screen', async () => {
     const body = { message: 'Subscription required', code: 'payment_required', upgradeUrl: '/billing?upgrade=true' };
     const { client, redirect, warn, clearToken } = setup(jsonResponse(402, body));

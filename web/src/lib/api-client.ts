@@ -1,6 +1,6 @@
 // Every call to the server goes through here, so the session rules of spec section 8 live in one place:
-// a 401 ends the session (except on the login call, where 401 means wrong credentials) and a 402 sends the
-// user to the upgrade screen (except for the billing calls themselves).
+// a 401 ends the session (except on the login call, where 401 means wrong credentials; a caller that explains the
+// expiry itself may stay on its page) and a 402 sends the user to the upgrade screen (except for the billing calls).
 import { assignLocation } from './browser';
 import { clearAuthToken, getAuthToken } from './auth-token';
 import { LOGIN_ROUTE, UPGRADE_ROUTE } from './routes';
@@ -37,6 +37,11 @@ export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   signal?: AbortSignal;
+  /**
+   * false for a screen that explains an expired session itself (the OAuth callback): a 401 still removes the
+   * stale token, but the page stays where it is instead of being sent to /login.
+   */
+  redirectOnUnauthorized?: boolean;
 }
 
 export interface ApiClientDependencies {
@@ -84,7 +89,7 @@ export function createApiClient(dependencies: ApiClientDependencies): ApiClient 
 
     if (response.status === 401 && path !== LOGIN_CALL) {
       dependencies.clearToken();
-      dependencies.redirect(LOGIN_ROUTE);
+      if (options.redirectOnUnauthorized !== false) dependencies.redirect(LOGIN_ROUTE);
     } else if (response.status === 402) {
       dependencies.warn(`Payment required for ${path}`, body);
       if (!path.includes('/stripe/')) dependencies.redirect(UPGRADE_ROUTE);

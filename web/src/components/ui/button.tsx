@@ -1,7 +1,7 @@
 import type { ButtonHTMLAttributes } from 'react';
 import { Link, type LinkProps } from 'react-router';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
+export type ButtonVariant = 'primary' | 'secondary' | 'success' | 'danger' | 'ghost';
 export type ButtonSize = 'sm' | 'md' | 'lg';
 
 const base =
@@ -10,6 +10,8 @@ const base =
 const variants: Record<ButtonVariant, string> = {
   primary: 'bg-indigo-600 text-white hover:bg-indigo-500',
   secondary: 'border border-slate-600 bg-slate-800 text-slate-100 hover:bg-slate-700',
+  /** Something is on (e.g. a connected platform); selecting it may turn it off. */
+  success: 'border border-emerald-500/50 bg-emerald-950/50 text-emerald-200 hover:bg-emerald-900/50',
   danger: 'bg-red-700 text-white hover:bg-red-600',
   ghost: 'text-slate-200 hover:bg-slate-800',
 };

@@ -1,51 +1,238 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { PlatformBadge } from '../../../components/platform-badge';
 import { ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { PageHeader } from '../../../components/ui/page-header';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { Spinner } from '../../../components/ui/spinner';
+import { formatFollowerCount } from '../../../lib/follower-count';
+import { formatCompactNumber, formatPercentage } from '../../../lib/format';
+import { logError } from '../../../lib/log';
+import { accountHandle, platformConnectionsQueryOptions } from '../../../lib/platform-connections';
+import { RELOAD_AFTER_SYNC_MS, syncConnection } from '../../../lib/sync-connection';
+import { useDelayedInvalidation } from '../../../lib/use-delayed-invalidation';
+import { analyticsSummaryQueryOptions } from '../api/get-analytics-summary';
+import { StatCard } from './stat-card';
 
 const quickActionClasses =
-  'flex items-center justify-between rounded-lg border border-slate-800 bg-slate-950/60 px-4 py-3 text-slate-100 hover:border-slate-600 hover:bg-slate-800';
+  'flex w-full items-center justify-between gap-3 rounded-lg border border-slate-800 bg-slate-950/60 px-4 py-3 text-left text-sm font-medium text-slate-100 transition-colors hover:border-slate-600 hover:bg-slate-800 disabled:cursor-not-allowed disabled:opacity-60 disabled:hover:border-slate-800 disabled:hover:bg-slate-950/60';
 
-/** /dashboard. Stat cards and connection counts arrive with platform connections; until then, the way there. */
+function Icon({ children, className = 'size-5' }: { children: ReactNode; className?: string }) {
+  return (
+    <svg className={className} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      {children}
+    </svg>
+  );
+}
+
+const usersIcon = (
+  <Icon>
+    <circle cx="9" cy="8" r="3.5" />
+    <path d="M2.5 20a6.5 6.5 0 0 1 13 0M16 4.5a3.5 3.5 0 0 1 0 7M18 14a6.5 6.5 0 0 1 3.5 6" />
+  </Icon>
+);
+const heartIcon = (
+  <Icon>
+    <path d="M12 20s-7.5-4.5-7.5-10A4.5 4.5 0 0 1 12 7.5 4.5 4.5 0 0 1 19.5 10c0 5.5-7.5 10-7.5 10z" />
+  </Icon>
+);
+function LinkIcon({ className }: { className?: string }) {
+  return (
+    <Icon className={className}>
+      <path d="M10 14a4 4 0 0 0 5.66 0l3-3a4 4 0 0 0-5.66-5.66l-1.5 1.5" />
+      <path d="M14 10a4 4 0 0 0-5.66 0l-3 3a4 4 0 0 0 5.66 5.66l1.5-1.5" />
+    </Icon>
+  );
+}
+const chartIcon = (
+  <Icon>
+    <path d="M4 20V10M10 20V4M16 20v-7M22 20H2" />
+  </Icon>
+);
+const syncIcon = (
+  <Icon>
+    <path d="M20 11a8 8 0 0 0-14.9-3M4 4v4h4M4 13a8 8 0 0 0 14.9 3M20 20v-4h-4" />
+  </Icon>
+);
+
+/** Queues a sync of every connection; resolves with how many could not be queued (each one is logged). */
+async function syncAllConnections(connectionIds: readonly number[]): Promise<{ queued: number; failed: number }> {
+  const results = await Promise.allSettled(connectionIds.map((id) => syncConnection(id)));
+  let failed = 0;
+  results.forEach((result, index) => {
+    if (result.status === 'rejected') {
+      failed += 1;
+      logError(`Sync of connection ${connectionIds[index]} failed`, result.reason);
+    }
+  });
+  return { queued: results.length - failed, failed };
+}
+
+/** /dashboard: the three headline numbers, the connected accounts and quick actions (spec section 2). */
 export function DashboardPage() {
+  const summary = useQuery(analyticsSummaryQueryOptions());
+  const connections = useQuery(platformConnectionsQueryOptions());
+  const reload = useDelayedInvalidation(RELOAD_AFTER_SYNC_MS);
+  const syncHintId = useId();
+  const syncAll = useMutation({
+    mutationKey: ['sync', 'all'],
+    mutationFn: syncAllConnections,
+    onSuccess: ({ queued }) => {
+      // The syncs run on the server; reload the dashboard once they have had a moment (spec section 9).
+      if (queued > 0) reload.schedule([analyticsSummaryQueryOptions().queryKey, platformConnectionsQueryOptions().queryKey]);
+    },
+  });
+
+  // Spec section 8: dashboard load failures are logged; the cards show a dash instead of a number.
+  useEffect(() => {
+    if (summary.error) logError('Loading the analytics summary failed', summary.error);
+  }, [summary.error]);
+  useEffect(() => {
+    if (connections.error) logError('Loading the platform connections failed', connections.error);
+  }, [connections.error]);
+
+  const connectionList = connections.data ?? [];
+  const syncing = syncAll.isPending || reload.isScheduled;
+  const canSync = connectionList.length > 0;
+
+  let syncMessage = '';
+  if (syncing) syncMessage = 'Syncing your accounts. The dashboard refreshes in a moment.';
+  else if (syncAll.data?.failed) {
+    syncMessage = `Couldn't start a sync for ${syncAll.data.failed} of ${syncAll.data.failed + syncAll.data.queued} accounts.`;
+  }
+
+  let connectionContent;
+  if (connections.isPending) {
+    connectionContent = (
+      <div className="space-y-3">
+        <p role="status" className="sr-only">
+          Loading platform connections...
+        </p>
+        <Skeleton className="h-16 w-full" />
+        <Skeleton className="h-16 w-full" />
+      </div>
+    );
+  } else if (connectionList.length === 0) {
+    connectionContent = (
+      <EmptyState
+        icon={<LinkIcon className="size-10" />}
+        title={connections.isError ? "Couldn't load your platform connections" : 'No platforms connected yet'}
+        description={
+          connections.isError
+            ? 'Open Platforms to see and manage your connected accounts.'
+            : 'Connect YouTube, Instagram, TikTok, Twitter, LinkedIn or Patreon to see your followers, engagement and views here.'
+        }
+        actions={<ButtonLink to="/platforms">Connect Platform</ButtonLink>}
+      />
+    );
+  } else {
+    connectionContent = (
+      <ul className="space-y-2">
+        {connectionList.map((connection) => (
+          <li
+            key={connection.id}
+            className="flex items-center gap-3 rounded-lg border border-slate-800 bg-slate-950/60 px-4 py-3"
+          >
+            <PlatformBadge name={connection.platformName} />
+            {/* Phones stack the count under the handle, so long handles keep their room. */}
+            <div className="min-w-0 flex-1 sm:flex sm:items-center sm:justify-between sm:gap-3">
+              <div className="min-w-0">
+                <p className="font-medium text-white">{connection.platformName}</p>
+                <p className="truncate text-sm text-slate-400">{accountHandle(connection)}</p>
+              </div>
+              <p className="shrink-0 text-sm text-slate-300 sm:text-right">
+                {formatFollowerCount(connection.followers, connection.platformName)}
+              </p>
+            </div>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
   return (
     <>
       <title>Dashboard · Analytics Hub</title>
       <PageHeader title="Dashboard" description="Overview of your social media analytics" />
-      <div className="grid gap-4 lg:grid-cols-3">
-        <Card title="Platform Connections" className="lg:col-span-2">
-          <EmptyState
-            icon={<LinkIcon />}
-            title="No platforms connected yet"
-            description="Connect YouTube, Instagram, TikTok, Twitter, LinkedIn or Patreon to see your followers, engagement and views here."
-            actions={<ButtonLink to="/platforms">Connect Platform</ButtonLink>}
+      <div className="space-y-6">
+        <section aria-label="Summary" className="grid gap-4 sm:grid-cols-3">
+          <StatCard
+            label="Total Followers"
+            value={summary.data ? formatCompactNumber(summary.data.totalFollowers) : undefined}
+            failed={summary.isError}
+            icon={usersIcon}
           />
-        </Card>
-        <Card title="Quick Actions">
-          <ul className="space-y-2">
-            <li>
-              <Link to="/analytics" className={quickActionClasses}>
-                View Analytics <span aria-hidden="true">→</span>
-              </Link>
-            </li>
-            <li>
-              <Link to="/billing" className={quickActionClasses}>
-                Manage Subscription <span aria-hidden="true">→</span>
-              </Link>
-            </li>
-          </ul>
-        </Card>
+          <StatCard
+            label="Engagement Rate"
+            value={summary.data ? formatPercentage(summary.data.averageEngagementRate) : undefined}
+            failed={summary.isError}
+            icon={heartIcon}
+          />
+          <StatCard
+            label="Connected Platforms"
+            value={summary.data ? String(summary.data.connectedPlatforms) : undefined}
+            failed={summary.isError}
+            icon={<LinkIcon />}
+          />
+          {summary.isPending ? (
+            <p role="status" className="sr-only">
+              Loading summary...
+            </p>
+          ) : null}
+        </section>
+        <div className="grid items-start gap-6 lg:grid-cols-3">
+          <Card title="Platform Connections" className="lg:col-span-2">
+            {connectionContent}
+          </Card>
+          <Card title="Quick Actions">
+            <ul className="space-y-2">
+              <li>
+                <Link to="/analytics" className={quickActionClasses}>
+                  <span className="flex items-center gap-3">
+                    {chartIcon}
+                    View Analytics
+                  </span>
+                  <span aria-hidden="true">→</span>
+                </Link>
+              </li>
+              <li>
+                <Link to="/platforms" className={quickActionClasses}>
+                  <span className="flex items-center gap-3">
+                    <LinkIcon />
+                    Connect Platform
+                  </span>
+                  <span aria-hidden="true">→</span>
+                </Link>
+              </li>
+              <li>
+                <button
+                  type="button"
+                  className={quickActionClasses}
+                  disabled={!canSync || syncing}
+                  aria-describedby={canSync ? undefined : syncHintId}
+                  onClick={() => syncAll.mutate(connectionList.map((connection) => connection.id))}
+                >
+                  <span className="flex items-center gap-3">
+                    {syncing ? <Spinner className="size-5" /> : syncIcon}
+                    {syncing ? 'Syncing...' : 'Sync Data'}
+                  </span>
+                </button>
+                {canSync || connections.isPending ? null : (
+                  <p id={syncHintId} className="mt-1 px-1 text-xs text-slate-400">
+                    Connect a platform first.
+                  </p>
+                )}
+              </li>
+            </ul>
+            <p role="status" className={`mt-3 px-1 text-xs ${syncAll.data?.failed && !syncing ? 'text-amber-300' : 'text-slate-400'}`}>
+              {syncMessage}
+            </p>
+          </Card>
+        </div>
       </div>
     </>
-  );
-}
-
-function LinkIcon() {
-  return (
-    <svg className="size-10" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.5">
-      <path d="M10 14a4 4 0 0 0 5.66 0l3-3a4 4 0 0 0-5.66-5.66l-1.5 1.5" strokeLinecap="round" />
-      <path d="M14 10a4 4 0 0 0-5.66 0l-3 3a4 4 0 0 0 5.66 5.66l1.5-1.5" strokeLinecap="round" />
-    </svg>
   );
 }

@@ -1,18 +1,96 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
+import { Notice } from '../../../components/ui/notice';
 import { PageHeader } from '../../../components/ui/page-header';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { platformConnectionsQueryOptions } from '../../../lib/platform-connections';
+import { platformsQueryOptions } from '../api/get-platforms';
+import { syncStatusQueryOptions } from '../api/get-sync-status';
+import { isPlatformConnected } from '../utils/connection-display';
+import { ConnectedAccountRow } from './connected-account-row';
+import { PlatformCard } from './platform-card';
+import { TrackProfileForm } from './track-profile-form';
 
-const supportedPlatforms = [
-  { name: 'YouTube', tracks: 'Subscribers, views, watch time and revenue' },
-  { name: 'Instagram', tracks: 'Followers, reach and engagement' },
-  { name: 'TikTok', tracks: 'Followers, views and engagement' },
-  { name: 'Twitter', tracks: 'Followers, impressions and engagement' },
-  { name: 'LinkedIn', tracks: 'Followers, impressions and engagement' },
-  { name: 'Patreon', tracks: 'Patrons and pledges' },
-];
+function LoadFailed({ what, onRetry }: { what: string; onRetry: () => void }) {
+  return (
+    <Notice tone="error">
+      <p>Couldn't load {what}.</p>
+      <Button variant="secondary" size="sm" onClick={onRetry}>
+        Try again
+      </Button>
+    </Notice>
+  );
+}
 
-/** /platforms. The platform list and connect buttons arrive with the platform connections issue. */
+function LoadingList({ label, rows, className }: { label: string; rows: number; className: string }) {
+  return (
+    <div className={className}>
+      <p role="status" className="sr-only">
+        {label}
+      </p>
+      {Array.from({ length: rows }, (_, index) => (
+        <Skeleton key={index} className="h-24 w-full" />
+      ))}
+    </div>
+  );
+}
+
+/** /platforms: connect and disconnect platforms, and look after the connected accounts (spec section 2). */
 export function PlatformsPage() {
+  const platforms = useQuery(platformsQueryOptions());
+  const connections = useQuery(platformConnectionsQueryOptions());
+  // Only for the reason of a failed sync; the rows work without it.
+  const syncStatus = useQuery(syncStatusQueryOptions());
+
+  const connectionList = connections.data ?? [];
+  const manualPlatforms = (platforms.data ?? []).filter((platform) => platform.supportsManualConnect);
+  const failureReason = (connectionId: number) =>
+    syncStatus.data?.find((status) => status.connectionId === connectionId)?.message ?? null;
+
+  let platformGrid;
+  if (platforms.isPending) {
+    platformGrid = <LoadingList label="Loading platforms..." rows={6} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" />;
+  } else if (platforms.isError) {
+    platformGrid = <LoadFailed what="the platforms" onRetry={() => void platforms.refetch()} />;
+  } else {
+    platformGrid = (
+      <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+        {platforms.data.map((platform) => (
+          <PlatformCard
+            key={platform.id}
+            platform={platform}
+            // While the connections load nothing shows as connected; a click then can only connect.
+            connected={isPlatformConnected(platform.id, connectionList)}
+          />
+        ))}
+      </ul>
+    );
+  }
+
+  let accountList;
+  if (connections.isPending) {
+    accountList = <LoadingList label="Loading connected accounts..." rows={2} className="space-y-3" />;
+  } else if (connections.isError) {
+    accountList = <LoadFailed what="your connected accounts" onRetry={() => void connections.refetch()} />;
+  } else if (connectionList.length === 0) {
+    accountList = (
+      <EmptyState
+        title="No platforms connected"
+        description="Connect a platform above, or track a public profile, to see its followers and sync it here."
+      />
+    );
+  } else {
+    accountList = (
+      <ul className="divide-y divide-slate-800">
+        {connectionList.map((connection) => (
+          <ConnectedAccountRow key={connection.id} connection={connection} syncFailure={failureReason(connection.id)} />
+        ))}
+      </ul>
+    );
+  }
+
   return (
     <>
       <title>Platforms · Analytics Hub</title>
@@ -20,31 +98,18 @@ export function PlatformsPage() {
         title="Platform Connections"
         description="Connect your social media accounts to see all your numbers in one place"
       />
-      <div className="space-y-4">
-        <Card title="Connected Accounts">
-          <EmptyState
-            title="No platforms connected"
-            description="Your connected accounts will be listed here with their follower counts and sync controls."
-          />
-        </Card>
-        <Card title="Supported Platforms">
-          <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-            {supportedPlatforms.map((platform) => (
-              <li key={platform.name} className="flex items-start gap-3 rounded-lg border border-slate-800 bg-slate-950/60 p-4">
-                <span
-                  aria-hidden="true"
-                  className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-indigo-500/20 font-bold text-indigo-200"
-                >
-                  {platform.name.charAt(0)}
-                </span>
-                <div>
-                  <p className="font-medium text-slate-100">{platform.name}</p>
-                  <p className="text-sm text-slate-400">{platform.tracks}</p>
-                </div>
-              </li>
-            ))}
-          </ul>
-        </Card>
+      <div className="space-y-6">
+        <Card title="Available Platforms">{platformGrid}</Card>
+        <div className="grid items-start gap-6 lg:grid-cols-3">
+          <Card title="Connected Accounts" className={manualPlatforms.length > 0 ? 'lg:col-span-2' : 'lg:col-span-3'}>
+            {accountList}
+          </Card>
+          {manualPlatforms.length > 0 ? (
+            <Card title="Track a public profile">
+              <TrackProfileForm platforms={manualPlatforms} />
+            </Card>
+          ) : null}
+        </div>
       </div>
     </>
   );

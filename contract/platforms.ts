@@ -1,0 +1,107 @@
+// The /api/platforms, /api/platformconnections, /api/oauth and /api/sync calls (spec section 7). Premium: every
+// one of them is behind the 402 gate. Platform tokens never appear in any of these shapes.
+import { z } from 'zod';
+
+/** Lowercase platform names, as they appear in /api/oauth/{platform}/... paths. Order = fixed ids 1 to 6. */
+export const PLATFORM_NAMES = ['youtube', 'instagram', 'tiktok', 'twitter', 'linkedin', 'patreon'] as const;
+export const platformName = z.enum(PLATFORM_NAMES);
+export type PlatformName = z.infer<typeof platformName>;
+
+/** The fixed catalogue (spec: the analytics filter uses ids 1 to 5; Patreon is 6). */
+export const PLATFORM_CATALOGUE: Record<PlatformName, { id: number; name: string; description: string; followerLabel: string }> = {
+  youtube: { id: 1, name: 'YouTube', description: 'Channel subscribers, views and video analytics', followerLabel: 'subscribers' },
+  instagram: { id: 2, name: 'Instagram', description: 'Followers and media insights of a professional account', followerLabel: 'followers' },
+  tiktok: { id: 3, name: 'TikTok', description: 'Followers, likes and video views', followerLabel: 'followers' },
+  twitter: { id: 4, name: 'Twitter', description: 'Followers and post metrics on X', followerLabel: 'followers' },
+  linkedin: { id: 5, name: 'LinkedIn', description: 'Followers and post analytics of your profile', followerLabel: 'followers' },
+  patreon: { id: 6, name: 'Patreon', description: 'Patrons and campaign revenue', followerLabel: 'patrons' },
+};
+
+export function platformById(id: number): PlatformName | undefined {
+  return PLATFORM_NAMES.find((name) => PLATFORM_CATALOGUE[name].id === id);
+}
+
+/** How many accounts of one platform a user may connect (a creator can have two channels, not fifty). */
+export const MAX_CONNECTIONS_PER_PLATFORM = 5;
+
+export const platform = z.object({
+  id: z.number().int(),
+  /** Display name, e.g. "YouTube". */
+  name: z.string(),
+  /** Lowercase name used in /api/oauth/{platform}/... */
+  key: platformName,
+  description: z.string(),
+  /** Connectable on this server: credentials configured, or the platform sandbox stands in. */
+  available: z.boolean(),
+  /** POST /api/platformconnections/connect can track a public profile of this platform without OAuth. */
+  supportsManualConnect: z.boolean(),
+});
+export type Platform = z.infer<typeof platform>;
+export const platformsResponse = z.array(platform);
+
+export const syncStatus = z.enum(['idle', 'failed']);
+export type SyncStatus = z.infer<typeof syncStatus>;
+
+/** Spec section 3 "Platform connection", plus sync and reconnection state. */
+export const platformConnection = z.object({
+  id: z.number().int(),
+  platformId: z.number().int(),
+  platformName: z.string(),
+  /** Lowercase platform key, for /api/oauth/{platform}/... calls. */
+  platform: platformName,
+  platformUsername: z.string().nullable(),
+  platformUserId: z.string(),
+  displayName: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
+  connectedAt: z.iso.datetime(),
+  followers: z.number().int(),
+  isActive: z.boolean(),
+  /** A public profile tracked without OAuth: read-only, public metrics only. */
+  manual: z.boolean(),
+  /** The platform refused our tokens (expired, revoked): the user must connect again. */
+  needsReconnect: z.boolean(),
+  lastSyncedAt: z.iso.datetime().nullable(),
+  syncStatus: syncStatus,
+});
+export type PlatformConnection = z.infer<typeof platformConnection>;
+export const platformConnectionsResponse = z.array(platformConnection);
+
+const handleOrUrl = z.string().trim().min(1, 'A handle or URL is required').max(300, 'The handle or URL is too long');
+
+/** Manual connection: the platform by id or name, and a handle or profile URL. */
+export const connectPlatformRequest = z
+  .strictObject({
+    platformId: z.number().int().min(1).max(99).optional(),
+    platform: z.string().trim().toLowerCase().max(30).optional(),
+    handle: handleOrUrl.optional(),
+    url: handleOrUrl.optional(),
+  })
+  .refine((body) => body.platformId !== undefined || body.platform !== undefined, { message: 'platformId or platform is required' })
+  .refine((body) => body.handle !== undefined || body.url !== undefined, { message: 'handle or url is required' });
+export type ConnectPlatformRequest = z.infer<typeof connectPlatformRequest>;
+export const connectPlatformResponse = platformConnection;
+
+export const authUrlResponse = z.object({ authUrl: z.string() });
+
+/**
+ * What the web app posts from /auth/{platform}/callback: the code and state from the URL (state may be null
+ * per the spec; the server then answers 400), or the platform's error when the user pressed Deny.
+ */
+export const oauthCallbackRequest = z.strictObject({
+  code: z.string().max(4096).nullish(),
+  state: z.string().max(512).nullish(),
+  error: z.string().max(200).nullish(),
+  error_description: z.string().max(2000).nullish(),
+});
+export type OAuthCallbackRequest = z.infer<typeof oauthCallbackRequest>;
+export const oauthCallbackResponse = platformConnection;
+
+export const disconnectResponse = z.object({ message: z.string(), disconnected: z.number().int() });
+
+export const syncTriggerResponse = z.object({
+  connectionId: z.number().int(),
+  status: syncStatus,
+  lastSyncedAt: z.iso.datetime().nullable(),
+  message: z.string().nullable(),
+});
+export const syncStatusResponse = z.array(syncTriggerResponse);

@@ -1,0 +1,52 @@
+import { expect, expectAccessible, test, watchPageProblems } from './support/fixtures.ts';
+import { signInWithTrial } from './support/subscribed-user.ts';
+
+test.describe('platform connections', () => {
+  test('connect YouTube and TikTok through the sandbox consent pages, see them, disconnect one', async ({ page, server, smtp }) => {
+    const problems = watchPageProblems(page);
+    await signInWithTrial(page, server, smtp);
+
+    await page.getByRole('link', { name: 'Platforms' }).click();
+    await expect(page.getByText('No platforms connected')).toBeVisible();
+    await expectAccessible(page);
+
+    for (const platform of ['YouTube', 'TikTok']) {
+      await page.getByRole('button', { name: new RegExp(`^Connect ${platform}`) }).click();
+      // The platform's own consent page (the sandbox), then back to our callback.
+      await expect(page.getByRole('heading', { name: new RegExp(`wants to access your ${platform} account`) })).toBeVisible();
+      await page.getByRole('button', { name: 'Authorize' }).click();
+      await expect(page.getByText('Successfully connected!')).toBeVisible();
+      await page.getByRole('button', { name: /platforms/i }).or(page.getByRole('link', { name: /platforms/i })).first().click();
+      await expect(page).toHaveURL(/\/platforms$/);
+    }
+
+    const accounts = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Connected Accounts' }) });
+    await expect(accounts.getByText('YouTube', { exact: true })).toBeVisible();
+    await expect(accounts.getByText('TikTok', { exact: true })).toBeVisible();
+    await expect(accounts.getByText(/subscribers/)).toBeVisible();
+
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await expect(page.getByRole('heading', { name: 'Platform Connections' })).toBeVisible();
+    const card = page.getByRole('main');
+    await expect(card.getByText('YouTube', { exact: true })).toBeVisible();
+    await expect(card.getByText('TikTok', { exact: true })).toBeVisible();
+    await expect(page.getByText('No platforms connected yet')).toHaveCount(0);
+
+    await page.getByRole('link', { name: 'Platforms' }).click();
+    await page.getByRole('button', { name: /^Disconnect TikTok/ }).first().click();
+    await expect(accounts.getByText('TikTok', { exact: true })).toHaveCount(0);
+    await expect(accounts.getByText('YouTube', { exact: true })).toBeVisible();
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
+  });
+
+  test('denying at the platform shows the failure with its reason', async ({ page, server, smtp }) => {
+    await signInWithTrial(page, server, smtp);
+    await page.getByRole('link', { name: 'Platforms' }).click();
+    await page.getByRole('button', { name: /^Connect LinkedIn/ }).click();
+    await expect(page.getByRole('heading', { name: /wants to access your LinkedIn account/ })).toBeVisible();
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await expect(page.getByText('Connection failed')).toBeVisible();
+    await expect(page.getByText(/access_denied|denied/i).first()).toBeVisible();
+  });
+});

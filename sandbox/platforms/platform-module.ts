@@ -1,0 +1,62 @@
+// The shape of one platform in the sandbox, and the little each platform file shares: the context the sandbox
+// hands it, demo-account avatars served from a stand-in for the platform's image CDN, and form reading for token
+// endpoints. A platform file owns its routes, its profile data and every error body it sends.
+import { avatarSvg, PERSONAS, type DemoAccount, type PlatformName } from './demo-accounts.ts';
+import { svg, type FailureGroup, type FailureKind, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
+import type { AppKeys, ClientCredentials, OAuthStore } from './oauth-core.ts';
+
+/** What every platform module gets from the sandbox. */
+export interface PlatformContext {
+  now(): Date;
+  store: OAuthStore;
+  credentials: Record<PlatformName, ClientCredentials>;
+  appKeys: AppKeys;
+  allowedRedirectUris: readonly string[];
+  /** Where browsers reach the sandbox (avatars); default the base URL. */
+  publicBaseUrl: string;
+  settings: SandboxSettings;
+}
+
+/** Switches tests may flip while the sandbox runs. */
+export interface SandboxSettings {
+  /** Which of the two documented shapes Instagram's short-lived token exchange answers with. */
+  instagramTokenResponse: 'data' | 'flat';
+}
+
+/** Failures a platform renders itself; `timeout` and `malformed_json` look the same everywhere. */
+export type RenderedFailure = Exclude<FailureKind, 'timeout' | 'malformed_json'>;
+
+export interface PlatformModule {
+  platform: PlatformName;
+  /** "YouTube", "X", … */
+  label: string;
+  /** Every host the platform answers on. */
+  hosts: readonly string[];
+  accounts: readonly DemoAccount[];
+  routes: readonly RouteDefinition[];
+  /** The `failNext` groups that exist on this platform (LinkedIn, Instagram and Patreon have no revoke endpoint). */
+  failureGroups: readonly FailureGroup[];
+  /** The platform's own body for an injected failure on a route of `group`. */
+  failure(group: FailureGroup, kind: RenderedFailure, request: SandboxRequest): Reply;
+}
+
+const AVATAR_PATH = /^\/sandbox-avatars\/(?<key>[a-z]+)\.svg$/;
+
+/** The demo account's picture, on a stand-in for the platform's image host (browsers load it from the sandbox). */
+export function avatarUrl(context: PlatformContext, cdnHost: string, accountIndex: number): string {
+  return `${context.publicBaseUrl}/${cdnHost}/sandbox-avatars/${PERSONAS[accountIndex]!.key}.svg`;
+}
+
+export function avatarRoute(platform: PlatformName, cdnHost: string): RouteDefinition {
+  return {
+    platform,
+    hosts: [cdnHost],
+    method: 'GET',
+    path: AVATAR_PATH,
+    endpoint: 'avatar',
+    handle(request) {
+      const persona = PERSONAS.find((candidate) => candidate.key === request.params.key);
+      return persona ? svg(avatarSvg(persona)) : { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not found' };
+    },
+  };
+}

@@ -1,0 +1,289 @@
+// A sandbox for the six creator platforms: one HTTP server that speaks YouTube's (Google's), Instagram's,
+// TikTok's, X's, LinkedIn's and Patreon's OAuth 2.0 and profile endpoints in their real wire formats, so the
+// product's adapters talk to it exactly as they would to the real services; only the base URL differs.
+//
+// Addressing: the real URL `https://<host><path>?<query>` is served at `<baseUrl>/<host><path>?<query>`
+// (`url()` performs the same rewrite the product does). Consent pages let a tester pick a generated demo
+// account; tests drive the same pages with `authorize()`, inject failures with `failNext()` and read `calls`.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PLATFORM_NAMES, type DemoAccount, type PlatformName } from './demo-accounts.ts';
+import { BodyTooLargeError, html, json, malformedJson, readBody, Router, type FailureGroup, type FailureKind, type Reply, type SandboxRequest } from './http.ts';
+import { createInstagram } from './instagram.ts';
+import { createLinkedin } from './linkedin.ts';
+import { fingerprint, generateAppKeys, generateCredentials, OAuthStore, type AppKeys, type ClientCredentials, type RevokedToken } from './oauth-core.ts';
+import { indexPage } from './pages.ts';
+import { createPatreon } from './patreon.ts';
+import type { PlatformContext, PlatformModule, SandboxSettings } from './platform-module.ts';
+import { createTiktok } from './tiktok.ts';
+import { createTwitter } from './twitter.ts';
+import { createYoutube } from './youtube.ts';
+
+export type { PlatformName } from './demo-accounts.ts';
+export type { DemoAccount } from './demo-accounts.ts';
+export type { RevokedToken } from './oauth-core.ts';
+
+export interface PlatformSandboxOptions {
+  /** Listen host; default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (a free port). */
+  port?: number;
+  /** Base URL browsers use for the sandbox (avatar images); default the base URL. */
+  publicBaseUrl?: string;
+  /** The clock for issuing and expiring codes and tokens; default the wall clock. */
+  now?: () => Date;
+  logger?: { info(o: object, m?: string): void; warn(o: object, m?: string): void };
+  /** Redirect URIs accepted exactly, besides loopback `http://localhost|127.0.0.1:<port>/…/auth/<platform>/callback`. */
+  allowedRedirectUris?: string[];
+  /** Instagram's short-lived token answer: `data` (`{data:[{access_token,user_id,permissions}]}`, default) or `flat`. */
+  instagramTokenResponse?: 'data' | 'flat';
+}
+
+/** The `endpoint` argument of `failNext`. */
+export type FailNextEndpoint = FailureGroup;
+/** The `failure` argument of `failNext`. */
+export type FailNextFailure = FailureKind;
+
+export interface SandboxCall {
+  platform: PlatformName;
+  /** `authorize`, `consent`, `token`, `exchange_token`, `refresh_token`, `revoke`, `profile`, `lookup`, `followers`, `introspect`, `avatar`, `unknown`. */
+  endpoint: string;
+  method: string;
+  /** The sandbox path without the query (which may hold tokens), e.g. `/oauth2.googleapis.com/token`. */
+  path: string;
+  at: Date;
+}
+
+export interface AuthorizeOptions {
+  /** Index of the demo account to choose (0-based; see `accounts`); default 0. */
+  account?: number;
+  /** Press Deny instead of Authorize. */
+  deny?: boolean;
+  /** Granular consent (YouTube, TikTok): the optional scopes left ticked; default all that were requested. */
+  scopes?: string[];
+}
+
+export interface PlatformSandbox {
+  /** http://127.0.0.1:<port> */
+  baseUrl: string;
+  /** Rewrites a real https URL to this sandbox (the same rewrite the product does). */
+  url(realUrl: string): string;
+  credentials: Record<PlatformName, { clientId: string; clientSecret: string }>;
+  appKeys: { youtubeApiKey: string; twitterBearerToken: string };
+  /** The demo accounts of each platform, in consent-page order (the `account` index of `authorize`). */
+  accounts: Record<PlatformName, readonly DemoAccount[]>;
+  /** Opens the consent page at `authorizeUrl` (already rewritten to the sandbox) and presses Authorize or Deny. */
+  authorize(authorizeUrl: string, options?: AuthorizeOptions): Promise<{ redirectUrl: string }>;
+  /** The next request to one of the platform's `endpoint` routes fails this way (queued, first in first out). */
+  failNext(platform: PlatformName, endpoint: 'token' | 'profile' | 'revoke', failure: 'server_error' | 'malformed_json' | 'invalid_grant' | 'rate_limited' | 'timeout'): void;
+  /** Every request received, oldest first. */
+  calls: { platform: PlatformName; endpoint: string; method: string; path: string; at: Date }[];
+  countCalls(platform: PlatformName, endpoint: string): number;
+  /** Tokens revoked so far (by a revoke endpoint, or as a family after a refresh-token or code replay). */
+  revokedTokens: readonly RevokedToken[];
+  /** Whether this access or refresh token has been revoked. */
+  isRevoked(token: string): boolean;
+  /** Switch Instagram's short-lived token answer shape at run time. */
+  instagramTokenResponse: 'data' | 'flat';
+  close(): Promise<void>;
+}
+
+const silentLogger: Required<PlatformSandboxOptions>['logger'] = {
+  info() {},
+  warn(obj, msg) {
+    process.stderr.write(`${msg ?? 'platform sandbox'} ${JSON.stringify(obj)}\n`);
+  },
+};
+
+function send(response: ServerResponse, reply: Reply): void {
+  response.writeHead(reply.status, reply.headers ?? {}).end(reply.body ?? '');
+}
+
+const unescapeHtml = (value: string) =>
+  value.replace(/&(amp|lt|gt|quot|#39);/g, (_entity, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name]!);
+
+/** The text of the error on a sandbox page, for exceptions thrown by `authorize()`. */
+function pageMessage(page: string): string {
+  const match = /<p class="message">([\s\S]*?)<\/p>|<div class="error" role="alert"[^>]*>([\s\S]*?)<\/div>/.exec(page);
+  return unescapeHtml((match?.[1] ?? match?.[2] ?? page.slice(0, 200)).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim());
+}
+
+export async function startPlatformSandbox(options: PlatformSandboxOptions = {}): Promise<PlatformSandbox> {
+  const logger = options.logger ?? silentLogger;
+  const now = options.now ?? (() => new Date());
+  const host = options.host ?? '127.0.0.1';
+
+  let handleRequest: (request: IncomingMessage, response: ServerResponse) => Promise<void> = async (_request, response) => {
+    response.writeHead(503).end();
+  };
+  const server = createServer((request, response) => void handleRequest(request, response));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const publicBaseUrl = (options.publicBaseUrl ?? baseUrl).replace(/\/+$/, '');
+
+  const store = new OAuthStore(now);
+  const credentials: Record<PlatformName, ClientCredentials> = generateCredentials();
+  const appKeys: AppKeys = generateAppKeys();
+  const settings: SandboxSettings = { instagramTokenResponse: options.instagramTokenResponse ?? 'data' };
+  const context: PlatformContext = { now, store, credentials, appKeys, allowedRedirectUris: options.allowedRedirectUris ?? [], publicBaseUrl, settings };
+  const modules: Record<PlatformName, PlatformModule> = {
+    youtube: createYoutube(context),
+    instagram: createInstagram(context),
+    tiktok: createTiktok(context),
+    twitter: createTwitter(context),
+    linkedin: createLinkedin(context),
+    patreon: createPatreon(context),
+  };
+  const router = new Router(PLATFORM_NAMES.flatMap((platform) => modules[platform].routes));
+
+  const calls: SandboxCall[] = [];
+  const failures = new Map<string, FailureKind[]>();
+  const held = new Set<ServerResponse>();
+
+  function takeFailure(platform: PlatformName, group: FailureGroup | undefined): FailureKind | undefined {
+    if (!group) return undefined;
+    return failures.get(`${platform}:${group}`)?.shift();
+  }
+
+  function failureReply(module: PlatformModule, group: FailureGroup, kind: FailureKind, request: SandboxRequest): Reply {
+    if (kind === 'timeout') return { status: 504, hold: true };
+    if (kind === 'malformed_json') return malformedJson(group);
+    return module.failure(group, kind, request);
+  }
+
+  handleRequest = async (request, response) => {
+    const method = request.method ?? 'GET';
+    const rawUrl = request.url ?? '/';
+    const queryStart = rawUrl.indexOf('?');
+    const sandboxPath = queryStart < 0 ? rawUrl : rawUrl.slice(0, queryStart);
+    const query = new URLSearchParams(queryStart < 0 ? '' : rawUrl.slice(queryStart + 1));
+    const [, rawHost = '', ...segments] = sandboxPath.split('/');
+    const realHost = rawHost.toLowerCase();
+    const path = `/${segments.join('/')}`;
+    try {
+      if (sandboxPath === '/' && method === 'GET') {
+        return send(
+          response,
+          html(200, indexPage(publicBaseUrl, PLATFORM_NAMES.map((platform) => ({ platformLabel: modules[platform].label, hosts: modules[platform].hosts, accounts: modules[platform].accounts })))),
+        );
+      }
+      const platform = router.platformOf(realHost);
+      if (!platform) {
+        return send(response, json(404, { error: 'not_found', message: `The platform sandbox does not serve the host "${rawHost}". Address a real URL https://<host><path> as ${baseUrl}/<host><path>.` }));
+      }
+      const at = now();
+      const match = router.match(realHost, method, path);
+      if (!match || 'wrongMethod' in match) {
+        const endpoint = match ? (typeof match.wrongMethod.endpoint === 'string' ? match.wrongMethod.endpoint : 'unknown') : 'unknown';
+        calls.push({ platform, endpoint, method, path: sandboxPath, at });
+        return send(response, match ? json(405, { error: 'method_not_allowed', message: `${method} is not allowed here.` }) : json(404, { error: 'not_found', message: `No such endpoint in the ${modules[platform].label} sandbox: ${path}` }));
+      }
+      const body = method === 'GET' || method === 'HEAD' ? Buffer.alloc(0) : await readBody(request);
+      const sandboxRequest: SandboxRequest = { method, host: realHost, path, query, headers: request.headers, rawBody: body, params: match.params };
+      const endpoint = typeof match.route.endpoint === 'string' ? match.route.endpoint : match.route.endpoint(sandboxRequest);
+      calls.push({ platform, endpoint, method, path: sandboxPath, at });
+
+      const failure = takeFailure(platform, match.route.group);
+      const reply = failure && match.route.group ? failureReply(modules[platform], match.route.group, failure, sandboxRequest) : await match.route.handle(sandboxRequest);
+      // Paths only: queries and bodies carry tokens, codes and secrets.
+      logger.info({ platform, endpoint, method, status: reply.hold ? 'held' : reply.status, ...(failure ? { injectedFailure: failure } : {}) }, 'platform sandbox request');
+      if (reply.hold) {
+        held.add(response);
+        response.once('close', () => held.delete(response));
+        return;
+      }
+      send(response, reply);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return send(response, json(413, { error: 'request_too_large' }));
+      logger.warn({ err: error instanceof Error ? error.stack : String(error), method, host: realHost, path }, 'platform sandbox: internal error');
+      if (!response.headersSent) send(response, json(500, { error: 'sandbox_internal_error' }));
+    }
+  };
+
+  function url(realUrl: string): string {
+    const parsed = new URL(realUrl);
+    if (parsed.protocol !== 'https:') throw new TypeError(`Expected an https URL of a real platform, got ${realUrl}`);
+    return `${baseUrl}/${parsed.host}${parsed.pathname}${parsed.search}${parsed.hash}`;
+  }
+
+  async function authorize(authorizeUrl: string, authorizeOptions: AuthorizeOptions = {}): Promise<{ redirectUrl: string }> {
+    // The product may have built the URL on the public base URL; fetch it on the listening address.
+    let local: string;
+    if (authorizeUrl.startsWith(`${baseUrl}/`)) local = authorizeUrl;
+    else if (authorizeUrl.startsWith(`${publicBaseUrl}/`)) local = `${baseUrl}${authorizeUrl.slice(publicBaseUrl.length)}`;
+    else throw new Error(`Not a URL of this sandbox: ${authorizeUrl} (expected ${baseUrl}/…)`);
+    const target = new URL(local);
+    const page = await fetch(target, { redirect: 'manual' });
+    const pageText = await page.text();
+    if (page.status >= 300 && page.status < 400) return { redirectUrl: page.headers.get('location') ?? '' };
+    if (page.status !== 200) throw new Error(`The authorization page answered ${page.status}: ${pageMessage(pageText)}`);
+
+    const requestId = /name="request_id" value="([^"]*)"/.exec(pageText)?.[1];
+    if (!requestId) throw new Error('The authorization page has no consent form.');
+    const accountCount = pageText.match(/type="radio" name="account"/g)?.length ?? 0;
+    const account = authorizeOptions.account ?? 0;
+    if (!Number.isInteger(account) || account < 0 || account >= accountCount) throw new RangeError(`account must be 0…${accountCount - 1}, got ${account}`);
+
+    const fixedScopes = [...pageText.matchAll(/<input type="hidden" name="scope" value="([^"]*)">/g)].map((found) => unescapeHtml(found[1]!));
+    const optional = [...pageText.matchAll(/<input type="checkbox" name="scope" value="([^"]*)"( checked)?>/g)].map((found) => ({ name: unescapeHtml(found[1]!), checked: Boolean(found[2]) }));
+    if (authorizeOptions.scopes) {
+      const choosable = new Set(optional.map((scope) => scope.name));
+      const notChoosable = authorizeOptions.scopes.filter((scope) => !choosable.has(scope) && !fixedScopes.includes(scope));
+      if (notChoosable.length > 0) throw new Error(`These scopes cannot be chosen on this consent page: ${notChoosable.join(', ')}`);
+    }
+    const ticked = optional.filter((scope) => (authorizeOptions.scopes ? authorizeOptions.scopes.includes(scope.name) : scope.checked)).map((scope) => scope.name);
+
+    // What a browser submits: the hidden fields, the checked radio and boxes, and the pressed button.
+    const form = new URLSearchParams([['request_id', unescapeHtml(requestId)], ['account', String(account)]]);
+    for (const scope of [...fixedScopes, ...ticked]) form.append('scope', scope);
+    form.append('decision', authorizeOptions.deny ? 'deny' : 'allow');
+    const answer = await fetch(target, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+    const answerText = await answer.text();
+    const location = answer.headers.get('location');
+    if (answer.status >= 300 && answer.status < 400 && location) return { redirectUrl: location };
+    throw new Error(`The consent form answered ${answer.status}: ${pageMessage(answerText)}`);
+  }
+
+  logger.info({ baseUrl, publicBaseUrl }, 'platform sandbox listening');
+
+  return {
+    baseUrl,
+    url,
+    credentials,
+    appKeys,
+    accounts: Object.fromEntries(PLATFORM_NAMES.map((platform) => [platform, modules[platform].accounts])) as Record<PlatformName, readonly DemoAccount[]>,
+    authorize,
+    failNext(platform, endpoint, failure) {
+      const module = modules[platform];
+      if (!module) throw new Error(`Unknown platform: ${String(platform)}`);
+      if (!module.failureGroups.includes(endpoint)) throw new Error(`${module.label} has no ${endpoint} endpoint in the sandbox.`);
+      const key = `${platform}:${endpoint}`;
+      failures.set(key, [...(failures.get(key) ?? []), failure]);
+    },
+    calls,
+    countCalls: (platform, endpoint) => calls.filter((call) => call.platform === platform && call.endpoint === endpoint).length,
+    revokedTokens: store.revoked,
+    isRevoked: (token) => Boolean(store.find(token)?.revokedAt),
+    get instagramTokenResponse() {
+      return settings.instagramTokenResponse;
+    },
+    set instagramTokenResponse(shape) {
+      settings.instagramTokenResponse = shape;
+    },
+    async close() {
+      for (const response of held) response.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+}
+
+/** Exposed for tests that want to compare a token with `revokedTokens[i].fingerprint`. */
+export const tokenFingerprint = fingerprint;

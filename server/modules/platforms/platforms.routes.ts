@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  authUrlResponse,
+  connectPlatformRequest,
+  connectPlatformResponse,
+  disconnectResponse,
+  oauthCallbackRequest,
+  oauthCallbackResponse,
+  platformConnectionsResponse,
+  platformsResponse,
+  syncStatusResponse,
+  syncTriggerResponse,
+} from '../../../contract/platforms.ts';
+import { currentUser } from '../../plugins/authentication.ts';
+import type { PlatformsService } from './platforms.service.ts';
+
+// An unknown platform name is a 404 from the service, so the path only bounds its shape here.
+const platformParams = z.strictObject({ platform: z.string().min(1).max(30) });
+const connectionIdParams = z.strictObject({
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/, 'The connection id must be a positive integer')
+    .transform(Number)
+    .refine((value) => value <= 2_147_483_647, 'The connection id is too large'),
+});
+const syncParams = z.strictObject({ connectionId: connectionIdParams.shape.id });
+
+// Premium: the access gate (server/plugins/access.ts) authenticates and checks the subscription of every route
+// under /api/platforms, /api/platformconnections, /api/oauth and /api/sync before it runs.
+export function platformsRoutes(app: FastifyInstance, { platforms }: { platforms: PlatformsService }) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get('/api/platforms', { schema: { response: { 200: platformsResponse } } }, async () => platforms.listPlatforms());
+
+  routes.get('/api/platformconnections', { schema: { response: { 200: platformConnectionsResponse } } }, async (request) =>
+    platforms.listConnections(currentUser(request).id),
+  );
+
+  routes.post(
+    '/api/platformconnections/connect',
+    { schema: { body: connectPlatformRequest, response: { 201: connectPlatformResponse } } },
+    async (request, reply) => reply.status(201).send(await platforms.connectManually(currentUser(request).id, request.body)),
+  );
+
+  routes.delete('/api/platformconnections/:id', { schema: { params: connectionIdParams, response: { 200: disconnectResponse } } }, async (request) =>
+    platforms.disconnect(currentUser(request).id, request.params.id),
+  );
+
+  routes.get('/api/oauth/:platform/auth-url', { schema: { params: platformParams, response: { 200: authUrlResponse } } }, async (request) =>
+    platforms.createAuthUrl(currentUser(request).id, request.params.platform),
+  );
+
+  routes.post(
+    '/api/oauth/:platform/callback',
+    { schema: { params: platformParams, body: oauthCallbackRequest, response: { 200: oauthCallbackResponse } } },
+    async (request) => platforms.completeAuthorization(currentUser(request).id, request.params.platform, request.body),
+  );
+
+  routes.delete('/api/oauth/:platform/disconnect', { schema: { params: platformParams, response: { 200: disconnectResponse } } }, async (request) =>
+    platforms.disconnectPlatform(currentUser(request).id, request.params.platform),
+  );
+
+  // Until the sync issue adds the job queue, a sync re-reads the profile within the request (see syncConnection).
+  routes.post('/api/sync/platform/:connectionId', { schema: { params: syncParams, response: { 202: syncTriggerResponse } } }, async (request, reply) =>
+    reply.status(202).send(await platforms.syncConnection(currentUser(request).id, request.params.connectionId)),
+  );
+
+  routes.get('/api/sync/status', { schema: { response: { 200: syncStatusResponse } } }, async (request) => platforms.syncStatuses(currentUser(request).id));
+}

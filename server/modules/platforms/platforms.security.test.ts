@@ -1,0 +1,403 @@
+// OAuth state misuse, linking conflicts, platform failures, concurrent refresh, encryption at rest and key
+// rotation, IDOR, manual connections and the secret scan (security.md checklist F and G, tests 19–27).
+import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_CONNECTIONS_PER_PLATFORM, type PlatformName } from '../../../contract/platforms.ts';
+import { oauthStates, platformConnections } from '../../db/schema.ts';
+import { createTokenCrypto, rowBinding } from '../../lib/token-crypto.ts';
+import { type Account, authorizeAt, authUrl, connect, platformSandboxOf, postCallback, signUpWithAccess } from '../../test/platforms.ts';
+import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { createPlatformsRepository } from './platforms.repository.ts';
+import { createPlatformsService } from './platforms.service.ts';
+
+const MINUTE = 60_000;
+
+let server: TestServer;
+/** Every secret the platforms handed out during this file: none may appear in a response or a log line. */
+const secrets = new Set<string>();
+
+beforeAll(async () => {
+  server = await startTestServer({ stripe: true, platforms: true });
+  const sandbox = platformSandboxOf(server);
+  for (const { clientSecret } of Object.values(sandbox.credentials)) secrets.add(clientSecret);
+  secrets.add(sandbox.appKeys.youtubeApiKey);
+  secrets.add(sandbox.appKeys.twitterBearerToken);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const crypto = () => createTokenCrypto(server.config.encryptionKeys);
+
+async function rowsOf(account: Account) {
+  return server.db.select().from(platformConnections).where(eq(platformConnections.userId, account.user.id));
+}
+
+/** Remembers the tokens stored for the account's connections, for the secret scan. */
+async function collectTokens(account: Account) {
+  for (const row of await rowsOf(account)) {
+    if (row.accessToken) secrets.add(crypto().decrypt(row.accessToken, rowBinding('platform_connections', row.id, 'access_token')));
+    if (row.refreshToken) secrets.add(crypto().decrypt(row.refreshToken, rowBinding('platform_connections', row.id, 'refresh_token')));
+  }
+}
+
+async function newAccount() {
+  server.clock.advance(60 * MINUTE); // fresh per-network sign-up windows
+  return signUpWithAccess(server);
+}
+
+describe('the callback rejects a bad state before any call to the platform', () => {
+  const platforms: PlatformName[] = ['linkedin', 'patreon', 'instagram', 'youtube'];
+
+  it.each(platforms.map((platform) => [platform] as const))('%s: null, missing, empty, unknown, expired, reused, other user’s, other platform’s, Deny', async (platform) => {
+    const sandbox = platformSandboxOf(server);
+    const alice = await newAccount();
+    const bob = await newAccount();
+    const otherPlatform: PlatformName = platform === 'linkedin' ? 'patreon' : 'linkedin';
+    const tokenCalls = () => sandbox.countCalls(platform, 'token') + sandbox.countCalls(otherPlatform, 'token');
+    const before = tokenCalls();
+    const rejected = async (account: Account, body: Record<string, unknown>, path: PlatformName = platform) => {
+      const response = await postCallback(server, account, path, body);
+      expect({ body, status: response.status }).toMatchObject({ status: 400 });
+      expect(response.body).toMatchObject({ code: 'bad_request', message: expect.any(String) });
+      return response.body.message as string;
+    };
+
+    // A real code from the platform, for every attempt (a leaked one, as an attacker would hold).
+    const flow = await authorizeAt(server, alice, platform);
+    secrets.add(flow.code!);
+    expect(await rejected(alice, { code: flow.code, state: null })).toMatch(/state is missing/);
+    expect(await rejected(alice, { code: flow.code })).toMatch(/state is missing/);
+    expect(await rejected(alice, { code: flow.code, state: '' })).toMatch(/state is missing/);
+    expect(await rejected(alice, { code: flow.code, state: randomBytes(32).toString('base64url') })).toMatch(/unknown or was already used/);
+
+    // Expired: ten minutes and a second later.
+    const late = await authorizeAt(server, alice, platform);
+    secrets.add(late.code!);
+    server.clock.advance(10 * MINUTE + 1000);
+    expect(await rejected(alice, { code: late.code, state: late.state })).toMatch(/expired/);
+
+    // Another user's state, posted with a real code: rejected, and Alice's flow is used up too.
+    const stolen = await authorizeAt(server, alice, platform);
+    secrets.add(stolen.code!);
+    expect(await rejected(bob, { code: stolen.code, state: stolen.state })).toMatch(/another account/);
+    expect(await rejected(alice, { code: stolen.code, state: stolen.state })).toMatch(/unknown or was already used/);
+
+    // Mix-up: a state issued for one platform, posted to another platform's callback.
+    const mixed = await authorizeAt(server, alice, platform);
+    secrets.add(mixed.code!);
+    expect(await rejected(alice, { code: mixed.code, state: mixed.state }, otherPlatform)).toMatch(/not started for/);
+
+    // Deny at the platform: the web app posts the platform's error; the state is used up.
+    const denied = await authorizeAt(server, alice, platform, { deny: true });
+    expect(denied.code).toBeUndefined();
+    expect(denied.error).toBeTruthy();
+    expect(await rejected(alice, { state: denied.state, error: denied.error, error_description: denied.error_description })).toContain(denied.error!);
+    expect(await rejected(alice, { state: denied.state, code: flow.code })).toMatch(/unknown or was already used/);
+
+    expect(tokenCalls()).toBe(before);
+    expect(await rowsOf(alice)).toEqual([]);
+    expect(await rowsOf(bob)).toEqual([]);
+
+    // Reused: the same state after a successful connection.
+    const good = await authorizeAt(server, alice, platform);
+    expect((await postCallback(server, alice, platform, { code: good.code, state: good.state })).status).toBe(200);
+    await collectTokens(alice);
+    secrets.add(good.code!);
+    const afterSuccess = tokenCalls();
+    expect(await rejected(alice, { code: good.code, state: good.state })).toMatch(/unknown or was already used/);
+    expect(tokenCalls()).toBe(afterSuccess);
+    expect(await rowsOf(alice)).toHaveLength(1);
+  });
+
+  it('answers 404 for an unknown platform and 400 for a malformed body', async () => {
+    const account = await newAccount();
+    expect((await server.request('GET', '/api/oauth/myspace/auth-url', { token: account.token })).status).toBe(404);
+    expect((await server.request('GET', '/api/oauth/YouTube/auth-url', { token: account.token })).status).toBe(404);
+    expect((await postCallback(server, account, 'myspace' as PlatformName, { code: 'x', state: 'y' })).status).toBe(404);
+    expect((await postCallback(server, account, 'youtube', { code: 'x', state: 'y', extra: true })).status).toBe(400);
+    expect((await postCallback(server, account, 'youtube', { code: 42, state: 'y' })).status).toBe(400);
+    expect((await postCallback(server, account, 'youtube', { code: 'x'.repeat(5000), state: 'y' })).status).toBe(400);
+    expect((await server.request('DELETE', '/api/platformconnections/abc', { token: account.token })).status).toBe(400);
+    expect((await server.request('DELETE', '/api/platformconnections/0', { token: account.token })).status).toBe(400);
+    expect((await server.request('DELETE', '/api/platformconnections/99999999999', { token: account.token })).status).toBe(400);
+    expect((await server.request('POST', '/api/sync/platform/-1', { token: account.token })).status).toBe(400);
+    expect((await server.request('DELETE', '/api/oauth/myspace/disconnect', { token: account.token })).status).toBe(404);
+  });
+});
+
+describe('the code exchange', () => {
+  it('happens once when the same state is posted twice at the same time', async () => {
+    const sandbox = platformSandboxOf(server);
+    const account = await newAccount();
+    const { code, state } = await authorizeAt(server, account, 'twitter');
+    secrets.add(code!);
+    const before = sandbox.countCalls('twitter', 'token');
+    const responses = await Promise.all([1, 2].map(() => postCallback(server, account, 'twitter', { code, state })));
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 400]);
+    expect(sandbox.countCalls('twitter', 'token')).toBe(before + 1);
+    expect(await rowsOf(account)).toHaveLength(1);
+    await collectTokens(account);
+  });
+
+  it('answers 409 when the platform account is linked to another user, leaving that link untouched', async () => {
+    const first = await newAccount();
+    const second = await newAccount();
+    const linked = await connect(server, first, 'patreon', { account: 2 });
+    expect(linked.status).toBe(200);
+    await collectTokens(first);
+    const [before] = await rowsOf(first);
+
+    const conflict = await connect(server, second, 'patreon', { account: 2 });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body).toMatchObject({ code: 'conflict', message: expect.stringContaining('another Analytics Hub account') });
+    expect(await rowsOf(second)).toEqual([]);
+    expect(await rowsOf(first)).toEqual([before]);
+  });
+
+  it('connecting the same account again updates the connection instead of adding one', async () => {
+    const account = await newAccount();
+    const first = await connect(server, account, 'tiktok', { account: 0 });
+    const again = await connect(server, account, 'tiktok', { account: 0 });
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(first.body.id);
+    expect(await rowsOf(account)).toHaveLength(1);
+    await collectTokens(account);
+  });
+
+  it.each([
+    ['server_error', 502],
+    ['malformed_json', 502],
+    ['timeout', 502],
+    ['rate_limited', 502],
+    ['invalid_grant', 400],
+  ] as const)('a token endpoint answering %s gives %i, a generic message, no rows, and a log line without secrets', async (failure, status) => {
+    const sandbox = platformSandboxOf(server);
+    const account = await newAccount();
+    const { code, state } = await authorizeAt(server, account, 'youtube');
+    secrets.add(code!);
+    sandbox.failNext('youtube', 'token', failure);
+    const logsBefore = server.logLines.length;
+    const response = await postCallback(server, account, 'youtube', { code, state });
+    expect(response.status).toBe(status);
+    expect(response.body.message).toMatch(status === 400 ? /did not accept the authorization/ : /YouTube (could not complete the request|is busy)/);
+    expect(JSON.stringify(response.body)).not.toMatch(/stack|Error:|oauth2\.googleapis|127\.0\.0\.1/);
+    expect(await rowsOf(account)).toEqual([]);
+    const logged = server.logLines.slice(logsBefore).filter((line) => line.includes('"operation":"token"'));
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain('"platform":"youtube"');
+  });
+
+  it('a profile call failing after the exchange leaves no row', async () => {
+    const sandbox = platformSandboxOf(server);
+    const account = await newAccount();
+    const { code, state } = await authorizeAt(server, account, 'tiktok');
+    secrets.add(code!);
+    sandbox.failNext('tiktok', 'profile', 'server_error');
+    expect((await postCallback(server, account, 'tiktok', { code, state })).status).toBe(502);
+    expect(await rowsOf(account)).toEqual([]);
+  });
+
+  it('a code issued for another authorization (PKCE binding) is refused by the platform: 400, nothing stored', async () => {
+    const account = await newAccount();
+    const victimFlow = await authorizeAt(server, account, 'youtube');
+    const attackerFlow = await authorizeAt(server, account, 'youtube');
+    secrets.add(victimFlow.code!);
+    secrets.add(attackerFlow.code!);
+    // The attacker's code with the victim's state: our stored verifier does not match the code's challenge.
+    const response = await postCallback(server, account, 'youtube', { code: attackerFlow.code, state: victimFlow.state });
+    expect(response.status).toBe(400);
+    expect(await rowsOf(account)).toEqual([]);
+  });
+
+  it('enforces the per-user limit of connections per platform', async () => {
+    const account = await newAccount();
+    const now = server.clock.now();
+    for (let index = 0; index < MAX_CONNECTIONS_PER_PLATFORM; index += 1) {
+      await server.db.insert(platformConnections).values({ userId: account.user.id, platform: 'instagram', platformUserId: `seeded-${index}`, manual: true, connectedAt: now, updatedAt: now });
+    }
+    const response = await connect(server, account, 'instagram', { account: 2 });
+    expect(response.status).toBe(409);
+    expect(response.body.message).toMatch(/at most 5 Instagram accounts/);
+    expect(await rowsOf(account)).toHaveLength(MAX_CONNECTIONS_PER_PLATFORM);
+  });
+});
+
+describe('access tokens', () => {
+  async function expireConnection(id: number) {
+    await server.db.update(platformConnections).set({ tokenExpiresAt: new Date(server.clock.now().getTime() - MINUTE) }).where(eq(platformConnections.id, id));
+  }
+
+  it('are refreshed once when ten syncs need an expired token at the same time', async () => {
+    const sandbox = platformSandboxOf(server);
+    const account = await newAccount();
+    const connection = (await connect(server, account, 'tiktok', { account: 1 })).body;
+    await expireConnection(connection.id);
+    const before = sandbox.countCalls('tiktok', 'token');
+    const responses = await Promise.all(Array.from({ length: 10 }, () => server.request('POST', `/api/sync/platform/${connection.id}`, { token: account.token })));
+    expect(responses.map((response) => response.body.status)).toEqual(Array(10).fill('idle'));
+    expect(sandbox.countCalls('tiktok', 'token')).toBe(before + 1);
+    await collectTokens(account);
+  });
+
+  it('a refresh the platform rejects marks the connection as needing reconnection', async () => {
+    const sandbox = platformSandboxOf(server);
+    const account = await newAccount();
+    const connection = (await connect(server, account, 'youtube', { account: 2 })).body;
+    await collectTokens(account);
+    await expireConnection(connection.id);
+    sandbox.failNext('youtube', 'token', 'invalid_grant');
+    const response = await server.request('POST', `/api/sync/platform/${connection.id}`, { token: account.token });
+    expect(response.status).toBe(202);
+    expect(response.body).toMatchObject({ status: 'failed', message: expect.stringContaining('Connect it again') });
+    const [listed] = (await server.request('GET', '/api/platformconnections', { token: account.token })).body;
+    expect(listed).toMatchObject({ needsReconnect: true, syncStatus: 'failed' });
+    const status = await server.request('GET', '/api/sync/status', { token: account.token });
+    expect(status.body).toEqual([{ connectionId: connection.id, status: 'failed', lastSyncedAt: null, message: expect.stringContaining('Connect it again') }]);
+    // Connecting again clears it.
+    expect((await connect(server, account, 'youtube', { account: 2 })).body).toMatchObject({ id: connection.id, needsReconnect: false });
+    await collectTokens(account);
+  });
+
+  it('a token that no longer decrypts (copied from another row) marks the connection instead of crashing', async () => {
+    const account = await newAccount();
+    const first = (await connect(server, account, 'twitter', { account: 1 })).body;
+    const second = (await connect(server, account, 'twitter', { account: 2 })).body;
+    await collectTokens(account);
+    const [source] = await server.db.select().from(platformConnections).where(eq(platformConnections.id, first.id));
+    await server.db.update(platformConnections).set({ accessToken: source!.accessToken }).where(eq(platformConnections.id, second.id));
+    const response = await server.request('POST', `/api/sync/platform/${second.id}`, { token: account.token });
+    expect(response.status).toBe(202);
+    expect(response.body.status).toBe('failed');
+    const [row] = await server.db.select().from(platformConnections).where(eq(platformConnections.id, second.id));
+    expect(row!.needsReconnect).toBe(true);
+    expect(server.logLines.some((line) => line.includes('stored platform tokens are unreadable') && line.includes(`"connectionId":${second.id}`))).toBe(true);
+  });
+
+  it('are re-encrypted under a new key: idempotent, and readable with the new key alone', async () => {
+    const account = await newAccount();
+    await connect(server, account, 'patreon', { account: 0 });
+    await collectTokens(account);
+    const v1 = server.config.encryptionKeys[0]!;
+    const v2 = { version: 'v2', key: randomBytes(32) };
+    const rotated = createPlatformsService({
+      repository: createPlatformsRepository(server.db),
+      crypto: createTokenCrypto([v2, v1]),
+      clock: server.clock,
+      config: { publicUrl: server.config.publicUrl, platforms: server.config.platforms, appKeys: server.config.platformAppKeys, timeoutMs: 1000 },
+      logger: server.app.log,
+    });
+    const first = await rotated.reencryptTokens({ batchSize: 3 });
+    expect(first.reencrypted).toBeGreaterThan(0);
+    const rows = await server.db.select().from(platformConnections);
+    for (const row of rows.filter((candidate) => candidate.accessToken && !candidate.needsReconnect)) {
+      expect(row.accessToken).toMatch(/^v2:/);
+      if (row.refreshToken) expect(row.refreshToken).toMatch(/^v2:/);
+      expect(() => createTokenCrypto([v2]).decrypt(row.accessToken!, rowBinding('platform_connections', row.id, 'access_token'))).not.toThrow();
+    }
+    expect((await rotated.reencryptTokens()).reencrypted).toBe(0);
+    // Put the rows back under v1 for the rest of this file's server (which only knows v1).
+    const back = createPlatformsService({
+      repository: createPlatformsRepository(server.db),
+      crypto: createTokenCrypto([v1, v2]),
+      clock: server.clock,
+      config: { publicUrl: server.config.publicUrl, platforms: server.config.platforms, appKeys: server.config.platformAppKeys, timeoutMs: 1000 },
+      logger: server.app.log,
+    });
+    expect((await back.reencryptTokens()).reencrypted).toBe(first.reencrypted);
+  });
+});
+
+describe('manual connections', () => {
+  it('track a public YouTube channel by handle or URL and an X account by username, with no tokens', async () => {
+    const sandbox = platformSandboxOf(server);
+    const account = await newAccount();
+    const channel = sandbox.accounts.youtube[0]!;
+    const byHandle = await server.request('POST', '/api/platformconnections/connect', { token: account.token, body: { platformId: 1, handle: channel.username } });
+    expect(byHandle.status).toBe(201);
+    expect(byHandle.body).toMatchObject({ platform: 'youtube', platformUserId: channel.id, platformUsername: channel.username, followers: channel.followers, manual: true });
+    const byUrl = await server.request('POST', '/api/platformconnections/connect', {
+      token: account.token,
+      body: { platform: 'youtube', url: `https://www.youtube.com/channel/${sandbox.accounts.youtube[1]!.id}` },
+    });
+    expect(byUrl.status).toBe(201);
+    expect(byUrl.body.platformUserId).toBe(sandbox.accounts.youtube[1]!.id);
+
+    const x = sandbox.accounts.twitter[0]!;
+    const byUsername = await server.request('POST', '/api/platformconnections/connect', { token: account.token, body: { platform: 'twitter', url: `https://x.com/${x.username}` } });
+    expect(byUsername.status).toBe(201);
+    expect(byUsername.body).toMatchObject({ platform: 'twitter', platformUserId: x.id, followers: x.followers, manual: true });
+
+    for (const row of await rowsOf(account)) expect(row).toMatchObject({ manual: true, accessToken: null, refreshToken: null });
+    const synced = await server.request('POST', `/api/sync/platform/${byHandle.body.id}`, { token: account.token });
+    expect(synced.body.status).toBe('idle');
+    // Disconnecting a manual connection revokes nothing.
+    const revokes = sandbox.countCalls('youtube', 'revoke');
+    expect((await server.request('DELETE', `/api/platformconnections/${byHandle.body.id}`, { token: account.token })).status).toBe(200);
+    expect(sandbox.countCalls('youtube', 'revoke')).toBe(revokes);
+  });
+
+  it('answer 400 for platforms that need OAuth, and for unknown handles', async () => {
+    const account = await newAccount();
+    for (const platform of ['instagram', 'tiktok', 'linkedin', 'patreon']) {
+      const response = await server.request('POST', '/api/platformconnections/connect', { token: account.token, body: { platform, handle: 'someone' } });
+      expect(response.status).toBe(400);
+      expect(response.body.message).toMatch(/connect it with OAuth/);
+    }
+    const unknown = await server.request('POST', '/api/platformconnections/connect', { token: account.token, body: { platform: 'youtube', handle: '@nobody-here' } });
+    expect(unknown.status).toBe(400);
+    expect((await server.request('POST', '/api/platformconnections/connect', { token: account.token, body: { platformId: 9, handle: 'x' } })).status).toBe(404);
+    expect((await server.request('POST', '/api/platformconnections/connect', { token: account.token, body: { platform: 'youtube' } })).status).toBe(400);
+    expect(await rowsOf(account)).toEqual([]);
+  });
+});
+
+describe('another user', () => {
+  it('gets 404 on my connection ids and never sees them listed', async () => {
+    const alice = await newAccount();
+    const bob = await newAccount();
+    const connection = (await connect(server, alice, 'linkedin', { account: 1 })).body;
+    await collectTokens(alice);
+    expect((await server.request('DELETE', `/api/platformconnections/${connection.id}`, { token: bob.token })).status).toBe(404);
+    expect((await server.request('POST', `/api/sync/platform/${connection.id}`, { token: bob.token })).status).toBe(404);
+    expect((await server.request('GET', '/api/platformconnections', { token: bob.token })).body).toEqual([]);
+    expect((await server.request('GET', '/api/sync/status', { token: bob.token })).body).toEqual([]);
+    expect((await server.request('DELETE', '/api/oauth/linkedin/disconnect', { token: bob.token })).body).toMatchObject({ disconnected: 0 });
+    expect((await server.request('GET', '/api/analytics/summary', { token: bob.token })).body).toMatchObject({ totalFollowers: 0, connectedPlatforms: 0 });
+    expect(await server.db.select().from(platformConnections).where(and(eq(platformConnections.id, connection.id), eq(platformConnections.userId, alice.user.id)))).toHaveLength(1);
+  });
+
+  it('without a subscription or trial gets 402 from every platform call', async () => {
+    server.clock.advance(60 * MINUTE);
+    const account = (await server.signUp()) as Account;
+    for (const [method, path] of [
+      ['GET', '/api/platforms'],
+      ['GET', '/api/platformconnections'],
+      ['GET', '/api/oauth/youtube/auth-url'],
+      ['POST', '/api/oauth/youtube/callback'],
+      ['POST', '/api/platformconnections/connect'],
+      ['DELETE', '/api/oauth/youtube/disconnect'],
+      ['GET', '/api/sync/status'],
+    ] as const) {
+      const response = await server.request(method, path, { token: account.token, body: method === 'POST' ? { code: 'x', state: 'y' } : undefined });
+      expect({ path, status: response.status }).toEqual({ path, status: 402 });
+    }
+    expect(await server.db.select().from(oauthStates).where(eq(oauthStates.userId, account.user.id))).toEqual([]);
+  });
+});
+
+describe('platform secrets', () => {
+  it('never appear in a response body or a log line', async () => {
+    // Runs last in this file: everything above has connected, refreshed, failed and disconnected.
+    const account = await newAccount();
+    const url = await authUrl(server, account, 'youtube');
+    expect(url).not.toContain(platformSandboxOf(server).credentials.youtube.clientSecret);
+    expect(secrets.size).toBeGreaterThan(30);
+    const haystacks = [...server.responseBodies, ...server.logLines];
+    for (const secret of secrets) {
+      const leaks = haystacks.filter((text) => text.includes(secret));
+      expect({ secret: `${secret.slice(0, 6)}…`, leaks: leaks.length }).toEqual({ secret: `${secret.slice(0, 6)}…`, leaks: 0 });
+    }
+  });
+});

@@ -1,0 +1,75 @@
+// LinkedIn (platform-apis.md 5.1–5.3, 5.5): no PKCE for web apps, credentials in the body (no Basic), the OIDC
+// userinfo for identity, and the versioned REST API for the follower count. Refresh tokens exist only for
+// partner-approved apps; without one, a connection needs the user again when its 60-day token ends.
+import { z } from 'zod';
+import { apiError, buildUrl, callPlatform, count, parseBody, type Provider, requestTokens, standardRefresh } from './provider.ts';
+
+const AUTHORIZE_URL = 'https://www.linkedin.com/oauth/v2/authorization';
+const TOKEN_URL = 'https://www.linkedin.com/oauth/v2/accessToken';
+const USERINFO_URL = 'https://api.linkedin.com/v2/userinfo';
+const FOLLOWERS_URL = 'https://api.linkedin.com/rest/memberFollowersCount';
+/**
+ * The `LinkedIn-Version` to send. LinkedIn releases a version every month and sunsets each about a year later
+ * (platform-apis.md 5.2), so a pinned version stops working within a year; two months back is always released and
+ * active. The one call made here (memberFollowersCount) has kept its shape across versions.
+ */
+export function linkedinVersion(now: Date): string {
+  const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 2, 1));
+  return `${month.getUTCFullYear()}${String(month.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+/** Sign-in (id, name, picture) and the member's own follower and post analytics. */
+export const LINKEDIN_SCOPES = ['openid', 'profile', 'r_member_profileAnalytics', 'r_member_postAnalytics'];
+
+const userinfoBody = z.looseObject({ sub: z.string().min(1), name: z.string().optional(), picture: z.string().optional() });
+const followersBody = z.looseObject({ elements: z.array(z.looseObject({ memberFollowersCount: count })) });
+
+export const linkedin: Provider = {
+  platform: 'linkedin',
+  usesPkce: false,
+  ...standardRefresh,
+
+  authorizeUrl(context, { state }) {
+    return buildUrl(context.url(AUTHORIZE_URL), {
+      response_type: 'code',
+      client_id: context.clientId,
+      redirect_uri: context.redirectUri,
+      state,
+      scope: LINKEDIN_SCOPES.join(' '),
+    });
+  },
+
+  exchangeCode(context, { code }) {
+    return requestTokens(context, {
+      platform: 'linkedin',
+      operation: 'token',
+      url: TOKEN_URL,
+      form: { grant_type: 'authorization_code', code, redirect_uri: context.redirectUri, client_id: context.clientId, client_secret: context.clientSecret },
+    });
+  },
+
+  refresh(context, tokens) {
+    return requestTokens(context, {
+      platform: 'linkedin',
+      operation: 'refresh',
+      url: TOKEN_URL,
+      form: { grant_type: 'refresh_token', refresh_token: tokens.refreshToken ?? undefined, client_id: context.clientId, client_secret: context.clientSecret },
+    });
+  },
+
+  async profile(context, accessToken) {
+    const authorization = `Bearer ${accessToken}`;
+    const identity = await callPlatform(context, { platform: 'linkedin', operation: 'profile', url: USERINFO_URL, headers: { authorization } });
+    if (identity.status !== 200) throw apiError(identity, 'linkedin', 'profile');
+    const user = parseBody(userinfoBody, identity, 'linkedin', 'profile');
+    const followers = await callPlatform(context, {
+      platform: 'linkedin',
+      operation: 'profile',
+      url: buildUrl(FOLLOWERS_URL, { q: 'me' }),
+      headers: { authorization, 'LinkedIn-Version': linkedinVersion(context.now()), 'X-Restli-Protocol-Version': '2.0.0' },
+    });
+    if (followers.status !== 200) throw apiError(followers, 'linkedin', 'profile');
+    const followerCount = parseBody(followersBody, followers, 'linkedin', 'profile').elements[0]?.memberFollowersCount ?? 0;
+    // OIDC has no public username: the member id stands in where the spec shows "@username or platform user id".
+    return { id: user.sub, username: null, displayName: user.name ?? null, followers: followerCount, avatarUrl: user.picture ?? null };
+  },
+};

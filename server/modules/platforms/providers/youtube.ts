@@ -1,0 +1,139 @@
+// YouTube through Google OAuth 2.0 and the YouTube Data API v3 (platform-apis.md 1.1, 1.2, 1.5).
+import { z } from 'zod';
+import {
+  apiError,
+  basicAuthorization,
+  buildUrl,
+  callPlatform,
+  count,
+  parseBody,
+  PlatformError,
+  type PlatformProfile,
+  type Provider,
+  type ProviderContext,
+  requestTokens,
+  standardRefresh,
+} from './provider.ts';
+
+const AUTHORIZE_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
+const TOKEN_URL = 'https://oauth2.googleapis.com/token';
+const REVOKE_URL = 'https://oauth2.googleapis.com/revoke';
+const CHANNELS_URL = 'https://www.googleapis.com/youtube/v3/channels';
+/** Channel and video reads, and analytics with revenue (the monetary scope is a superset of yt-analytics.readonly). */
+export const YOUTUBE_SCOPES = ['https://www.googleapis.com/auth/youtube.readonly', 'https://www.googleapis.com/auth/yt-analytics-monetary.readonly'];
+
+const channel = z.looseObject({
+  id: z.string().min(1),
+  snippet: z
+    .looseObject({
+      title: z.string().optional(),
+      customUrl: z.string().optional(),
+      thumbnails: z.record(z.string(), z.looseObject({ url: z.string() })).optional(),
+    })
+    .optional(),
+  statistics: z.looseObject({ subscriberCount: count.optional(), hiddenSubscriberCount: z.boolean().optional() }).optional(),
+});
+const channelList = z.looseObject({ items: z.array(channel).optional() });
+
+function toProfile(item: z.infer<typeof channel>): PlatformProfile {
+  const thumbnails = item.snippet?.thumbnails;
+  return {
+    id: item.id,
+    username: item.snippet?.customUrl ?? null,
+    displayName: item.snippet?.title ?? null,
+    followers: item.statistics?.subscriberCount ?? 0,
+    avatarUrl: thumbnails?.default?.url ?? thumbnails?.medium?.url ?? null,
+  };
+}
+
+async function readChannels(context: ProviderContext, operation: string, query: Record<string, string>, headers: Record<string, string>) {
+  const response = await callPlatform(context, { platform: 'youtube', operation, url: buildUrl(CHANNELS_URL, { part: 'snippet,statistics', ...query }), headers });
+  if (response.status !== 200) throw apiError(response, 'youtube', operation);
+  return parseBody(channelList, response, 'youtube', operation).items ?? [];
+}
+
+/** `@handle`, a channel id (UC…), or a youtube.com URL of either form. */
+export function parseYouTubeReference(input: string): { forHandle: string } | { id: string } | undefined {
+  let value = input.trim();
+  if (/^(https?:\/\/)?(www\.|m\.)?youtube\.com\//i.test(value)) {
+    const path = new URL(value.startsWith('http') ? value : `https://${value}`).pathname;
+    const channelId = /^\/channel\/(UC[\w-]{22})\/?$/.exec(path)?.[1];
+    if (channelId) return { id: channelId };
+    const handle = /^\/(@[\w.-]{3,30})\/?/.exec(path)?.[1];
+    if (!handle) return undefined;
+    value = handle;
+  }
+  if (/^UC[\w-]{22}$/.test(value)) return { id: value };
+  const handle = /^@?([\w.-]{3,30})$/.exec(value)?.[1];
+  return handle ? { forHandle: `@${handle}` } : undefined;
+}
+
+export const youtube: Provider = {
+  platform: 'youtube',
+  usesPkce: true,
+  ...standardRefresh,
+
+  authorizeUrl(context, { state, codeChallenge }) {
+    return buildUrl(context.url(AUTHORIZE_URL), {
+      response_type: 'code',
+      client_id: context.clientId,
+      redirect_uri: context.redirectUri,
+      scope: YOUTUBE_SCOPES.join(' '),
+      state,
+      code_challenge: codeChallenge,
+      code_challenge_method: 'S256',
+      // A refresh token is only issued for offline access; consent again so a reconnect gets a new one.
+      access_type: 'offline',
+      prompt: 'consent',
+      include_granted_scopes: 'true',
+    });
+  },
+
+  exchangeCode(context, { code, codeVerifier }) {
+    return requestTokens(context, {
+      platform: 'youtube',
+      operation: 'token',
+      url: TOKEN_URL,
+      headers: { authorization: basicAuthorization(context.clientId, context.clientSecret) },
+      form: { grant_type: 'authorization_code', code, redirect_uri: context.redirectUri, code_verifier: codeVerifier },
+    });
+  },
+
+  // Google does not send a new refresh token on refresh: the caller keeps the stored one.
+  refresh(context, tokens) {
+    return requestTokens(context, {
+      platform: 'youtube',
+      operation: 'refresh',
+      url: TOKEN_URL,
+      headers: { authorization: basicAuthorization(context.clientId, context.clientSecret) },
+      form: { grant_type: 'refresh_token', refresh_token: tokens.refreshToken ?? undefined },
+    });
+  },
+
+  async profile(context, accessToken) {
+    const items = await readChannels(context, 'profile', { mine: 'true' }, { authorization: `Bearer ${accessToken}` });
+    if (!items[0]) throw new PlatformError('not_found', 'youtube', 'profile', 'This Google account has no YouTube channel');
+    return toProfile(items[0]);
+  },
+
+  // Revoking the refresh token ends the whole grant, access tokens included.
+  async revoke(context, tokens) {
+    const response = await callPlatform(context, {
+      platform: 'youtube',
+      operation: 'revoke',
+      url: REVOKE_URL,
+      form: { token: tokens.refreshToken ?? tokens.accessToken },
+    });
+    if (response.status !== 200 && response.status !== 400) throw apiError(response, 'youtube', 'revoke');
+  },
+
+  async lookupPublicProfile(context, handleOrUrl) {
+    const reference = parseYouTubeReference(handleOrUrl);
+    if (!reference) throw new PlatformError('not_found', 'youtube', 'lookup', 'Not a YouTube handle, channel id or channel URL');
+    const key = context.appKeys.youtubeApiKey;
+    if (!key) throw new PlatformError('unavailable', 'youtube', 'lookup', 'No YouTube API key is configured');
+    const items = await readChannels(context, 'lookup', { ...reference, key }, {});
+    if (!items[0]) throw new PlatformError('not_found', 'youtube', 'lookup', 'No YouTube channel with that handle or id');
+    return toProfile(items[0]);
+  },
+};

@@ -1,0 +1,192 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AnalyticsSummary } from '../../../../../contract/analytics';
+import type { PlatformConnection } from '../../../../../contract/platforms';
+import { DashboardPage } from './dashboard-page';
+
+function connection(overrides: Partial<PlatformConnection>): PlatformConnection {
+  return {
+    id: 4,
+    platformId: 1,
+    platformName: 'YouTube',
+    platform: 'youtube',
+    platformUsername: 'maya',
+    platformUserId: 'UC123',
+    displayName: 'Maya Creates',
+    avatarUrl: null,
+    connectedAt: '2026-03-01T10:00:00.000Z',
+    followers: 12_345,
+    isActive: true,
+    manual: false,
+    needsReconnect: false,
+    lastSyncedAt: null,
+    syncStatus: 'idle',
+    ...overrides,
+  };
+}
+
+const summary: AnalyticsSummary = {
+  totalFollowers: 128_449,
+  averageEngagementRate: 4.567,
+  totalViews: 1_000_000,
+  totalRevenue: 1234.5,
+  connectedPlatforms: 3,
+};
+
+const connections = [
+  connection({}),
+  connection({ id: 5, platformId: 6, platformName: 'Patreon', platform: 'patreon', platformUsername: 'mayamakes', followers: 87 }),
+  connection({ id: 6, platformId: 3, platformName: 'TikTok', platform: 'tiktok', platformUsername: null, platformUserId: 'tt-77', followers: 2_500_000 }),
+];
+
+type Reply = { status: number; body?: unknown };
+
+function mockServer(handlers: Record<string, Reply | (() => Reply | Promise<Reply>)>) {
+  const calls: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string, init: RequestInit) => {
+      const key = `${init.method ?? 'GET'} ${input}`;
+      calls.push(key);
+      const handler = handlers[key];
+      if (!handler) return new Response(JSON.stringify({ message: `No route ${key}` }), { status: 404 });
+      const reply = typeof handler === 'function' ? await handler() : handler;
+      return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
+        status: reply.status,
+        headers: { 'Content-Type': 'application/json' },
+      });
+    }),
+  );
+  return { calls, count: (key: string) => calls.filter((call) => call === key).length };
+}
+
+function renderDashboard() {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter initialEntries={['/dashboard']}>
+        <DashboardPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+function statValue(label: string): string {
+  return screen.getByText(label).parentElement!.textContent!.replace(label, '');
+}
+
+let consoleError: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  window.localStorage.setItem('auth_token', 'token-123');
+  consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  consoleError.mockRestore();
+  window.localStorage.clear();
+});
+
+describe('DashboardPage', () => {
+  it('shows loading placeholders, then the empty state with a way to connect', async () => {
+    mockServer({
+      'GET /api/analytics/summary': { status: 200, body: { ...summary, totalFollowers: 0, averageEngagementRate: 0, connectedPlatforms: 0 } },
+      'GET /api/platformconnections': { status: 200, body: [] },
+    });
+    renderDashboard();
+    expect(screen.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeTruthy();
+    expect(screen.getByText('Overview of your social media analytics')).toBeTruthy();
+    expect(screen.getByText('Loading summary...')).toBeTruthy();
+
+    expect(await screen.findByText('No platforms connected yet')).toBeTruthy();
+    const card = screen.getByRole('heading', { name: 'Platform Connections' }).closest('section')!;
+    expect(within(card).getByRole('link', { name: 'Connect Platform' }).getAttribute('href')).toBe('/platforms');
+    expect(await screen.findByText('0.0%')).toBeTruthy();
+    expect(statValue('Total Followers')).toBe('0');
+    expect(statValue('Connected Platforms')).toBe('0');
+    expect(screen.getByRole('button', { name: 'Sync Data' })).toHaveProperty('disabled', true);
+  });
+
+  it('shows the numbers and every connection with its follower label', async () => {
+    mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/platformconnections': { status: 200, body: connections },
+    });
+    renderDashboard();
+    const card = (await screen.findByRole('heading', { name: 'Platform Connections' })).closest('section')!;
+    const rows = await within(card).findAllByRole('listitem');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'YYouTube@maya12.3K subscribers',
+      'PPatreon@mayamakes87 patrons',
+      'TTikToktt-772.5M followers',
+    ]);
+    expect(await screen.findByText('128.4K')).toBeTruthy();
+    expect(statValue('Engagement Rate')).toBe('4.6%');
+    expect(statValue('Connected Platforms')).toBe('3');
+
+    const quickActions = screen.getByRole('heading', { name: 'Quick Actions' }).closest('section')!;
+    expect(within(quickActions).getByRole('link', { name: 'View Analytics' }).getAttribute('href')).toBe('/analytics');
+    expect(within(quickActions).getByRole('link', { name: 'Connect Platform' }).getAttribute('href')).toBe('/platforms');
+  });
+
+  it('Sync Data syncs every connection, says Syncing..., and reloads the dashboard 2 seconds later', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const server = mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/platformconnections': { status: 200, body: connections },
+      'POST /api/sync/platform/4': { status: 202, body: {} },
+      'POST /api/sync/platform/5': { status: 202, body: {} },
+      'POST /api/sync/platform/6': { status: 202, body: {} },
+    });
+    renderDashboard();
+    await screen.findByText('@maya');
+    fireEvent.click(screen.getByRole('button', { name: 'Sync Data' }));
+    expect(await screen.findByRole('button', { name: 'Syncing...' })).toHaveProperty('disabled', true);
+    await vi.waitFor(() => {
+      for (const id of [4, 5, 6]) expect(server.count(`POST /api/sync/platform/${id}`)).toBe(1);
+    });
+    expect(screen.getByText('Syncing your accounts. The dashboard refreshes in a moment.')).toBeTruthy();
+
+    await act(() => vi.advanceTimersByTimeAsync(1_500));
+    expect(server.count('GET /api/analytics/summary')).toBe(1);
+    expect(server.count('GET /api/platformconnections')).toBe(1);
+
+    await act(() => vi.advanceTimersByTimeAsync(600));
+    await vi.waitFor(() => {
+      expect(server.count('GET /api/analytics/summary')).toBe(2);
+      expect(server.count('GET /api/platformconnections')).toBe(2);
+    });
+    expect(await screen.findByRole('button', { name: 'Sync Data' })).toHaveProperty('disabled', false);
+  });
+
+  it('logs the syncs that could not start and still reloads for the others', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const server = mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/platformconnections': { status: 200, body: connections.slice(0, 2) },
+      'POST /api/sync/platform/4': { status: 202, body: {} },
+      'POST /api/sync/platform/5': { status: 500, body: { message: 'Patreon is down' } },
+    });
+    renderDashboard();
+    await screen.findByText('@maya');
+    fireEvent.click(screen.getByRole('button', { name: 'Sync Data' }));
+    await vi.waitFor(() => expect(consoleError).toHaveBeenCalledTimes(1));
+    await act(() => vi.advanceTimersByTimeAsync(2_100));
+    await vi.waitFor(() => expect(server.count('GET /api/platformconnections')).toBe(2));
+    expect(await screen.findByText("Couldn't start a sync for 1 of 2 accounts.")).toBeTruthy();
+  });
+
+  it('logs a failed summary and shows a dash instead of numbers', async () => {
+    mockServer({
+      'GET /api/analytics/summary': { status: 500, body: { message: 'boom' } },
+      'GET /api/platformconnections': { status: 200, body: [] },
+    });
+    renderDashboard();
+    await vi.waitFor(() => expect(consoleError).toHaveBeenCalled());
+    expect(await screen.findAllByText('Not available')).toHaveLength(3);
+  });
+});

@@ -1,0 +1,155 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../../../components/ui/badge';
+import { PlatformBadge } from '../../../components/platform-badge';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { formatFollowerCount } from '../../../lib/follower-count';
+import { formatDate } from '../../../lib/format';
+import { logError } from '../../../lib/log';
+import {
+  accountHandle,
+  connectionDependentQueryKeys,
+  invalidateConnectionData,
+  type PlatformConnection,
+} from '../../../lib/platform-connections';
+import { RELOAD_AFTER_SYNC_MS, syncConnectionMutationOptions } from '../../../lib/sync-connection';
+import { useDelayedInvalidation } from '../../../lib/use-delayed-invalidation';
+import { deleteConnectionMutationOptions } from '../api/delete-connection';
+import { startOAuthConnectionMutationOptions } from '../api/get-oauth-auth-url';
+import { syncStatusQueryOptions } from '../api/get-sync-status';
+import { serverMessage } from '../utils/action-error';
+import { lastSyncedText } from '../utils/connection-display';
+
+function SyncIcon() {
+  return (
+    <svg className="size-4" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+      <path d="M20 11a8 8 0 0 0-14.9-3M4 4v4h4M4 13a8 8 0 0 0 14.9 3M20 20v-4h-4" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+interface ConnectedAccountRowProps {
+  connection: PlatformConnection;
+  /** The platform's reason for the last failed sync, from GET /sync/status. */
+  syncFailure: string | null;
+}
+
+/** One account of the Connected Accounts list: who, since when, how many followers, and its sync state. */
+export function ConnectedAccountRow({ connection, syncFailure }: ConnectedAccountRowProps) {
+  const queryClient = useQueryClient();
+  const reload = useDelayedInvalidation(RELOAD_AFTER_SYNC_MS);
+  const handle = accountHandle(connection);
+  const who = `${connection.platformName} ${handle}`;
+
+  const sync = useMutation({
+    ...syncConnectionMutationOptions(),
+    // The sync runs on the server; reload the list once it has had a moment (spec section 4).
+    onSuccess: () => reload.schedule([...connectionDependentQueryKeys, syncStatusQueryOptions().queryKey]),
+    onError: (error) => logError(`Sync of ${who} (connection ${connection.id}) failed`, error),
+  });
+  const remove = useMutation({
+    ...deleteConnectionMutationOptions(),
+    onSuccess: () => invalidateConnectionData(queryClient),
+    onError: (error) => logError(`Disconnecting ${who} (connection ${connection.id}) failed`, error),
+  });
+  const reconnect = useMutation({
+    ...startOAuthConnectionMutationOptions(),
+    onError: (error) => logError(`Reconnecting ${who} failed`, error),
+  });
+
+  const syncing = sync.isPending || reload.isScheduled;
+  const reconnecting = reconnect.isPending || reconnect.isSuccess;
+  const busy = syncing || remove.isPending || reconnecting;
+
+  let error: string | null = null;
+  if (sync.isError) error = `Couldn't sync ${handle}. ${serverMessage(sync.error)}`;
+  else if (remove.isError) error = `Couldn't disconnect ${handle}. ${serverMessage(remove.error)}`;
+  else if (reconnect.isError) error = `Couldn't start reconnecting ${handle}. ${serverMessage(reconnect.error)}`;
+
+  const resetErrors = () => {
+    sync.reset();
+    remove.reset();
+    reconnect.reset();
+  };
+
+  return (
+    <li className="py-4 first:pt-0 last:pb-0">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
+      <div className="flex min-w-0 flex-1 items-start gap-3">
+        <PlatformBadge name={connection.platformName} />
+        <div className="min-w-0 flex-1 space-y-0.5">
+          <div className="flex flex-wrap items-center gap-2">
+            <h3 className="font-semibold text-white">{connection.platformName}</h3>
+            {connection.manual ? <Badge tone="blue">Public profile</Badge> : null}
+            {connection.needsReconnect ? <Badge tone="amber">Needs reconnection</Badge> : null}
+            {!connection.isActive && !connection.needsReconnect ? <Badge tone="gray">Inactive</Badge> : null}
+          </div>
+          <p className="truncate text-sm text-slate-300">
+            {connection.displayName && connection.displayName !== handle ? `${connection.displayName} · ` : ''}
+            {handle}
+          </p>
+          <p className="text-sm text-slate-400">
+            <span className="whitespace-nowrap">Connected {formatDate(connection.connectedAt)}</span>
+            {' · '}
+            <span className="whitespace-nowrap">{formatFollowerCount(connection.followers, connection.platformName)}</span>
+          </p>
+          <p className="text-xs text-slate-400">
+            {lastSyncedText(connection.lastSyncedAt)}
+            {connection.syncStatus === 'failed' ? (
+              <span className="text-amber-300"> · Last sync failed{syncFailure ? `: ${syncFailure}` : ''}</span>
+            ) : null}
+          </p>
+        </div>
+      </div>
+      <div className="flex flex-wrap gap-2 sm:justify-end">
+        {connection.needsReconnect && !connection.manual ? (
+          <Button
+            size="sm"
+            disabled={busy}
+            aria-label={reconnecting ? undefined : `Reconnect ${who}`}
+            onClick={() => {
+              resetErrors();
+              reconnect.mutate(connection.platform);
+            }}
+          >
+            {reconnecting ? <Spinner /> : null}
+            {reconnecting ? 'Connecting...' : 'Reconnect'}
+          </Button>
+        ) : null}
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={busy}
+          aria-label={syncing ? undefined : `Sync ${who}`}
+          onClick={() => {
+            resetErrors();
+            sync.mutate(connection.id);
+          }}
+        >
+          {syncing ? <Spinner /> : <SyncIcon />}
+          {syncing ? 'Syncing...' : 'Sync'}
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="hover:border-red-500/60 hover:text-red-200"
+          disabled={busy}
+          aria-label={remove.isPending ? undefined : `Disconnect ${who}`}
+          onClick={() => {
+            resetErrors();
+            remove.mutate(connection.id);
+          }}
+        >
+          {remove.isPending ? <Spinner /> : null}
+          {remove.isPending ? 'Disconnecting...' : 'Disconnect'}
+        </Button>
+      </div>
+      </div>
+      {error ? (
+        <p role="alert" className="mt-3 text-sm text-red-300">
+          {error}
+        </p>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,322 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Platform, PlatformConnection } from '../../../../../contract/platforms';
+import { assignLocation } from '../../../lib/browser';
+import { PlatformsPage } from './platforms-page';
+
+vi.mock('../../../lib/browser', () => ({ assignLocation: vi.fn(), openInNewTab: vi.fn() }));
+
+const platforms: Platform[] = [
+  { id: 1, key: 'youtube', name: 'YouTube', description: 'Channel subscribers and views', available: true, supportsManualConnect: true },
+  { id: 2, key: 'instagram', name: 'Instagram', description: 'Followers and insights', available: false, supportsManualConnect: false },
+  { id: 4, key: 'twitter', name: 'Twitter', description: 'Followers on X', available: true, supportsManualConnect: true },
+  { id: 6, key: 'patreon', name: 'Patreon', description: 'Patrons and revenue', available: true, supportsManualConnect: false },
+];
+
+function connection(overrides: Partial<PlatformConnection>): PlatformConnection {
+  return {
+    id: 4,
+    platformId: 1,
+    platformName: 'YouTube',
+    platform: 'youtube',
+    platformUsername: 'maya',
+    platformUserId: 'UC123',
+    displayName: 'Maya Creates',
+    avatarUrl: null,
+    connectedAt: '2026-03-01T10:00:00.000Z',
+    followers: 12_345,
+    isActive: true,
+    manual: false,
+    needsReconnect: false,
+    lastSyncedAt: null,
+    syncStatus: 'idle',
+    ...overrides,
+  };
+}
+
+type Reply = { status: number; body?: unknown };
+type Handler = Reply | (() => Reply | Promise<Reply>);
+
+/** Answers by "METHOD /path"; records every request. */
+function mockServer(handlers: Record<string, Handler>) {
+  const calls: { key: string; body: unknown }[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string, init: RequestInit) => {
+      const key = `${init.method ?? 'GET'} ${input}`;
+      calls.push({ key, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      const handler = handlers[key];
+      if (!handler) return new Response(JSON.stringify({ message: `No route ${key}` }), { status: 404 });
+      const reply = typeof handler === 'function' ? await handler() : handler;
+      return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
+        status: reply.status,
+        headers: { 'Content-Type': 'application/json' },
+      });
+    }),
+  );
+  return {
+    calls,
+    count: (key: string) => calls.filter((call) => call.key === key).length,
+  };
+}
+
+function deferred() {
+  let resolve!: (reply: Reply) => void;
+  const promise = new Promise<Reply>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+function renderPage() {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter initialEntries={['/platforms']}>
+        <PlatformsPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+/** The card of one platform in the Available Platforms grid, once the grid has loaded. */
+async function platformCard(name: string): Promise<HTMLElement> {
+  const grid = (await screen.findByRole('heading', { name: 'Available Platforms' })).closest('section')!;
+  return (await within(grid).findByRole('heading', { name, level: 3 })).closest('li')!;
+}
+
+let consoleError: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  window.localStorage.setItem('auth_token', 'token-123');
+  consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.mocked(assignLocation).mockClear();
+  consoleError.mockRestore();
+  window.localStorage.clear();
+  window.sessionStorage.clear();
+});
+
+const base = {
+  'GET /api/platforms': { status: 200, body: platforms },
+  'GET /api/sync/status': { status: 200, body: [] },
+};
+
+describe('PlatformsPage', () => {
+  it("shows the empty state 'No platforms connected' and every platform to connect", async () => {
+    mockServer({ ...base, 'GET /api/platformconnections': { status: 200, body: [] } });
+    renderPage();
+    expect(await screen.findByText('No platforms connected')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Available Platforms' })).toBeTruthy();
+    for (const name of ['YouTube', 'Twitter', 'Patreon']) {
+      expect(within(await platformCard(name)).getByRole('button', { name: `Connect ${name}` })).toHaveProperty('disabled', false);
+    }
+    const instagram = within(await platformCard('Instagram')).getByRole('button', { name: 'Connect Instagram' });
+    expect(instagram).toHaveProperty('disabled', true);
+    expect(within(await platformCard('Instagram')).getByText(/Not available/)).toBeTruthy();
+  });
+
+  it('connects: asks for the authorization address, remembers the platform and sends the browser there', async () => {
+    const authUrl = deferred();
+    const server = mockServer({
+      ...base,
+      'GET /api/platformconnections': { status: 200, body: [] },
+      'GET /api/oauth/youtube/auth-url': () => authUrl.promise,
+    });
+    renderPage();
+    await screen.findByText('No platforms connected');
+    fireEvent.click(within(await platformCard('YouTube')).getByRole('button', { name: 'Connect YouTube' }));
+    expect(await within(await platformCard('YouTube')).findByRole('button', { name: 'Connecting...' })).toHaveProperty('disabled', true);
+    expect(server.count('GET /api/oauth/youtube/auth-url')).toBe(1);
+    expect(assignLocation).not.toHaveBeenCalled();
+
+    authUrl.resolve({ status: 200, body: { authUrl: 'https://accounts.google.com/o/oauth2/v2/auth?state=s' } });
+    await vi.waitFor(() => expect(assignLocation).toHaveBeenCalledWith('https://accounts.google.com/o/oauth2/v2/auth?state=s'));
+    expect(window.sessionStorage.getItem('oauth_platform')).toBe('youtube');
+    // The browser is leaving: the button keeps saying so.
+    expect(within(await platformCard('YouTube')).getByRole('button', { name: 'Connecting...' })).toBeTruthy();
+  });
+
+  it('shows and logs a failed connect without leaving the page', async () => {
+    mockServer({
+      ...base,
+      'GET /api/platformconnections': { status: 200, body: [] },
+      'GET /api/oauth/patreon/auth-url': { status: 503, body: { message: 'Patreon is not answering.' } },
+    });
+    renderPage();
+    await screen.findByText('No platforms connected');
+    fireEvent.click(within(await platformCard('Patreon')).getByRole('button', { name: 'Connect Patreon' }));
+    expect((await within(await platformCard('Patreon')).findByRole('alert')).textContent).toBe(
+      "Couldn't start connecting Patreon. Patreon is not answering.",
+    );
+    expect(consoleError).toHaveBeenCalled();
+    expect(assignLocation).not.toHaveBeenCalled();
+  });
+
+  it("lists connected accounts with handle, date and the platform's follower label", async () => {
+    mockServer({
+      ...base,
+      'GET /api/platformconnections': {
+        status: 200,
+        body: [
+          connection({}),
+          connection({
+            id: 5,
+            platformId: 6,
+            platformName: 'Patreon',
+            platform: 'patreon',
+            platformUsername: null,
+            platformUserId: 'patreon-991',
+            displayName: null,
+            followers: 87,
+            lastSyncedAt: new Date(Date.now() - 5 * 60_000).toISOString(),
+          }),
+          connection({
+            id: 6,
+            platformId: 4,
+            platformName: 'Twitter',
+            platform: 'twitter',
+            platformUsername: 'maya_x',
+            followers: 2_480,
+            needsReconnect: true,
+          }),
+        ],
+      },
+    });
+    renderPage();
+    const accounts = (await screen.findByRole('heading', { name: 'Connected Accounts' })).closest('section')!;
+    const rows = await within(accounts).findAllByRole('listitem');
+    expect(rows).toHaveLength(3);
+    expect(rows[0]!.textContent).toContain('Maya Creates · @maya');
+    expect(rows[0]!.textContent).toContain('Connected Mar 1, 2026 · 12.3K subscribers');
+    expect(rows[0]!.textContent).toContain('Not synced yet');
+    expect(rows[1]!.textContent).toContain('patreon-991');
+    expect(rows[1]!.textContent).toContain('87 patrons');
+    expect(rows[1]!.textContent).toContain('Last synced 5 minutes ago');
+    expect(rows[2]!.textContent).toContain('2.5K followers');
+    expect(within(rows[2]!).getByText('Needs reconnection')).toBeTruthy();
+    expect(within(rows[2]!).getByRole('button', { name: 'Reconnect Twitter @maya_x' })).toBeTruthy();
+    expect(within(rows[0]!).queryByRole('button', { name: /Reconnect/ })).toBeNull();
+
+    expect(within(await platformCard('YouTube')).getByRole('button', { name: 'Connected YouTube' })).toBeTruthy();
+    expect(within(await platformCard('Patreon')).getByRole('button', { name: 'Connected Patreon' })).toBeTruthy();
+  });
+
+  it("disconnects a connected platform on click, saying 'Disconnecting...' meanwhile", async () => {
+    const disconnect = deferred();
+    let connected = true;
+    const server = mockServer({
+      ...base,
+      'GET /api/platformconnections': () => ({ status: 200, body: connected ? [connection({})] : [] }),
+      'DELETE /api/oauth/youtube/disconnect': () => disconnect.promise,
+    });
+    renderPage();
+    fireEvent.click(await within(await platformCard('YouTube')).findByRole('button', { name: 'Connected YouTube' }));
+    expect(await within(await platformCard('YouTube')).findByRole('button', { name: 'Disconnecting...' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+    connected = false;
+    disconnect.resolve({ status: 200, body: { message: 'Disconnected', disconnected: 1 } });
+    expect(await screen.findByText('No platforms connected')).toBeTruthy();
+    expect(within(await platformCard('YouTube')).getByRole('button', { name: 'Connect YouTube' })).toBeTruthy();
+    expect(server.count('GET /api/platformconnections')).toBe(2);
+  });
+
+  it('disconnects one account from its row, and reports a failure inline', async () => {
+    const server = mockServer({
+      ...base,
+      'GET /api/platformconnections': { status: 200, body: [connection({})] },
+      'DELETE /api/platformconnections/4': { status: 500, body: { message: 'Something went wrong on our side.' } },
+    });
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Disconnect YouTube @maya' }));
+    expect((await screen.findByRole('alert')).textContent).toBe("Couldn't disconnect @maya. Something went wrong on our side.");
+    expect(server.count('DELETE /api/platformconnections/4')).toBe(1);
+    expect(consoleError).toHaveBeenCalled();
+  });
+
+  it('syncs one account: spinner while it runs, connections reloaded 2 seconds later', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const server = mockServer({
+      ...base,
+      'GET /api/platformconnections': { status: 200, body: [connection({})] },
+      'POST /api/sync/platform/4': { status: 202, body: { connectionId: 4, status: 'idle', lastSyncedAt: null, message: null } },
+    });
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Sync YouTube @maya' }));
+    expect(await screen.findByRole('button', { name: 'Syncing...' })).toHaveProperty('disabled', true);
+    await vi.waitFor(() => expect(server.count('POST /api/sync/platform/4')).toBe(1));
+    expect(server.count('GET /api/platformconnections')).toBe(1);
+
+    await act(() => vi.advanceTimersByTimeAsync(1_500));
+    expect(server.count('GET /api/platformconnections')).toBe(1);
+    await act(() => vi.advanceTimersByTimeAsync(600));
+    await vi.waitFor(() => expect(server.count('GET /api/platformconnections')).toBe(2));
+    expect(server.count('GET /api/sync/status')).toBe(2);
+    expect(await screen.findByRole('button', { name: 'Sync YouTube @maya' })).toHaveProperty('disabled', false);
+  });
+
+  it('does not reload after leaving the screen', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const server = mockServer({
+      ...base,
+      'GET /api/platformconnections': { status: 200, body: [connection({})] },
+      'POST /api/sync/platform/4': { status: 202, body: { connectionId: 4, status: 'idle', lastSyncedAt: null, message: null } },
+    });
+    const view = renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Sync YouTube @maya' }));
+    await vi.waitFor(() => expect(server.count('POST /api/sync/platform/4')).toBe(1));
+    view.unmount();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(server.count('GET /api/platformconnections')).toBe(1);
+  });
+
+  it('tracks a public profile: validates the handle, then posts it and shows the server message on failure', async () => {
+    let tracked = false;
+    const server = mockServer({
+      ...base,
+      'GET /api/platformconnections': () => ({
+        status: 200,
+        body: tracked ? [connection({ id: 9, manual: true, platformUsername: 'maya', followers: 500 })] : [],
+      }),
+      'POST /api/platformconnections/connect': () => {
+        if (server.calls.at(-1)?.body && (server.calls.at(-1)!.body as { handle: string }).handle === '@nobody') {
+          return { status: 400, body: { message: 'No YouTube channel is called @nobody.' } };
+        }
+        tracked = true;
+        return { status: 201, body: connection({ id: 9, manual: true }) };
+      },
+    });
+    renderPage();
+    const form = (await screen.findByRole('heading', { name: 'Track a public profile' })).closest('section')!;
+    const input = within(form).getByLabelText('Handle or profile address');
+    const options = within(form).getAllByRole('option').map((option) => option.textContent);
+    expect(options).toEqual(['YouTube', 'X (Twitter)']);
+
+    fireEvent.click(within(form).getByRole('button', { name: 'Track profile' }));
+    expect(within(form).getByRole('alert').textContent).toBe('Enter a handle (like @creator) or a profile address.');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(server.count('POST /api/platformconnections/connect')).toBe(0);
+
+    fireEvent.change(input, { target: { value: '@nobody' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Track profile' }));
+    expect((await within(form).findByRole('alert')).textContent).toBe('No YouTube channel is called @nobody.');
+
+    fireEvent.change(within(form).getByRole('combobox'), { target: { value: 'twitter' } });
+    fireEvent.change(input, { target: { value: ' @maya ' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Track profile' }));
+    expect(await within(form).findByText('Now tracking @maya on YouTube.')).toBeTruthy();
+    expect(server.calls.filter((call) => call.key === 'POST /api/platformconnections/connect').map((call) => call.body)).toEqual([
+      { platform: 'youtube', handle: '@nobody' },
+      { platform: 'twitter', handle: '@maya' },
+    ]);
+    expect(await screen.findByText('Public profile')).toBeTruthy();
+  });
+});

@@ -1,0 +1,34 @@
+// GET /api/platformconnections: the user's connected accounts. The platforms screen and the dashboard both list
+// them, and a connect, disconnect or sync on either must refresh the other, so the call and its key live in lib.
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { PlatformConnection } from '../../../contract/platforms';
+import { api } from './api-client';
+
+export type { PlatformConnection };
+
+export const platformConnectionsQueryKey = ['platform-connections'] as const;
+
+/** Analytics are built from the connections, so they go stale with them (the dashboard's summary, for one). */
+export const connectionDependentQueryKeys = [platformConnectionsQueryKey, ['analytics']] as const;
+
+/** After a connect or disconnect: refetch the list now, and the numbers built from it when next shown. */
+export async function invalidateConnectionData(queryClient: QueryClient): Promise<void> {
+  await Promise.all(connectionDependentQueryKeys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+}
+
+export function getPlatformConnections(signal?: AbortSignal): Promise<PlatformConnection[]> {
+  return api.get<PlatformConnection[]>('/platformconnections', { signal });
+}
+
+export function platformConnectionsQueryOptions() {
+  return queryOptions({
+    queryKey: platformConnectionsQueryKey,
+    queryFn: ({ signal }) => getPlatformConnections(signal),
+  });
+}
+
+/** '@username', or the platform's user id when the account has no username (spec section 2). */
+export function accountHandle(connection: Pick<PlatformConnection, 'platformUsername' | 'platformUserId'>): string {
+  const username = connection.platformUsername?.trim().replace(/^@+/, '');
+  return username ? `@${username}` : connection.platformUserId;
+}
