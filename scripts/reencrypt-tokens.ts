@@ -1,0 +1,25 @@
+// `npm run tokens:reencrypt`: after putting a new key first in ENCRYPTION_KEYS (keeping the old one after
+// it), moves every stored platform token to the new key. Idempotent and resumable: run it until it reports
+// nothing left, then the old key can be removed.
+import { pino } from 'pino';
+import { loadConfig } from '../server/config.ts';
+import { openDatabase } from '../server/db/client.ts';
+import { systemClock } from '../server/lib/clock.ts';
+import { createTokenCrypto } from '../server/lib/token-crypto.ts';
+import { createPlatformsRepository } from '../server/modules/platforms/platforms.repository.ts';
+import { createPlatformsService } from '../server/modules/platforms/platforms.service.ts';
+
+const config = loadConfig();
+const logger = pino({ level: config.logLevel });
+const database = await openDatabase(config);
+await database.migrate();
+const platforms = createPlatformsService({
+  repository: createPlatformsRepository(database.db),
+  crypto: createTokenCrypto(config.encryptionKeys),
+  clock: systemClock,
+  config: { publicUrl: config.publicUrl, platforms: config.platforms, appKeys: config.platformAppKeys, timeoutMs: config.platformTimeoutMs },
+  logger,
+});
+const result = await platforms.reencryptTokens();
+logger.info({ ...result, currentKey: config.encryptionKeys[0]!.version }, 'platform tokens re-encrypted');
+await database.close();
