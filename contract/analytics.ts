@@ -1,14 +1,198 @@
-// The /api/analytics calls (spec section 7). Premium: every one of them is behind the 402 gate.
+// The /api/analytics and /api/sync calls (spec section 7). Premium: every one of them is behind the 402 gate.
 import { z } from 'zod';
 
 /** Spec section 3, "Analytics summary". */
 export const analyticsSummaryResponse = z.object({
+  /** Sum over the active connections of each one's latest followers (subscribers, patrons). */
   totalFollowers: z.number(),
-  /** Percent, e.g. 4.2 for 4.2 %. */
+  /** Percent over the last 30 days: engagements / views × 100, e.g. 4.2 for 4.2 %. 0 without views. */
   averageEngagementRate: z.number(),
+  /** Views (or impressions) over the last 30 days. */
   totalViews: z.number(),
-  /** USD, major units. */
+  /** USD, major units: YouTube estimatedRevenue over the last 30 days plus each Patreon campaign's latest monthly pledges. */
   totalRevenue: z.number(),
   connectedPlatforms: z.number().int(),
 });
 export type AnalyticsSummary = z.infer<typeof analyticsSummaryResponse>;
+
+/** The date ranges the Analytics screen offers (spec section 9); the API accepts any 1 to 730. */
+export const ANALYTICS_DATE_RANGES = [7, 30, 90] as const;
+export const DEFAULT_ANALYTICS_DAYS = 30;
+/** allMetrics is paged: at most this many records per page (default page size 500). */
+export const MAX_ANALYTICS_PAGE_SIZE = 1000;
+export const DEFAULT_ANALYTICS_PAGE_SIZE = 500;
+/** The 5-colour cycle of the platform breakdown (spec section 9). */
+export const PLATFORM_COLOURS = ['#3B82F6', '#EF4444', '#10B981', '#F59E0B', '#8B5CF6'] as const;
+
+const MAX_DAYS = 730;
+
+/** Query strings: "30" → 30. Anything that is not a whole number in range is a 400. */
+const intString = (min: number, max: number, label: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{1,6}$/, `${label} must be a whole number`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`));
+
+const isoDate = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, 'expected an ISO date (YYYY-MM-DD or an ISO date-time)')
+  .refine((value) => !Number.isNaN(Date.parse(value)), 'not a valid date')
+  /** Only the calendar day counts: metrics are daily. */
+  .transform((value) => value.slice(0, 10));
+
+/** Platform filter: null, 'null' or empty means all platforms (spec section 5); otherwise a platform id 1 to 6. */
+const platformFilter = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value === undefined || value === '' || value === 'null' || value === 'undefined' ? undefined : value))
+  .pipe(intString(1, 6, 'platformId').optional());
+
+const metricTypeFilter = z
+  .string()
+  .trim()
+  .max(64)
+  .optional()
+  .transform((value) => (value === undefined || value === '' || value === 'null' || value === 'all' ? undefined : value));
+
+/**
+ * GET /api/analytics. `metricType` filters allMetrics and the two time series (a type that is not a follower or
+ * engagement type leaves that series empty); platformBreakdown and topContent follow the platform and dates only.
+ * `days` counts back from today (today included) unless startDate/endDate are given
+ * (either one alone bounds that side; the other side defaults from `days`). Dates are UTC calendar days.
+ */
+export const analyticsQuery = z.strictObject({
+  days: intString(1, MAX_DAYS, 'days').optional(),
+  metricType: metricTypeFilter,
+  startDate: isoDate.optional(),
+  endDate: isoDate.optional(),
+  platformId: platformFilter,
+  /** allMetrics paging, 1-based. */
+  page: intString(1, 100_000, 'page').optional(),
+  pageSize: intString(1, MAX_ANALYTICS_PAGE_SIZE, 'pageSize').optional(),
+});
+export type AnalyticsQuery = z.infer<typeof analyticsQuery>;
+
+/** GET /api/analytics/platform/{id}: the same, for one platform (id 1 to 6). */
+export const platformAnalyticsQuery = analyticsQuery.omit({ platformId: true });
+export const platformAnalyticsParams = z.strictObject({ id: intString(1, 6, 'platform id') });
+
+/** Spec section 3 "Analytics response" record. Account metrics have contentTitle null. */
+export const metricRecord = z.object({
+  /** Unique across account and content metrics: `a<id>` or `c<id>`. */
+  id: z.string(),
+  metricType: z.string(),
+  /** YYYY-MM-DD (UTC). For content metrics, the day the value was read. */
+  date: z.string(),
+  value: z.number(),
+  /** Display name, e.g. "YouTube". */
+  platformName: z.string(),
+  contentTitle: z.string().nullable(),
+});
+export type MetricRecord = z.infer<typeof metricRecord>;
+
+export const seriesPoint = z.object({ date: z.string(), value: z.number() });
+export type SeriesPoint = z.infer<typeof seriesPoint>;
+
+export const breakdownItem = z.object({
+  name: z.string(),
+  /** The platform's latest followers (subscribers, patrons) in the range, summed over its connections. */
+  followers: z.number(),
+  /** Whole percent of all followers. */
+  percentage: z.number(),
+  color: z.string(),
+});
+export type BreakdownItem = z.infer<typeof breakdownItem>;
+
+export const topContentItem = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string().nullable(),
+  /** Display name, e.g. "YouTube". */
+  platform: z.string(),
+  /** Likes + comments + shares (latest values read in the range). */
+  engagement: z.number(),
+  url: z.string().nullable(),
+});
+export type TopContentItem = z.infer<typeof topContentItem>;
+
+export const analyticsPaging = z.object({
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  /** Records matching the filters (all pages). */
+  total: z.number().int(),
+  hasMore: z.boolean(),
+});
+
+export const analyticsResponse = z.object({
+  /** The range actually used (YYYY-MM-DD, inclusive). */
+  startDate: z.string(),
+  endDate: z.string(),
+  /**
+   * Newest first; one page (see `paging`). Account metrics: one record per day. Content metrics (contentTitle set):
+   * each item's lifetime counters as read on its connection's latest sync day in the range, one record per metric.
+   */
+  allMetrics: z.array(metricRecord),
+  paging: analyticsPaging,
+  /** Follower totals (metric types followers, subscribers, patrons) summed per day over the connections. */
+  followersOverTime: z.array(seriesPoint),
+  /**
+   * Engagements summed per day: each connection's `engagements` where the platform reports it, else its likes +
+   * comments + shares (never both). With metricType = likes, comments, shares or engagements: that type only.
+   */
+  engagementOverTime: z.array(seriesPoint),
+  platformBreakdown: z.array(breakdownItem),
+  /** Top 5 content items by engagement. */
+  topContent: z.array(topContentItem),
+});
+export type AnalyticsResponse = z.infer<typeof analyticsResponse>;
+
+/** GET /api/analytics/metrics: the metric types present in the user's data, sorted. */
+export const metricTypesResponse = z.array(z.string());
+
+/** Metric type names stored and answered (one vocabulary over all platforms). */
+export const METRIC_TYPES = [
+  'followers',
+  'subscribers',
+  'patrons',
+  'views',
+  'impressions',
+  'likes',
+  'comments',
+  'shares',
+  'engagements',
+  'watch_time_minutes',
+  'subscribers_gained',
+  'subscribers_lost',
+  'revenue',
+] as const;
+
+// --- /api/sync ---
+
+export const syncState = z.enum(['idle', 'queued', 'running', 'failed']);
+export type SyncState = z.infer<typeof syncState>;
+
+/** GET /api/sync/status: one entry per connection of the user. */
+export const connectionSyncStatus = z.object({
+  connectionId: z.number().int(),
+  platformName: z.string(),
+  status: syncState,
+  /** Why the last sync failed (the platform's error in our words); null otherwise. */
+  message: z.string().nullable(),
+  lastSyncedAt: z.iso.datetime().nullable(),
+  /** When the next sync is due (a queued retry, or the schedule); null for inactive connections. */
+  nextRunAt: z.iso.datetime().nullable(),
+});
+export type ConnectionSyncStatus = z.infer<typeof connectionSyncStatus>;
+export const syncStatusResponse = z.array(connectionSyncStatus);
+
+/** POST /api/sync/platform/{connectionId} → 202. A sync already queued or running is answered with its job. */
+export const syncTriggerResponse = z.object({
+  connectionId: z.number().int(),
+  jobId: z.string(),
+  status: syncState,
+});
+export type SyncTrigger = z.infer<typeof syncTriggerResponse>;

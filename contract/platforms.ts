@@ -39,7 +39,7 @@ export const platform = z.object({
 export type Platform = z.infer<typeof platform>;
 export const platformsResponse = z.array(platform);
 
-export const syncStatus = z.enum(['idle', 'failed']);
+export const syncStatus = z.enum(['idle', 'queued', 'running', 'failed']);
 export type SyncStatus = z.infer<typeof syncStatus>;
 
 /** Spec section 3 "Platform connection", plus sync and reconnection state. */
@@ -98,10 +98,5 @@ export const oauthCallbackResponse = platformConnection;
 
 export const disconnectResponse = z.object({ message: z.string(), disconnected: z.number().int() });
 
-export const syncTriggerResponse = z.object({
-  connectionId: z.number().int(),
-  status: syncStatus,
-  lastSyncedAt: z.iso.datetime().nullable(),
-  message: z.string().nullable(),
-});
-export const syncStatusResponse = z.array(syncTriggerResponse);
+// The /api/sync shapes live in contract/analytics.ts (the sync feeds the analytics); re-exported here.
+export { syncStatusResponse, syncTriggerResponse } from './analytics.ts';

@@ -14,7 +14,8 @@ import { createTokenCrypto } from './lib/token-crypto.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
-import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
+import { createAnalyticsRepository } from './modules/analytics/analytics.repository.ts';
+import { analyticsRoutes, createAnalyticsService } from './modules/analytics/analytics.routes.ts';
 import { createBillingRepository } from './modules/billing/billing.repository.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { createBillingService } from './modules/billing/billing.service.ts';
@@ -24,6 +25,10 @@ import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { createPlatformsRepository } from './modules/platforms/platforms.repository.ts';
 import { platformsRoutes } from './modules/platforms/platforms.routes.ts';
 import { createPlatformsService, type PlatformsService } from './modules/platforms/platforms.service.ts';
+import { createSyncQueue, type SyncQueue } from './modules/sync/sync.queue.ts';
+import { createSyncRepository } from './modules/sync/sync.repository.ts';
+import { syncRoutes } from './modules/sync/sync.routes.ts';
+import { createSyncService } from './modules/sync/sync.service.ts';
 import { createRequireAccess, registerAccessGate } from './plugins/access.ts';
 import { createRequireUser } from './plugins/authentication.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -45,6 +50,8 @@ export interface App {
   app: FastifyInstance;
   mailer: Mailer;
   platforms: PlatformsService;
+  /** The sync job queue (started; stopped gracefully when the app closes). */
+  sync: SyncQueue;
 }
 
 // Request URLs can carry tokens (confirmation links hit the SPA as /confirm-email?token=...): log paths only.
@@ -100,13 +107,26 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     },
     logger: app.log,
   });
+  const platformsRepository = createPlatformsRepository(db);
   const platforms = createPlatformsService({
-    repository: createPlatformsRepository(db),
+    repository: platformsRepository,
     crypto: createTokenCrypto(config.encryptionKeys),
     clock,
     config: { publicUrl: config.publicUrl, platforms: config.platforms, appKeys: config.platformAppKeys, timeoutMs: config.platformTimeoutMs },
     logger: app.log,
   });
+  const syncIntervalMs = config.sync.intervalHours * 3_600_000;
+  const syncRepository = createSyncRepository(db);
+  const syncService = createSyncService({ repository: syncRepository, platformsRepository, platforms, clock, intervalMs: syncIntervalMs, logger: app.log });
+  const sync = createSyncQueue({
+    database,
+    service: syncService,
+    repository: syncRepository,
+    clock,
+    config: { workers: config.sync.workers, retryLimit: config.sync.retryLimit, retryDelaySeconds: config.sync.retryDelaySeconds },
+    logger: app.log,
+  });
+  await sync.start();
   // Before any route: the gate attaches itself to every premium route as it is registered.
   registerAccessGate(app, { requireUser, requireAccess: createRequireAccess(billing) });
 
@@ -114,7 +134,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   accountsRoutes(app, { accounts, requireUser });
   await billingRoutes(app, { billing, requireUser });
   platformsRoutes(app, { platforms });
-  analyticsRoutes(app, { connectionSummary: platforms.summary });
+  syncRoutes(app, { queue: sync, repository: syncRepository, platformsRepository, intervalMs: syncIntervalMs, displayName: syncService.nameOf });
+  analyticsRoutes(app, { analytics: createAnalyticsService({ repository: createAnalyticsRepository(db), clock }) });
   app.withTypeProvider<ZodTypeProvider>().get('/api/config/public', { schema: { response: { 200: publicConfigResponse } } }, async () => ({
     sandbox: config.sandbox && !config.isStripeConfigured,
     paymentLinkUrl: config.stripe.paymentLink ?? null,
@@ -147,8 +168,10 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   });
 
   app.addHook('onClose', async () => {
+    // Running syncs finish (or time out) before the database closes.
+    await sync.stop();
     await mailer.idle();
     mailer.close();
   });
-  return { app, mailer, platforms };
+  return { app, mailer, platforms, sync };
 }

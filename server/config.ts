@@ -58,6 +58,13 @@ const envSchema = z.object({
   PATREON_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** How long one call to a platform may take before it counts as failed (ms). */
   PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Every active connection is synced this often (hours). */
+  SYNC_INTERVAL_HOURS: z.coerce.number().min(0.25).max(168).default(6),
+  /** Work sync jobs and run the sync schedule in this process. */
+  SYNC_WORKERS: booleanFlag.default(true),
+  /** Attempts after the first for a sync that failed for a passing reason (5xx, timeout); backoff doubles with jitter. */
+  SYNC_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(4),
+  SYNC_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -93,6 +100,7 @@ export interface Config {
   platforms: Record<PlatformName, PlatformAppConfig>;
   platformAppKeys: { youtubeApiKey: string | undefined; twitterBearerToken: string | undefined };
   platformTimeoutMs: number;
+  sync: { intervalHours: number; workers: boolean; retryLimit: number; retryDelaySeconds: number };
   isSmtpConfigured: boolean;
   isStripeConfigured: boolean;
 }
@@ -197,6 +205,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ) as Record<PlatformName, PlatformAppConfig>,
     platformAppKeys: { youtubeApiKey: values.YOUTUBE_API_KEY, twitterBearerToken: values.TWITTER_BEARER_TOKEN },
     platformTimeoutMs: values.PLATFORM_TIMEOUT_MS,
+    sync: {
+      intervalHours: values.SYNC_INTERVAL_HOURS,
+      workers: values.SYNC_WORKERS,
+      retryLimit: values.SYNC_RETRY_LIMIT,
+      retryDelaySeconds: values.SYNC_RETRY_DELAY_SECONDS,
+    },
     isSmtpConfigured: Boolean(values.SMTP_URL),
     isStripeConfigured,
   };

@@ -4,8 +4,8 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { PlatformName } from './demo-accounts.ts';
 
-export type FailureGroup = 'token' | 'profile' | 'revoke';
-export type FailureKind = 'server_error' | 'malformed_json' | 'invalid_grant' | 'rate_limited' | 'timeout';
+export type FailureGroup = 'token' | 'profile' | 'revoke' | 'metrics';
+export type FailureKind = 'server_error' | 'malformed_json' | 'invalid_grant' | 'rate_limited' | 'timeout' | 'token_expired' | 'revoked';
 
 export interface Reply {
   status: number;
@@ -200,6 +200,6 @@ export function svg(image: string): Reply {
 
 /** A body cut off mid-way: what a proxy that drops the connection, or a broken upstream, hands the client. */
 export function malformedJson(group: FailureGroup): Reply {
-  const fragment = group === 'token' ? '{"access_token":"sbx-trunc' : group === 'revoke' ? '{"revoked":' : '{"data":{"id":"';
+  const fragment = group === 'token' ? '{"access_token":"sbx-trunc' : group === 'revoke' ? '{"revoked":' : group === 'metrics' ? '{"data":[{"id":"17' : '{"data":{"id":"';
   return rawJson(200, fragment);
 }

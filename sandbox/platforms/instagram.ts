@@ -12,6 +12,7 @@ import { createAuthorizeRoutes } from './authorize-flow.ts';
 import { accountRandom, compactCount, PERSONAS, tierCount, type DemoAccount, type Persona } from './demo-accounts.ts';
 import { bearerToken, json, rawJson, readForm, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import { randomChars, randomToken, secretsEqual, type TokenRecord } from './oauth-core.ts';
+import { createInstagramMetrics } from './instagram-metrics.ts';
 import { avatarRoute, avatarUrl, type PlatformContext, type PlatformModule } from './platform-module.ts';
 
 const DIALOG_HOSTS = ['www.instagram.com', 'api.instagram.com'];
@@ -254,7 +255,7 @@ export function createInstagram(context: PlatformContext): PlatformModule {
       profile_picture_url: avatarUrl(context, CDN_HOST, accountIndex),
       followers_count: user.followersCount,
       follows_count: user.followsCount,
-      media_count: user.mediaCount,
+      media_count: metrics.mediaCount(accountIndex), // follows the /me/media list
       biography: user.biography,
       website: user.website,
     };
@@ -264,6 +265,7 @@ export function createInstagram(context: PlatformContext): PlatformModule {
     return json(200, body);
   }
 
+  const metrics = createInstagramMetrics(context, { profiles, graphToken, graphError, pacificTime });
   const version = '(?:/v\\d+\\.\\d+)?';
   const routes: RouteDefinition[] = [
     ...authorizeRoutes,
@@ -271,6 +273,7 @@ export function createInstagram(context: PlatformContext): PlatformModule {
     { platform: 'instagram', hosts: [GRAPH_HOST], method: 'GET', path: new RegExp(`^${version}/access_token$`), endpoint: 'exchange_token', group: 'token', handle: exchangeToken },
     { platform: 'instagram', hosts: [GRAPH_HOST], method: 'GET', path: new RegExp(`^${version}/refresh_access_token$`), endpoint: 'refresh_token', group: 'token', handle: refreshToken },
     { platform: 'instagram', hosts: [GRAPH_HOST], method: 'GET', path: new RegExp(`^${version}/(?<node>me|\\d+)$`), endpoint: 'profile', group: 'profile', handle: profile },
+    ...metrics.routes,
     avatarRoute('instagram', CDN_HOST),
   ];
 
@@ -280,8 +283,9 @@ export function createInstagram(context: PlatformContext): PlatformModule {
     hosts: [...DIALOG_HOSTS, GRAPH_HOST, CDN_HOST],
     accounts,
     routes,
-    failureGroups: ['token', 'profile'],
+    failureGroups: ['token', 'profile', 'metrics'],
     failure(group, kind, request) {
+      if (group === 'metrics') return metrics.failure(kind);
       if (group === 'token' && request.host === TOKEN_HOST) {
         if (kind === 'invalid_grant') return tokenEndpointError('Invalid authorization code');
         if (kind === 'rate_limited') {

@@ -10,6 +10,7 @@ import { createAuthorizeRoutes } from './authorize-flow.ts';
 import { accountRandom, compactCount, PERSONAS, tierCount, type DemoAccount, type Persona } from './demo-accounts.ts';
 import { bearerToken, json, readForm, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import { randomToken, secretsEqual, type AccessCheck } from './oauth-core.ts';
+import { createLinkedinMetrics } from './linkedin-metrics.ts';
 import { avatarRoute, avatarUrl, type PlatformContext, type PlatformModule } from './platform-module.ts';
 
 const WWW_HOST = 'www.linkedin.com';
@@ -58,8 +59,8 @@ export function linkedinMember(persona: Persona): LinkedinMember {
   };
 }
 
-const apiError = (status: number, serviceErrorCode: number, code: string | null, message: string) =>
-  json(status, { status, serviceErrorCode, ...(code ? { code } : {}), message });
+const apiError = (status: number, serviceErrorCode: number, code: string | null, message: string, headers: Record<string, string> = {}) =>
+  json(status, { status, serviceErrorCode, ...(code ? { code } : {}), message }, headers);
 
 const oauthError = (status: number, error: string, description: string) => json(status, { error, error_description: description });
 
@@ -191,9 +192,8 @@ export function createLinkedin(context: PlatformContext): PlatformModule {
     });
   }
 
-  function followersCount(request: SandboxRequest): Reply {
-    const checked = member(request);
-    if ('error' in checked) return checked.error;
+  /** The 400 / 426 LinkedIn sends for a missing or inactive `LinkedIn-Version`, or null. */
+  function versionError(request: SandboxRequest): Reply | null {
     const version = request.headers['linkedin-version'];
     if (typeof version !== 'string' || version === '') {
       return json(400, { status: 400, code: 'VERSION_MISSING', message: 'A version must be present. Please specify a version by adding the LinkedIn-Version header.' });
@@ -204,6 +204,17 @@ export function createLinkedin(context: PlatformContext): PlatformModule {
     if (month === null || month > currentMonth || month < currentMonth - 11) {
       return json(426, { status: 426, code: 'NONEXISTENT_VERSION', message: `Requested version ${version} is not active` });
     }
+    return null;
+  }
+
+  const metrics = createLinkedinMetrics(context, { members, member, versionError, apiError });
+
+  function followersCount(request: SandboxRequest): Reply {
+    const checked = member(request);
+    if ('error' in checked) return checked.error;
+    const versionProblem = versionError(request);
+    if (versionProblem) return versionProblem;
+    const version = String(request.headers['linkedin-version']);
     const finder = request.query.get('q');
     if (finder !== 'me') {
       return apiError(400, 100, 'ILLEGAL_ARGUMENT', finder === 'dateRange' ? 'The sandbox implements only the q=me finder of memberFollowersCount.' : `Invalid finder: ${finder ?? '(missing q)'}`);
@@ -221,6 +232,7 @@ export function createLinkedin(context: PlatformContext): PlatformModule {
     { platform: 'linkedin', hosts: [WWW_HOST], method: 'POST', path: '/oauth/v2/introspectToken', endpoint: 'introspect', handle: introspect },
     { platform: 'linkedin', hosts: [API_HOST], method: 'GET', path: '/v2/userinfo', endpoint: 'profile', group: 'profile', handle: userinfo },
     { platform: 'linkedin', hosts: [API_HOST], method: 'GET', path: '/rest/memberFollowersCount', endpoint: 'followers', group: 'profile', handle: followersCount },
+    ...metrics.routes,
     avatarRoute('linkedin', CDN_HOST),
   ];
 
@@ -230,8 +242,9 @@ export function createLinkedin(context: PlatformContext): PlatformModule {
     hosts: [WWW_HOST, API_HOST, CDN_HOST],
     accounts,
     routes,
-    failureGroups: ['token', 'profile'],
+    failureGroups: ['token', 'profile', 'metrics'],
     failure(group, kind) {
+      if (group === 'metrics') return metrics.failure(kind);
       if (kind === 'rate_limited') return apiError(429, 101, 'TOO_MANY_REQUESTS', 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.');
       if (group === 'token') return kind === 'invalid_grant' ? oauthError(400, 'invalid_request', UNABLE_TO_RETRIEVE) : oauthError(500, 'server_error', 'Internal Server Error');
       if (kind === 'invalid_grant') return apiError(401, 65601, 'REVOKED_ACCESS_TOKEN', 'The token used in the request has been revoked by the user');

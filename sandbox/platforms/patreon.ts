@@ -12,6 +12,7 @@ import { createAuthorizeRoutes } from './authorize-flow.ts';
 import { accountRandom, compactCount, PERSONAS, tierCount, type DemoAccount, type Persona } from './demo-accounts.ts';
 import { bearerToken, json, readForm, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import { randomToken, secretsEqual, type Grant } from './oauth-core.ts';
+import { createPatreonMetrics } from './patreon-metrics.ts';
 import { avatarRoute, avatarUrl, type PlatformContext, type PlatformModule } from './platform-module.ts';
 
 const HOST = 'www.patreon.com';
@@ -196,6 +197,42 @@ export function createPatreon(context: PlatformContext): PlatformModule {
     return tokenError(400, grantType ? 'unsupported_grant_type' : 'invalid_request');
   }
 
+  /** The campaign's v2 attributes (identity's include and the campaigns endpoints). */
+  function campaignAttributes(index: number): Record<string, unknown> {
+    const creator = creators[index]!;
+    const avatar = avatarUrl(context, CDN_HOST, index);
+    return {
+      created_at: creator.campaignCreatedAt,
+      creation_name: creator.creationName,
+      discord_server_id: null,
+      google_analytics_id: null,
+      has_rss: false,
+      has_sent_rss_notify: false,
+      image_small_url: `${avatar}?w=620`,
+      image_url: `${avatar}?w=1240`,
+      is_charged_immediately: true,
+      is_monthly: true,
+      is_nsfw: false,
+      main_video_embed: null,
+      main_video_url: null,
+      one_liner: null,
+      patron_count: creator.patronCount, // = active patrons in campaign.members at every clock from 2024-05-01
+      pay_per_name: 'month',
+      pledge_url: `/checkout/${creator.vanity}`,
+      published_at: creator.campaignCreatedAt,
+      rss_artwork_url: null,
+      rss_feed_title: null,
+      show_earnings: false,
+      summary: creator.about,
+      thanks_embed: null,
+      thanks_msg: 'Thank you for supporting me!',
+      thanks_video_url: null,
+      url: `https://www.patreon.com/${creator.vanity}`,
+      vanity: creator.vanity,
+      };
+  }
+  const metrics = createPatreonMetrics(context, { store, creators, campaignAttributes, apiErrors, unauthorized, throttled, invalidParameter, attributes: ATTRIBUTES });
+
   function identity(request: SandboxRequest): Reply {
     const check = store.checkAccess('patreon', bearerToken(request.headers));
     if (!check.ok) return unauthorized();
@@ -247,35 +284,7 @@ export function createPatreon(context: PlatformContext): PlatformModule {
     if (includes.includes('campaign')) {
       if (grant.scopes.includes('campaigns')) {
         relationships.campaign = { data: { id: creator.campaignId, type: 'campaign' }, links: { related: `${API_BASE}/campaigns/${creator.campaignId}` } };
-        const campaign = {
-          created_at: creator.campaignCreatedAt,
-          creation_name: creator.creationName,
-          discord_server_id: null,
-          google_analytics_id: null,
-          has_rss: false,
-          has_sent_rss_notify: false,
-          image_small_url: `${avatar}?w=620`,
-          image_url: `${avatar}?w=1240`,
-          is_charged_immediately: true,
-          is_monthly: true,
-          is_nsfw: false,
-          main_video_embed: null,
-          main_video_url: null,
-          one_liner: null,
-          patron_count: creator.patronCount,
-          pay_per_name: 'month',
-          pledge_url: `/checkout/${creator.vanity}`,
-          published_at: creator.campaignCreatedAt,
-          rss_artwork_url: null,
-          rss_feed_title: null,
-          show_earnings: false,
-          summary: creator.about,
-          thanks_embed: null,
-          thanks_msg: 'Thank you for supporting me!',
-          thanks_video_url: null,
-          url: `https://www.patreon.com/${creator.vanity}`,
-          vanity: creator.vanity,
-        };
+        const campaign = campaignAttributes(index);
         included.push({ attributes: pick('campaign', campaign), id: creator.campaignId, type: 'campaign' });
       } else {
         relationships.campaign = { data: null };
@@ -320,6 +329,7 @@ export function createPatreon(context: PlatformContext): PlatformModule {
     ...authorizeRoutes,
     { platform: 'patreon', hosts: [HOST], method: 'POST', path: '/api/oauth2/token', endpoint: 'token', group: 'token', handle: token },
     { platform: 'patreon', hosts: [HOST], method: 'GET', path: '/api/oauth2/v2/identity', endpoint: 'profile', group: 'profile', handle: identity },
+    ...metrics.routes,
     avatarRoute('patreon', CDN_HOST),
   ];
 
@@ -329,8 +339,9 @@ export function createPatreon(context: PlatformContext): PlatformModule {
     hosts: [HOST, CDN_HOST],
     accounts,
     routes,
-    failureGroups: ['token', 'profile'],
+    failureGroups: ['token', 'profile', 'metrics'],
     failure(group, kind) {
+      if (group === 'metrics') return metrics.failure(kind);
       if (kind === 'rate_limited') return throttled();
       if (kind === 'invalid_grant') return group === 'token' ? tokenError(400, 'invalid_grant') : unauthorized();
       return apiErrors(500, { code: null, code_name: 'InternalServerError', detail: 'Something went wrong on our end. Please try again later.', title: 'Internal Server Error' });

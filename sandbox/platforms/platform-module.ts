@@ -15,6 +15,8 @@ export interface PlatformContext {
   /** Where browsers reach the sandbox (avatars); default the base URL. */
   publicBaseUrl: string;
   settings: SandboxSettings;
+  /** YouTube Data API quota units used, per API key or access token. */
+  quotaUnits: Map<string, number>;
 }
 
 /** Switches tests may flip while the sandbox runs. */

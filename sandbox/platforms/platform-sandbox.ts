@@ -46,7 +46,11 @@ export type FailNextFailure = FailureKind;
 
 export interface SandboxCall {
   platform: PlatformName;
-  /** `authorize`, `consent`, `token`, `exchange_token`, `refresh_token`, `revoke`, `profile`, `lookup`, `followers`, `introspect`, `avatar`, `unknown`. */
+  /**
+   * `authorize`, `consent`, `token`, `exchange_token`, `refresh_token`, `revoke`, `profile`, `lookup`, `followers`, `introspect`, `avatar`,
+   * `unknown`; metrics: `playlistItems.list`, `videos.list`, `reports.query`, `media`, `media.insights`, `user.insights`, `video.list`,
+   * `video.query`, `users.tweets`, `post.analytics`, `campaigns`, `campaign.members`.
+   */
   endpoint: string;
   method: string;
   /** The sandbox path without the query (which may hold tokens), e.g. `/oauth2.googleapis.com/token`. */
@@ -75,7 +79,11 @@ export interface PlatformSandbox {
   /** Opens the consent page at `authorizeUrl` (already rewritten to the sandbox) and presses Authorize or Deny. */
   authorize(authorizeUrl: string, options?: AuthorizeOptions): Promise<{ redirectUrl: string }>;
   /** The next request to one of the platform's `endpoint` routes fails this way (queued, first in first out). */
-  failNext(platform: PlatformName, endpoint: 'token' | 'profile' | 'revoke', failure: 'server_error' | 'malformed_json' | 'invalid_grant' | 'rate_limited' | 'timeout'): void;
+  failNext(platform: PlatformName, endpoint: FailNextEndpoint, failure: FailNextFailure): void;
+  /**
+   * YouTube Data API quota units used so far (list calls cost 1 unit): in total, or for one API key or access token.
+   */
+  quotaUnitsUsed(credential?: string): number;
   /** Every request received, oldest first. */
   calls: { platform: PlatformName; endpoint: string; method: string; path: string; at: Date }[];
   countCalls(platform: PlatformName, endpoint: string): number;
@@ -132,7 +140,8 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
   const credentials: Record<PlatformName, ClientCredentials> = generateCredentials();
   const appKeys: AppKeys = generateAppKeys();
   const settings: SandboxSettings = { instagramTokenResponse: options.instagramTokenResponse ?? 'data' };
-  const context: PlatformContext = { now, store, credentials, appKeys, allowedRedirectUris: options.allowedRedirectUris ?? [], publicBaseUrl, settings };
+  const quotaUnits = new Map<string, number>();
+  const context: PlatformContext = { now, store, credentials, appKeys, allowedRedirectUris: options.allowedRedirectUris ?? [], publicBaseUrl, settings, quotaUnits };
   const modules: Record<PlatformName, PlatformModule> = {
     youtube: createYoutube(context),
     instagram: createInstagram(context),
@@ -155,6 +164,8 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
   function failureReply(module: PlatformModule, group: FailureGroup, kind: FailureKind, request: SandboxRequest): Reply {
     if (kind === 'timeout') return { status: 504, hold: true };
     if (kind === 'malformed_json') return malformedJson(group);
+    // Outside the metrics group, an expired or revoked token reads like any dead token on that endpoint.
+    if (group !== 'metrics' && (kind === 'token_expired' || kind === 'revoked')) return module.failure(group, 'invalid_grant', request);
     return module.failure(group, kind, request);
   }
 
@@ -267,6 +278,7 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
       const key = `${platform}:${endpoint}`;
       failures.set(key, [...(failures.get(key) ?? []), failure]);
     },
+    quotaUnitsUsed: (credential) => (credential === undefined ? [...quotaUnits.values()].reduce((sum, units) => sum + units, 0) : (quotaUnits.get(credential) ?? 0)),
     calls,
     countCalls: (platform, endpoint) => calls.filter((call) => call.platform === platform && call.endpoint === endpoint).length,
     revokedTokens: store.revoked,

@@ -10,6 +10,7 @@ import { createAuthorizeRoutes } from './authorize-flow.ts';
 import { accountRandom, compactCount, PERSONAS, tierCount, type DemoAccount, type Persona } from './demo-accounts.ts';
 import { bearerToken, json, readForm, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import { randomChars, randomToken, secretsEqual, type Grant } from './oauth-core.ts';
+import { createTiktokMetrics } from './tiktok-metrics.ts';
 import { avatarRoute, avatarUrl, type PlatformContext, type PlatformModule } from './platform-module.ts';
 
 const AUTH_HOST = 'www.tiktok.com';
@@ -97,7 +98,8 @@ export function createTiktok(context: PlatformContext): PlatformModule {
   }));
 
   const oauthError = (status: number, error: string, description: string) => json(status, { error, error_description: description, log_id: logId(context.now()) });
-  const apiError = (status: number, code: string, message: string) => json(status, { data: {}, error: { code, message, log_id: logId(context.now()) } });
+  const apiError = (status: number, code: string, message: string, headers: Record<string, string> = {}) => json(status, { data: {}, error: { code, message, log_id: logId(context.now()) } }, headers);
+  const metrics = createTiktokMetrics(context, { store, profiles, apiError, logId: () => logId(context.now()) });
   const tokenInvalid = () => apiError(401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
 
   const authorizeRoutes = createAuthorizeRoutes(
@@ -238,7 +240,7 @@ export function createTiktok(context: PlatformContext): PlatformModule {
       follower_count: profile.followerCount,
       following_count: profile.followingCount,
       likes_count: profile.likesCount,
-      video_count: profile.videoCount,
+      video_count: metrics.videoCount(index), // follows /v2/video/list/
     };
     const user = Object.fromEntries(fields.map((field) => [field, values[field as UserField]]));
     return json(200, { data: { user }, error: { code: 'ok', message: '', log_id: logId(context.now()) } });
@@ -249,6 +251,7 @@ export function createTiktok(context: PlatformContext): PlatformModule {
     { platform: 'tiktok', hosts: [API_HOST], method: 'POST', path: '/v2/oauth/token/', endpoint: 'token', group: 'token', handle: token },
     { platform: 'tiktok', hosts: [API_HOST], method: 'POST', path: '/v2/oauth/revoke/', endpoint: 'revoke', group: 'revoke', handle: revoke },
     { platform: 'tiktok', hosts: [API_HOST], method: 'GET', path: '/v2/user/info/', endpoint: 'profile', group: 'profile', handle: userInfo },
+    ...metrics.routes,
     avatarRoute('tiktok', CDN_HOST),
   ];
 
@@ -258,8 +261,9 @@ export function createTiktok(context: PlatformContext): PlatformModule {
     hosts: [AUTH_HOST, API_HOST, CDN_HOST],
     accounts,
     routes,
-    failureGroups: ['token', 'profile', 'revoke'],
+    failureGroups: ['token', 'profile', 'revoke', 'metrics'],
     failure(group, kind) {
+      if (group === 'metrics') return metrics.failure(kind);
       if (group === 'profile') {
         if (kind === 'invalid_grant') return tokenInvalid();
         if (kind === 'rate_limited') return apiError(429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.');

@@ -10,6 +10,7 @@ import { createAuthorizeRoutes } from './authorize-flow.ts';
 import { accountRandom, compactCount, PERSONAS, tierCount, type DemoAccount, type Persona } from './demo-accounts.ts';
 import { basicCredentials, bearerToken, json, readForm, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import { randomToken, secretsEqual, type Grant } from './oauth-core.ts';
+import { createTwitterMetrics } from './twitter-metrics.ts';
 import { avatarRoute, avatarUrl, type PlatformContext, type PlatformModule } from './platform-module.ts';
 
 const AUTH_HOSTS = ['x.com', 'twitter.com'];
@@ -340,12 +341,14 @@ export function createTwitter(context: PlatformContext): PlatformModule {
     return json(200, { data: rendered.data }, headers);
   }
 
+  const metrics = createTwitterMetrics(context, { store, users, rateHeaders, rateWindowMs: RATE_WINDOW_MS });
   const routes: RouteDefinition[] = [
     ...authorizeRoutes,
     { platform: 'twitter', hosts: API_HOSTS, method: 'POST', path: '/2/oauth2/token', endpoint: 'token', group: 'token', handle: token },
     { platform: 'twitter', hosts: API_HOSTS, method: 'POST', path: '/2/oauth2/revoke', endpoint: 'revoke', group: 'revoke', handle: revoke },
     { platform: 'twitter', hosts: API_HOSTS, method: 'GET', path: '/2/users/me', endpoint: 'profile', group: 'profile', handle: me },
     { platform: 'twitter', hosts: API_HOSTS, method: 'GET', path: /^\/2\/users\/by\/username\/(?<username>[^/]+)$/, endpoint: 'lookup', group: 'profile', handle: byUsername },
+    ...metrics.routes,
     avatarRoute('twitter', CDN_HOST),
   ];
 
@@ -355,8 +358,9 @@ export function createTwitter(context: PlatformContext): PlatformModule {
     hosts: [...AUTH_HOSTS, ...API_HOSTS, CDN_HOST],
     accounts,
     routes,
-    failureGroups: ['token', 'profile', 'revoke'],
+    failureGroups: ['token', 'profile', 'revoke', 'metrics'],
     failure(group, kind) {
+      if (group === 'metrics') return metrics.failure(kind);
       const exhausted = {
         'x-rate-limit-limit': '75',
         'x-rate-limit-remaining': '0',

@@ -12,6 +12,7 @@ import { accountRandom, compactCount, PERSONAS, tierCount, type DemoAccount, typ
 import { basicCredentials, bearerToken, json, readForm, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import { randomToken, secretsEqual, type AccessCheck } from './oauth-core.ts';
 import { avatarRoute, avatarUrl, type PlatformContext, type PlatformModule } from './platform-module.ts';
+import { ANALYTICS_HOST, createYoutubeMetrics } from './youtube-metrics.ts';
 
 const AUTH_HOST = 'accounts.google.com';
 const TOKEN_HOST = 'oauth2.googleapis.com';
@@ -129,6 +130,7 @@ export function createYoutube(context: PlatformContext): PlatformModule {
     username: channel.handle,
     followers: roundSubscribers(channel.subscriberCount),
   }));
+  const metrics = createYoutubeMetrics(context, { channels, googleApiError, invalidCredentials });
   /** Per client and account: whether offline access was ever consented, and every scope ever granted. */
   const consents = new Map<string, { offline: boolean; scopes: Set<string> }>();
 
@@ -315,6 +317,7 @@ export function createYoutube(context: PlatformContext): PlatformModule {
       }
     }
 
+    metrics.chargeQuota(bearer ?? query.get('key') ?? String(request.headers['x-goog-api-key']));
     const rawPart = query.get('part');
     if (!rawPart) return googleApiError(400, 'Required parameter: part', { reason: 'required', location: 'part' });
     const requestedParts = rawPart.split(',').map((part) => part.trim());
@@ -355,7 +358,8 @@ export function createYoutube(context: PlatformContext): PlatformModule {
       return googleApiError(400, `The sandbox does not implement the ${filter} filter.`, { reason: 'badRequest', location: filter });
     }
 
-    const items = matched.map((index) => channelResource(channels[index]!, parts, avatarUrl(context, CDN_HOST, index)));
+    // videoCount follows the uploads playlist: the videos published by the sandbox clock.
+    const items = matched.map((index) => channelResource({ ...channels[index]!, videoCount: metrics.videoCount(index) }, parts, avatarUrl(context, CDN_HOST, index)));
     return json(200, {
       kind: 'youtube#channelListResponse',
       etag: etagOf(`list:${filter}:${items.map((item) => item.id).join(',')}:${rawPart}`),
@@ -378,17 +382,19 @@ export function createYoutube(context: PlatformContext): PlatformModule {
       group: 'profile',
       handle: channelsList,
     },
+    ...metrics.routes,
     avatarRoute('youtube', CDN_HOST),
   ];
 
   return {
     platform: 'youtube',
     label: 'YouTube',
-    hosts: [AUTH_HOST, TOKEN_HOST, API_HOST, CDN_HOST],
+    hosts: [AUTH_HOST, TOKEN_HOST, API_HOST, ANALYTICS_HOST, CDN_HOST],
     accounts,
     routes,
-    failureGroups: ['token', 'profile', 'revoke'],
+    failureGroups: ['token', 'profile', 'revoke', 'metrics'],
     failure(group, kind) {
+      if (group === 'metrics') return metrics.failure(kind);
       if (group === 'profile') {
         if (kind === 'invalid_grant') return invalidCredentials();
         if (kind === 'rate_limited') return quotaExceeded();

@@ -27,6 +27,8 @@ export interface DatabaseHandle {
   pglite?: PGlite;
   /** Raw pg pool (PostgreSQL mode only). */
   pool?: pg.Pool;
+  /** The connection string (PostgreSQL mode only), for the job queue's own pool. */
+  url?: string;
 }
 
 /** Runs raw SQL and returns its rows; both drivers answer with `{ rows }`. */
@@ -71,6 +73,7 @@ export function openPostgres(databaseUrl: string, options: { max?: number } = {}
     db,
     kind: 'postgres',
     pool,
+    url: databaseUrl,
     async migrate() {
       // A blocking session-level advisory lock on one dedicated connection: later processes wait,
       // then find nothing left to apply.

@@ -3,3 +3,4 @@ export * from './schema/accounts.ts';
 export * from './schema/rate-limits.ts';
 export * from './schema/billing.ts';
 export * from './schema/platforms.ts';
+export * from './schema/analytics.ts';

@@ -20,12 +20,19 @@ afterAll(async () => {
 
 /** Every registered route as method and path, from Fastify's own table. */
 function registeredRoutes(): { method: string; path: string }[] {
+  // A route under another route's path prints nested (`/api/analytics` then `│   ├── /summary`): rebuild it.
+  const parents: string[] = [];
   return server.app
     .printRoutes({ commonPrefix: false })
     .split('\n')
     .flatMap((line) => {
-      const match = /(\/\S*) \(([A-Z, ]+)\)/.exec(line);
-      return match ? match[2]!.split(', ').map((method) => ({ method, path: match[1]! })) : [];
+      const match = /^([│ ]*)[├└]── (\/\S*)(?: \(([A-Z, ]+)\))?/.exec(line);
+      if (!match) return [];
+      const depth = match[1]!.length / 4;
+      const path = (parents[depth - 1] ?? '') + match[2]!;
+      parents[depth] = path;
+      parents.length = depth + 1;
+      return match[3] ? match[3].split(', ').map((method) => ({ method, path })) : [];
     });
 }
 

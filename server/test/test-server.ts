@@ -58,6 +58,8 @@ export async function startTestServer(options: TestServerOptions = {}) {
     ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
     LOG_LEVEL: 'info',
     ...(options.platforms ? { PLATFORM_TIMEOUT_MS: '1000' } : {}),
+    // Tests run sync jobs themselves with `sync.drain()`: no polling workers, no schedule timers.
+    SYNC_WORKERS: 'off',
     ...options.env,
   });
   // The sandbox must know where to send webhooks before the app that needs its key is built: take the port first.
@@ -93,7 +95,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     });
     config = withPlatformSandbox(config, platformSandbox);
   }
-  const { app, mailer, platforms } = await buildApp({ config, database: database.handle, clock, logStream });
+  const { app, mailer, platforms, sync } = await buildApp({ config, database: database.handle, clock, logStream });
   await app.listen({ port, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -153,6 +155,8 @@ export async function startTestServer(options: TestServerOptions = {}) {
     responseBodies,
     /** The platforms service as built into the app (for tests of its jobs, e.g. re-encryption). */
     platforms,
+    /** The sync job queue: `sync.drain()` runs queued jobs until none is left. */
+    sync,
     /** Only with `{ stripe: true }`. */
     stripeSandbox,
     /** Only with `{ platforms: true }`. */

@@ -1,22 +1,128 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { analyticsSummaryResponse } from '../../../contract/analytics.ts';
+import {
+  type AnalyticsQuery,
+  type AnalyticsResponse,
+  analyticsQuery,
+  analyticsResponse,
+  analyticsSummaryResponse,
+  DEFAULT_ANALYTICS_DAYS,
+  DEFAULT_ANALYTICS_PAGE_SIZE,
+  metricTypesResponse,
+  PLATFORM_COLOURS,
+  platformAnalyticsParams,
+  platformAnalyticsQuery,
+} from '../../../contract/analytics.ts';
+import { PLATFORM_CATALOGUE, PLATFORM_NAMES, type PlatformName, platformById } from '../../../contract/platforms.ts';
+import { AppError } from '../../lib/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { currentUser } from '../../plugins/authentication.ts';
+import { addDays, dayOf } from '../platforms/providers/provider.ts';
+import { type AnalyticsFilter, type AnalyticsRepository, ENGAGEMENT_PARTS, FOLLOWER_TYPES } from './analytics.repository.ts';
 
-export interface AnalyticsSources {
-  /** Totals over the user's active platform connections. */
-  connectionSummary(userId: number): Promise<{ totalFollowers: number; connectedPlatforms: number }>;
+const SUMMARY_DAYS = 30;
+const TOP_CONTENT = 5;
+
+const displayName = (platform: string) => {
+  const key = PLATFORM_NAMES.find((name) => name === platform);
+  return key ? PLATFORM_CATALOGUE[key].name : platform;
+};
+
+export function createAnalyticsService({ repository, clock }: { repository: AnalyticsRepository; clock: Clock }) {
+  /** The date range of a query: startDate/endDate when given, else the last `days` days up to today (inclusive). */
+  function range(query: Pick<AnalyticsQuery, 'days' | 'startDate' | 'endDate'>) {
+    const today = dayOf(clock.now());
+    const days = query.days ?? DEFAULT_ANALYTICS_DAYS;
+    const endDate = query.endDate ?? (query.startDate ? addDays(query.startDate, days - 1) : today);
+    const startDate = query.startDate ?? addDays(endDate, -(days - 1));
+    if (startDate > endDate) throw new AppError('bad_request', 'startDate must not be after endDate');
+    if (Date.parse(endDate) - Date.parse(startDate) > 3 * 366 * 86_400_000) throw new AppError('bad_request', 'The date range may span at most three years');
+    return { startDate, endDate };
+  }
+
+  async function analytics(userId: number, query: AnalyticsQuery, platform: PlatformName | undefined): Promise<AnalyticsResponse> {
+    const { startDate, endDate } = range(query);
+    const filter: AnalyticsFilter = { userId, startDate, endDate, platform, metricType: query.metricType };
+    const page = query.page ?? 1;
+    const pageSize = query.pageSize ?? DEFAULT_ANALYTICS_PAGE_SIZE;
+    const followerTypes = query.metricType ? FOLLOWER_TYPES.filter((type) => type === query.metricType) : FOLLOWER_TYPES;
+    const engagementOnly = query.metricType && [...ENGAGEMENT_PARTS, 'engagements'].includes(query.metricType) ? query.metricType : undefined;
+    const [metrics, followers, engagement, breakdown, top] = await Promise.all([
+      repository.metricsPage(filter, pageSize, (page - 1) * pageSize),
+      repository.followersOverTime(filter, followerTypes),
+      query.metricType && !engagementOnly ? Promise.resolve([]) : repository.engagementOverTime(filter, engagementOnly),
+      repository.platformFollowers(filter),
+      repository.topContent(filter, TOP_CONTENT),
+    ]);
+    const totalFollowers = breakdown.reduce((sum, row) => sum + row.followers, 0);
+    const ordered = [...breakdown].sort((a, b) => PLATFORM_NAMES.indexOf(a.platform as PlatformName) - PLATFORM_NAMES.indexOf(b.platform as PlatformName));
+    return {
+      startDate,
+      endDate,
+      allMetrics: metrics.rows.map((row) => ({
+        id: row.id,
+        metricType: row.metric_type,
+        date: row.date,
+        value: Number(row.value),
+        platformName: displayName(row.platform),
+        contentTitle: row.content_title,
+      })),
+      paging: { page, pageSize, total: metrics.total, hasMore: page * pageSize < metrics.total },
+      followersOverTime: followers.map((row) => ({ date: row.date, value: Number(row.value) })),
+      engagementOverTime: engagement.map((row) => ({ date: row.date, value: Number(row.value) })),
+      platformBreakdown: ordered.map((row, index) => ({
+        name: displayName(row.platform),
+        followers: Number(row.followers),
+        percentage: totalFollowers > 0 ? Math.round((Number(row.followers) / totalFollowers) * 100) : 0,
+        color: PLATFORM_COLOURS[index % PLATFORM_COLOURS.length]!,
+      })),
+      topContent: top.map((row) => ({
+        id: String(row.id),
+        title: row.title,
+        description: row.description,
+        platform: displayName(row.platform),
+        engagement: Number(row.engagement),
+        url: row.url,
+      })),
+    };
+  }
+
+  async function summary(userId: number) {
+    const endDate = dayOf(clock.now());
+    const startDate = addDays(endDate, -(SUMMARY_DAYS - 1));
+    const row = await repository.summary(userId, startDate, endDate);
+    const rate = row.engaged_views > 0 ? (Number(row.engagements) / Number(row.engaged_views)) * 100 : 0;
+    return {
+      totalFollowers: Number(row.followers),
+      averageEngagementRate: Math.round(rate * 100) / 100,
+      totalViews: Number(row.views),
+      totalRevenue: Math.round((Number(row.revenue) + Number(row.pledges)) * 100) / 100,
+      connectedPlatforms: Number(row.connections),
+    };
+  }
+
+  return { analytics, summary, metricTypes: (userId: number) => repository.metricTypes(userId) };
 }
+
+export type AnalyticsService = ReturnType<typeof createAnalyticsService>;
 
 // Premium: the access gate (server/plugins/access.ts) authenticates and checks the subscription of every
 // /api/analytics route before it runs.
-export function analyticsRoutes(app: FastifyInstance, { connectionSummary }: AnalyticsSources) {
+export function analyticsRoutes(app: FastifyInstance, { analytics }: { analytics: AnalyticsService }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  // Followers and connected platforms come from the connections' latest profiles. Views, engagement and revenue
-  // stay 0 until the sync issue stores the platforms' metrics.
-  routes.get('/api/analytics/summary', { schema: { response: { 200: analyticsSummaryResponse } } }, async (request) => {
-    const { totalFollowers, connectedPlatforms } = await connectionSummary(currentUser(request).id);
-    return { totalFollowers, averageEngagementRate: 0, totalViews: 0, totalRevenue: 0, connectedPlatforms };
+  routes.get('/api/analytics/summary', { schema: { response: { 200: analyticsSummaryResponse } } }, async (request) => analytics.summary(currentUser(request).id));
+
+  routes.get('/api/analytics', { schema: { querystring: analyticsQuery, response: { 200: analyticsResponse } } }, async (request) => {
+    const platform = request.query.platformId !== undefined ? platformById(request.query.platformId) : undefined;
+    return analytics.analytics(currentUser(request).id, request.query, platform);
   });
+
+  routes.get(
+    '/api/analytics/platform/:id',
+    { schema: { params: platformAnalyticsParams, querystring: platformAnalyticsQuery, response: { 200: analyticsResponse } } },
+    async (request) => analytics.analytics(currentUser(request).id, request.query, platformById(request.params.id)),
+  );
+
+  routes.get('/api/analytics/metrics', { schema: { response: { 200: metricTypesResponse } } }, async (request) => analytics.metricTypes(currentUser(request).id));
 }

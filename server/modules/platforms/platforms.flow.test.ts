@@ -7,6 +7,7 @@ import { oauthStates, platformConnections } from '../../db/schema.ts';
 import { sha256 } from '../../lib/secure-random.ts';
 import { createTokenCrypto, rowBinding } from '../../lib/token-crypto.ts';
 import { type Account, authorizeAt, authUrl, platformSandboxOf, postCallback, signUpWithAccess } from '../../test/platforms.ts';
+import { syncNow } from '../../test/sync.ts';
 import { startTestServer, TEST_PUBLIC_URL, type TestServer } from '../../test/test-server.ts';
 import { pkceChallenge } from './platforms.service.ts';
 
@@ -199,20 +200,20 @@ describe.each(PLATFORM_NAMES.map((platform) => [platform] as const))('%s', (plat
     if (target - Date.parse(before.connectedAt.toISOString()) > 6 * DAY) account = await signInAgain(account);
 
     const refreshesBefore = sandbox.countCalls(platform, REFRESH_ENDPOINT[platform]);
-    const synced = await server.request('POST', `/api/sync/platform/${connectionId}`, { token: account.token });
-    expect(synced.status).toBe(202);
+    const { trigger, status: synced } = await syncNow(server, account.token, connectionId);
+    expect(trigger.status).toBe(202);
     const after = (await connectionRow(connectionId))!;
     const tokensAfter = decryptTokens(after);
 
     if (platform === 'linkedin' && tokensBefore.refreshToken === null) {
       // No refresh token (LinkedIn issues them to approved partners only): the user must connect again.
-      expect(synced.body).toMatchObject({ connectionId, status: 'failed', message: expect.stringContaining('Connect it again') });
+      expect(synced).toMatchObject({ connectionId, status: 'failed', message: expect.stringContaining('Connect it again') });
       expect(after.needsReconnect).toBe(true);
       const list = await server.request('GET', '/api/platformconnections', { token: account.token });
       expect(list.body[0]).toMatchObject({ needsReconnect: true, syncStatus: 'failed' });
       return;
     }
-    expect(synced.body).toEqual({ connectionId, status: 'idle', lastSyncedAt: server.clock.now().toISOString(), message: null });
+    expect(synced).toMatchObject({ connectionId, status: 'idle', lastSyncedAt: server.clock.now().toISOString(), message: null });
     expect(sandbox.countCalls(platform, REFRESH_ENDPOINT[platform])).toBe(refreshesBefore + 1);
     expect(tokensAfter.accessToken).not.toBe(tokensBefore.accessToken);
     expect(after.tokenExpiresAt!.getTime()).toBeGreaterThan(server.clock.now().getTime());
@@ -227,7 +228,7 @@ describe.each(PLATFORM_NAMES.map((platform) => [platform] as const))('%s', (plat
     expect(list.body[0]).toMatchObject({ id: connectionId, needsReconnect: false, syncStatus: 'idle', lastSyncedAt: server.clock.now().toISOString() });
 
     // A second sync right away needs no refresh.
-    await server.request('POST', `/api/sync/platform/${connectionId}`, { token: account.token });
+    await syncNow(server, account.token, connectionId);
     expect(sandbox.countCalls(platform, REFRESH_ENDPOINT[platform])).toBe(refreshesBefore + 1);
   });
 

@@ -10,22 +10,19 @@ import {
   oauthCallbackResponse,
   platformConnectionsResponse,
   platformsResponse,
-  syncStatusResponse,
-  syncTriggerResponse,
 } from '../../../contract/platforms.ts';
 import { currentUser } from '../../plugins/authentication.ts';
 import type { PlatformsService } from './platforms.service.ts';
 
 // An unknown platform name is a 404 from the service, so the path only bounds its shape here.
 const platformParams = z.strictObject({ platform: z.string().min(1).max(30) });
-const connectionIdParams = z.strictObject({
+export const connectionIdParams = z.strictObject({
   id: z
     .string()
     .regex(/^[1-9]\d{0,9}$/, 'The connection id must be a positive integer')
     .transform(Number)
     .refine((value) => value <= 2_147_483_647, 'The connection id is too large'),
 });
-const syncParams = z.strictObject({ connectionId: connectionIdParams.shape.id });
 
 // Premium: the access gate (server/plugins/access.ts) authenticates and checks the subscription of every route
 // under /api/platforms, /api/platformconnections, /api/oauth and /api/sync before it runs.
@@ -61,11 +58,5 @@ export function platformsRoutes(app: FastifyInstance, { platforms }: { platforms
   routes.delete('/api/oauth/:platform/disconnect', { schema: { params: platformParams, response: { 200: disconnectResponse } } }, async (request) =>
     platforms.disconnectPlatform(currentUser(request).id, request.params.platform),
   );
-
-  // Until the sync issue adds the job queue, a sync re-reads the profile within the request (see syncConnection).
-  routes.post('/api/sync/platform/:connectionId', { schema: { params: syncParams, response: { 202: syncTriggerResponse } } }, async (request, reply) =>
-    reply.status(202).send(await platforms.syncConnection(currentUser(request).id, request.params.connectionId)),
-  );
-
-  routes.get('/api/sync/status', { schema: { response: { 200: syncStatusResponse } } }, async (request) => platforms.syncStatuses(currentUser(request).id));
+  // POST /api/sync/platform/:connectionId and GET /api/sync/status: server/modules/sync/sync.routes.ts.
 }

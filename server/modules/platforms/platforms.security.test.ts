@@ -7,6 +7,7 @@ import { MAX_CONNECTIONS_PER_PLATFORM, type PlatformName } from '../../../contra
 import { oauthStates, platformConnections } from '../../db/schema.ts';
 import { createTokenCrypto, rowBinding } from '../../lib/token-crypto.ts';
 import { type Account, authorizeAt, authUrl, connect, platformSandboxOf, postCallback, signUpWithAccess } from '../../test/platforms.ts';
+import { syncNow } from '../../test/sync.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import { createPlatformsRepository } from './platforms.repository.ts';
 import { createPlatformsService } from './platforms.service.ts';
@@ -235,8 +236,11 @@ describe('access tokens', () => {
     const connection = (await connect(server, account, 'tiktok', { account: 1 })).body;
     await expireConnection(connection.id);
     const before = sandbox.countCalls('tiktok', 'token');
+    // Ten sync requests at once: one queued job, answered to all ten, and one refresh when it runs.
     const responses = await Promise.all(Array.from({ length: 10 }, () => server.request('POST', `/api/sync/platform/${connection.id}`, { token: account.token })));
-    expect(responses.map((response) => response.body.status)).toEqual(Array(10).fill('idle'));
+    expect(responses.map((response) => response.status)).toEqual(Array(10).fill(202));
+    expect(new Set(responses.map((response) => response.body.jobId)).size).toBe(1);
+    await server.sync.drain();
     expect(sandbox.countCalls('tiktok', 'token')).toBe(before + 1);
     await collectTokens(account);
   });
@@ -248,13 +252,15 @@ describe('access tokens', () => {
     await collectTokens(account);
     await expireConnection(connection.id);
     sandbox.failNext('youtube', 'token', 'invalid_grant');
-    const response = await server.request('POST', `/api/sync/platform/${connection.id}`, { token: account.token });
-    expect(response.status).toBe(202);
-    expect(response.body).toMatchObject({ status: 'failed', message: expect.stringContaining('Connect it again') });
+    const { trigger, status: synced } = await syncNow(server, account.token, connection.id);
+    expect(trigger.status).toBe(202);
+    expect(synced).toMatchObject({ status: 'failed', message: expect.stringContaining('Connect it again') });
     const [listed] = (await server.request('GET', '/api/platformconnections', { token: account.token })).body;
     expect(listed).toMatchObject({ needsReconnect: true, syncStatus: 'failed' });
     const status = await server.request('GET', '/api/sync/status', { token: account.token });
-    expect(status.body).toEqual([{ connectionId: connection.id, status: 'failed', lastSyncedAt: null, message: expect.stringContaining('Connect it again') }]);
+    expect(status.body).toEqual([
+      { connectionId: connection.id, platformName: 'YouTube', status: 'failed', lastSyncedAt: null, nextRunAt: null, message: expect.stringContaining('Connect it again') },
+    ]);
     // Connecting again clears it.
     expect((await connect(server, account, 'youtube', { account: 2 })).body).toMatchObject({ id: connection.id, needsReconnect: false });
     await collectTokens(account);
@@ -267,9 +273,9 @@ describe('access tokens', () => {
     await collectTokens(account);
     const [source] = await server.db.select().from(platformConnections).where(eq(platformConnections.id, first.id));
     await server.db.update(platformConnections).set({ accessToken: source!.accessToken }).where(eq(platformConnections.id, second.id));
-    const response = await server.request('POST', `/api/sync/platform/${second.id}`, { token: account.token });
-    expect(response.status).toBe(202);
-    expect(response.body.status).toBe('failed');
+    const { trigger, status: synced } = await syncNow(server, account.token, second.id);
+    expect(trigger.status).toBe(202);
+    expect(synced?.status).toBe('failed');
     const [row] = await server.db.select().from(platformConnections).where(eq(platformConnections.id, second.id));
     expect(row!.needsReconnect).toBe(true);
     expect(server.logLines.some((line) => line.includes('stored platform tokens are unreadable') && line.includes(`"connectionId":${second.id}`))).toBe(true);
@@ -330,8 +336,8 @@ describe('manual connections', () => {
     expect(byUsername.body).toMatchObject({ platform: 'twitter', platformUserId: x.id, followers: x.followers, manual: true });
 
     for (const row of await rowsOf(account)) expect(row).toMatchObject({ manual: true, accessToken: null, refreshToken: null });
-    const synced = await server.request('POST', `/api/sync/platform/${byHandle.body.id}`, { token: account.token });
-    expect(synced.body.status).toBe('idle');
+    const { status: synced } = await syncNow(server, account.token, byHandle.body.id);
+    expect(synced?.status).toBe('idle');
     // Disconnecting a manual connection revokes nothing.
     const revokes = sandbox.countCalls('youtube', 'revoke');
     expect((await server.request('DELETE', `/api/platformconnections/${byHandle.body.id}`, { token: account.token })).status).toBe(200);

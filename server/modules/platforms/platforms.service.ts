@@ -44,15 +44,10 @@ export interface PlatformsServiceDeps {
   providers?: Record<PlatformName, Provider>;
 }
 
-export interface SyncResult {
-  connectionId: number;
-  status: SyncStatus;
-  lastSyncedAt: string | null;
-  message: string | null;
-}
-
 /** The connection needs the user to connect again; carried out of a transaction so its mark is committed. */
-class ReconnectRequired extends Error {}
+export class ReconnectRequired extends Error {}
+
+const SYNC_STATES: readonly SyncStatus[] = ['idle', 'queued', 'running', 'failed'];
 
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
 export const pkceChallenge = (verifier: string) => base64url(createHash('sha256').update(verifier).digest());
@@ -136,7 +131,7 @@ export function createPlatformsService({ repository, crypto, clock, config, logg
       manual: row.manual,
       needsReconnect: row.needsReconnect,
       lastSyncedAt: row.lastSyncedAt?.toISOString() ?? null,
-      syncStatus: row.syncStatus === 'failed' ? 'failed' : 'idle',
+      syncStatus: SYNC_STATES.find((state) => state === row.syncStatus) ?? 'idle',
     };
   }
 
@@ -304,9 +299,43 @@ export function createPlatformsService({ repository, crypto, clock, config, logg
     }
   }
 
+  /**
+   * Runs `work` with the connection's platform, provider context and a usable access token (renewed first when
+   * due); a token the platform refuses is renewed once and `work` retried. Refused again, or not renewable: the
+   * connection is marked for reconnection and ReconnectRequired is thrown.
+   */
+  async function withPlatformAccess<T>(
+    row: ConnectionRow,
+    work: (access: { platform: PlatformName; provider: Provider; context: ProviderContext; accessToken: string }) => Promise<T>,
+  ): Promise<T> {
+    const platform = resolvePlatform(row.platform);
+    const provider = providers[platform];
+    if (row.manual || !row.accessToken) throw new ReconnectRequired('A manual connection has no access token');
+    const context = contextFor(platform);
+    try {
+      return await work({ platform, provider, context, accessToken: await accessTokenFor(row.id) });
+    } catch (error) {
+      if (!(error instanceof PlatformError && error.kind === 'unauthorized')) throw error;
+      logPlatformFailure(error, { connectionId: row.id, step: 'sync' });
+    }
+    const renewed = await accessTokenFor(row.id, { force: true });
+    try {
+      return await work({ platform, provider, context, accessToken: renewed });
+    } catch (error) {
+      if (!(error instanceof PlatformError && error.kind === 'unauthorized')) throw error;
+      logPlatformFailure(error, { connectionId: row.id, step: 'sync' });
+      await repository.updateConnection(row.id, { needsReconnect: true, updatedAt: clock.now() });
+      throw new ReconnectRequired();
+    }
+  }
+
   return {
     redirectUriOf,
     accessTokenFor,
+    withPlatformAccess,
+    readProfile,
+    displayName,
+    logPlatformFailure,
 
     listPlatforms(): Platform[] {
       return PLATFORM_NAMES.map((platform) => ({
@@ -428,40 +457,6 @@ export function createPlatformsService({ repository, crypto, clock, config, logg
         if (await repository.deleteConnection(userId, row.id)) disconnected += 1;
       }
       return { message: disconnected > 0 ? `${displayName(platform)} disconnected` : `No ${displayName(platform)} account was connected`, disconnected };
-    },
-
-    /**
-     * Re-reads the account's profile now and stores its followers. Until the sync issue brings the job queue
-     * (which replaces this with queued sync jobs), this is the whole of "sync".
-     */
-    async syncConnection(userId: number, connectionId: number): Promise<SyncResult> {
-      const row = await repository.findConnection(userId, connectionId);
-      if (!row) throw new AppError('not_found', 'No such connection.');
-      const platform = resolvePlatform(row.platform);
-      const now = clock.now();
-      try {
-        const profile = await readProfile(row);
-        const updated = await repository.updateConnection(row.id, { ...profileColumns(profile), lastSyncedAt: now, syncStatus: 'idle', syncMessage: null, updatedAt: now });
-        if (!updated) throw new AppError('not_found', 'No such connection.');
-        return { connectionId: row.id, status: 'idle', lastSyncedAt: now.toISOString(), message: null };
-      } catch (error) {
-        if (error instanceof AppError && error.code === 'not_found') throw error;
-        const message =
-          error instanceof ReconnectRequired
-            ? `${displayName(platform)} no longer accepts this connection. Connect it again.`
-            : toAppError(error, platform, { userId, connectionId: row.id, step: 'sync' }).message;
-        await repository.updateConnection(row.id, { syncStatus: 'failed', syncMessage: message, updatedAt: clock.now() });
-        return { connectionId: row.id, status: 'failed', lastSyncedAt: row.lastSyncedAt?.toISOString() ?? null, message };
-      }
-    },
-
-    async syncStatuses(userId: number): Promise<SyncResult[]> {
-      return (await repository.listConnections(userId)).map((row) => ({
-        connectionId: row.id,
-        status: row.syncStatus === 'failed' ? 'failed' : 'idle',
-        lastSyncedAt: row.lastSyncedAt?.toISOString() ?? null,
-        message: row.syncMessage,
-      }));
     },
 
     summary: (userId: number) => repository.summary(userId),

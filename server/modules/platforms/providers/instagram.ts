@@ -15,6 +15,7 @@ import {
   type TokenSet,
   toTokenSet,
 } from './provider.ts';
+import { syncInstagram } from './instagram.sync.ts';
 
 const AUTHORIZE_URL = 'https://www.instagram.com/oauth/authorize';
 const SHORT_LIVED_TOKEN_URL = 'https://api.instagram.com/oauth/access_token';
@@ -67,6 +68,7 @@ async function longLived(context: ProviderContext, operation: string, url: strin
 }
 
 export const instagram: Provider = {
+  sync: syncInstagram,
   platform: 'instagram',
   usesPkce: false,
   // Extend with a week to spare, so a missed sync or two never lets the 60 days run out.

@@ -3,6 +3,7 @@
 // partner-approved apps; without one, a connection needs the user again when its 60-day token ends.
 import { z } from 'zod';
 import { apiError, buildUrl, callPlatform, count, parseBody, type Provider, requestTokens, standardRefresh } from './provider.ts';
+import { syncLinkedIn } from './linkedin.sync.ts';
 
 const AUTHORIZE_URL = 'https://www.linkedin.com/oauth/v2/authorization';
 const TOKEN_URL = 'https://www.linkedin.com/oauth/v2/accessToken';
@@ -24,6 +25,7 @@ const userinfoBody = z.looseObject({ sub: z.string().min(1), name: z.string().op
 const followersBody = z.looseObject({ elements: z.array(z.looseObject({ memberFollowersCount: count })) });
 
 export const linkedin: Provider = {
+  sync: syncLinkedIn,
   platform: 'linkedin',
   usesPkce: false,
   ...standardRefresh,

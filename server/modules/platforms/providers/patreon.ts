@@ -2,6 +2,7 @@
 // every attribute must be asked for with fields[...], and single-use refresh tokens (store the new one).
 import { z } from 'zod';
 import { apiError, buildUrl, callPlatform, count, parseBody, type Provider, requestTokens, standardRefresh } from './provider.ts';
+import { syncPatreon } from './patreon.sync.ts';
 
 const AUTHORIZE_URL = 'https://www.patreon.com/oauth2/authorize';
 const TOKEN_URL = 'https://www.patreon.com/api/oauth2/token';
@@ -21,6 +22,7 @@ const identityBody = z.looseObject({
 const campaignAttributes = z.looseObject({ patron_count: count.optional(), vanity: z.string().nullish() });
 
 export const patreon: Provider = {
+  sync: syncPatreon,
   platform: 'patreon',
   usesPkce: false,
   ...standardRefresh,

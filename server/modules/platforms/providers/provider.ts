@@ -60,6 +60,47 @@ export interface Provider {
   revoke?(context: ProviderContext, tokens: StoredTokens): Promise<void>;
   /** A public profile read with the app's own credentials (manual connections), by handle, URL or id. */
   lookupPublicProfile?(context: ProviderContext, handleOrUrl: string): Promise<PlatformProfile>;
+  /** Reads the account's metrics and content for the sync engine (server/modules/sync). */
+  sync?(context: ProviderContext, input: SyncInput): Promise<SyncOutput>;
+}
+
+/** What a sync asks a platform for. Dates are UTC calendar days, YYYY-MM-DD, inclusive. */
+export interface SyncInput {
+  accessToken: string;
+  /** The platform's id of the account (stored at connection). */
+  platformUserId: string;
+  /** Granted scopes as stored (space or comma separated), null when unknown. */
+  scope: string | null;
+  /** First day whose daily metrics are (re)read: two years back on the first sync, a few days back afterwards. */
+  since: string;
+  /** Today (UTC). */
+  today: string;
+  /** True on the first sync of the connection (full history and every content item). */
+  firstSync: boolean;
+  /** Content published before this instant is only re-read where the platform's counters still move (e.g. last 30 days). */
+  contentSince: Date;
+  /** Platform content ids already stored for the connection. */
+  knownContentIds: ReadonlySet<string>;
+}
+
+export interface SyncedContent {
+  platformContentId: string;
+  title: string;
+  description: string | null;
+  publishedAt: Date | null;
+  url: string | null;
+  /** Lifetime counters as read today; a counter the platform does not report is absent. */
+  metrics: Partial<Record<string, number>>;
+}
+
+export interface SyncOutput {
+  /** The account's current followers (subscribers, patrons), when read. */
+  followers?: number;
+  /** Daily account metrics; a metric the platform does not report is absent, never 0. */
+  daily: { date: string; metricType: string; value: number }[];
+  content: SyncedContent[];
+  /** Calls made and, where the platform counts them, quota units used (YouTube). */
+  usage: { calls: number; quotaUnits?: number };
 }
 
 /**
@@ -108,6 +149,8 @@ export interface PlatformRequest {
   url: string;
   headers?: Record<string, string>;
   form?: Record<string, string | undefined>;
+  /** A JSON request body (TikTok's video list). */
+  json?: unknown;
 }
 
 export interface PlatformResponse {
@@ -124,6 +167,9 @@ export async function callPlatform(context: ProviderContext, request: PlatformRe
   if (request.form) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(Object.entries(request.form).filter((entry): entry is [string, string] => entry[1] !== undefined)).toString();
+  } else if (request.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(request.json);
   }
   let response: Response;
   let text: string;
@@ -151,11 +197,14 @@ export async function callPlatform(context: ProviderContext, request: PlatformRe
   return { status: response.status, headers: response.headers, body: parsed };
 }
 
+/** `details.errorCode` of a response that did not parse: retrying would read the same garbage. */
+export const MALFORMED_RESPONSE = 'malformed_response';
+
 /** Parses a successful body with `schema`; anything else is the platform misbehaving. */
 export function parseBody<T>(schema: z.ZodType<T>, response: PlatformResponse, platform: PlatformName, operation: string): T {
   const result = schema.safeParse(response.body);
   if (!result.success) {
-    throw new PlatformError('unavailable', platform, operation, 'The platform sent a response we could not read', { status: response.status });
+    throw new PlatformError('unavailable', platform, operation, 'The platform sent a response we could not read', { status: response.status, errorCode: MALFORMED_RESPONSE });
   }
   return result.data;
 }
@@ -232,3 +281,21 @@ export const standardRefresh = {
   refreshAheadMs: 60_000,
   canRefresh: (tokens: StoredTokens) => tokens.refreshToken !== null,
 };
+
+/** UTC calendar day of an instant. */
+export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+/** `day` plus `days` (negative: back), as YYYY-MM-DD. */
+export const addDays = (day: string, days: number) => dayOf(new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000));
+
+/** Counts calls of one sync run. */
+export function callCounter() {
+  const usage = { calls: 0, quotaUnits: 0 };
+  return {
+    usage,
+    call(context: ProviderContext, request: PlatformRequest, units = 0) {
+      usage.calls += 1;
+      usage.quotaUnits += units;
+      return callPlatform(context, request);
+    },
+  };
+}

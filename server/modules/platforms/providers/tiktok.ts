@@ -12,6 +12,7 @@ import {
   requestTokens,
   standardRefresh,
 } from './provider.ts';
+import { syncTikTok } from './tiktok.sync.ts';
 
 const AUTHORIZE_URL = 'https://www.tiktok.com/v2/auth/authorize/';
 const TOKEN_URL = 'https://open.tiktokapis.com/v2/oauth/token/';
@@ -35,6 +36,7 @@ const userInfoBody = z.looseObject({
 const errorEnvelope = z.looseObject({ error: z.looseObject({ code: z.string() }) });
 
 export const tiktok: Provider = {
+  sync: syncTikTok,
   platform: 'tiktok',
   usesPkce: true,
   ...standardRefresh,

@@ -15,6 +15,7 @@ import {
   requestTokens,
   standardRefresh,
 } from './provider.ts';
+import { syncTwitter } from './twitter.sync.ts';
 
 const AUTHORIZE_URL = 'https://x.com/i/oauth2/authorize';
 const TOKEN_URL = 'https://api.x.com/2/oauth2/token';
@@ -48,6 +49,7 @@ export function parseTwitterUsername(input: string): string | undefined {
 }
 
 export const twitter: Provider = {
+  sync: syncTwitter,
   platform: 'twitter',
   usesPkce: true,
   ...standardRefresh,

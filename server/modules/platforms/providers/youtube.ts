@@ -14,6 +14,7 @@ import {
   requestTokens,
   standardRefresh,
 } from './provider.ts';
+import { syncYouTube } from './youtube.sync.ts';
 
 const AUTHORIZE_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
 const TOKEN_URL = 'https://oauth2.googleapis.com/token';
@@ -69,6 +70,7 @@ export function parseYouTubeReference(input: string): { forHandle: string } | { 
 }
 
 export const youtube: Provider = {
+  sync: syncYouTube,
   platform: 'youtube',
   usesPkce: true,
   ...standardRefresh,

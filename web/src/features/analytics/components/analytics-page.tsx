@@ -1,21 +1,250 @@
-import { ButtonLink } from '../../../components/ui/button';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { EmptyState } from '../../../components/ui/empty-state';
 import { PageHeader } from '../../../components/ui/page-header';
+import { Spinner } from '../../../components/ui/spinner';
+import { formatCompactNumber, formatCurrency } from '../../../lib/format';
+import { analyticsQueryOptions } from '../api/get-analytics';
+import { analyticsSummaryQueryOptions } from '../api/get-analytics-summary';
+import { metricTypesQueryOptions } from '../api/get-metric-types';
+import {
+  ANALYTICS_PLATFORM_OPTIONS,
+  CLEARED_FILTERS,
+  filtersFromSearchParams,
+  searchParamsWithFilters,
+  type AnalyticsFilters,
+} from '../utils/analytics-filters';
+import { engagementChartData, followersChartData, isEmptySeries, platformDistributionData, rankTopContent } from '../utils/chart-data';
+import { AnalyticsFilterBar } from './analytics-filter-bar';
+import { MetricCard } from './metric-card';
 
-/** /analytics. Metrics, filters and charts come with platform data; until then, the way to get some. */
+// Chart.js is only downloaded when a chart is about to be drawn: the landing and login bundles stay light.
+const LineChart = lazy(async () => ({ default: (await import('../../../components/charts/line-chart')).LineChart }));
+const BarChart = lazy(async () => ({ default: (await import('../../../components/charts/bar-chart')).BarChart }));
+const DoughnutChart = lazy(async () => ({ default: (await import('../../../components/charts/doughnut-chart')).DoughnutChart }));
+
+function Icon({ children }: { children: ReactNode }) {
+  return (
+    <svg className="size-5" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      {children}
+    </svg>
+  );
+}
+
+function Message({ children, tone = 'muted' }: { children: ReactNode; tone?: 'muted' | 'loading' }) {
+  return (
+    <div
+      role={tone === 'loading' ? 'status' : undefined}
+      className="flex h-64 items-center justify-center gap-2 rounded-lg border border-dashed border-slate-700 px-4 text-center text-sm text-slate-400 sm:h-72"
+    >
+      {tone === 'loading' ? <Spinner /> : null}
+      {children}
+    </div>
+  );
+}
+
+const loadingChart = <Message tone="loading">Loading chart...</Message>;
+
+function periodLabel(filters: AnalyticsFilters): string {
+  const platform = ANALYTICS_PLATFORM_OPTIONS.find((option) => option.id === filters.platformId)?.name;
+  return `last ${filters.days} days${platform ? `, ${platform}` : ''}`;
+}
+
+/** /analytics: the four numbers, the filters (kept in the URL) and the charts (spec section 2). */
 export function AnalyticsPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const filters = filtersFromSearchParams(searchParams);
+  const summary = useQuery(analyticsSummaryQueryOptions());
+  const metricTypes = useQuery(metricTypesQueryOptions());
+  const analytics = useQuery(analyticsQueryOptions(filters));
+
+  function changeFilters(change: Partial<AnalyticsFilters>) {
+    // Same value → no navigation, same query key → no refetch (spec section 4).
+    const next = searchParamsWithFilters(searchParams, change);
+    if (next) setSearchParams(next);
+  }
+
+  function refresh() {
+    // cancelRefetch false: a fetch already running is joined, not restarted (spec section 4).
+    void analytics.refetch({ cancelRefetch: false });
+    void summary.refetch({ cancelRefetch: false });
+  }
+
+  const refreshing = analytics.isFetching || summary.isFetching;
+  const data = analytics.data;
+  const failedText = filters.platformId === null ? 'Failed to load analytics data' : 'Failed to load platform analytics';
+  const period = periodLabel(filters);
+
+  function chartBody(content: () => ReactNode, empty: boolean, emptyText: string, loadingText = 'Loading chart...') {
+    if (data === undefined) {
+      return analytics.isError ? <Message>{failedText}</Message> : <Message tone="loading">{loadingText}</Message>;
+    }
+    if (empty) return <Message>{emptyText}</Message>;
+    return content();
+  }
+
+  const followers = data ? followersChartData(data.followersOverTime) : undefined;
+  const engagement = data ? engagementChartData(data.engagementOverTime) : undefined;
+  const distribution = data ? platformDistributionData(data.platformBreakdown) : undefined;
+  const topContent = data ? rankTopContent(data.topContent) : [];
+
   return (
     <>
       <title>Analytics · Analytics Hub</title>
-      <PageHeader title="Analytics" description="Followers, views, revenue and engagement across your platforms" />
-      <Card>
-        <EmptyState
-          title="No analytics data yet"
-          description="Analytics appear here after you connect a platform and its first sync finishes."
-          actions={<ButtonLink to="/platforms">Connect Platform</ButtonLink>}
+      <PageHeader
+        title="Analytics"
+        description="Followers, views, revenue and engagement across your platforms"
+        actions={
+          <Button variant="secondary" onClick={refresh} disabled={refreshing} aria-busy={refreshing}>
+            {refreshing ? (
+              <Spinner />
+            ) : (
+              <Icon>
+                <path d="M20 11a8 8 0 0 0-14.9-3M4 4v4h4M4 13a8 8 0 0 0 14.9 3M20 20v-4h-4" />
+              </Icon>
+            )}
+            Refresh
+          </Button>
+        }
+      />
+      <div className="space-y-6">
+        <section aria-label="Summary" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+          <MetricCard
+            label="Total Followers"
+            value={summary.data ? formatCompactNumber(summary.data.totalFollowers) : undefined}
+            failed={summary.isError && !summary.data}
+            icon={
+              <Icon>
+                <circle cx="9" cy="8" r="3.5" />
+                <path d="M2.5 20a6.5 6.5 0 0 1 13 0M16 4.5a3.5 3.5 0 0 1 0 7M18 14a6.5 6.5 0 0 1 3.5 6" />
+              </Icon>
+            }
+          />
+          <MetricCard
+            label="Total Views"
+            value={summary.data ? formatCompactNumber(summary.data.totalViews) : undefined}
+            failed={summary.isError && !summary.data}
+            icon={
+              <Icon>
+                <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" />
+                <circle cx="12" cy="12" r="3" />
+              </Icon>
+            }
+          />
+          <MetricCard
+            label="Total Revenue"
+            value={summary.data ? formatCurrency(summary.data.totalRevenue) : undefined}
+            failed={summary.isError && !summary.data}
+            icon={
+              <Icon>
+                <path d="M12 2v20M17 6H9.5a3.5 3.5 0 0 0 0 7h5a3.5 3.5 0 0 1 0 7H6" />
+              </Icon>
+            }
+          />
+          <MetricCard
+            label="Connected Platforms"
+            value={summary.data ? String(summary.data.connectedPlatforms) : undefined}
+            failed={summary.isError && !summary.data}
+            icon={
+              <Icon>
+                <path d="M10 14a4 4 0 0 0 5.66 0l3-3a4 4 0 0 0-5.66-5.66l-1.5 1.5" />
+                <path d="M14 10a4 4 0 0 0-5.66 0l-3 3a4 4 0 0 0 5.66 5.66l1.5-1.5" />
+              </Icon>
+            }
+          />
+        </section>
+
+        <AnalyticsFilterBar
+          filters={filters}
+          metricTypes={metricTypes.data}
+          onChange={changeFilters}
+          onClear={() => changeFilters(CLEARED_FILTERS)}
         />
-      </Card>
+
+        {analytics.isError ? (
+          <p role="alert" className="rounded-lg border border-red-500/40 bg-red-950/40 px-4 py-3 text-sm text-red-200">
+            {failedText}
+            {data ? '. Showing the last numbers that loaded.' : ''}
+          </p>
+        ) : null}
+
+        <div className="grid gap-6 lg:grid-cols-2" aria-busy={analytics.isFetching}>
+          <Card title="Followers Growth" className="min-w-0">
+            {chartBody(
+              () => (
+                <Suspense fallback={loadingChart}>
+                  <LineChart label={`Followers growth, ${period}`} data={followers!.data} columns={['Date', 'Followers']} rows={followers!.rows} />
+                </Suspense>
+              ),
+              isEmptySeries(data?.followersOverTime),
+              'No followers data available',
+            )}
+          </Card>
+          <Card title="Engagement Rate" className="min-w-0">
+            {chartBody(
+              () => (
+                <Suspense fallback={loadingChart}>
+                  <BarChart label={`Engagements per day, ${period}`} data={engagement!.data} columns={['Date', 'Engagements']} rows={engagement!.rows} />
+                </Suspense>
+              ),
+              isEmptySeries(data?.engagementOverTime),
+              'No engagement data available',
+            )}
+          </Card>
+          <Card title="Platform Distribution" className="min-w-0">
+            {chartBody(
+              () => (
+                <Suspense fallback={loadingChart}>
+                  <DoughnutChart
+                    label={`Followers by platform, ${period}`}
+                    data={distribution!.data}
+                    columns={['Platform', 'Followers']}
+                    rows={distribution!.rows}
+                  />
+                </Suspense>
+              ),
+              distribution?.rows.length === 0,
+              'No platform data available',
+            )}
+          </Card>
+          <Card title="Top Content" className="min-w-0">
+            {chartBody(
+              () => (
+                <ol className="space-y-2">
+                  {topContent.map((item) => (
+                    <li key={item.id} className="flex items-start gap-3 rounded-lg border border-slate-800 bg-slate-950/60 px-4 py-3 sm:items-center">
+                      <span className="w-8 shrink-0 text-sm font-semibold text-indigo-300">#{item.rank}</span>
+                      {/* Phones put the count under the title, so long titles keep their room. */}
+                      <div className="min-w-0 flex-1 sm:flex sm:items-center sm:justify-between sm:gap-3">
+                        <div className="min-w-0">
+                          <p className="line-clamp-2 font-medium break-words text-white sm:truncate" title={item.heading}>
+                            {item.url ? (
+                              <a href={item.url} target="_blank" rel="noreferrer" className="hover:underline">
+                                {item.heading}
+                              </a>
+                            ) : (
+                              item.heading
+                            )}
+                          </p>
+                          <p className="text-sm text-slate-400">{item.platform}</p>
+                        </div>
+                        <p className="mt-1 shrink-0 text-sm text-slate-300 sm:mt-0 sm:text-right">
+                          <span className="font-semibold text-white">{item.engagement}</span> engagements
+                        </p>
+                      </div>
+                    </li>
+                  ))}
+                </ol>
+              ),
+              topContent.length === 0,
+              'No content data available',
+              'Loading content...',
+            )}
+          </Card>
+        </div>
+      </div>
     </>
   );
 }

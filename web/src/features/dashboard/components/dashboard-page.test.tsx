@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AnalyticsSummary } from '../../../../../contract/analytics';
+import type { AnalyticsSummary, ConnectionSyncStatus } from '../../../../../contract/analytics';
 import type { PlatformConnection } from '../../../../../contract/platforms';
 import { DashboardPage } from './dashboard-page';
 
@@ -60,6 +60,11 @@ function mockServer(handlers: Record<string, Reply | (() => Reply | Promise<Repl
     }),
   );
   return { calls, count: (key: string) => calls.filter((call) => call === key).length };
+}
+
+function syncStatus(connectionId: number, status: ConnectionSyncStatus['status'], message: string | null = null): ConnectionSyncStatus {
+  const platformName = connections.find((item) => item.id === connectionId)?.platformName ?? 'YouTube';
+  return { connectionId, platformName, status, message, lastSyncedAt: null, nextRunAt: null };
 }
 
 function renderDashboard() {
@@ -141,6 +146,8 @@ describe('DashboardPage', () => {
       'POST /api/sync/platform/4': { status: 202, body: {} },
       'POST /api/sync/platform/5': { status: 202, body: {} },
       'POST /api/sync/platform/6': { status: 202, body: {} },
+      // Already finished when first asked: the status refresh and the 2-second reload both happen.
+      'GET /api/sync/status': { status: 200, body: [4, 5, 6].map((id) => syncStatus(id, 'idle')) },
     });
     renderDashboard();
     await screen.findByText('@maya');
@@ -151,15 +158,21 @@ describe('DashboardPage', () => {
     });
     expect(screen.getByText('Syncing your accounts. The dashboard refreshes in a moment.')).toBeTruthy();
 
-    await act(() => vi.advanceTimersByTimeAsync(1_500));
-    expect(server.count('GET /api/analytics/summary')).toBe(1);
-    expect(server.count('GET /api/platformconnections')).toBe(1);
-
-    await act(() => vi.advanceTimersByTimeAsync(600));
+    // The status says all three are done: refresh at once.
     await vi.waitFor(() => {
       expect(server.count('GET /api/analytics/summary')).toBe(2);
       expect(server.count('GET /api/platformconnections')).toBe(2);
     });
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    expect(server.count('GET /api/analytics/summary')).toBe(2);
+
+    // ...and the 2-second reload of spec section 9 still comes.
+    await act(() => vi.advanceTimersByTimeAsync(1_100));
+    await vi.waitFor(() => {
+      expect(server.count('GET /api/analytics/summary')).toBe(3);
+      expect(server.count('GET /api/platformconnections')).toBe(3);
+    });
+    expect(server.count('GET /api/sync/status')).toBe(1);
     expect(await screen.findByRole('button', { name: 'Sync Data' })).toHaveProperty('disabled', false);
   });
 
@@ -170,6 +183,7 @@ describe('DashboardPage', () => {
       'GET /api/platformconnections': { status: 200, body: connections.slice(0, 2) },
       'POST /api/sync/platform/4': { status: 202, body: {} },
       'POST /api/sync/platform/5': { status: 500, body: { message: 'Patreon is down' } },
+      'GET /api/sync/status': { status: 200, body: [syncStatus(4, 'running'), syncStatus(5, 'idle')] },
     });
     renderDashboard();
     await screen.findByText('@maya');
@@ -177,7 +191,68 @@ describe('DashboardPage', () => {
     await vi.waitFor(() => expect(consoleError).toHaveBeenCalledTimes(1));
     await act(() => vi.advanceTimersByTimeAsync(2_100));
     await vi.waitFor(() => expect(server.count('GET /api/platformconnections')).toBe(2));
-    expect(await screen.findByText("Couldn't start a sync for 1 of 2 accounts.")).toBeTruthy();
+    // Connection 4 still runs, so the button keeps saying so; only its status is watched.
+    expect(screen.getByRole('button', { name: 'Syncing...' })).toBeTruthy();
+  });
+
+  it('polls the sync status every second while a sync runs, refreshes when all are done and stops polling', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let statusAnswer: ConnectionSyncStatus[] = [syncStatus(4, 'queued'), syncStatus(6, 'queued')];
+    const server = mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/platformconnections': { status: 200, body: [connections[0]!, connections[2]!] },
+      'POST /api/sync/platform/4': { status: 202, body: {} },
+      'POST /api/sync/platform/6': { status: 202, body: {} },
+      'GET /api/sync/status': () => ({ status: 200, body: statusAnswer }),
+    });
+    renderDashboard();
+    await screen.findByText('@maya');
+    fireEvent.click(screen.getByRole('button', { name: 'Sync Data' }));
+    await vi.waitFor(() => expect(server.count('GET /api/sync/status')).toBe(1));
+
+    statusAnswer = [syncStatus(4, 'idle'), syncStatus(6, 'running')];
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    await vi.waitFor(() => expect(server.count('GET /api/sync/status')).toBe(2));
+    expect(server.count('GET /api/analytics/summary')).toBe(1);
+
+    // The 2-second reload comes while TikTok still runs; the button keeps saying Syncing...
+    statusAnswer = [syncStatus(4, 'idle'), syncStatus(6, 'running')];
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    await vi.waitFor(() => expect(server.count('GET /api/sync/status')).toBe(3));
+    await vi.waitFor(() => expect(server.count('GET /api/analytics/summary')).toBe(2));
+    expect(screen.getByRole('button', { name: 'Syncing...' })).toBeTruthy();
+
+    statusAnswer = [syncStatus(4, 'idle'), syncStatus(6, 'failed', 'TikTok refused the request (rate limit). We will retry later.')];
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    await vi.waitFor(() => expect(server.count('GET /api/analytics/summary')).toBe(3));
+    expect(server.count('GET /api/platformconnections')).toBe(3);
+    expect(await screen.findByRole('button', { name: 'Sync Data' })).toHaveProperty('disabled', false);
+    const failures = screen.getByRole('list', { name: 'Failed syncs' });
+    expect(failures.textContent).toBe('TikTok: TikTok refused the request (rate limit). We will retry later.');
+
+    const polls = server.count('GET /api/sync/status');
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    expect(server.count('GET /api/sync/status')).toBe(polls);
+  });
+
+  it('shows a dash for Engagement Rate before there is any data, and the rate once a connection synced', async () => {
+    mockServer({
+      'GET /api/analytics/summary': { status: 200, body: { ...summary, totalViews: 0, averageEngagementRate: 0 } },
+      'GET /api/platformconnections': { status: 200, body: [connection({ lastSyncedAt: null })] },
+    });
+    renderDashboard();
+    await screen.findByText('@maya');
+    await vi.waitFor(() => expect(statValue('Engagement Rate')).toBe('—No data yet'));
+    expect(screen.queryByText('0.0%')).toBeNull();
+  });
+
+  it('shows 0.0% once a connection has synced, even without views', async () => {
+    mockServer({
+      'GET /api/analytics/summary': { status: 200, body: { ...summary, totalViews: 0, averageEngagementRate: 0 } },
+      'GET /api/platformconnections': { status: 200, body: [connection({ lastSyncedAt: '2026-11-20T10:00:00.000Z' })] },
+    });
+    renderDashboard();
+    expect(await screen.findByText('0.0%')).toBeTruthy();
   });
 
   it('logs a failed summary and shows a dash instead of numbers', async () => {

@@ -1,5 +1,5 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useId, type ReactNode } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PlatformBadge } from '../../../components/platform-badge';
 import { ButtonLink } from '../../../components/ui/button';
@@ -9,12 +9,15 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatFollowerCount } from '../../../lib/follower-count';
-import { formatCompactNumber, formatPercentage } from '../../../lib/format';
+import { formatCompactNumber } from '../../../lib/format';
 import { logError } from '../../../lib/log';
 import { accountHandle, platformConnectionsQueryOptions } from '../../../lib/platform-connections';
 import { RELOAD_AFTER_SYNC_MS, syncConnection } from '../../../lib/sync-connection';
 import { useDelayedInvalidation } from '../../../lib/use-delayed-invalidation';
 import { analyticsSummaryQueryOptions } from '../api/get-analytics-summary';
+import { syncStatusPollingQueryOptions } from '../api/get-sync-status';
+import { engagementRateText } from '../utils/engagement-rate';
+import { syncProgress } from '../utils/sync-progress';
 import { StatCard } from './stat-card';
 
 const quickActionClasses =
@@ -58,17 +61,23 @@ const syncIcon = (
   </Icon>
 );
 
-/** Queues a sync of every connection; resolves with how many could not be queued (each one is logged). */
-async function syncAllConnections(connectionIds: readonly number[]): Promise<{ queued: number; failed: number }> {
+/** Queues a sync of every connection; resolves with the ids queued and how many could not be (each is logged). */
+async function syncAllConnections(connectionIds: readonly number[]): Promise<{ queuedIds: number[]; queued: number; failed: number }> {
   const results = await Promise.allSettled(connectionIds.map((id) => syncConnection(id)));
-  let failed = 0;
+  const queuedIds: number[] = [];
   results.forEach((result, index) => {
-    if (result.status === 'rejected') {
-      failed += 1;
-      logError(`Sync of connection ${connectionIds[index]} failed`, result.reason);
-    }
+    const id = connectionIds[index]!;
+    if (result.status === 'fulfilled') queuedIds.push(id);
+    else logError(`Sync of connection ${id} failed`, result.reason);
   });
-  return { queued: results.length - failed, failed };
+  return { queuedIds, queued: queuedIds.length, failed: results.length - queuedIds.length };
+}
+
+/** One Sync Data press: which connections it queued, when, and whether their syncs have all finished. */
+interface SyncRun {
+  connectionIds: number[];
+  startedAt: number;
+  finished: boolean;
 }
 
 /** /dashboard: the three headline numbers, the connected accounts and quick actions (spec section 2). */
@@ -76,15 +85,38 @@ export function DashboardPage() {
   const summary = useQuery(analyticsSummaryQueryOptions());
   const connections = useQuery(platformConnectionsQueryOptions());
   const reload = useDelayedInvalidation(RELOAD_AFTER_SYNC_MS);
+  const queryClient = useQueryClient();
   const syncHintId = useId();
+  const [syncRun, setSyncRun] = useState<SyncRun | null>(null);
+  const dashboardQueryKeys = [analyticsSummaryQueryOptions().queryKey, platformConnectionsQueryOptions().queryKey];
   const syncAll = useMutation({
     mutationKey: ['sync', 'all'],
     mutationFn: syncAllConnections,
-    onSuccess: ({ queued }) => {
-      // The syncs run on the server; reload the dashboard once they have had a moment (spec section 9).
-      if (queued > 0) reload.schedule([analyticsSummaryQueryOptions().queryKey, platformConnectionsQueryOptions().queryKey]);
+    onSuccess: ({ queuedIds }) => {
+      if (queuedIds.length === 0) return;
+      // The syncs run on the server: reload the dashboard after 2 seconds (spec section 9), and again as soon as
+      // the status says they have all finished (a sync can take longer than 2 seconds).
+      reload.schedule(dashboardQueryKeys);
+      setSyncRun({ connectionIds: queuedIds, startedAt: Date.now(), finished: false });
     },
   });
+  const syncStatus = useQuery({
+    ...syncStatusPollingQueryOptions(syncRun?.connectionIds ?? []),
+    enabled: syncRun !== null && !syncRun.finished,
+  });
+  // Only an answer fetched after the press says anything about this run.
+  const freshStatus = syncRun && syncStatus.dataUpdatedAt >= syncRun.startedAt ? syncStatus.data : undefined;
+  const progress = syncProgress(freshStatus, syncRun?.connectionIds ?? []);
+  const runEnded = syncRun !== null && !syncRun.finished && (progress.done || syncStatus.isError);
+
+  useEffect(() => {
+    if (!runEnded) return;
+    // A status call that fails stops the polling; the 2-second reload still happens.
+    if (syncStatus.isError) logError('Reading the sync status failed', syncStatus.error);
+    else for (const queryKey of dashboardQueryKeys) void queryClient.invalidateQueries({ queryKey });
+    setSyncRun((run) => (run ? { ...run, finished: true } : run));
+    // Runs once per run end; the keys and the error are read as they are at that moment.
+  }, [runEnded]);
 
   // Spec section 8: dashboard load failures are logged; the cards show a dash instead of a number.
   useEffect(() => {
@@ -95,7 +127,8 @@ export function DashboardPage() {
   }, [connections.error]);
 
   const connectionList = connections.data ?? [];
-  const syncing = syncAll.isPending || reload.isScheduled;
+  const syncing = syncAll.isPending || reload.isScheduled || (syncRun !== null && !syncRun.finished);
+  const syncFailures = syncRun?.finished && !syncing ? progress.failures : [];
   const canSync = connectionList.length > 0;
 
   let syncMessage = '';
@@ -167,7 +200,7 @@ export function DashboardPage() {
           />
           <StatCard
             label="Engagement Rate"
-            value={summary.data ? formatPercentage(summary.data.averageEngagementRate) : undefined}
+            value={summary.data && !connections.isPending ? engagementRateText(summary.data, connections.data ?? []) : undefined}
             failed={summary.isError}
             icon={heartIcon}
           />
@@ -230,6 +263,15 @@ export function DashboardPage() {
             <p role="status" className={`mt-3 px-1 text-xs ${syncAll.data?.failed && !syncing ? 'text-amber-300' : 'text-slate-400'}`}>
               {syncMessage}
             </p>
+            {syncFailures.length > 0 ? (
+              <ul aria-label="Failed syncs" className="mt-2 space-y-1 px-1 text-xs text-amber-300">
+                {syncFailures.map((failure) => (
+                  <li key={failure.connectionId}>
+                    <span className="font-semibold">{failure.platformName}:</span> {failure.message}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
           </Card>
         </div>
       </div>

@@ -3,8 +3,8 @@ import { Skeleton } from '../../../components/ui/skeleton';
 
 interface StatCardProps {
   label: string;
-  /** undefined while loading. */
-  value: string | undefined;
+  /** undefined while loading; null when there is no data yet (a dash, read out as "No data yet"). */
+  value: string | null | undefined;
   failed: boolean;
   icon: ReactNode;
 }
@@ -19,6 +19,11 @@ export function StatCard({ label, value, failed, icon }: StatCardProps) {
           <p className="mt-1 text-2xl font-bold text-slate-500">
             <span aria-hidden="true">—</span>
             <span className="sr-only">Not available</span>
+          </p>
+        ) : value === null ? (
+          <p className="mt-1 text-2xl font-bold text-slate-400 sm:text-3xl">
+            <span aria-hidden="true">—</span>
+            <span className="sr-only">No data yet</span>
           </p>
         ) : value === undefined ? (
           <Skeleton className="mt-2 h-8 w-20" />

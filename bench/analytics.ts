@@ -1,0 +1,115 @@
+// `node --import tsx bench/analytics.ts [scale]`: a creator account with 6 connections, 2 years of daily metrics and
+// 2,000 content items with 80 days of counters (~500k metric rows), plus 1,000 other users with a connection and
+// a month of metrics each; then the p95 latency of GET /api/analytics?days=90 and /api/analytics/summary.
+// PostgreSQL (DATABASE_URL): 50 concurrent clients; PGlite: one client. `scale` multiplies the account's
+// history (e.g. 10 for the "tenfold" check). Sync workers are off: only the API is measured.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { startSandboxMailbox } from '../sandbox/mailbox/mailbox.ts';
+import { buildApp } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { openPostgres, wrapPglite } from '../server/db/client.ts';
+
+const scale = Math.max(1, Number(process.argv[2] ?? 1));
+const DURATION_MS = 5_000;
+
+async function measure(url: string, headers: Record<string, string>, concurrency: number) {
+  const latencies: number[] = [];
+  let failed = 0;
+  const end = Date.now() + DURATION_MS;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < end) {
+        const started = performance.now();
+        const response = await fetch(url, { headers });
+        await response.arrayBuffer();
+        latencies.push(performance.now() - started);
+        if (!response.ok) failed += 1;
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0;
+  return { requests: latencies.length, failed, p50: at(0.5), p95: at(0.95) };
+}
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-bench-analytics-'));
+const silent = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+const mailbox = await startSandboxMailbox({ directory: path.join(dataDir, 'mail'), logger: { info: () => {} } });
+const config = loadConfig({ ...process.env, DATA_DIR: dataDir, SMTP_URL: mailbox.smtpUrl, LOG_LEVEL: 'silent', SYNC_WORKERS: 'off' });
+const database = config.databaseUrl ? openPostgres(config.databaseUrl, { max: 20 }) : wrapPglite(await PGlite.create());
+await database.migrate();
+const { app } = await buildApp({ config, database, logStream: silent });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const db = database.db;
+
+const username = `bench${Date.now()}`;
+const json = { 'content-type': 'application/json' };
+await fetch(`${base}/api/auth/register`, { method: 'POST', headers: json, body: JSON.stringify({ username, email: `${username}@example.com`, password: 'benchmark passphrase' }) });
+await db.execute(sql`update users set email_confirmed_at = now() where username = ${username}`);
+const login = (await (await fetch(`${base}/api/auth/login`, { method: 'POST', headers: json, body: JSON.stringify({ username, password: 'benchmark passphrase' }) })).json()) as { token: string; user: { id: number } };
+const userId = login.user.id;
+const today = new Date().toISOString().slice(0, 10);
+
+const seedStarted = performance.now();
+await db.execute(sql`insert into subscriptions (user_id, stripe_customer_id, status, current_period_end, synced_at) values (${userId}, 'cus_bench', 'active', now() + interval '30 days', now())`);
+await db.execute(sql`insert into platform_connections (user_id, platform, platform_user_id, followers, connected_at, updated_at)
+  select ${userId}, p, 'bench-' || p, 10000 * n, now(), now() from unnest(array['youtube','instagram','tiktok','twitter','linkedin','patreon']) with ordinality as t(p, n)`);
+const historyDays = 730 * scale;
+// Daily account metrics: followers-type + views, likes, comments, shares (+ engagements, revenue on YouTube).
+await db.execute(sql`insert into account_metrics (connection_id, date, metric_type, value)
+  select c.id, (${today}::date - d), m, (1000 + d % 97 * 13 + c.id)::float8
+  from platform_connections c cross join generate_series(0, ${historyDays - 1}) d
+  cross join unnest(array['views','likes','comments','shares']) m where c.user_id = ${userId}`);
+await db.execute(sql`insert into account_metrics (connection_id, date, metric_type, value)
+  select c.id, (${today}::date - d), case c.platform when 'youtube' then 'subscribers' when 'patreon' then 'patrons' else 'followers' end, (50000 - d * 3)::float8
+  from platform_connections c cross join generate_series(0, ${historyDays - 1}) d where c.user_id = ${userId}`);
+await db.execute(sql`insert into account_metrics (connection_id, date, metric_type, value)
+  select c.id, (${today}::date - d), m, (d % 50 + 1)::float8
+  from platform_connections c cross join generate_series(0, ${historyDays - 1}) d cross join unnest(array['engagements','revenue']) m
+  where c.user_id = ${userId} and c.platform = 'youtube'`);
+// 2,000 content items over the four content platforms, each with 80 days of likes/comments/views counters.
+await db.execute(sql`insert into content_items (connection_id, platform_content_id, title, description, published_at, url)
+  select c.id, 'item-' || i, 'Post ' || i, 'Description ' || i, now() - (i || ' hours')::interval, 'https://example.com/' || i
+  from platform_connections c cross join generate_series(1, 500) i where c.user_id = ${userId} and c.platform in ('youtube','instagram','tiktok','twitter')`);
+await db.execute(sql`insert into content_metrics (content_item_id, connection_id, metric_type, as_of, value)
+  select ci.id, ci.connection_id, m, (${today}::date - d), ((ci.id * 7919) % 10000 + 80 - d)::float8
+  from content_items ci join platform_connections c on c.id = ci.connection_id cross join generate_series(0, ${80 * scale - 1}) d
+  cross join unnest(array['views','likes','comments']) m where c.user_id = ${userId}`);
+// 1,000 other users with one connection and 30 days of metrics each.
+await db.execute(sql`insert into users (username, email, password_hash) select 'other' || i || '_' || ${username}, 'other' || i || '_' || ${username} || '@example.com', 'x' from generate_series(1, 1000) i`);
+await db.execute(sql`insert into platform_connections (user_id, platform, platform_user_id, followers, connected_at, updated_at)
+  select u.id, 'youtube', 'other-' || u.id, 100, now(), now() from users u where u.username like ${`other%_${username}`}`);
+await db.execute(sql`insert into account_metrics (connection_id, date, metric_type, value)
+  select c.id, (${today}::date - d), m, 10::float8 from platform_connections c cross join generate_series(0, 29) d
+  cross join unnest(array['subscribers','views','likes','comments','shares']) m where c.platform_user_id like 'other-%'`);
+await db.execute(sql`analyze`);
+const [counts] = (
+  (await db.execute(sql`select (select count(*) from account_metrics)::int as account, (select count(*) from content_metrics)::int as content`)) as unknown as {
+    rows: { account: number; content: number }[];
+  }
+).rows;
+const seedSeconds = (performance.now() - seedStarted) / 1000;
+
+const concurrency = database.kind === 'postgres' ? 50 : 1;
+const headers = { authorization: `Bearer ${login.token}` };
+const routes = ['/api/analytics?days=90', '/api/analytics/summary'];
+process.stdout.write(
+  `database: ${database.kind}, history ×${scale}, ${counts!.account} account + ${counts!.content} content metric rows (seeded in ${seedSeconds.toFixed(1)} s), ${concurrency} client(s), ${DURATION_MS / 1000} s per route\n`,
+);
+for (const route of routes) {
+  await measure(`${base}${route}`, headers, 1); // warm-up
+  const result = await measure(`${base}${route}`, headers, concurrency);
+  process.stdout.write(`${route.padEnd(28)} requests ${String(result.requests).padEnd(7)} failed ${String(result.failed).padEnd(4)} p50 ${result.p50.toFixed(1).padStart(7)} ms   p95 ${result.p95.toFixed(1).padStart(7)} ms\n`);
+}
+
+await app.close();
+await mailbox.close();
+await database.close();
+rmSync(dataDir, { recursive: true, force: true });

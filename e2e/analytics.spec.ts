@@ -1,0 +1,45 @@
+import { expect, expectAccessible, test, watchPageProblems } from './support/fixtures.ts';
+import { signInWithTrial } from './support/subscribed-user.ts';
+
+test.describe('sync and analytics', () => {
+  test('connect YouTube, Sync Data, see the dashboard numbers and the four analytics charts, filter and clear', async ({ page, server, smtp }) => {
+    const problems = watchPageProblems(page);
+    await signInWithTrial(page, server, smtp);
+
+    await page.getByRole('link', { name: 'Platforms' }).click();
+    await page.getByRole('button', { name: /^Connect YouTube/ }).click();
+    await page.getByRole('button', { name: 'Authorize' }).click();
+    await expect(page.getByText('Successfully connected!')).toBeVisible();
+
+    await page.goto(`${server.baseUrl}/dashboard`);
+    await expect(page.getByRole('heading', { name: 'Dashboard', exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Sync Data' }).click();
+    await expect(page.getByText('Syncing...')).toBeVisible();
+    // The numbers update by themselves once the sync finishes: no reload.
+    await expect(page.getByText('Syncing...')).toHaveCount(0, { timeout: 60_000 });
+    const main = page.getByRole('main');
+    await expect(main.getByText(/subscribers/)).toBeVisible();
+    await expect(main.getByText(/^\d+(\.\d)?%$/).first()).toBeVisible({ timeout: 30_000 });
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' }).click();
+    await expect(page).toHaveURL(/\/analytics/);
+    for (const empty of ['No followers data available', 'No engagement data available', 'No platform data available', 'No content data available']) {
+      await expect(page.getByText(empty)).toHaveCount(0, { timeout: 30_000 });
+    }
+    await expect(page.getByRole('img', { name: /Followers/i }).first()).toBeVisible();
+    await expect(page.getByText('#1')).toBeVisible();
+
+    await page.getByLabel('Date Range', { exact: true }).selectOption('90');
+    await expect(page).toHaveURL(/days=90/);
+    await expect(page.getByRole('button', { name: 'Clear Filters' })).toHaveCount(0);
+    await page.getByLabel('Platform', { exact: true }).selectOption({ label: 'YouTube' });
+    await expect(page).toHaveURL(/platform=1/);
+    await expect(page.getByRole('button', { name: 'Clear Filters' })).toBeVisible();
+    await expect(page.getByText('No followers data available')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Clear Filters' }).click();
+    await expect(page).not.toHaveURL(/platform=/);
+    await expect(page.getByRole('button', { name: 'Clear Filters' })).toHaveCount(0);
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
+  });
+});

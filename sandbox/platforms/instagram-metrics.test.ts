@@ -1,0 +1,121 @@
+// Instagram's metrics endpoints as a sync adapter drives them: media paging, media insights, account insights.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectAs } from './metrics-test-helpers.ts';
+import { bearer, DAY, get, startTestSandbox, type TestSandbox } from './test-helpers.ts';
+
+let context: TestSandbox;
+beforeEach(async () => {
+  context = await startTestSandbox();
+});
+afterEach(async () => {
+  await context.close();
+});
+
+const graph = (path: string) => context.sandbox.url(`https://graph.instagram.com/v25.0/${path}`);
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** Follows paging.next (rewritten to the sandbox) until it is absent. */
+async function allMedia(token: string, fields = 'id,caption,media_type,media_product_type,permalink,timestamp,like_count,comments_count'): Promise<any[]> {
+  const media: any[] = [];
+  let url: string | undefined = graph(`me/media?fields=${fields}&limit=50`);
+  while (url) {
+    const page = await get(url, bearer(token));
+    expect(page.status).toBe(200);
+    media.push(...page.body.data);
+    url = page.body.paging?.next ? context.sandbox.url(page.body.paging.next) : undefined;
+  }
+  return media;
+}
+
+describe('Instagram media', () => {
+  it('pages through every post with cursors, newest first, matching media_count', async () => {
+    const token = await connectAs(context.sandbox, 'instagram', 0);
+    const media = await allMedia(token);
+    expect(media.length).toBeGreaterThan(500);
+    expect(new Set(media.map((item) => item.id)).size).toBe(media.length);
+    const times = media.map((item) => Date.parse(item.timestamp.replace('+0000', 'Z')));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(media[0].timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000$/);
+    const profile = await get(graph('me?fields=media_count'), bearer(token));
+    expect(profile.body.media_count).toBe(media.length);
+    expect(context.sandbox.countCalls('instagram', 'media')).toBe(Math.ceil(media.length / 50));
+    // Passing `after` by hand gives the same second page.
+    const first = await get(graph('me/media?fields=id&limit=10'), bearer(token));
+    const second = await get(graph(`me/media?fields=id&limit=10&after=${first.body.paging.cursors.after}`), bearer(token));
+    expect(second.body.data.map((item: any) => item.id)).toEqual(media.slice(10, 20).map((item) => item.id));
+  });
+
+  it('answers lifetime media insights per media type, deterministically', async () => {
+    const token = await connectAs(context.sandbox, 'instagram', 1);
+    const media = await allMedia(token, 'id,media_product_type,like_count');
+    const reel = media.find((item) => item.media_product_type === 'REELS' && item.like_count > 0)!;
+    const url = graph(`${reel.id}/insights?metric=views,reach,likes,comments,shares,saved,total_interactions`);
+    const insights = await get(url, bearer(token));
+    expect(insights.status).toBe(200);
+    expect(insights.body.data.map((entry: any) => entry.name)).toEqual(['views', 'reach', 'likes', 'comments', 'shares', 'saved', 'total_interactions']);
+    const values = Object.fromEntries(insights.body.data.map((entry: any) => [entry.name, entry.values[0].value]));
+    expect(insights.body.data[0].period).toBe('lifetime');
+    expect(values.likes).toBe(reel.like_count);
+    expect(values.total_interactions).toBe(values.likes + values.comments + values.shares + values.saved);
+    expect((await get(url, bearer(token))).body).toEqual(insights.body);
+    expect(context.sandbox.countCalls('instagram', 'media.insights')).toBe(2);
+    const deprecated = await get(graph(`${reel.id}/insights?metric=impressions`), bearer(token));
+    expect(deprecated.status).toBe(400);
+    expect(deprecated.body.error.code).toBe(100);
+  });
+});
+
+describe('Instagram account insights', () => {
+  it('serves follower_count as daily net new followers for the last 30 days only', async () => {
+    const token = await connectAs(context.sandbox, 'instagram', 0);
+    const now = context.clock.now().getTime();
+    const answer = await get(graph(`me/insights?metric=follower_count&period=day&since=${seconds(now - 30 * DAY)}&until=${seconds(now)}`), bearer(token));
+    expect(answer.status).toBe(200);
+    const series = answer.body.data[0];
+    expect(series.name).toBe('follower_count');
+    expect(series.values.length).toBe(30);
+    expect(series.values[0]).toEqual({ value: expect.any(Number), end_time: expect.stringMatching(/T07:00:00\+0000$/) });
+    expect(context.sandbox.countCalls('instagram', 'user.insights')).toBe(1);
+    // Older than 30 days: nothing.
+    const old = await get(graph(`me/insights?metric=follower_count&period=day&since=${seconds(now - 60 * DAY)}&until=${seconds(now - 40 * DAY)}`), bearer(token));
+    expect(old.body.data[0].values).toEqual([]);
+    // Fewer than 100 followers: no data.
+    const ivy = await connectAs(context.sandbox, 'instagram', 2);
+    const small = await get(graph(`me/insights?metric=follower_count&period=day&since=${seconds(now - 7 * DAY)}&until=${seconds(now)}`), bearer(ivy));
+    expect(small.body.data).toEqual([]);
+  });
+
+  it('serves views, reach and accounts_engaged as total_value, and refuses views as a time series', async () => {
+    const token = await connectAs(context.sandbox, 'instagram', 0);
+    const now = context.clock.now().getTime();
+    const range = `since=${seconds(now - 28 * DAY)}&until=${seconds(now)}`;
+    const answer = await get(graph(`me/insights?metric=views,reach,accounts_engaged&period=day&metric_type=total_value&${range}`), bearer(token));
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.map((entry: any) => entry.name)).toEqual(['views', 'reach', 'accounts_engaged']);
+    expect(answer.body.data[0].total_value.value).toBeGreaterThan(0);
+    expect((await get(graph(`me/insights?metric=views,reach,accounts_engaged&period=day&metric_type=total_value&${range}`), bearer(token))).body).toEqual(answer.body);
+    const refused = await get(graph(`me/insights?metric=views&period=day&${range}`), bearer(token));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe(100);
+    const tooLong = await get(graph(`me/insights?metric=views&period=day&metric_type=total_value&since=${seconds(now - 40 * DAY)}&until=${seconds(now)}`), bearer(token));
+    expect(tooLong.status).toBe(400);
+  });
+});
+
+describe('Instagram failNext metrics', () => {
+  it('renders Graph errors by code', async () => {
+    const token = await connectAs(context.sandbox, 'instagram', 0);
+    const { sandbox } = context;
+    const url = graph('me/media?fields=id');
+    for (const failure of ['server_error', 'malformed_json', 'rate_limited', 'token_expired', 'revoked'] as const) sandbox.failNext('instagram', 'metrics', failure);
+    expect((await get(url, bearer(token))).status).toBe(500);
+    expect((await get(url, bearer(token))).body).toBeNull();
+    const limited = await get(url, bearer(token));
+    expect(limited.body.error.code).toBe(4);
+    expect(limited.headers.get('x-app-usage')).toContain('call_count');
+    const expired = await get(url, bearer(token));
+    expect(expired.body.error).toMatchObject({ code: 190, error_subcode: 463 });
+    expect((await get(url, bearer(token))).body.error.code).toBe(190);
+    expect((await get(url, bearer(token))).status).toBe(200);
+  });
+});

@@ -1,0 +1,102 @@
+// Patreon's campaign and members endpoints as a sync adapter drives them.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectAs } from './metrics-test-helpers.ts';
+import { bearer, DAY, get, startTestSandbox, type TestSandbox } from './test-helpers.ts';
+
+let context: TestSandbox;
+beforeEach(async () => {
+  context = await startTestSandbox();
+});
+afterEach(async () => {
+  await context.close();
+});
+
+const api = (path: string) => context.sandbox.url(`https://www.patreon.com/api/oauth2/v2/${path}`);
+const MEMBER_FIELDS = 'full_name,patron_status,currently_entitled_amount_cents,pledge_relationship_start,lifetime_support_cents,last_charge_date,last_charge_status,pledge_cadence';
+
+async function campaignId(token: string): Promise<string> {
+  const campaigns = await get(api('campaigns?fields%5Bcampaign%5D=patron_count,created_at'), bearer(token));
+  expect(campaigns.status).toBe(200);
+  return campaigns.body.data[0].id;
+}
+
+async function allMembers(token: string, id: string, count = 100) {
+  const members: any[] = [];
+  const tiers = new Map<string, any>();
+  let cursor: string | null = null;
+  do {
+    const page = await get(api(`campaigns/${id}/members?include=currently_entitled_tiers&fields%5Bmember%5D=${MEMBER_FIELDS}&fields%5Btier%5D=title,amount_cents&page%5Bcount%5D=${count}${cursor ? `&page%5Bcursor%5D=${encodeURIComponent(cursor)}` : ''}`), bearer(token));
+    expect(page.status).toBe(200);
+    members.push(...page.body.data);
+    for (const tier of page.body.included ?? []) tiers.set(tier.id, tier);
+    cursor = page.body.meta.pagination.cursors.next;
+    expect(page.body.meta.pagination.total).toBeGreaterThanOrEqual(members.length);
+  } while (cursor);
+  return { members, tiers };
+}
+
+describe('Patreon campaign members', () => {
+  it('pages through every member; active patrons equal the campaign patron_count', async () => {
+    const { sandbox } = context;
+    const token = await connectAs(sandbox, 'patreon', 1);
+    const campaigns = await get(api('campaigns?fields%5Bcampaign%5D=patron_count'), bearer(token));
+    const patronCount = campaigns.body.data[0].attributes.patron_count;
+    expect(patronCount).toBe(sandbox.accounts.patreon[1]!.followers);
+    const { members, tiers } = await allMembers(token, campaigns.body.data[0].id);
+    expect(new Set(members.map((member) => member.id)).size).toBe(members.length);
+    const active = members.filter((member) => member.attributes.patron_status === 'active_patron');
+    expect(active).toHaveLength(patronCount);
+    expect(members.some((member) => member.attributes.patron_status === 'former_patron')).toBe(true);
+    const sample = active[0];
+    expect(sample.type).toBe('member');
+    expect(sample.attributes.currently_entitled_amount_cents).toBeGreaterThan(0);
+    expect(sample.attributes.last_charge_status).toBe('Paid');
+    const tierId = sample.relationships.currently_entitled_tiers.data[0].id;
+    expect(tiers.get(tierId).attributes.amount_cents).toBeGreaterThan(0);
+    expect(sandbox.countCalls('patreon', 'campaign.members')).toBe(Math.ceil(members.length / 100));
+    expect(sandbox.countCalls('patreon', 'campaigns')).toBe(1);
+  });
+
+  it('is deterministic and follows the clock', async () => {
+    const { sandbox } = context;
+    const token = await connectAs(sandbox, 'patreon', 2);
+    const id = await campaignId(token);
+    const first = await allMembers(token, id, 1000);
+    const second = await allMembers(token, id, 1000);
+    expect(second.members).toEqual(first.members);
+    context.clock.advance(120 * DAY);
+    const later = await allMembers(await connectAs(sandbox, 'patreon', 2), id, 1000);
+    expect(later.members.length).toBeGreaterThan(first.members.length);
+    // The number of active patrons stays the campaign's patron_count.
+    expect(later.members.filter((member) => member.attributes.patron_status === 'active_patron')).toHaveLength(sandbox.accounts.patreon[2]!.followers!);
+    expect(sandbox.countCalls('patreon', 'campaign.members')).toBe(3);
+  });
+
+  it('refuses another campaign, page[count] above 1000 and a token without campaigns.members', async () => {
+    const { sandbox } = context;
+    const token = await connectAs(sandbox, 'patreon', 0);
+    const id = await campaignId(token);
+    expect((await get(api(`campaigns/1234567/members`), bearer(token))).status).toBe(404);
+    expect((await get(api(`campaigns/${id}/members?page%5Bcount%5D=1001`), bearer(token))).status).toBe(400);
+    const identityOnly = await connectAs(sandbox, 'patreon', 0, 'identity campaigns');
+    const refused = await get(api(`campaigns/${id}/members`), bearer(identityOnly));
+    expect(refused.status).toBe(401);
+    expect(refused.body.errors[0].status).toBe('401');
+  });
+
+  it('injects failures: throttled with retry_after_seconds, 401, 5xx, malformed JSON', async () => {
+    const { sandbox } = context;
+    const token = await connectAs(sandbox, 'patreon', 0);
+    const id = await campaignId(token);
+    const url = api(`campaigns/${id}/members?page%5Bcount%5D=10`);
+    for (const failure of ['rate_limited', 'token_expired', 'revoked', 'server_error', 'malformed_json'] as const) sandbox.failNext('patreon', 'metrics', failure);
+    const limited = await get(url, bearer(token));
+    expect(limited.status).toBe(429);
+    expect(limited.body.errors[0].retry_after_seconds).toBeGreaterThan(0);
+    expect((await get(url, bearer(token))).status).toBe(401);
+    expect((await get(url, bearer(token))).status).toBe(401);
+    expect((await get(url, bearer(token))).status).toBe(503);
+    expect((await get(url, bearer(token))).body).toBeNull();
+    expect((await get(url, bearer(token))).status).toBe(200);
+  });
+});

@@ -1,0 +1,283 @@
+// Patreon's campaign and members endpoints (JSON:API). platform-apis.md §6.2, §6.4–6.6, §7.
+//
+// Modelled: `GET /api/oauth2/v2/campaigns` and `/campaigns/:id` (scope `campaigns`, `patron_count` = active patrons
+// by the sandbox clock); `GET /api/oauth2/v2/campaigns/:id/members` (scope `campaigns.members`) with
+// `include=currently_entitled_tiers,user`, sparse `fields[member|tier|user]`, `page[count]` (≤ 1000) and
+// `page[cursor]` ← `meta.pagination.cursors.next` (null on the last page), `meta.pagination.total`. Members are a
+// fixed generated population (one chain of successive patrons per paying seat, so `patron_count` stays the
+// profile's count) whose status, charges and lifetime support follow the clock.
+import { accountRandom, PERSONAS } from './demo-accounts.ts';
+import { bearerToken, json, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
+import { CONTENT_END_DAY, CONTENT_START_DAY, DAY_MS, decodeCursor, encodeCursor } from './metrics-data.ts';
+import type { OAuthStore } from './oauth-core.ts';
+import type { PlatformContext, RenderedFailure } from './platform-module.ts';
+
+const API_BASE = 'https://www.patreon.com/api/oauth2/v2';
+const TIER_ATTRIBUTES = ['amount_cents', 'created_at', 'description', 'discord_role_ids', 'edited_at', 'image_url', 'patron_count', 'post_count', 'published', 'published_at', 'remote_id', 'requires_shipping', 'title', 'unpublished_at', 'url', 'user_limit'];
+const MEMBER_USER_ATTRIBUTES = ['full_name', 'first_name', 'last_name', 'vanity', 'url', 'image_url', 'thumb_url', 'created'];
+const FIRST_NAMES = ['Alex', 'Sam', 'Jordan', 'Priya', 'Lena', 'Marco', 'Aisha', 'Tom', 'Yuki', 'Chloe', 'Diego', 'Nina', 'Omar', 'Hannah', 'Leo', 'Sofia', 'Ben', 'Mei', 'Ravi', 'Grace', 'Jonas', 'Zoe', 'Kofi', 'Ana'];
+const LAST_NAMES = ['Smith', 'Garcia', 'Nguyen', 'Patel', 'Müller', 'Rossi', 'Okafor', 'Kim', 'Johnson', 'Silva', 'Cohen', 'Brown', 'Tanaka', 'Dubois', 'Novak', 'Hughes', 'Larsen', 'Moreau', 'Ali', 'Walsh'];
+const CHARGE_HOUR_MS = 9 * 3_600_000;
+
+interface Tier {
+  id: string;
+  title: string;
+  amountCents: number;
+  description: string;
+}
+
+interface Member {
+  id: string;
+  userId: string;
+  firstName: string;
+  lastName: string;
+  tier: Tier;
+  startMs: number;
+  /** When the pledge ended (former patron), or null. */
+  endMs: number | null;
+  declined: boolean;
+  cadence: 1 | 12;
+}
+
+export interface PatreonMetricsDeps {
+  store: OAuthStore;
+  creators: readonly { campaignId: string; campaignCreatedAt: string; patronCount: number; vanity: string }[];
+  campaignAttributes(index: number): Record<string, unknown>;
+  apiErrors(status: number, error: { code: number | null; code_name: string; detail: string; title: string; retry_after_seconds?: number }): Reply;
+  unauthorized(): Reply;
+  throttled(): Reply;
+  invalidParameter(parameter: string, detail: string): Reply;
+  attributes: Record<string, readonly string[]>;
+}
+
+const TIER_NAMES: Record<string, [string, string, string]> = {
+  maya: ['Trail Mix', 'Backpacker', 'Expedition Crew'],
+  theo: ['Taste Tester', 'Sous Chef', 'Head Chef'],
+  ivy: ['Sketchbook Friend', 'Studio Pal', 'Patron of the Arts'],
+};
+
+export function createPatreonMetrics(context: PlatformContext, deps: PatreonMetricsDeps) {
+  const { apiErrors, unauthorized } = deps;
+  const populations = PERSONAS.map((persona, index) => {
+    const creator = deps.creators[index]!;
+    const random = accountRandom('patreon', persona, 'members');
+    const names = TIER_NAMES[persona.key] ?? TIER_NAMES.maya!;
+    const tiers: Tier[] = [300, 700, 1500].map((amountCents, position) => ({ id: String(random.int(1_000_000, 9_999_999)), title: names[position]!, amountCents, description: `${names[position]} — $${amountCents / 100} a month.` }));
+    const campaignStart = Date.parse(creator.campaignCreatedAt);
+    const between = (from: number, to: number) => from + Math.floor(random.next() * Math.max(1, to - from));
+    const members: Member[] = [];
+    const add = (startMs: number, endMs: number | null, declined: boolean) => {
+      const roll = random.next();
+      members.push({
+        id: random.uuid(),
+        userId: random.digits(8),
+        firstName: random.pick(FIRST_NAMES),
+        lastName: random.pick(LAST_NAMES),
+        tier: tiers[roll < 0.6 ? 0 : roll < 0.9 ? 1 : 2]!,
+        startMs,
+        endMs,
+        declined,
+        cadence: random.next() < 0.08 ? 12 : 1,
+      });
+    };
+    // One chain per paying seat: when a patron leaves, the next one joins the same moment, so the number of
+    // active patrons is the profile's patron_count at every clock from 2024-05-01 on, while former patrons pile up.
+    const contentStartMs = CONTENT_START_DAY * DAY_MS;
+    for (let seat = 0; seat < creator.patronCount; seat += 1) {
+      let start = between(Math.max(campaignStart, contentStartMs - 730 * DAY_MS), contentStartMs);
+      while (start < CONTENT_END_DAY * DAY_MS) {
+        const tenure = Math.max(31, Math.round(-Math.log(1 - random.next()) * 420)) * DAY_MS;
+        add(start, start + tenure, false);
+        start += tenure;
+      }
+    }
+    // A few declined pledges on top (not counted as active).
+    for (let n = 0; n < Math.max(1, Math.round(creator.patronCount * 0.04)); n += 1) add(between(campaignStart, contentStartMs), null, true);
+    members.sort((a, b) => a.startMs - b.startMs || a.id.localeCompare(b.id));
+    return { tiers, members };
+  });
+
+  /** The month or year anniversaries of `startMs` up to `untilMs` (charge instants). */
+  function charges(member: Member, untilMs: number): number[] {
+    const start = new Date(member.startMs);
+    const result: number[] = [];
+    for (let step = 0; ; step += member.cadence) {
+      const at = Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + step, Math.min(start.getUTCDate(), 28)) + CHARGE_HOUR_MS;
+      if (at > untilMs) break;
+      result.push(at);
+    }
+    return result;
+  }
+
+  function statusOf(member: Member, nowMs: number): 'active_patron' | 'declined_patron' | 'former_patron' | null {
+    if (member.startMs > nowMs) return null; // not yet a member
+    if (member.endMs !== null && member.endMs <= nowMs) return 'former_patron';
+    return member.declined ? 'declined_patron' : 'active_patron';
+  }
+
+  const patronCount = (index: number) => {
+    const nowMs = context.now().getTime();
+    return populations[index]!.members.filter((member) => statusOf(member, nowMs) === 'active_patron').length;
+  };
+
+  /** The caller's grant if it may read the campaign `id` with `scope`; else the error reply. */
+  function authorize(request: SandboxRequest, scope: string): { index: number; scopes: readonly string[] } | { error: Reply } {
+    const check = deps.store.checkAccess('patreon', bearerToken(request.headers));
+    if (!check.ok) return { error: unauthorized() };
+    if (!check.grant.scopes.includes(scope)) return { error: unauthorized() }; // Patreon answers 401 for missing scopes
+    const id = request.params.id;
+    if (id !== undefined && id !== deps.creators[check.grant.accountIndex]!.campaignId) {
+      return { error: apiErrors(404, { code: null, code_name: 'ResourceMissing', detail: `Campaign ${id} was not found or is not yours.`, title: 'Not Found' }) };
+    }
+    return { index: check.grant.accountIndex, scopes: check.grant.scopes };
+  }
+
+  /** `fields[type]` lists, validated against the types this endpoint returns. */
+  function sparseFields(request: SandboxRequest, types: Record<string, readonly string[]>): { fields: Record<string, string[]> } | { error: Reply } {
+    const fields: Record<string, string[]> = {};
+    for (const [name, value] of request.query.entries()) {
+      const match = /^fields\[(?<type>[^\]]+)\]$/.exec(name);
+      if (!match) continue;
+      const type = match.groups!.type!;
+      const allowed = types[type];
+      if (!allowed) return { error: deps.invalidParameter(name, `${type} is not a resource type this endpoint can return.`) };
+      const requested = value.split(',').map((attribute) => attribute.trim()).filter(Boolean);
+      const bad = requested.find((attribute) => !allowed.includes(attribute));
+      if (bad) return { error: deps.invalidParameter(name, `${bad} is not a valid attribute of ${type}. Valid attributes: ${allowed.join(', ')}.`) };
+      fields[type] = requested;
+    }
+    return { fields };
+  }
+
+  const pick = (names: readonly string[] | undefined, values: Record<string, unknown>) => Object.fromEntries((names ?? []).filter((name) => values[name] !== undefined).map((name) => [name, values[name]]));
+
+  function campaignResource(index: number, fields: Record<string, string[]>) {
+    const creator = deps.creators[index]!;
+    return { attributes: pick(fields.campaign, deps.campaignAttributes(index)), id: creator.campaignId, type: 'campaign' };
+  }
+
+  function campaigns(request: SandboxRequest): Reply {
+    const allowed = authorize(request, 'campaigns');
+    if ('error' in allowed) return allowed.error;
+    const parsed = sparseFields(request, { campaign: deps.attributes.campaign ?? [] });
+    if ('error' in parsed) return parsed.error;
+    const resource = campaignResource(allowed.index, parsed.fields);
+    if (request.params.id !== undefined) return json(200, { data: resource, links: { self: `${API_BASE}/campaigns/${resource.id}` } });
+    return json(200, { data: [resource], meta: { pagination: { total: 1 } } });
+  }
+
+  function members(request: SandboxRequest): Reply {
+    const allowed = authorize(request, 'campaigns.members');
+    if ('error' in allowed) return allowed.error;
+    const { index } = allowed;
+    const parsed = sparseFields(request, { member: deps.attributes.member ?? [], tier: TIER_ATTRIBUTES, user: MEMBER_USER_ATTRIBUTES, campaign: deps.attributes.campaign ?? [] });
+    if ('error' in parsed) return parsed.error;
+    const { fields } = parsed;
+    const includes = (request.query.get('include') ?? '').split(',').map((value) => value.trim()).filter(Boolean);
+    const badInclude = includes.find((value) => !['currently_entitled_tiers', 'user', 'campaign', 'address', 'pledge_history'].includes(value));
+    if (badInclude) return deps.invalidParameter('include', `${badInclude} is not a valid relationship of member.`);
+    const rawCount = request.query.get('page[count]');
+    const count = rawCount === null ? 20 : Number(rawCount);
+    if (!Number.isInteger(count) || count < 1 || count > 1000) return deps.invalidParameter('page[count]', 'page[count] must be an integer between 1 and 1000.');
+    const nowMs = context.now().getTime();
+    const existing = populations[index]!.members.filter((member) => statusOf(member, nowMs) !== null);
+    const tierCounts = new Map<string, number>();
+    for (const member of existing) if (statusOf(member, nowMs) === 'active_patron') tierCounts.set(member.tier.id, (tierCounts.get(member.tier.id) ?? 0) + 1);
+    let offset = 0;
+    const cursor = request.query.get('page[cursor]');
+    if (cursor) {
+      const decoded = decodeCursor<{ o?: number; c?: string }>(cursor);
+      if (!decoded || typeof decoded.o !== 'number' || decoded.c !== deps.creators[index]!.campaignId) return deps.invalidParameter('page[cursor]', 'The cursor is not valid.');
+      offset = decoded.o;
+    }
+    const page = existing.slice(offset, offset + count);
+    const canSeeEmail = allowed.scopes.includes('campaigns.members[email]');
+    const included = new Map<string, Record<string, unknown>>();
+    const isoPlus = (ms: number) => new Date(ms).toISOString().replace('Z', '+00:00');
+    const data = page.map((member) => {
+      const status = statusOf(member, nowMs)!;
+      const untilMs = member.endMs !== null ? Math.min(member.endMs, nowMs) : nowMs;
+      const paid = charges(member, untilMs);
+      const perCharge = member.cadence === 12 ? Math.round(member.tier.amountCents * 12 * 0.9) : member.tier.amountCents;
+      const successful = member.declined ? paid.slice(0, -1) : paid;
+      const next = status === 'active_patron' ? charges(member, nowMs + 400 * DAY_MS).find((at) => at > nowMs) : undefined;
+      const entitled = status === 'former_patron' ? 0 : perCharge;
+      const values: Record<string, unknown> = {
+        campaign_lifetime_support_cents: successful.length * perCharge,
+        currently_entitled_amount_cents: entitled,
+        ...(canSeeEmail ? { email: `${member.firstName}.${member.lastName}.${member.userId.slice(0, 4)}@example.com`.toLowerCase() } : {}),
+        full_name: `${member.firstName} ${member.lastName}`,
+        is_follower: false,
+        is_free_trial: false,
+        is_gifted: false,
+        last_charge_date: paid.length > 0 ? isoPlus(paid.at(-1)!) : null,
+        last_charge_status: paid.length === 0 ? null : member.declined ? 'Declined' : 'Paid',
+        lifetime_support_cents: successful.length * perCharge,
+        next_charge_date: next !== undefined ? isoPlus(next) : null,
+        note: '',
+        patron_status: status,
+        pledge_cadence: member.cadence,
+        pledge_relationship_start: isoPlus(member.startMs),
+        will_pay_amount_cents: status === 'active_patron' ? perCharge : 0,
+      };
+      const relationships: Record<string, unknown> = {};
+      if (includes.includes('currently_entitled_tiers')) {
+        const tiers = status === 'former_patron' ? [] : [member.tier];
+        relationships.currently_entitled_tiers = { data: tiers.map((tier) => ({ id: tier.id, type: 'tier' })) };
+        for (const tier of tiers) {
+          const tierPatrons = tierCounts.get(tier.id) ?? 0;
+          included.set(`tier:${tier.id}`, {
+            attributes: pick(fields.tier, { amount_cents: tier.amountCents, title: tier.title, description: tier.description, patron_count: tierPatrons, published: true, url: `/checkout/${deps.creators[index]!.vanity}?rid=${tier.id}`, requires_shipping: false, user_limit: null, post_count: 0 }),
+            id: tier.id,
+            type: 'tier',
+          });
+        }
+      }
+      if (includes.includes('user')) {
+        relationships.user = { data: { id: member.userId, type: 'user' }, links: { related: `https://www.patreon.com/api/oauth2/v2/user/${member.userId}` } };
+        included.set(`user:${member.userId}`, {
+          attributes: pick(fields.user, { full_name: `${member.firstName} ${member.lastName}`, first_name: member.firstName, last_name: member.lastName, url: `https://www.patreon.com/user?u=${member.userId}` }),
+          id: member.userId,
+          type: 'user',
+        });
+      }
+      if (includes.includes('campaign')) relationships.campaign = { data: { id: deps.creators[index]!.campaignId, type: 'campaign' } };
+      return { attributes: pick(fields.member, values), id: member.id, ...(Object.keys(relationships).length > 0 ? { relationships } : {}), type: 'member' };
+    });
+    const nextCursor = offset + count < existing.length ? encodeCursor({ c: deps.creators[index]!.campaignId, o: offset + count }) : null;
+    const body: Record<string, unknown> = {
+      data,
+      ...(includes.length > 0 ? { included: [...included.values()] } : {}),
+      meta: { pagination: { cursors: { next: nextCursor }, total: existing.length } },
+    };
+    if (nextCursor) {
+      const url = new URL(`${API_BASE}/campaigns/${deps.creators[index]!.campaignId}/members`);
+      for (const [key, value] of request.query) if (key !== 'page[cursor]') url.searchParams.set(key, value);
+      url.searchParams.set('page[cursor]', nextCursor);
+      body.links = { next: url.href };
+    }
+    return json(200, body);
+  }
+
+  const host = ['www.patreon.com'];
+  const routes: RouteDefinition[] = [
+    { platform: 'patreon', hosts: host, method: 'GET', path: '/api/oauth2/v2/campaigns', endpoint: 'campaigns', group: 'metrics', handle: campaigns },
+    { platform: 'patreon', hosts: host, method: 'GET', path: /^\/api\/oauth2\/v2\/campaigns\/(?<id>\d+)$/, endpoint: 'campaigns', group: 'metrics', handle: campaigns },
+    { platform: 'patreon', hosts: host, method: 'GET', path: /^\/api\/oauth2\/v2\/campaigns\/(?<id>\d+)\/members$/, endpoint: 'campaign.members', group: 'metrics', handle: members },
+  ];
+
+  function failure(kind: RenderedFailure): Reply {
+    switch (kind) {
+      case 'rate_limited':
+        return deps.throttled();
+      case 'token_expired':
+      case 'revoked':
+      case 'invalid_grant':
+        return unauthorized();
+      default:
+        return apiErrors(503, { code: null, code_name: 'ServiceUnavailable', detail: 'The service is temporarily unavailable. Please try again later.', title: 'Service Unavailable' });
+    }
+  }
+
+  return { routes, failure, patronCount };
+}

@@ -1,0 +1,199 @@
+// X's user timeline with metrics: GET /2/users/:id/tweets. platform-apis.md §4.3, §4.5, §7.
+//
+// Modelled: newest first, `max_results` 5–100, `pagination_token` ← `meta.next_token` (absent on the last page),
+// only the newest 3,200 posts reachable, `since_id` / `until_id` / `start_time` / `end_time`, `public_metrics` on
+// every post, `non_public_metrics` and `organic_metrics` only on the token owner's posts from the last 30 days,
+// `x-rate-limit-*` headers on every answer, problem JSON errors.
+import { PERSONAS, type Persona } from './demo-accounts.ts';
+import { bearerToken, json, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
+import { catalogue, contentTitle, countersAt, dayOf, DAY_MS, decodeCursor, encodeCursor, publishedBy, type ContentItem } from './metrics-data.ts';
+import { secretsEqual, type OAuthStore } from './oauth-core.ts';
+import type { PlatformContext, RenderedFailure } from './platform-module.ts';
+
+const TWEET_FIELDS = [
+  'article', 'attachments', 'author_id', 'card_uri', 'community_id', 'context_annotations', 'conversation_id', 'created_at', 'display_text_range',
+  'edit_controls', 'edit_history_tweet_ids', 'entities', 'geo', 'id', 'in_reply_to_user_id', 'lang', 'media_metadata', 'non_public_metrics', 'note_tweet',
+  'organic_metrics', 'possibly_sensitive', 'promoted_metrics', 'public_metrics', 'referenced_tweets', 'reply_settings', 'scopes', 'source', 'text', 'withheld',
+] as const;
+const TIMELINE_PARAMS = ['max_results', 'pagination_token', 'since_id', 'until_id', 'start_time', 'end_time', 'exclude', 'tweet.fields', 'expansions', 'media.fields', 'user.fields', 'poll.fields', 'place.fields'];
+const TIMELINE_CAP = 3200;
+const TWITTER_EPOCH = 1288834974657n;
+const PRIVATE_WINDOW_MS = 30 * DAY_MS;
+
+const SHAPE = { large: 3000, medium: 800, small: 150 } as const;
+
+export function xPosts(persona: Persona, followers: number): ContentItem[] {
+  return catalogue('twitter', persona, {
+    perTwoYears: SHAPE[persona.tier],
+    medianViews: Math.max(40, followers * 0.05),
+    sigma: 1.3,
+    likeRate: 0.012,
+    commentRate: 0.0012,
+    shareRate: 0.0015,
+    saveRate: 0.0008,
+    duration: [0, 0],
+    titles: contentTitle,
+  });
+}
+
+/** A snowflake id: ms since the Twitter epoch in the high bits, then 22 random bits. */
+export function xPostId(item: ContentItem): bigint {
+  return ((BigInt(item.publishedMs) - TWITTER_EPOCH) << 22n) | BigInt(item.random('id').int(0, 0x3fffff));
+}
+
+export interface TwitterMetricsDeps {
+  store: OAuthStore;
+  users: readonly { id: string; username: string; followersCount: number }[];
+  rateHeaders(key: string, limit: number): Record<string, string>;
+  rateWindowMs: number;
+}
+
+const problem = (status: number, title: string, detail = title, headers: Record<string, string> = {}, type = 'about:blank') => json(status, { title, type, status, detail }, headers);
+
+function invalidRequest(parameters: Record<string, string[]>, message: string, headers: Record<string, string> = {}): Reply {
+  return json(400, { errors: [{ parameters, message }], title: 'Invalid Request', detail: 'One or more parameters to your request was invalid.', type: 'https://api.twitter.com/2/problems/invalid-request' }, headers);
+}
+
+export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetricsDeps) {
+  const postsOf = (index: number) => xPosts(PERSONAS[index]!, deps.users[index]!.followersCount);
+
+  function timeline(request: SandboxRequest): Reply {
+    const token = bearerToken(request.headers);
+    const appOnly = Boolean(token && secretsEqual(token, context.appKeys.twitterBearerToken));
+    let viewer: number | null = null;
+    if (!appOnly) {
+      const check = deps.store.checkAccess('twitter', token);
+      if (!check.ok) return problem(401, 'Unauthorized');
+      viewer = check.grant.accountIndex;
+      if (!check.grant.scopes.includes('tweet.read') || !check.grant.scopes.includes('users.read')) return problem(403, 'Forbidden');
+    }
+    const headers = deps.rateHeaders(`tweets:${viewer ?? 'app'}`, viewer === null ? 1500 : 900);
+    const { query } = request;
+    for (const name of new Set(query.keys())) {
+      if (!TIMELINE_PARAMS.includes(name)) return invalidRequest({ [name]: [query.get(name) ?? ''] }, `The query parameter [${name}] is not one of [id,${TIMELINE_PARAMS.join(',')}]`, headers);
+    }
+    const rawMax = query.get('max_results');
+    const maxResults = rawMax === null ? 10 : Number(rawMax);
+    if (!Number.isInteger(maxResults) || maxResults < 5 || maxResults > 100) {
+      return invalidRequest({ max_results: [rawMax ?? ''] }, `The \`max_results\` query parameter value [${rawMax}] is not between 5 and 100`, headers);
+    }
+    const fields = (query.get('tweet.fields') ?? '').split(',').filter(Boolean);
+    const badField = fields.find((field) => !(TWEET_FIELDS as readonly string[]).includes(field));
+    if (badField) return invalidRequest({ 'tweet.fields': [badField] }, `The \`tweet.fields\` query parameter value [${badField}] is not one of [${TWEET_FIELDS.join(',')}]`, headers);
+    const badExclude = (query.get('exclude') ?? '').split(',').filter(Boolean).find((value) => value !== 'replies' && value !== 'retweets');
+    if (badExclude) return invalidRequest({ exclude: [badExclude] }, `The \`exclude\` query parameter value [${badExclude}] is not one of [replies,retweets]`, headers);
+    const wantsPrivate = fields.includes('non_public_metrics') || fields.includes('organic_metrics') || fields.includes('promoted_metrics');
+    if (appOnly && wantsPrivate) {
+      return json(403, {
+        title: 'Unsupported Authentication',
+        detail: 'Authenticating with OAuth 2.0 Application-Only is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 User Context].',
+        type: 'https://api.twitter.com/2/problems/unsupported-authentication',
+        status: 403,
+      }, headers);
+    }
+
+    const id = request.params.id!;
+    const index = deps.users.findIndex((user) => user.id === id);
+    if (index < 0) {
+      return json(200, { errors: [{ value: id, detail: `Could not find user with id: [${id}].`, title: 'Not Found Error', resource_type: 'user', parameter: 'id', resource_id: id, type: 'https://api.twitter.com/2/problems/resource-not-found' }] }, headers);
+    }
+    if (wantsPrivate && viewer !== index) {
+      return json(403, { title: 'Authorization Error', detail: 'Sorry, you are not authorized to access non_public_metrics on this Tweet.', type: 'https://api.twitter.com/2/problems/not-authorized-for-field', status: 403 }, headers);
+    }
+
+    const parseTime = (name: string): number | null | undefined => {
+      const raw = query.get(name);
+      if (raw === null) return undefined;
+      const ms = Date.parse(raw);
+      return /^\d{4}-\d{2}-\d{2}T/.test(raw) && !Number.isNaN(ms) ? ms : null;
+    };
+    const startTime = parseTime('start_time');
+    const endTime = parseTime('end_time');
+    if (startTime === null || endTime === null) return invalidRequest({ [startTime === null ? 'start_time' : 'end_time']: [query.get(startTime === null ? 'start_time' : 'end_time') ?? ''] }, 'Invalid RFC 3339 timestamp', headers);
+    const idParam = (name: string) => {
+      const raw = query.get(name);
+      return raw !== null && /^\d{1,19}$/.test(raw) ? BigInt(raw) : raw === null ? undefined : null;
+    };
+    const sinceId = idParam('since_id');
+    const untilId = idParam('until_id');
+    if (sinceId === null || untilId === null) return invalidRequest({ since_id: [query.get('since_id') ?? ''] }, 'Invalid id', headers);
+
+    // The newest 3,200 posts are all a timeline reaches.
+    const now = context.now();
+    const reachable = publishedBy(postsOf(index), now).slice(0, TIMELINE_CAP);
+    const matching = reachable.filter((item) => {
+      const postId = xPostId(item);
+      return (sinceId === undefined || postId > sinceId) && (untilId === undefined || postId < untilId) && (startTime === undefined || item.publishedMs >= startTime) && (endTime === undefined || item.publishedMs <= endTime);
+    });
+    let offset = 0;
+    const paginationToken = query.get('pagination_token');
+    if (paginationToken) {
+      const decoded = decodeCursor<{ o?: number; u?: string }>(paginationToken);
+      if (!decoded || typeof decoded.o !== 'number' || decoded.u !== id) return invalidRequest({ pagination_token: [paginationToken] }, 'The `pagination_token` query parameter value is not valid', headers);
+      offset = decoded.o;
+    }
+    const page = matching.slice(offset, offset + maxResults);
+    const day = dayOf(now);
+    const data = page.map((item) => {
+      const postId = xPostId(item).toString();
+      const counters = countersAt(item, day);
+      const post: Record<string, unknown> = { id: postId, text: `${item.title} ${item.description.match(/#\w+/g)?.slice(0, 2).join(' ') ?? ''}`.trim(), edit_history_tweet_ids: [postId] };
+      const publicMetrics = {
+        retweet_count: counters.shares,
+        reply_count: counters.comments,
+        like_count: counters.likes,
+        quote_count: Math.round(counters.shares * 0.15),
+        bookmark_count: counters.saves,
+        impression_count: counters.views,
+      };
+      const recent = now.getTime() - item.publishedMs < PRIVATE_WINDOW_MS;
+      const linkClicks = Math.round(counters.views * 0.004);
+      const profileClicks = Math.round(counters.views * 0.002);
+      for (const field of fields) {
+        if (field === 'created_at') post.created_at = new Date(item.publishedMs).toISOString();
+        else if (field === 'public_metrics') post.public_metrics = publicMetrics;
+        else if (field === 'author_id') post.author_id = id;
+        else if (field === 'conversation_id') post.conversation_id = postId;
+        else if (field === 'lang') post.lang = 'en';
+        else if (field === 'possibly_sensitive') post.possibly_sensitive = false;
+        else if (field === 'reply_settings') post.reply_settings = 'everyone';
+        else if (field === 'non_public_metrics' && recent) post.non_public_metrics = { impression_count: counters.views, url_link_clicks: linkClicks, user_profile_clicks: profileClicks };
+        else if (field === 'organic_metrics' && recent) {
+          post.organic_metrics = { impression_count: counters.views, like_count: counters.likes, reply_count: counters.comments, retweet_count: counters.shares, url_link_clicks: linkClicks, user_profile_clicks: profileClicks };
+        }
+      }
+      return post;
+    });
+    const meta: Record<string, unknown> = { result_count: data.length };
+    if (data.length > 0) {
+      meta.newest_id = data[0]!.id;
+      meta.oldest_id = data.at(-1)!.id;
+    }
+    if (offset + maxResults < matching.length) meta.next_token = encodeCursor({ u: id, o: offset + maxResults });
+    if (offset > 0) meta.previous_token = encodeCursor({ u: id, o: Math.max(0, offset - maxResults) });
+    return json(200, { ...(data.length > 0 ? { data } : {}), meta }, headers);
+  }
+
+  const routes: RouteDefinition[] = [
+    { platform: 'twitter', hosts: ['api.x.com', 'api.twitter.com'], method: 'GET', path: /^\/2\/users\/(?<id>\d+)\/tweets$/, endpoint: 'users.tweets', group: 'metrics', handle: timeline },
+  ];
+
+  function failure(kind: RenderedFailure): Reply {
+    switch (kind) {
+      case 'rate_limited':
+        return problem(429, 'Too Many Requests', 'Too Many Requests', {
+          'x-rate-limit-limit': '900',
+          'x-rate-limit-remaining': '0',
+          'x-rate-limit-reset': String(Math.ceil((context.now().getTime() + deps.rateWindowMs) / 1000)),
+        });
+      case 'token_expired':
+      case 'revoked':
+      case 'invalid_grant':
+        return problem(401, 'Unauthorized');
+      default:
+        return problem(503, 'Service Unavailable');
+    }
+  }
+
+  return { routes, failure };
+}

@@ -1,0 +1,88 @@
+import { date, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { platformConnections } from './platforms.ts';
+
+/**
+ * One value per connection, day and metric (followers, views, likes, …): the platform's daily history where it
+ * keeps one (YouTube reports, Instagram insights), otherwise a dated snapshot written by each sync. A metric the
+ * platform does not report has no row (never a zero). Dates are UTC calendar days.
+ */
+export const accountMetrics = pgTable(
+  'account_metrics',
+  {
+    id: serial('id').primaryKey(),
+    connectionId: integer('connection_id')
+      .notNull()
+      .references(() => platformConnections.id, { onDelete: 'cascade' }),
+    date: date('date', { mode: 'string' }).notNull(),
+    metricType: text('metric_type').notNull(),
+    value: doublePrecision('value').notNull(),
+  },
+  (table) => [
+    // The upsert key, and the index of every per-connection range query (connection = , date between).
+    uniqueIndex('account_metrics_connection_date_type_key').on(table.connectionId, table.date, table.metricType),
+    // Per-type series (followers over time) without reading the other metrics of the day.
+    index('account_metrics_connection_type_date_idx').on(table.connectionId, table.metricType, table.date),
+  ],
+);
+
+/** A video, post or tweet of a connection. */
+export const contentItems = pgTable(
+  'content_items',
+  {
+    id: serial('id').primaryKey(),
+    connectionId: integer('connection_id')
+      .notNull()
+      .references(() => platformConnections.id, { onDelete: 'cascade' }),
+    platformContentId: text('platform_content_id').notNull(),
+    title: text('title').notNull(),
+    description: text('description'),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    url: text('url'),
+  },
+  (table) => [uniqueIndex('content_items_connection_content_key').on(table.connectionId, table.platformContentId)],
+);
+
+/** A content item's lifetime counters as read on one day (one row per item, metric and day). */
+export const contentMetrics = pgTable(
+  'content_metrics',
+  {
+    id: serial('id').primaryKey(),
+    contentItemId: integer('content_item_id')
+      .notNull()
+      .references(() => contentItems.id, { onDelete: 'cascade' }),
+    /** Denormalised from the item so range queries per connection need no join. */
+    connectionId: integer('connection_id')
+      .notNull()
+      .references(() => platformConnections.id, { onDelete: 'cascade' }),
+    metricType: text('metric_type').notNull(),
+    asOf: date('as_of', { mode: 'string' }).notNull(),
+    value: doublePrecision('value').notNull(),
+  },
+  (table) => [
+    uniqueIndex('content_metrics_item_type_day_key').on(table.contentItemId, table.metricType, table.asOf),
+    index('content_metrics_connection_day_idx').on(table.connectionId, table.asOf),
+  ],
+);
+
+/**
+ * The sync state of a connection: the job that is queued or running, the lease of the worker running it (one sync
+ * per connection at a time, whatever the number of processes), the outcome of the last run, and the cursor of
+ * incremental syncs.
+ */
+export const syncStates = pgTable('sync_states', {
+  connectionId: integer('connection_id')
+    .primaryKey()
+    .references(() => platformConnections.id, { onDelete: 'cascade' }),
+  /** idle | queued | running | failed */
+  status: text('status').notNull().default('idle'),
+  message: text('message'),
+  jobId: text('job_id'),
+  /** The worker holding the run; a run whose lease expired may be taken over. */
+  leaseToken: text('lease_token'),
+  leaseUntil: timestamp('lease_until', { withTimezone: true }),
+  nextRunAt: timestamp('next_run_at', { withTimezone: true }),
+  lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+  /** Platform-specific incremental state (e.g. the newest content id seen). */
+  cursor: jsonb('cursor').$type<Record<string, unknown>>(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});

@@ -1,0 +1,179 @@
+// The analytics queries. Every aggregation runs in SQL over the user's own connections (the user id is in every
+// WHERE clause, so another user's rows cannot appear), using the (connection, date) indexes of the metric tables.
+import { sql } from 'drizzle-orm';
+import { type Database, queryRows } from '../../db/client.ts';
+
+/** Account metric types that are follower totals (subscribers on YouTube, patrons on Patreon). */
+export const FOLLOWER_TYPES = ['followers', 'subscribers', 'patrons'] as const;
+/** Account metric types that are engagements; `engagements` itself, where a platform reports it, wins over the sum. */
+export const ENGAGEMENT_PARTS = ['likes', 'comments', 'shares'] as const;
+export const VIEW_TYPES = ['views', 'impressions'] as const;
+
+export interface AnalyticsFilter {
+  userId: number;
+  startDate: string;
+  endDate: string;
+  /** Lowercase platform key, or undefined for all. */
+  platform?: string | undefined;
+  metricType?: string | undefined;
+}
+
+const list = (values: readonly string[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
+
+const connectionScope = (filter: AnalyticsFilter) =>
+  sql`c.user_id = ${filter.userId} and c.is_active${filter.platform ? sql` and c.platform = ${filter.platform}` : sql``}`;
+
+/** Each of the user's connections with the latest day in the range that has content counters (an index lookup each). */
+const latestContentDays = (filter: AnalyticsFilter) => sql`select c.id as connection_id, c.platform,
+    (select max(cm.as_of) from content_metrics cm where cm.connection_id = c.id and cm.as_of between ${filter.startDate} and ${filter.endDate}) as day
+  from platform_connections c where ${connectionScope(filter)}`;
+
+export function createAnalyticsRepository(db: Database) {
+
+  return {
+    /**
+     * One page of records, newest first, and the number of records: sorted on (date, source, integer id) and
+     * counted in the same pass; titles are joined for the page's rows only.
+     */
+    async metricsPage(filter: AnalyticsFilter, limit: number, offset: number) {
+      const typeA = filter.metricType ? sql` and m.metric_type = ${filter.metricType}` : sql``;
+      const typeC = filter.metricType ? sql` and cm.metric_type = ${filter.metricType}` : sql``;
+      const records = sql`select 0 as src, m.id, m.metric_type, m.date, m.value, c.platform, null::int as item
+          from account_metrics m join platform_connections c on c.id = m.connection_id
+          where ${connectionScope(filter)} and m.date between ${filter.startDate} and ${filter.endDate}${typeA}
+        union all
+        -- Content records: each item's counters as read on its connection's latest sync day in the range (one
+        -- record per item and metric, not one per day: a day's counters are lifetime totals, not that day's).
+        select 1, cm.id, cm.metric_type, cm.as_of, cm.value, d.platform, cm.content_item_id
+          from (${latestContentDays(filter)}) d join content_metrics cm on cm.connection_id = d.connection_id and cm.as_of = d.day
+          where true${typeC}`;
+      const rows = await queryRows<{ id: string; metric_type: string; date: string; value: number; platform: string; content_title: string | null; total: string }>(
+        db,
+        sql`with page as (
+            select r.*, count(*) over () as total from (${records}) r order by r.date desc, r.src, r.id limit ${limit} offset ${offset}
+          )
+          select case page.src when 0 then 'a' else 'c' end || page.id as id, page.metric_type, page.date::text as date, page.value, page.platform,
+            ci.title as content_title, page.total::text as total
+          from page left join content_items ci on ci.id = page.item
+          order by page.date desc, page.src, page.id`,
+      );
+      if (rows.length > 0 || offset === 0) return { rows, total: Number(rows[0]?.total ?? 0) };
+      // A page past the end: count without fetching.
+      const [counted] = await queryRows<{ total: string }>(db, sql`select count(*)::text as total from (${records}) r`);
+      return { rows, total: Number(counted?.total ?? 0) };
+    },
+
+    /** Follower totals summed per day. */
+    followersOverTime(filter: AnalyticsFilter, types: readonly string[]) {
+      if (types.length === 0) return Promise.resolve([]);
+      return queryRows<{ date: string; value: number }>(
+        db,
+        sql`select m.date::text as date, sum(m.value)::float8 as value
+          from account_metrics m join platform_connections c on c.id = m.connection_id
+          where ${connectionScope(filter)} and m.date between ${filter.startDate} and ${filter.endDate} and m.metric_type in (${list(types)})
+          group by m.date order by m.date`,
+      );
+    },
+
+    /** Engagements per day: each connection's `engagements`, else its likes + comments + shares (never both). */
+    engagementOverTime(filter: AnalyticsFilter, only?: string) {
+      const perConnection = only
+        ? sql`sum(m.value) filter (where m.metric_type = ${only})`
+        : sql`coalesce(max(m.value) filter (where m.metric_type = 'engagements'), sum(m.value) filter (where m.metric_type in (${list(ENGAGEMENT_PARTS)})))`;
+      return queryRows<{ date: string; value: number }>(
+        db,
+        sql`select date, sum(value)::float8 as value from (
+            select m.connection_id, m.date::text as date, ${perConnection} as value
+            from account_metrics m join platform_connections c on c.id = m.connection_id
+            where ${connectionScope(filter)} and m.date between ${filter.startDate} and ${filter.endDate}
+              and m.metric_type in ('engagements', ${list(ENGAGEMENT_PARTS)})
+            group by m.connection_id, m.date
+          ) per_connection where value is not null group by date order by date`,
+      );
+    },
+
+    /** Per platform: each connection's latest follower total in the range (else its profile count), summed. */
+    platformFollowers(filter: AnalyticsFilter) {
+      return queryRows<{ platform: string; followers: number }>(
+        db,
+        sql`select c.platform, sum(coalesce(latest.value, c.followers))::float8 as followers
+          from platform_connections c
+          left join lateral (
+            select m.value from account_metrics m
+            where m.connection_id = c.id and m.metric_type in (${list(FOLLOWER_TYPES)}) and m.date between ${filter.startDate} and ${filter.endDate}
+            order by m.date desc limit 1
+          ) latest on true
+          where ${connectionScope(filter)}
+          group by c.platform`,
+      );
+    },
+
+    /**
+     * The top content by engagement (likes + comments + shares, or the platform's engagements) as read on each
+     * connection's latest sync day in the range.
+     */
+    topContent(filter: AnalyticsFilter, limit: number) {
+      return queryRows<{ id: number; title: string; description: string | null; platform: string; url: string | null; engagement: number }>(
+        db,
+        sql`with days as (${latestContentDays(filter)}), scored as (
+            select cm.content_item_id, d.platform,
+              coalesce(max(cm.value) filter (where cm.metric_type = 'engagements'), sum(cm.value) filter (where cm.metric_type in (${list(ENGAGEMENT_PARTS)}))) as engagement
+            from days d join content_metrics cm on cm.connection_id = d.connection_id and cm.as_of = d.day
+            group by cm.content_item_id, d.platform
+          )
+          select ci.id, ci.title, ci.description, s.platform, ci.url, s.engagement::float8 as engagement
+          from scored s join content_items ci on ci.id = s.content_item_id
+          where s.engagement is not null and btrim(ci.title) <> ''
+          order by s.engagement desc, ci.id limit ${limit}`,
+      );
+    },
+
+    /** Metric types present in the user's data. */
+    async metricTypes(userId: number): Promise<string[]> {
+      const rows = await queryRows<{ metric_type: string }>(
+        db,
+        sql`select distinct t.metric_type from platform_connections c
+          cross join lateral (
+            (select distinct m.metric_type from account_metrics m where m.connection_id = c.id)
+            union (select distinct cm.metric_type from content_metrics cm where cm.connection_id = c.id)
+          ) t
+          where c.user_id = ${userId} and c.is_active order by 1`,
+      );
+      return rows.map((row) => row.metric_type);
+    },
+
+    /** Dashboard totals over [startDate, endDate]. */
+    async summary(userId: number, startDate: string, endDate: string) {
+      const [row] = await queryRows<{ followers: number; connections: number; views: number; engagements: number; engaged_views: number; revenue: number; pledges: number }>(
+        db,
+        sql`with mine as (select id, followers from platform_connections where user_id = ${userId} and is_active),
+          per_day as (
+            select m.connection_id, m.date,
+              sum(m.value) filter (where m.metric_type in (${list(VIEW_TYPES)})) as views,
+              coalesce(max(m.value) filter (where m.metric_type = 'engagements'), sum(m.value) filter (where m.metric_type in (${list(ENGAGEMENT_PARTS)}))) as engagements,
+              sum(m.value) filter (where m.metric_type = 'revenue') as revenue
+            from account_metrics m join mine on mine.id = m.connection_id
+            where m.date between ${startDate} and ${endDate}
+              and m.metric_type in (${list(VIEW_TYPES)}, 'engagements', ${list(ENGAGEMENT_PARTS)}, 'revenue')
+            group by m.connection_id, m.date
+          ),
+          per_connection as (
+            select connection_id, sum(views) as views, sum(engagements) as engagements, sum(revenue) as revenue from per_day group by connection_id
+          )
+          select
+            (select coalesce(sum(followers), 0) from mine)::float8 as followers,
+            (select count(*) from mine)::int as connections,
+            coalesce((select sum(views) from per_connection), 0)::float8 as views,
+            coalesce((select sum(engagements) from per_connection where views > 0), 0)::float8 as engagements,
+            coalesce((select sum(views) from per_connection where views > 0 and engagements is not null), 0)::float8 as engaged_views,
+            coalesce((select sum(revenue) from per_connection), 0)::float8 as revenue,
+            coalesce((select sum(latest.value) from mine cross join lateral (
+              select m.value from account_metrics m where m.connection_id = mine.id and m.metric_type = 'monthly_pledges' and m.date <= ${endDate}
+              order by m.date desc limit 1) latest), 0)::float8 as pledges`,
+      );
+      return row!;
+    },
+  };
+}
+
+export type AnalyticsRepository = ReturnType<typeof createAnalyticsRepository>;

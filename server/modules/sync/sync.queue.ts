@@ -1,0 +1,199 @@
+// The durable job queue (pg-boss): one job type, `sync-connection` { connectionId }, on the embedded PGlite (through
+// the `db.executeSql` adapter) or on PostgreSQL (its own pool from the connection string). Retries back off
+// exponentially with jitter (pg-boss's retryBackoff); a platform's Retry-After reschedules the work as a new job
+// (startAfter) without spending the retry budget; the `stately` policy with the connection id as singletonKey keeps
+// at most one queued and one running job per connection, and the run lease (sync_states) keeps two workers off the
+// same connection. A scheduled job enqueues every connection that is due, whichever process fires it.
+import type { PGlite } from '@electric-sql/pglite';
+import type { FastifyBaseLogger } from 'fastify';
+import PgBoss from 'pg-boss';
+import type { Clock } from '../../lib/clock.ts';
+import type { RunOutcome, SyncService } from './sync.service.ts';
+import type { SyncRepository } from './sync.repository.ts';
+
+export const SYNC_JOB = 'sync-connection';
+export const SCHEDULE_JOB = 'sync-schedule';
+/** How often the scheduler looks for due connections. */
+const SCHEDULE_CRON = '*/5 * * * *';
+/** A Retry-After chain longer than this is treated as a failure. */
+const MAX_DEFERRALS = 20;
+
+export interface SyncJobData {
+  connectionId: number;
+  /** How many times this sync was put off by a 429 or a busy connection. */
+  deferrals?: number;
+}
+
+export interface SyncQueueConfig {
+  /** Run workers and the schedule in this process (off in tests, which drain the queue themselves). */
+  workers: boolean;
+  retryLimit: number;
+  retryDelaySeconds: number;
+}
+
+export interface SyncQueueDeps {
+  database: { kind: 'pglite' | 'postgres'; pglite?: PGlite; url?: string };
+  service: SyncService;
+  repository: SyncRepository;
+  clock: Clock;
+  config: SyncQueueConfig;
+  logger: FastifyBaseLogger;
+}
+
+/** Copied from the stack notes: PGlite's query() is one statement with parameters; pg-boss also sends parameterless multi-statement DDL. */
+function pgliteAdapter(pg: PGlite): PgBoss.Db {
+  return {
+    executeSql: async (text: string, values: unknown[]) =>
+      values?.length ? { rows: (await pg.query(text, values)).rows } : { rows: (await pg.exec(text)).at(-1)?.rows ?? [] },
+  };
+}
+
+export function createSyncQueue({ database, service, repository, clock, config, logger }: SyncQueueDeps) {
+  const options: PgBoss.ConstructorOptions = {
+    schema: 'pgboss',
+    // Maintenance and cron timers only where jobs are worked.
+    supervise: config.workers,
+    schedule: config.workers,
+  };
+  if (database.kind === 'pglite') {
+    if (!database.pglite) throw new Error('the embedded database is not open');
+    options.db = pgliteAdapter(database.pglite);
+  } else {
+    if (!database.url) throw new Error('the PostgreSQL connection string is missing');
+    options.connectionString = database.url;
+    options.max = 4;
+  }
+  const boss = new PgBoss(options);
+  boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
+  let started = false;
+
+  async function activeJobId(connectionId: number): Promise<{ id: string; state: string } | undefined> {
+    const result = await boss
+      .getDb()
+      .executeSql(
+        `select id::text as id, state::text as state from pgboss.job where name = $1 and singleton_key = $2 and state in ('created', 'retry', 'active') order by (state = 'active') desc, created_on desc limit 1`,
+        [SYNC_JOB, String(connectionId)],
+      );
+    return result.rows[0] as { id: string; state: string } | undefined;
+  }
+
+  /** Queues a sync of the connection (now, or after `startAfterSeconds`); an already queued one is answered instead. */
+  async function enqueue(connectionId: number, options: { startAfterSeconds?: number; deferrals?: number } = {}): Promise<{ jobId: string; status: 'queued' | 'running' }> {
+    const data: SyncJobData = { connectionId, ...(options.deferrals ? { deferrals: options.deferrals } : {}) };
+    const id = await boss.send(SYNC_JOB, data, {
+      singletonKey: String(connectionId),
+      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+    });
+    const now = clock.now();
+    const nextRunAt = new Date(now.getTime() + (options.startAfterSeconds ?? 0) * 1000);
+    if (id) {
+      const state = await repository.state(connectionId);
+      // A running sync keeps showing as running; the queued follow-up is its next run.
+      if (state?.status === 'running' && state.leaseUntil && state.leaseUntil > now) await repository.setStatus(connectionId, { status: 'running', nextRunAt }, now);
+      else await repository.setStatus(connectionId, { status: 'queued', jobId: id, nextRunAt }, now);
+      return { jobId: id, status: 'queued' };
+    }
+    // Deduplicated: one is queued (or running) already.
+    const existing = await activeJobId(connectionId);
+    if (!existing) throw new Error('the sync job could not be queued');
+    return { jobId: existing.id, status: existing.state === 'active' ? 'running' : 'queued' };
+  }
+
+  /** What the queue does with a run's outcome. Throwing makes pg-boss retry (or fail, when the budget is spent). */
+  async function settle(job: PgBoss.JobWithMetadata<SyncJobData>, outcome: RunOutcome): Promise<void> {
+    const { connectionId } = job.data;
+    const now = clock.now();
+    if (outcome.kind === 'done' || outcome.kind === 'skipped' || outcome.kind === 'failed') return;
+    if (outcome.kind === 'defer') {
+      const deferrals = (job.data.deferrals ?? 0) + 1;
+      if (deferrals <= MAX_DEFERRALS) {
+        const seconds = Math.max(1, Math.ceil(outcome.seconds));
+        await enqueue(connectionId, { startAfterSeconds: seconds, deferrals });
+        await repository.setStatus(connectionId, { status: 'queued', message: outcome.message, nextRunAt: new Date(now.getTime() + seconds * 1000) }, now);
+        return;
+      }
+    }
+    const message = outcome.message;
+    if (job.retryCount >= job.retryLimit) {
+      await repository.setStatus(connectionId, { status: 'failed', message, nextRunAt: null }, now);
+    } else {
+      await repository.setStatus(connectionId, { status: 'queued', message: `${message} Retrying.`, nextRunAt: null }, now);
+    }
+    throw new Error(message);
+  }
+
+  async function handle(job: PgBoss.JobWithMetadata<SyncJobData>): Promise<RunOutcome> {
+    const outcome = await service.run(job.data.connectionId, job.id);
+    await settle(job, outcome);
+    return outcome;
+  }
+
+  /** Enqueues every active connection whose next sync is due (duplicates are refused by the singletonKey). */
+  async function enqueueDue(limit = 500): Promise<number> {
+    const due = await repository.dueConnections(clock.now(), limit);
+    for (const connectionId of due) await enqueue(connectionId);
+    return due.length;
+  }
+
+  return {
+    boss,
+    enqueue,
+    enqueueDue,
+
+    async start() {
+      await boss.start();
+      started = true;
+      await boss.createQueue(SYNC_JOB, {
+        name: SYNC_JOB,
+        policy: 'stately',
+        retryLimit: config.retryLimit,
+        retryDelay: config.retryDelaySeconds,
+        retryBackoff: true,
+        expireInSeconds: 15 * 60,
+      });
+      await boss.createQueue(SCHEDULE_JOB, { name: SCHEDULE_JOB, policy: 'singleton' });
+      if (!config.workers) return;
+      await boss.work<SyncJobData>(SYNC_JOB, { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: 2 }, async ([job]) => {
+        if (job) await handle(job);
+      });
+      // pg-boss sends each cron tick once, whatever the number of processes.
+      await boss.schedule(SCHEDULE_JOB, SCHEDULE_CRON);
+      await boss.work(SCHEDULE_JOB, { pollingIntervalSeconds: 30 }, async () => {
+        const queued = await enqueueDue();
+        if (queued > 0) logger.info({ queued }, 'scheduled syncs queued');
+      });
+    },
+
+    /**
+     * Runs queued sync jobs in this process until none is left (tests; no sleeping). `ignoreStartAfter` also runs
+     * jobs waiting for a retry delay or a Retry-After.
+     */
+    async drain({ ignoreStartAfter = false, maxJobs = 50 }: { ignoreStartAfter?: boolean; maxJobs?: number } = {}): Promise<RunOutcome[]> {
+      const outcomes: RunOutcome[] = [];
+      for (let handled = 0; handled < maxJobs; handled += 1) {
+        const [job] = await boss.fetch<SyncJobData>(SYNC_JOB, { includeMetadata: true, batchSize: 1, ignoreStartAfter });
+        if (!job) break;
+        try {
+          outcomes.push(await handle(job));
+          await boss.complete(SYNC_JOB, job.id);
+        } catch (error) {
+          outcomes.push({ kind: 'retry', message: (error as Error).message });
+          await boss.fail(SYNC_JOB, job.id, { message: (error as Error).message });
+        }
+      }
+      return outcomes;
+    },
+
+    job: (id: string) => boss.getJobById<SyncJobData>(SYNC_JOB, id),
+
+    /** Lets running syncs finish, then stops (shutdown). */
+    async stop() {
+      if (!started) return;
+      started = false;
+      // Within SHUTDOWN_GRACE_MS (10 s by default), which bounds the whole shutdown.
+      await boss.stop({ graceful: true, timeout: 8_000, wait: true });
+    },
+  };
+}
+
+export type SyncQueue = ReturnType<typeof createSyncQueue>;

@@ -1,0 +1,190 @@
+// The sync engine's database side: the per-connection state row (status, lease, schedule, cursor) and the one
+// transaction that stores a run's results with idempotent multi-row upserts.
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { accountMetrics, contentItems, contentMetrics, platformConnections, syncStates } from '../../db/schema.ts';
+import type { SyncOutput } from '../platforms/providers/provider.ts';
+
+export type SyncStateRow = typeof syncStates.$inferSelect;
+export type SyncStatusValue = 'idle' | 'queued' | 'running' | 'failed';
+
+/** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters, big enough to be fast on PGlite. */
+const BATCH = 1000;
+
+function chunks<T>(rows: T[], size = BATCH): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < rows.length; start += size) out.push(rows.slice(start, start + size));
+  return out;
+}
+
+export function createSyncRepository(db: Database) {
+  return {
+    async state(connectionId: number): Promise<SyncStateRow | undefined> {
+      const [row] = await db.select().from(syncStates).where(eq(syncStates.connectionId, connectionId));
+      return row;
+    },
+
+    /** Sets the status (and mirrors it on the connection, which the connections list shows). */
+    async setStatus(connectionId: number, values: { status: SyncStatusValue; message?: string | null; jobId?: string | null; nextRunAt?: Date | null }, now: Date) {
+      const set = { ...values, updatedAt: now };
+      await db
+        .insert(syncStates)
+        .values({ connectionId, ...set })
+        .onConflictDoUpdate({ target: syncStates.connectionId, set });
+      await db
+        .update(platformConnections)
+        .set({ syncStatus: values.status, ...(values.message !== undefined ? { syncMessage: values.message } : {}) })
+        .where(eq(platformConnections.id, connectionId));
+    },
+
+    /**
+     * Takes the connection's run lease: one sync per connection at a time across every process. Answers false
+     * while another worker holds an unexpired lease.
+     */
+    async claim(connectionId: number, token: string, jobId: string, now: Date, leaseMs: number): Promise<boolean> {
+      const leaseUntil = new Date(now.getTime() + leaseMs);
+      const rows = await db
+        .insert(syncStates)
+        .values({ connectionId, status: 'running', jobId, leaseToken: token, leaseUntil, updatedAt: now })
+        .onConflictDoUpdate({
+          target: syncStates.connectionId,
+          set: { status: 'running', jobId, leaseToken: token, leaseUntil, updatedAt: now },
+          setWhere: or(isNull(syncStates.leaseUntil), lt(syncStates.leaseUntil, now)),
+        })
+        .returning({ connectionId: syncStates.connectionId });
+      if (rows.length === 0) return false;
+      await db.update(platformConnections).set({ syncStatus: 'running' }).where(eq(platformConnections.id, connectionId));
+      return true;
+    },
+
+    /** Ends a run that did not store anything; only the lease holder may. */
+    async release(connectionId: number, token: string, values: { status: SyncStatusValue; message: string | null; nextRunAt: Date | null; jobId?: string | null }, now: Date) {
+      const rows = await db
+        .update(syncStates)
+        .set({ ...values, leaseToken: null, leaseUntil: null, updatedAt: now })
+        .where(and(eq(syncStates.connectionId, connectionId), eq(syncStates.leaseToken, token)))
+        .returning({ connectionId: syncStates.connectionId });
+      if (rows.length === 0) return;
+      await db.update(platformConnections).set({ syncStatus: values.status, syncMessage: values.message, updatedAt: now }).where(eq(platformConnections.id, connectionId));
+    },
+
+    async knownContentIds(connectionId: number): Promise<Set<string>> {
+      const rows = await db.select({ id: contentItems.platformContentId }).from(contentItems).where(eq(contentItems.connectionId, connectionId));
+      return new Set(rows.map((row) => row.id));
+    },
+
+    /**
+     * Stores a run's results in one transaction (all or nothing) and ends the run: content items, today's
+     * content counters, the daily account metrics, the connection's followers and the state row.
+     */
+    async storeRun(
+      connectionId: number,
+      token: string,
+      output: SyncOutput,
+      run: { today: string; now: Date; nextRunAt: Date; cursor: Record<string, unknown> },
+    ): Promise<{ accountRows: number; contentRows: number; contentMetricRows: number }> {
+      return db.transaction(async (tx) => {
+        // Still ours? A run whose lease expired and was taken over must not write.
+        const [held] = await tx
+          .select({ token: syncStates.leaseToken })
+          .from(syncStates)
+          .where(eq(syncStates.connectionId, connectionId))
+          .for('update');
+        if (held?.token !== token) throw new Error('the sync lease was lost');
+
+        const items = [...new Map(output.content.map((item) => [item.platformContentId, item])).values()];
+        const idOf = new Map<string, number>();
+        for (const batch of chunks(items, 500)) {
+          const rows = await tx
+            .insert(contentItems)
+            .values(
+              batch.map((item) => ({
+                connectionId,
+                platformContentId: item.platformContentId,
+                title: item.title,
+                description: item.description,
+                publishedAt: item.publishedAt,
+                url: item.url,
+              })),
+            )
+            .onConflictDoUpdate({
+              target: [contentItems.connectionId, contentItems.platformContentId],
+              set: { title: sql`excluded.title`, description: sql`excluded.description`, publishedAt: sql`excluded.published_at`, url: sql`excluded.url` },
+            })
+            .returning({ id: contentItems.id, platformContentId: contentItems.platformContentId });
+          for (const row of rows) idOf.set(row.platformContentId, row.id);
+        }
+
+        const contentValues = items.flatMap((item) =>
+          Object.entries(item.metrics)
+            .filter((entry): entry is [string, number] => typeof entry[1] === 'number' && Number.isFinite(entry[1]))
+            .map(([metricType, value]) => ({ contentItemId: idOf.get(item.platformContentId)!, connectionId, metricType, asOf: run.today, value })),
+        );
+        for (const batch of chunks(contentValues)) {
+          await tx
+            .insert(contentMetrics)
+            .values(batch)
+            .onConflictDoUpdate({ target: [contentMetrics.contentItemId, contentMetrics.metricType, contentMetrics.asOf], set: { value: sql`excluded.value` } });
+        }
+
+        const daily = [
+          ...new Map(
+            output.daily.filter((row) => Number.isFinite(row.value)).map((row) => [`${row.date}|${row.metricType}`, { connectionId, date: row.date, metricType: row.metricType, value: row.value }]),
+          ).values(),
+        ];
+        for (const batch of chunks(daily)) {
+          await tx
+            .insert(accountMetrics)
+            .values(batch)
+            .onConflictDoUpdate({ target: [accountMetrics.connectionId, accountMetrics.date, accountMetrics.metricType], set: { value: sql`excluded.value` } });
+        }
+
+        await tx
+          .update(platformConnections)
+          .set({
+            ...(output.followers !== undefined ? { followers: Math.min(Math.round(output.followers), 2_147_483_647) } : {}),
+            lastSyncedAt: run.now,
+            syncStatus: 'idle',
+            syncMessage: null,
+            updatedAt: run.now,
+          })
+          .where(eq(platformConnections.id, connectionId));
+        await tx
+          .update(syncStates)
+          .set({ status: 'idle', message: null, leaseToken: null, leaseUntil: null, lastSuccessAt: run.now, nextRunAt: run.nextRunAt, cursor: run.cursor, updatedAt: run.now })
+          .where(eq(syncStates.connectionId, connectionId));
+        return { accountRows: daily.length, contentRows: items.length, contentMetricRows: contentValues.length };
+      });
+    },
+
+    /** Active connections whose next sync is due and that are not queued or running already. */
+    async dueConnections(now: Date, limit: number): Promise<number[]> {
+      const rows = await db
+        .select({ id: platformConnections.id })
+        .from(platformConnections)
+        .leftJoin(syncStates, eq(syncStates.connectionId, platformConnections.id))
+        .where(
+          and(
+            eq(platformConnections.isActive, true),
+            eq(platformConnections.needsReconnect, false),
+            or(isNull(syncStates.connectionId), and(inArray(syncStates.status, ['idle', 'failed']), or(isNull(syncStates.nextRunAt), lte(syncStates.nextRunAt, now)))),
+          ),
+        )
+        .orderBy(asc(platformConnections.id))
+        .limit(limit);
+      return rows.map((row) => row.id);
+    },
+
+    /** The user's connections with their sync state, for GET /api/sync/status. */
+    listForUser(userId: number) {
+      return db
+        .select({ connection: platformConnections, state: syncStates })
+        .from(platformConnections)
+        .leftJoin(syncStates, eq(syncStates.connectionId, platformConnections.id))
+        .where(eq(platformConnections.userId, userId))
+        .orderBy(asc(platformConnections.id));
+    },
+  };
+}
+
+export type SyncRepository = ReturnType<typeof createSyncRepository>;

@@ -1,0 +1,125 @@
+// One sync run of one connection: take the connection's lease, ask its platform adapter for what changed (with a
+// usable token: refreshed before use, renewed once when refused), store the results in one transaction, and say
+// what the queue should do next. The queue (sync.queue.ts) decides retries; this file decides what happened.
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { PLATFORM_CATALOGUE, PLATFORM_NAMES, type PlatformName } from '../../../contract/platforms.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { PlatformsRepository } from '../platforms/platforms.repository.ts';
+import { type PlatformsService, ReconnectRequired } from '../platforms/platforms.service.ts';
+import { addDays, dayOf, MALFORMED_RESPONSE, PlatformError, type SyncOutput } from '../platforms/providers/provider.ts';
+import type { SyncRepository } from './sync.repository.ts';
+
+const MINUTE = 60_000;
+/** How long a run may hold its connection before another worker may take it over. */
+export const SYNC_LEASE_MS = 15 * MINUTE;
+/** Days of daily history read on the first sync. */
+export const FIRST_SYNC_DAYS = 730;
+/** Days re-read on later syncs: platforms revise the last days (YouTube's reports lag 2–3 days). */
+export const RESYNC_DAYS = 3;
+/** Content published within this many days is re-read on every sync where the platform bills per item. */
+export const RECENT_CONTENT_DAYS = 30;
+
+export type RunOutcome =
+  | { kind: 'done'; stored: { accountRows: number; contentRows: number; contentMetricRows: number }; usage: SyncOutput['usage'] }
+  | { kind: 'skipped'; reason: string }
+  /** Will not get better by retrying: recorded as failed now. */
+  | { kind: 'failed'; message: string }
+  /** Worth retrying with backoff. */
+  | { kind: 'retry'; message: string }
+  /** Come back later without spending a retry: the platform's Retry-After, or another worker holds the lease. */
+  | { kind: 'defer'; seconds: number; message: string };
+
+export interface SyncServiceDeps {
+  repository: SyncRepository;
+  platformsRepository: PlatformsRepository;
+  platforms: PlatformsService;
+  clock: Clock;
+  intervalMs: number;
+  logger: FastifyBaseLogger;
+}
+
+export function createSyncService({ repository, platformsRepository, platforms, clock, intervalMs, logger }: SyncServiceDeps) {
+  const nameOf = (platform: string) => {
+    const key = PLATFORM_NAMES.find((name) => name === platform);
+    return key ? PLATFORM_CATALOGUE[key].name : platform;
+  };
+
+  /** What went wrong, in our words (never the platform's body, which can echo request values). */
+  function describe(error: unknown, platform: string): RunOutcome {
+    const name = nameOf(platform);
+    if (error instanceof ReconnectRequired) return { kind: 'failed', message: `${name} no longer accepts this connection. Connect it again.` };
+    if (error instanceof PlatformError) {
+      const status = error.details.status ? ` (HTTP ${error.details.status}${error.details.errorCode && error.details.errorCode !== MALFORMED_RESPONSE ? `, ${error.details.errorCode}` : ''})` : '';
+      if (error.kind === 'rate_limited') return { kind: 'defer', seconds: error.details.retryAfterSeconds ?? 60, message: `${name} is rate limiting us; the sync will resume later.` };
+      if (error.details.errorCode === MALFORMED_RESPONSE) return { kind: 'failed', message: `${name} sent a response we could not read${status}. Nothing was stored.` };
+      if (error.kind === 'not_found') return { kind: 'failed', message: `${name}: ${error.message}.` };
+      if (error.kind === 'invalid_grant' || error.kind === 'unauthorized') return { kind: 'failed', message: `${name} no longer accepts this connection. Connect it again.` };
+      return { kind: 'retry', message: `${name}: ${error.message}${status}.` };
+    }
+    logger.error({ err: error, platform }, 'sync failed unexpectedly');
+    return { kind: 'retry', message: `${name} could not be synced: an unexpected error occurred.` };
+  }
+
+  async function run(connectionId: number, jobId: string): Promise<RunOutcome> {
+    const row = await platformsRepository.findConnectionById(connectionId);
+    if (!row || !row.isActive) return { kind: 'skipped', reason: 'no such active connection' };
+    const now = clock.now();
+    const token = randomUUID();
+    if (!(await repository.claim(connectionId, token, jobId, now, SYNC_LEASE_MS))) {
+      return { kind: 'defer', seconds: 60, message: 'Another sync of this connection is running.' };
+    }
+    let outcome: RunOutcome;
+    try {
+      if (row.needsReconnect) throw new ReconnectRequired();
+      const state = await repository.state(connectionId);
+      const today = dayOf(now);
+      const lastSuccess = state?.lastSuccessAt ?? null;
+      const firstSync = lastSuccess === null;
+      const earliest = addDays(today, -FIRST_SYNC_DAYS);
+      const resyncFrom = [addDays(today, -RESYNC_DAYS), ...(lastSuccess ? [addDays(dayOf(lastSuccess), -RESYNC_DAYS)] : [])].sort()[0]!;
+      const since = firstSync || resyncFrom < earliest ? earliest : resyncFrom;
+      let output: SyncOutput;
+      if (row.manual) {
+        // A public profile tracked without OAuth: the follower count is all there is to read.
+        const profile = await platforms.readProfile(row);
+        const metricType = row.platform === 'youtube' ? 'subscribers' : 'followers';
+        output = { followers: profile.followers, daily: [{ date: today, metricType, value: profile.followers }], content: [], usage: { calls: 1 } };
+      } else {
+        const knownContentIds = await repository.knownContentIds(connectionId);
+        output = await platforms.withPlatformAccess(row, ({ provider, context, accessToken }) => {
+          if (!provider.sync) throw new PlatformError('unavailable', row.platform as PlatformName, 'metrics', 'This platform has no sync adapter');
+          return provider.sync(context, {
+            accessToken,
+            platformUserId: row.platformUserId,
+            scope: row.scope,
+            since,
+            today,
+            firstSync,
+            contentSince: new Date(now.getTime() - RECENT_CONTENT_DAYS * 24 * 60 * MINUTE),
+            knownContentIds,
+          });
+        });
+      }
+      const finished = clock.now();
+      const stored = await repository.storeRun(connectionId, token, output, {
+        today,
+        now: finished,
+        nextRunAt: new Date(finished.getTime() + intervalMs),
+        cursor: { lastUsage: output.usage },
+      });
+      logger.info({ connectionId, platform: row.platform, ...stored, calls: output.usage.calls, quotaUnits: output.usage.quotaUnits }, 'sync stored');
+      return { kind: 'done', stored, usage: output.usage };
+    } catch (error) {
+      if (error instanceof PlatformError) platforms.logPlatformFailure(error, { connectionId, step: 'sync' });
+      outcome = describe(error, row.platform);
+    }
+    // Nothing was stored; the queue records what comes next (sync.queue.ts), the lease is released here.
+    await repository.release(connectionId, token, { status: outcome.kind === 'failed' ? 'failed' : 'queued', message: 'message' in outcome ? outcome.message : null, nextRunAt: null }, clock.now());
+    return outcome;
+  }
+
+  return { run, nameOf };
+}
+
+export type SyncService = ReturnType<typeof createSyncService>;

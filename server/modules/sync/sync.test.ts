@@ -1,0 +1,176 @@
+// The sync engine end to end over real HTTP: the real server and database, the queue (pg-boss on PGlite or
+// PostgreSQL) run with `sync.drain()`, and each platform's adapter against the platform sandbox.
+import { count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLATFORM_NAMES, type PlatformName } from '../../../contract/platforms.ts';
+import { accountMetrics, contentItems, contentMetrics, platformConnections, syncStates } from '../../db/schema.ts';
+import { type Account, connect, platformSandboxOf, signUpWithAccess } from '../../test/platforms.ts';
+import { syncNow, syncStatusOf } from '../../test/sync.ts';
+import { startTestServer, type TestServer } from '../../test/test-server.ts';
+
+const DAY = 86_400_000;
+/** The sandbox endpoint names (countCalls) of each platform's content list. */
+const CONTENT_ENDPOINT: Partial<Record<PlatformName, string>> = {
+  youtube: 'videos.list',
+  instagram: 'media',
+  tiktok: 'video.list',
+  twitter: 'users.tweets',
+};
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ stripe: true, platforms: true });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function rowCounts(connectionId: number) {
+  const [account] = await server.db.select({ value: count() }).from(accountMetrics).where(eq(accountMetrics.connectionId, connectionId));
+  const [items] = await server.db.select({ value: count() }).from(contentItems).where(eq(contentItems.connectionId, connectionId));
+  const [content] = await server.db.select({ value: count() }).from(contentMetrics).where(eq(contentMetrics.connectionId, connectionId));
+  return { account: account!.value, items: items!.value, content: content!.value };
+}
+
+async function connectNew(platform: PlatformName, accountIndex = 0): Promise<{ account: Account; connectionId: number }> {
+  const account = await signUpWithAccess(server);
+  const response = await connect(server, account, platform, { account: accountIndex });
+  if (response.status !== 200) throw new Error(`connect answered ${response.status}: ${JSON.stringify(response.body)}`);
+  return { account, connectionId: response.body.id as number };
+}
+
+describe.each(PLATFORM_NAMES.map((platform) => [platform] as const))('%s sync', (platform) => {
+  it('first sync stores metrics and content, a re-sync stores the same rows, the next day adds a snapshot', async () => {
+    const { account, connectionId } = await connectNew(platform);
+    const { trigger, status } = await syncNow(server, account.token, connectionId);
+    expect(trigger.body).toMatchObject({ connectionId, jobId: expect.any(String), status: 'queued' });
+    expect(status).toMatchObject({ connectionId, status: 'idle', message: null, lastSyncedAt: server.clock.now().toISOString() });
+    const first = await rowCounts(connectionId);
+    expect(first.account).toBeGreaterThan(0);
+    if (CONTENT_ENDPOINT[platform]) {
+      expect(first.items).toBeGreaterThan(0);
+      expect(first.content).toBeGreaterThan(0);
+    }
+    // A metric the platform does not report is absent, never zero: no revenue outside YouTube and Patreon.
+    const types = new Set((await server.db.select({ type: accountMetrics.metricType }).from(accountMetrics).where(eq(accountMetrics.connectionId, connectionId))).map((row) => row.type));
+    if (platform !== 'youtube') expect(types.has('revenue')).toBe(false);
+
+    // Same day again: idempotent upserts.
+    await syncNow(server, account.token, connectionId);
+    expect(await rowCounts(connectionId)).toEqual(first);
+
+    // Next day: incremental; today's snapshot is added, nothing is duplicated.
+    server.clock.advance(DAY);
+    const next = await syncNow(server, account.token, connectionId);
+    expect(next.status).toMatchObject({ status: 'idle' });
+    const second = await rowCounts(connectionId);
+    expect(second.account).toBeGreaterThan(first.account);
+    expect(second.items).toBeGreaterThanOrEqual(first.items);
+  });
+});
+
+describe('YouTube adapter', () => {
+  it('pages the uploads playlist and reads videos 50 at a time', async () => {
+    const sandbox = platformSandboxOf(server);
+    const { account, connectionId } = await connectNew('youtube', 1);
+    const before = { playlist: sandbox.countCalls('youtube', 'playlistItems.list'), videos: sandbox.countCalls('youtube', 'videos.list') };
+    await syncNow(server, account.token, connectionId);
+    const { items } = await rowCounts(connectionId);
+    expect(sandbox.countCalls('youtube', 'playlistItems.list') - before.playlist).toBe(Math.ceil(items / 50));
+    expect(sandbox.countCalls('youtube', 'videos.list') - before.videos).toBe(Math.ceil(items / 50));
+    const [state] = await server.db.select().from(syncStates).where(eq(syncStates.connectionId, connectionId));
+    expect(state!.cursor).toMatchObject({ lastUsage: { calls: expect.any(Number), quotaUnits: 1 + 2 * Math.ceil(items / 50) } });
+  });
+});
+
+describe('failures', () => {
+  it('a 429 with Retry-After reschedules the job without spending a retry', async () => {
+    const sandbox = platformSandboxOf(server);
+    const { account, connectionId } = await connectNew('youtube', 2);
+    sandbox.failNext('youtube', 'metrics', 'rate_limited');
+    const { status } = await syncNow(server, account.token, connectionId);
+    expect(status).toMatchObject({ status: 'queued', message: expect.stringContaining('rate limiting') });
+    expect(Date.parse(status!.nextRunAt!)).toBeGreaterThan(server.clock.now().getTime());
+    const [state] = await server.db.select().from(syncStates).where(eq(syncStates.connectionId, connectionId));
+    const job = await server.sync.job(state!.jobId!);
+    expect(job).toMatchObject({ state: 'created', retryCount: 0, data: { connectionId, deferrals: 1 } });
+    expect(job!.startAfter.getTime()).toBeGreaterThan(Date.now() + 20_000);
+    // Not due yet: draining runs nothing; once the wait is over, it syncs.
+    expect(await server.sync.drain()).toEqual([]);
+    expect((await rowCounts(connectionId)).account).toBe(0);
+    await server.sync.drain({ ignoreStartAfter: true });
+    expect(await syncStatusOf(server, account.token, connectionId)).toMatchObject({ status: 'idle', message: null });
+  });
+
+  it('a 5xx is retried with backoff, then succeeds', async () => {
+    const sandbox = platformSandboxOf(server);
+    const { account, connectionId } = await connectNew('tiktok', 1);
+    sandbox.failNext('tiktok', 'metrics', 'server_error');
+    const { trigger, status } = await syncNow(server, account.token, connectionId);
+    expect(status).toMatchObject({ status: 'queued', message: expect.stringContaining('Retrying') });
+    const job = await server.sync.job(trigger.body.jobId);
+    // pg-boss counts the attempt when the retry is fetched: one failure so far, the job waits in `retry`.
+    expect(job).toMatchObject({ state: 'retry', retryCount: 0, retryLimit: 4 });
+    expect(job!.startAfter.getTime()).toBeGreaterThan(Date.now());
+    await server.sync.drain({ ignoreStartAfter: true });
+    expect(await syncStatusOf(server, account.token, connectionId)).toMatchObject({ status: 'idle', message: null });
+  });
+
+  it('an expired access token is refreshed and the sync goes on', async () => {
+    const sandbox = platformSandboxOf(server);
+    const { account, connectionId } = await connectNew('twitter', 1);
+    const refreshes = sandbox.countCalls('twitter', 'token');
+    sandbox.failNext('twitter', 'metrics', 'token_expired');
+    const { status } = await syncNow(server, account.token, connectionId);
+    expect(status).toMatchObject({ status: 'idle' });
+    expect(sandbox.countCalls('twitter', 'token')).toBe(refreshes + 1);
+  });
+
+  it('a revoked token marks the connection for reconnection, with a failed sync', async () => {
+    const sandbox = platformSandboxOf(server);
+    const { account, connectionId } = await connectNew('patreon', 1);
+    sandbox.failNext('patreon', 'metrics', 'revoked');
+    sandbox.failNext('patreon', 'metrics', 'revoked');
+    const { status } = await syncNow(server, account.token, connectionId);
+    expect(status).toMatchObject({ status: 'failed', message: expect.stringContaining('Connect it again'), nextRunAt: null });
+    const [row] = await server.db.select().from(platformConnections).where(eq(platformConnections.id, connectionId));
+    expect(row).toMatchObject({ needsReconnect: true, syncStatus: 'failed' });
+  });
+
+  it('a malformed body fails the job with a clear message and stores nothing', async () => {
+    const sandbox = platformSandboxOf(server);
+    const { account, connectionId } = await connectNew('instagram', 1);
+    sandbox.failNext('instagram', 'metrics', 'malformed_json');
+    const { status } = await syncNow(server, account.token, connectionId);
+    expect(status).toMatchObject({ status: 'failed', message: expect.stringContaining('could not read') });
+    expect(await rowCounts(connectionId)).toEqual({ account: 0, items: 0, content: 0 });
+  });
+
+  it("another user's connection id is a 404, and its status is never listed", async () => {
+    const { connectionId } = await connectNew('linkedin', 2);
+    const other = await signUpWithAccess(server);
+    expect((await server.request('POST', `/api/sync/platform/${connectionId}`, { token: other.token })).status).toBe(404);
+    expect((await server.request('GET', '/api/sync/status', { token: other.token })).body).toEqual([]);
+  });
+});
+
+describe('scheduler', () => {
+  it('queues every due connection once, however often it runs', async () => {
+    const { account, connectionId } = await connectNew('linkedin', 1);
+    const first = await server.sync.enqueueDue();
+    const again = await server.sync.enqueueDue();
+    expect(first).toBeGreaterThan(0);
+    expect(again).toBe(0);
+    expect(await syncStatusOf(server, account.token, connectionId)).toMatchObject({ status: 'queued' });
+    await server.sync.drain();
+    const status = await syncStatusOf(server, account.token, connectionId);
+    expect(status).toMatchObject({ status: 'idle' });
+    // Not due again until the interval (6 hours) has passed.
+    server.clock.advance(60 * 60 * 1000);
+    const dueSoon = await server.sync.enqueueDue();
+    const ids = (await server.request('GET', '/api/sync/status', { token: account.token })).body.map((entry: { status: string }) => entry.status);
+    expect(ids).toEqual(['idle']);
+    expect(dueSoon).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(status!.nextRunAt!)).toBe(Date.parse(status!.lastSyncedAt!) + 6 * 60 * 60 * 1000);
+  });
+});

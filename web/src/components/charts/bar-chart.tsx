@@ -1,0 +1,24 @@
+// Thin wrapper: registers only what a bar chart needs and applies the shared dark theme.
+import { BarElement, CategoryScale, Chart, LinearScale, Tooltip, type ChartData } from 'chart.js';
+import { Bar } from 'react-chartjs-2';
+import { ChartFrame, type ChartTextRow } from './chart-frame';
+import { barChartOptions } from './chart-theme';
+
+Chart.register(CategoryScale, LinearScale, BarElement, Tooltip);
+
+const options = barChartOptions();
+
+interface BarChartProps {
+  label: string;
+  data: ChartData<'bar', number[], string>;
+  columns: [string, string];
+  rows: readonly ChartTextRow[];
+}
+
+export function BarChart({ label, data, columns, rows }: BarChartProps) {
+  return (
+    <ChartFrame label={label} columns={columns} rows={rows}>
+      <Bar data={data} options={options} aria-hidden="true" />
+    </ChartFrame>
+  );
+}

@@ -1,0 +1,47 @@
+import type { ReactNode } from 'react';
+
+export interface ChartTextRow {
+  label: string;
+  value: string;
+}
+
+interface ChartFrameProps {
+  /** The chart's accessible name, e.g. 'Followers growth, last 30 days'. */
+  label: string;
+  /** Column headings of the text alternative. */
+  columns: [string, string];
+  rows: readonly ChartTextRow[];
+  className?: string;
+  children: ReactNode;
+}
+
+/**
+ * A canvas is a picture to assistive technology: the frame names it (role img) and adds the same numbers as a
+ * visually-hidden table, so screen-reader users get the data, not just a title.
+ */
+export function ChartFrame({ label, columns, rows, className = 'h-64 sm:h-72', children }: ChartFrameProps) {
+  return (
+    <figure className="m-0">
+      <div role="img" aria-label={label} className={`relative ${className}`}>
+        {children}
+      </div>
+      <table className="sr-only">
+        <caption>{label}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{columns[0]}</th>
+            <th scope="col">{columns[1]}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, index) => (
+            <tr key={`${row.label}-${index}`}>
+              <th scope="row">{row.label}</th>
+              <td>{row.value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}

@@ -1,0 +1,74 @@
+// The one look every chart shares (spec section 2, Analytics: dark theme, light text, grey ticks, faint grid
+// lines, at most 7 x-axis ticks) and the colour palettes of spec section 9. Plain data, types and formatters (no chart.js runtime), so
+// shaping functions and tests can use it without loading the chart library. The platform 5-colour cycle is
+// the contract's PLATFORM_COLOURS (the server colours the breakdown with it).
+import type { ChartOptions } from 'chart.js';
+import { formatCompactNumber } from '../../lib/format';
+
+/** Spec section 9: doughnut default palette, 7 colours (used when the data carries no colour of its own). */
+export const DOUGHNUT_DEFAULT_PALETTE = ['#6366f1', '#22c55e', '#f97316', '#e11d48', '#06b6d4', '#a855f7', '#eab308'] as const;
+
+/** Spec section 9: the x-axis shows at most 7 ticks. */
+export const X_AXIS_MAX_TICKS = 7;
+
+export const chartColors = {
+  text: '#e2e8f0', // slate-200: legend and titles
+  tick: '#94a3b8', // slate-400: axis labels
+  grid: 'rgba(148, 163, 184, 0.12)', // faint grid lines
+  tooltipBackground: '#0f172a', // slate-900
+  tooltipBorder: '#334155', // slate-700
+  line: '#818cf8', // indigo-400
+  lineFill: 'rgba(129, 140, 248, 0.2)',
+  bar: '#2dd4bf', // teal-400
+} as const;
+
+/** The colour of the index-th item in a list, cycling through a palette. */
+export function colorAt(palette: readonly string[], index: number): string {
+  return palette[((index % palette.length) + palette.length) % palette.length] ?? '#6366f1';
+}
+
+const tooltip = {
+  backgroundColor: chartColors.tooltipBackground,
+  borderColor: chartColors.tooltipBorder,
+  borderWidth: 1,
+  titleColor: chartColors.text,
+  bodyColor: chartColors.text,
+} as const;
+
+const axis = { ticks: { color: chartColors.tick }, grid: { color: chartColors.grid }, border: { color: chartColors.grid } };
+
+/** Line and bar charts share these: no legend (the card title names the series), grey ticks, faint grid, ≤ 7 x ticks. */
+const cartesian = {
+  responsive: true,
+  maintainAspectRatio: false,
+  animation: false,
+  color: chartColors.text,
+  plugins: { legend: { display: false }, tooltip },
+  scales: {
+    x: { ...axis, ticks: { ...axis.ticks, maxTicksLimit: X_AXIS_MAX_TICKS, maxRotation: 0, autoSkip: true } },
+    // Compact values ('200K') keep the y-axis narrow on a phone.
+    y: { ...axis, beginAtZero: true, ticks: { ...axis.ticks, callback: (value: string | number) => formatCompactNumber(Number(value)) } },
+  },
+} as const;
+
+export function lineChartOptions(): ChartOptions<'line'> {
+  return cartesian;
+}
+
+export function barChartOptions(): ChartOptions<'bar'> {
+  return cartesian;
+}
+
+/** The doughnut: legend below in light text (its labels carry the percentage, see the shaping function). */
+export function doughnutChartOptions(): ChartOptions<'doughnut'> {
+  return {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false,
+    color: chartColors.text,
+    plugins: {
+      legend: { position: 'bottom', labels: { color: chartColors.text, boxWidth: 12, padding: 12 } },
+      tooltip,
+    },
+  };
+}

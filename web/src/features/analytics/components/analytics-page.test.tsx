@@ -1,0 +1,230 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AnalyticsResponse, AnalyticsSummary } from '../../../../../contract/analytics';
+import { AnalyticsPage } from './analytics-page';
+
+// jsdom has no canvas: the charts become plain elements that show what they were given.
+vi.mock('react-chartjs-2', () => {
+  const fake = (kind: string) =>
+    function FakeChart({ data }: { data: { labels?: string[]; datasets: { data: number[] }[] } }) {
+      return <canvas data-testid={`${kind}-chart`} data-labels={JSON.stringify(data.labels)} data-values={JSON.stringify(data.datasets[0]?.data)} />;
+    };
+  return { Line: fake('line'), Bar: fake('bar'), Doughnut: fake('doughnut') };
+});
+
+const summary: AnalyticsSummary = {
+  totalFollowers: 128_449,
+  averageEngagementRate: 4.2,
+  totalViews: 2_345_678,
+  totalRevenue: 1234.567,
+  connectedPlatforms: 3,
+};
+
+const analytics: AnalyticsResponse = {
+  startDate: '2026-10-24',
+  endDate: '2026-11-22',
+  allMetrics: [],
+  paging: { page: 1, pageSize: 500, total: 0, hasMore: false },
+  followersOverTime: [
+    { date: '2026-11-20', value: 1_000 },
+    { date: '2026-11-21', value: 1_200 },
+  ],
+  engagementOverTime: [{ date: '2026-11-21', value: 57 }],
+  platformBreakdown: [
+    { name: 'YouTube', followers: 750, percentage: 75, color: '#3B82F6' },
+    { name: 'TikTok', followers: 250, percentage: 25, color: '#EF4444' },
+  ],
+  topContent: [
+    { id: 'c1', title: 'Studio tour', description: null, platform: 'YouTube', engagement: 4_321, url: null },
+    { id: 'c2', title: '', description: 'A day in the life', platform: 'TikTok', engagement: 987, url: null },
+  ],
+};
+
+const emptyAnalytics: AnalyticsResponse = { ...analytics, followersOverTime: [], engagementOverTime: [], platformBreakdown: [], topContent: [] };
+
+type Reply = { status: number; body?: unknown };
+
+/** Answers by path (query string ignored, but recorded); every request is kept. */
+function mockServer(handlers: Record<string, Reply | ((url: URL) => Reply | Promise<Reply>)>) {
+  const calls: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string, init: RequestInit) => {
+      const url = new URL(input, 'http://localhost');
+      calls.push(`${init.method ?? 'GET'} ${url.pathname}${url.search}`);
+      const handler = handlers[`${init.method ?? 'GET'} ${url.pathname}`];
+      if (!handler) return new Response(JSON.stringify({ message: 'No route' }), { status: 404 });
+      const reply = typeof handler === 'function' ? await handler(url) : handler;
+      return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
+        status: reply.status,
+        headers: { 'Content-Type': 'application/json' },
+      });
+    }),
+  );
+  return { calls, analyticsCalls: () => calls.filter((call) => call.startsWith('GET /api/analytics?')) };
+}
+
+function LocationProbe() {
+  const location = useLocation();
+  return <output data-testid="location">{location.search}</output>;
+}
+
+function renderPage(path = '/analytics') {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } });
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter initialEntries={[path]}>
+        <AnalyticsPage />
+        <LocationProbe />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+const search = () => screen.getByTestId('location').textContent;
+
+beforeEach(() => {
+  window.localStorage.setItem('auth_token', 'token-123');
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  window.localStorage.clear();
+});
+
+describe('AnalyticsPage', () => {
+  it('shows the loading texts, then the four numbers, the charts with text alternatives and the top content', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/analytics/metrics': { status: 200, body: ['followers', 'likes'] },
+      'GET /api/analytics': async () => {
+        await gate;
+        return { status: 200, body: analytics };
+      },
+    });
+    renderPage();
+    expect(screen.getByRole('heading', { name: 'Analytics', level: 1 })).toBeTruthy();
+    expect(screen.getAllByText('Loading chart...')).toHaveLength(3);
+    expect(screen.getByText('Loading content...')).toBeTruthy();
+    release();
+
+    const followers = await screen.findByRole('img', { name: 'Followers growth, last 30 days' });
+    expect(within(followers).getByTestId('line-chart').dataset.values).toBe('[1000,1200]');
+    const followersTable = screen.getByRole('table', { name: 'Followers growth, last 30 days' });
+    expect(within(followersTable).getAllByRole('row').map((row) => row.textContent)).toEqual(['DateFollowers', 'Nov 20, 20261K', 'Nov 21, 20261.2K']);
+    expect(await screen.findByRole('img', { name: 'Engagements per day, last 30 days' })).toBeTruthy();
+    const doughnut = await screen.findByRole('img', { name: 'Followers by platform, last 30 days' });
+    expect(within(doughnut).getByTestId('doughnut-chart').dataset.labels).toBe('["YouTube (75.0%)","TikTok (25.0%)"]');
+
+    const topContent = screen.getByRole('heading', { name: 'Top Content' }).closest('section')!;
+    expect(within(topContent).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      '#1Studio tourYouTube4.3K engagements',
+      '#2A day in the lifeTikTok987 engagements',
+    ]);
+
+    const cards = screen.getByRole('region', { name: 'Summary' });
+    expect(within(cards).getAllByRole('definition').map((value) => value.textContent)).toEqual(['128.4K', '2.3M', '$1,234.57', '3']);
+  });
+
+  it('says so when there is nothing to draw', async () => {
+    mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/analytics/metrics': { status: 200, body: [] },
+      'GET /api/analytics': { status: 200, body: emptyAnalytics },
+    });
+    renderPage();
+    for (const text of ['No followers data available', 'No engagement data available', 'No platform data available', 'No content data available']) {
+      expect(await screen.findByText(text)).toBeTruthy();
+    }
+    expect(screen.queryByRole('img')).toBeNull();
+  });
+
+  it('shows the analytics error, and the platform error when a platform is selected', async () => {
+    mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/analytics/metrics': { status: 200, body: [] },
+      'GET /api/analytics': { status: 500, body: { message: 'boom' } },
+    });
+    renderPage();
+    expect((await screen.findByRole('alert')).textContent).toBe('Failed to load analytics data');
+    cleanup();
+    renderPage('/analytics?platform=2');
+    expect((await screen.findByRole('alert')).textContent).toBe('Failed to load platform analytics');
+  });
+
+  it('keeps the filters in the URL and refetches only when a value really changes', async () => {
+    const server = mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/analytics/metrics': { status: 200, body: ['followers', 'likes'] },
+      'GET /api/analytics': { status: 200, body: analytics },
+    });
+    renderPage();
+    await screen.findByRole('img', { name: 'Followers growth, last 30 days' });
+    expect(server.analyticsCalls()).toEqual(['GET /api/analytics?days=30']);
+
+    const dateRange = screen.getByRole('combobox', { name: 'Date Range' });
+    fireEvent.change(dateRange, { target: { value: '30' } });
+    expect(search()).toBe('');
+
+    fireEvent.change(dateRange, { target: { value: '7' } });
+    expect(search()).toBe('?days=7');
+    await screen.findByRole('img', { name: 'Followers growth, last 7 days' });
+
+    fireEvent.change(screen.getByRole('combobox', { name: 'Platform' }), { target: { value: '3' } });
+    expect(search()).toBe('?days=7&platform=3');
+    await screen.findByRole('option', { name: 'Likes' });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Metric' }), { target: { value: 'likes' } });
+    expect(search()).toBe('?days=7&platform=3&metric=likes');
+    await screen.findByRole('img', { name: 'Followers growth, last 7 days, TikTok' });
+
+    // Back to a combination already loaded: served from the cache, no new request.
+    fireEvent.change(screen.getByRole('combobox', { name: 'Platform' }), { target: { value: '3' } });
+    expect(server.analyticsCalls()).toEqual([
+      'GET /api/analytics?days=30',
+      'GET /api/analytics?days=7',
+      'GET /api/analytics?days=7&platformId=3',
+      'GET /api/analytics?days=7&platformId=3&metricType=likes',
+    ]);
+    expect(server.calls.filter((call) => call === 'GET /api/analytics/metrics')).toHaveLength(1);
+  });
+
+  it('shows Clear Filters only with a platform or metric selected, and resets both', async () => {
+    const server = mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/analytics/metrics': { status: 200, body: ['likes'] },
+      'GET /api/analytics': { status: 200, body: analytics },
+    });
+    renderPage('/analytics?days=90');
+    await screen.findByRole('img', { name: 'Followers growth, last 90 days' });
+    expect(screen.queryByRole('button', { name: 'Clear Filters' })).toBeNull();
+
+    fireEvent.change(screen.getByRole('combobox', { name: 'Platform' }), { target: { value: '1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Clear Filters' }));
+    expect(search()).toBe('?days=90');
+    expect(screen.queryByRole('button', { name: 'Clear Filters' })).toBeNull();
+    expect((screen.getByRole('combobox', { name: 'Platform' }) as HTMLSelectElement).value).toBe('');
+    // Back to the filters already loaded: the cached answer, no new request.
+    expect(server.analyticsCalls()).toEqual(['GET /api/analytics?days=90', 'GET /api/analytics?days=90&platformId=1']);
+    expect(await screen.findByRole('img', { name: 'Followers growth, last 90 days' })).toBeTruthy();
+  });
+
+  it('Refresh refetches the numbers and the charts', async () => {
+    const server = mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/analytics/metrics': { status: 200, body: [] },
+      'GET /api/analytics': { status: 200, body: analytics },
+    });
+    renderPage();
+    await screen.findByRole('img', { name: 'Followers growth, last 30 days' });
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await vi.waitFor(() => {
+      expect(server.analyticsCalls()).toHaveLength(2);
+      expect(server.calls.filter((call) => call === 'GET /api/analytics/summary')).toHaveLength(2);
+    });
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { analyticsQueryOptions } from '../api/get-analytics';
+import { filtersFromSearchParams, hasClearableFilters, metricTypeLabel, searchParamsWithFilters } from './analytics-filters';
+
+const params = (query: string) => new URLSearchParams(query);
+
+describe('filtersFromSearchParams', () => {
+  it('defaults to 30 days, all platforms, all metrics', () => {
+    expect(filtersFromSearchParams(params(''))).toEqual({ days: 30, platformId: null, metricType: null });
+  });
+
+  it('reads integers and ignores values outside the fixed lists (spec section 5)', () => {
+    expect(filtersFromSearchParams(params('days=7&platform=3&metric=likes'))).toEqual({ days: 7, platformId: 3, metricType: 'likes' });
+    expect(filtersFromSearchParams(params('days=45&platform=6&metric='))).toEqual({ days: 30, platformId: null, metricType: null });
+    expect(filtersFromSearchParams(params('days=abc&platform=null&metric=null'))).toEqual({ days: 30, platformId: null, metricType: null });
+  });
+});
+
+describe('searchParamsWithFilters', () => {
+  it('writes only what differs from the defaults and keeps other params', () => {
+    expect(searchParamsWithFilters(params('tab=x'), { days: 90 })?.toString()).toBe('tab=x&days=90');
+    expect(searchParamsWithFilters(params('days=90&platform=2'), { days: 30 })?.toString()).toBe('platform=2');
+    expect(searchParamsWithFilters(params(''), { platformId: 4, metricType: 'views' })?.toString()).toBe('platform=4&metric=views');
+  });
+
+  it('returns null when the value does not really change, so nothing navigates or refetches', () => {
+    expect(searchParamsWithFilters(params(''), { days: 30 })).toBeNull();
+    expect(searchParamsWithFilters(params('platform=2'), { platformId: 2 })).toBeNull();
+    expect(searchParamsWithFilters(params('days=7'), { platformId: null, metricType: null })).toBeNull();
+  });
+
+  it('Clear Filters resets platform and metric and keeps the date range', () => {
+    expect(searchParamsWithFilters(params('days=7&platform=2&metric=likes'), { platformId: null, metricType: null })?.toString()).toBe('days=7');
+  });
+});
+
+describe('query key', () => {
+  it('is the same for URLs that mean the same filters, and differs when a filter really changes', () => {
+    const key = (query: string) => analyticsQueryOptions(filtersFromSearchParams(params(query))).queryKey;
+    expect(key('')).toEqual(key('days=30&platform=&metric=null'));
+    expect(key('days=7')).not.toEqual(key(''));
+    expect(key('platform=1')).not.toEqual(key(''));
+    expect(key('metric=likes')).not.toEqual(key(''));
+  });
+});
+
+describe('hasClearableFilters', () => {
+  it('is true only when a platform or a metric is selected', () => {
+    expect(hasClearableFilters({ days: 7, platformId: null, metricType: null })).toBe(false);
+    expect(hasClearableFilters({ days: 30, platformId: 5, metricType: null })).toBe(true);
+    expect(hasClearableFilters({ days: 30, platformId: null, metricType: 'views' })).toBe(true);
+  });
+});
+
+describe('metricTypeLabel', () => {
+  it('turns a metric type into words', () => {
+    expect(metricTypeLabel('watch_time_minutes')).toBe('Watch time minutes');
+    expect(metricTypeLabel('likes')).toBe('Likes');
+  });
+});

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import type { TopContentItem } from '../../../../../contract/analytics';
+import { DOUGHNUT_DEFAULT_PALETTE } from '../../../components/charts/chart-theme';
+import {
+  engagementChartData,
+  followersChartData,
+  formatCalendarDay,
+  isEmptySeries,
+  platformDistributionData,
+  rankTopContent,
+} from './chart-data';
+
+describe('formatCalendarDay', () => {
+  it('shows the API day itself (short month, day, year), whatever the time zone', () => {
+    expect(formatCalendarDay('2026-11-01')).toBe('Nov 1, 2026');
+    expect(formatCalendarDay('2026-01-31')).toBe('Jan 31, 2026');
+  });
+});
+
+describe('followersChartData', () => {
+  it('sorts the days, labels them and fills the line', () => {
+    const chart = followersChartData([
+      { date: '2026-11-03', value: 1_250 },
+      { date: '2026-11-01', value: 1_000 },
+      { date: '2026-11-02', value: 1_100 },
+    ]);
+    expect(chart.data.labels).toEqual(['Nov 1, 2026', 'Nov 2, 2026', 'Nov 3, 2026']);
+    expect(chart.data.datasets).toHaveLength(1);
+    expect(chart.data.datasets[0]!.data).toEqual([1_000, 1_100, 1_250]);
+    expect(chart.data.datasets[0]!.fill).toBe(true);
+    expect(chart.rows).toEqual([
+      { label: 'Nov 1, 2026', value: '1K' },
+      { label: 'Nov 2, 2026', value: '1.1K' },
+      { label: 'Nov 3, 2026', value: '1.3K' },
+    ]);
+  });
+});
+
+describe('engagementChartData', () => {
+  it('draws one bar per day, oldest first', () => {
+    const chart = engagementChartData([
+      { date: '2026-11-02', value: 40 },
+      { date: '2026-11-01', value: 12 },
+    ]);
+    expect(chart.data.labels).toEqual(['Nov 1, 2026', 'Nov 2, 2026']);
+    expect(chart.data.datasets[0]!.data).toEqual([12, 40]);
+    expect(chart.rows.map((row) => row.value)).toEqual(['12', '40']);
+  });
+});
+
+describe('isEmptySeries', () => {
+  it('is empty without points or with only zeros', () => {
+    expect(isEmptySeries(undefined)).toBe(true);
+    expect(isEmptySeries([])).toBe(true);
+    expect(isEmptySeries([{ date: '2026-11-01', value: 0 }])).toBe(true);
+    expect(isEmptySeries([{ date: '2026-11-01', value: 3 }])).toBe(false);
+  });
+});
+
+describe('platformDistributionData', () => {
+  it('puts the percentage in the legend label, keeps the server colour and skips platforms without followers', () => {
+    // 60 000 + 30 000 + 10 000 = 100 000 → 60 %, 30 %, 10 %.
+    const chart = platformDistributionData([
+      { name: 'YouTube', followers: 60_000, percentage: 60, color: '#3B82F6' },
+      { name: 'Instagram', followers: 30_000, percentage: 30, color: '#EF4444' },
+      { name: 'TikTok', followers: 10_000, percentage: 10, color: '' },
+      { name: 'LinkedIn', followers: 0, percentage: 0, color: '#F59E0B' },
+    ]);
+    expect(chart.data.labels).toEqual(['YouTube (60.0%)', 'Instagram (30.0%)', 'TikTok (10.0%)']);
+    expect(chart.data.datasets[0]!.data).toEqual([60_000, 30_000, 10_000]);
+    expect(chart.data.datasets[0]!.backgroundColor).toEqual(['#3B82F6', '#EF4444', DOUGHNUT_DEFAULT_PALETTE[2]]);
+    expect(chart.rows).toEqual([
+      { label: 'YouTube', value: '60K followers, 60.0%' },
+      { label: 'Instagram', value: '30K followers, 30.0%' },
+      { label: 'TikTok', value: '10K followers, 10.0%' },
+    ]);
+  });
+
+  it('has no slices when nobody has followers', () => {
+    expect(platformDistributionData([]).rows).toEqual([]);
+  });
+});
+
+describe('rankTopContent', () => {
+  const item = (id: string, engagement: number, title = `Video ${id}`, description: string | null = null): TopContentItem => ({
+    id,
+    title,
+    description,
+    platform: 'YouTube',
+    engagement,
+    url: null,
+  });
+
+  it('keeps the 5 most engaging, ranks them #1 to #5 and falls back to the description for a blank title', () => {
+    const ranked = rankTopContent([
+      item('c1', 10),
+      item('c2', 2_500),
+      item('c3', 400, '  ', 'Behind the scenes'),
+      item('c4', 90),
+      item('c5', 1_200),
+      item('c6', 5),
+    ]);
+    expect(ranked.map((entry) => [entry.rank, entry.id, entry.heading, entry.engagement])).toEqual([
+      [1, 'c2', 'Video c2', '2.5K'],
+      [2, 'c5', 'Video c5', '1.2K'],
+      [3, 'c3', 'Behind the scenes', '400'],
+      [4, 'c4', 'Video c4', '90'],
+      [5, 'c1', 'Video c1', '10'],
+    ]);
+  });
+});

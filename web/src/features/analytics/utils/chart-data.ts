@@ -1,0 +1,138 @@
+// Turning /api/analytics answers into what the charts draw and what screen readers read instead. Pure: the
+// chart components only pass these results to Chart.js.
+import type { ChartData } from 'chart.js';
+import type { BreakdownItem, SeriesPoint, TopContentItem } from '../../../../../contract/analytics';
+import { chartColors, colorAt, DOUGHNUT_DEFAULT_PALETTE } from '../../../components/charts/chart-theme';
+import { formatCompactNumber, formatDate, formatPercentage } from '../../../lib/format';
+
+/** Spec section 9: the Top Content list shows 5 items. */
+export const TOP_CONTENT_LIMIT = 5;
+
+/** One row of a chart's text alternative. */
+export interface ChartTableRow {
+  label: string;
+  value: string;
+}
+
+export interface SeriesChart<T extends 'line' | 'bar'> {
+  data: ChartData<T, number[], string>;
+  rows: ChartTableRow[];
+}
+
+/**
+ * 'YYYY-MM-DD' (a UTC calendar day from the API) → 'Nov 22, 2026'. Read as a local date on purpose: parsing it
+ * as an instant would show the previous day west of Greenwich.
+ */
+export function formatCalendarDay(day: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(day);
+  if (!match) return formatDate(day);
+  return formatDate(new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+}
+
+function sortedByDate(points: readonly SeriesPoint[]): SeriesPoint[] {
+  return [...points].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+}
+
+function seriesRows(points: readonly SeriesPoint[]): ChartTableRow[] {
+  return points.map((point) => ({ label: formatCalendarDay(point.date), value: formatCompactNumber(point.value) }));
+}
+
+/** Followers Growth: a filled line, oldest day first. */
+export function followersChartData(points: readonly SeriesPoint[]): SeriesChart<'line'> {
+  const sorted = sortedByDate(points);
+  return {
+    data: {
+      labels: sorted.map((point) => formatCalendarDay(point.date)),
+      datasets: [
+        {
+          label: 'Followers',
+          data: sorted.map((point) => point.value),
+          fill: true,
+          borderColor: chartColors.line,
+          backgroundColor: chartColors.lineFill,
+          pointBackgroundColor: chartColors.line,
+          pointRadius: sorted.length > 31 ? 0 : 3,
+          tension: 0.3,
+        },
+      ],
+    },
+    rows: seriesRows(sorted),
+  };
+}
+
+/** Engagement: a bar per day, oldest day first. */
+export function engagementChartData(points: readonly SeriesPoint[]): SeriesChart<'bar'> {
+  const sorted = sortedByDate(points);
+  return {
+    data: {
+      labels: sorted.map((point) => formatCalendarDay(point.date)),
+      datasets: [
+        {
+          label: 'Engagements',
+          data: sorted.map((point) => point.value),
+          backgroundColor: chartColors.bar,
+          borderRadius: 4,
+          maxBarThickness: 32,
+        },
+      ],
+    },
+    rows: seriesRows(sorted),
+  };
+}
+
+/** A series is empty when it has no points or every point is 0 (nothing to draw). */
+export function isEmptySeries(points: readonly SeriesPoint[] | undefined): boolean {
+  return !points || points.every((point) => point.value === 0);
+}
+
+/**
+ * Platform Distribution: one slice per platform with followers; the legend label carries the percentage
+ * ('YouTube (50.0%)'). The server colours each platform from the 5-colour cycle (contract PLATFORM_COLOURS);
+ * an item without a colour falls back to the doughnut's 7-colour default palette (spec section 9).
+ */
+export function platformDistributionData(items: readonly BreakdownItem[]): { data: ChartData<'doughnut', number[], string>; rows: ChartTableRow[] } {
+  const slices = items.filter((item) => item.followers > 0);
+  return {
+    data: {
+      labels: slices.map((item) => `${item.name} (${formatPercentage(item.percentage)})`),
+      datasets: [
+        {
+          label: 'Followers',
+          data: slices.map((item) => item.followers),
+          backgroundColor: slices.map((item, index) => item.color || colorAt(DOUGHNUT_DEFAULT_PALETTE, index)),
+          borderColor: chartColors.tooltipBackground,
+          borderWidth: 2,
+        },
+      ],
+    },
+    rows: slices.map((item) => ({
+      label: item.name,
+      value: `${formatCompactNumber(item.followers)} followers, ${formatPercentage(item.percentage)}`,
+    })),
+  };
+}
+
+export interface RankedContent {
+  id: string;
+  rank: number;
+  /** The title, or the description when the title is blank. */
+  heading: string;
+  platform: string;
+  engagement: string;
+  url: string | null;
+}
+
+/** Top Content: most engaging first, at most 5, ranked #1..#5; the engagement as a compact number. */
+export function rankTopContent(items: readonly TopContentItem[]): RankedContent[] {
+  return [...items]
+    .sort((a, b) => b.engagement - a.engagement)
+    .slice(0, TOP_CONTENT_LIMIT)
+    .map((item, index) => ({
+      id: item.id,
+      rank: index + 1,
+      heading: item.title.trim() || item.description?.trim() || 'Untitled',
+      platform: item.platform,
+      engagement: formatCompactNumber(item.engagement),
+      url: item.url,
+    }));
+}
