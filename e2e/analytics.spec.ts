@@ -8,6 +8,9 @@ test.describe('sync and analytics', () => {
 
     await page.getByRole('link', { name: 'Platforms' }).click();
     await page.getByRole('button', { name: /^Connect YouTube/ }).click();
+    // Each platform account links to one Analytics Hub user; other journeys on this server use the first
+    // demo account, so this one picks the second.
+    await page.getByRole('radio', { name: /Theo Park/ }).check();
     await page.getByRole('button', { name: 'Authorize' }).click();
     await expect(page.getByText('Successfully connected!')).toBeVisible();
 

@@ -14,6 +14,7 @@ import { createTokenCrypto } from './lib/token-crypto.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
+import { createAnalyticsCache } from './modules/analytics/analytics-cache.ts';
 import { createAnalyticsRepository } from './modules/analytics/analytics.repository.ts';
 import { analyticsRoutes, createAnalyticsService } from './modules/analytics/analytics.routes.ts';
 import { createBillingRepository } from './modules/billing/billing.repository.ts';
@@ -135,7 +136,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   await billingRoutes(app, { billing, requireUser });
   platformsRoutes(app, { platforms });
   syncRoutes(app, { queue: sync, repository: syncRepository, platformsRepository, intervalMs: syncIntervalMs, displayName: syncService.nameOf });
-  analyticsRoutes(app, { analytics: createAnalyticsService({ repository: createAnalyticsRepository(db), clock }) });
+  analyticsRoutes(app, { analytics: createAnalyticsService({ repository: createAnalyticsRepository(db), clock, cached: createAnalyticsCache({ db, clock }) }) });
   app.withTypeProvider<ZodTypeProvider>().get('/api/config/public', { schema: { response: { 200: publicConfigResponse } } }, async () => ({
     sandbox: config.sandbox && !config.isStripeConfigured,
     paymentLinkUrl: config.stripe.paymentLink ?? null,

@@ -1,4 +1,5 @@
-import { date, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from './accounts.ts';
 import { platformConnections } from './platforms.ts';
 
 /**
@@ -86,3 +87,22 @@ export const syncStates = pgTable('sync_states', {
   cursor: jsonb('cursor').$type<Record<string, unknown>>(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * Computed analytics answers, per user and query, valid while the user's connections are unchanged (the
+ * fingerprint covers every connection insert, update — each sync touches its connection — and delete).
+ * Kept in the database so every server process shares it.
+ */
+export const analyticsCache = pgTable(
+  'analytics_cache',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cacheKey: text('cache_key').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    body: jsonb('body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.cacheKey] })],
+);

@@ -18,6 +18,7 @@ import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { currentUser } from '../../plugins/authentication.ts';
 import { addDays, dayOf } from '../platforms/providers/provider.ts';
+import type { AnalyticsCache } from './analytics-cache.ts';
 import { type AnalyticsFilter, type AnalyticsRepository, ENGAGEMENT_PARTS, FOLLOWER_TYPES } from './analytics.repository.ts';
 
 const SUMMARY_DAYS = 30;
@@ -28,7 +29,7 @@ const displayName = (platform: string) => {
   return key ? PLATFORM_CATALOGUE[key].name : platform;
 };
 
-export function createAnalyticsService({ repository, clock }: { repository: AnalyticsRepository; clock: Clock }) {
+export function createAnalyticsService({ repository, clock, cached }: { repository: AnalyticsRepository; clock: Clock; cached: AnalyticsCache }) {
   /** The date range of a query: startDate/endDate when given, else the last `days` days up to today (inclusive). */
   function range(query: Pick<AnalyticsQuery, 'days' | 'startDate' | 'endDate'>) {
     const today = dayOf(clock.now());
@@ -40,8 +41,15 @@ export function createAnalyticsService({ repository, clock }: { repository: Anal
     return { startDate, endDate };
   }
 
+  // Answers depend on the day (default ranges end today), so the day is part of every cache key.
+  const cacheKey = (name: string, parameters: unknown = null) => `${name}:${dayOf(clock.now())}:${JSON.stringify(parameters)}`;
+
   async function analytics(userId: number, query: AnalyticsQuery, platform: PlatformName | undefined): Promise<AnalyticsResponse> {
     const { startDate, endDate } = range(query);
+    return cached(userId, cacheKey('analytics', { startDate, endDate, platform, query }), () => computeAnalytics(userId, query, platform, startDate, endDate));
+  }
+
+  async function computeAnalytics(userId: number, query: AnalyticsQuery, platform: PlatformName | undefined, startDate: string, endDate: string): Promise<AnalyticsResponse> {
     const filter: AnalyticsFilter = { userId, startDate, endDate, platform, metricType: query.metricType };
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? DEFAULT_ANALYTICS_PAGE_SIZE;
@@ -88,6 +96,10 @@ export function createAnalyticsService({ repository, clock }: { repository: Anal
   }
 
   async function summary(userId: number) {
+    return cached(userId, cacheKey('summary'), () => computeSummary(userId));
+  }
+
+  async function computeSummary(userId: number) {
     const endDate = dayOf(clock.now());
     const startDate = addDays(endDate, -(SUMMARY_DAYS - 1));
     const row = await repository.summary(userId, startDate, endDate);
@@ -101,7 +113,11 @@ export function createAnalyticsService({ repository, clock }: { repository: Anal
     };
   }
 
-  return { analytics, summary, metricTypes: (userId: number) => repository.metricTypes(userId) };
+  return {
+    analytics,
+    summary,
+    metricTypes: (userId: number) => cached(userId, cacheKey('metric-types'), () => repository.metricTypes(userId)),
+  };
 }
 
 export type AnalyticsService = ReturnType<typeof createAnalyticsService>;

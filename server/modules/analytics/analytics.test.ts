@@ -1,5 +1,6 @@
 // The analytics API over HTTP against hand-written metric rows: the derived series computed by hand, the filters
 // and their validation, paging, and isolation between users.
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_COLOURS } from '../../../contract/analytics.ts';
 import { accountMetrics, contentItems, contentMetrics, platformConnections } from '../../db/schema.ts';
@@ -162,5 +163,28 @@ describe('GET /api/analytics/summary and /metrics', () => {
     const bobs = await get('/api/analytics?days=7', bob);
     expect(bobs.body.topContent.map((item: { title: string }) => item.title)).toEqual(['Bob video']);
     expect((await server.request('POST', `/api/sync/platform/${youtubeId}`, { token: bob.token })).status).toBe(404);
+  });
+});
+
+describe('the analytics cache', () => {
+  it('serves a repeated query from the cache and recomputes once a sync, connect or disconnect changes the connections', async () => {
+    const carol = await signUpWithAccess(server);
+    const first = await get('/api/analytics/summary', carol);
+    expect(first.body).toMatchObject({ totalFollowers: 0, connectedPlatforms: 0 });
+
+    // A new connection changes the answer at once.
+    const connectionId = await insertConnection(carol.user.id, 'youtube', 300);
+    expect((await get('/api/analytics/summary', carol)).body).toMatchObject({ totalFollowers: 300, connectedPlatforms: 1 });
+
+    // Metrics written as a sync writes them (with its update of the connection row, in the same transaction).
+    await server.db.transaction(async (tx) => {
+      await tx.insert(accountMetrics).values({ connectionId, date: '2026-11-01', metricType: 'views', value: 1234 });
+      await tx.update(platformConnections).set({ followers: 310, lastSyncedAt: server.clock.now() }).where(eq(platformConnections.id, connectionId));
+    });
+    expect((await get('/api/analytics/summary', carol)).body).toMatchObject({ totalFollowers: 310, totalViews: 1234 });
+
+    // Disconnecting removes the numbers.
+    await server.db.delete(platformConnections).where(eq(platformConnections.id, connectionId));
+    expect((await get('/api/analytics/summary', carol)).body).toMatchObject({ totalFollowers: 0, totalViews: 0, connectedPlatforms: 0 });
   });
 });
