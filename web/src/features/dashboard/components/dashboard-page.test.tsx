@@ -3,29 +3,10 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AnalyticsSummary, ConnectionSyncStatus } from '../../../../../contract/analytics';
-import type { PlatformConnection } from '../../../../../contract/platforms';
 import { DashboardPage } from './dashboard-page';
+import { platformConnection } from '../../../test/factories';
 
-function connection(overrides: Partial<PlatformConnection>): PlatformConnection {
-  return {
-    id: 4,
-    platformId: 1,
-    platformName: 'YouTube',
-    platform: 'youtube',
-    platformUsername: 'maya',
-    platformUserId: 'UC123',
-    displayName: 'Maya Creates',
-    avatarUrl: null,
-    connectedAt: '2026-03-01T10:00:00.000Z',
-    followers: 12_345,
-    isActive: true,
-    manual: false,
-    needsReconnect: false,
-    lastSyncedAt: null,
-    syncStatus: 'idle',
-    ...overrides,
-  };
-}
+const connection = platformConnection;
 
 const summary: AnalyticsSummary = {
   totalFollowers: 128_449,

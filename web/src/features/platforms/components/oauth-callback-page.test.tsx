@@ -3,30 +3,14 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PlatformConnection } from '../../../../../contract/platforms';
 import { assignLocation } from '../../../lib/browser';
 import { OAuthCallbackPage } from './oauth-callback-page';
+import { platformConnection } from '../../../test/factories';
 
 vi.mock('../../../lib/browser', () => ({ assignLocation: vi.fn(), openInNewTab: vi.fn() }));
 vi.spyOn(console, 'error').mockImplementation(() => {});
 
-const connection: PlatformConnection = {
-  id: 4,
-  platformId: 1,
-  platformName: 'YouTube',
-  platform: 'youtube',
-  platformUsername: 'maya',
-  platformUserId: 'UC123',
-  displayName: 'Maya Creates',
-  avatarUrl: null,
-  connectedAt: '2026-03-01T10:00:00.000Z',
-  followers: 12_345,
-  isActive: true,
-  manual: false,
-  needsReconnect: false,
-  lastSyncedAt: null,
-  syncStatus: 'idle',
-};
+const connection = platformConnection();
 
 /** One reply for POST /api/oauth/{platform}/callback; records the calls. */
 function stubCallback(status: number, body?: unknown) {

@@ -2,9 +2,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Platform, PlatformConnection } from '../../../../../contract/platforms';
+import type { Platform } from '../../../../../contract/platforms';
 import { assignLocation } from '../../../lib/browser';
 import { PlatformsPage } from './platforms-page';
+import { platformConnection } from '../../../test/factories';
 
 vi.mock('../../../lib/browser', () => ({ assignLocation: vi.fn(), openInNewTab: vi.fn() }));
 
@@ -15,26 +16,7 @@ const platforms: Platform[] = [
   { id: 6, key: 'patreon', name: 'Patreon', description: 'Patrons and revenue', available: true, supportsManualConnect: false },
 ];
 
-function connection(overrides: Partial<PlatformConnection>): PlatformConnection {
-  return {
-    id: 4,
-    platformId: 1,
-    platformName: 'YouTube',
-    platform: 'youtube',
-    platformUsername: 'maya',
-    platformUserId: 'UC123',
-    displayName: 'Maya Creates',
-    avatarUrl: null,
-    connectedAt: '2026-03-01T10:00:00.000Z',
-    followers: 12_345,
-    isActive: true,
-    manual: false,
-    needsReconnect: false,
-    lastSyncedAt: null,
-    syncStatus: 'idle',
-    ...overrides,
-  };
-}
+const connection = platformConnection;
 
 type Reply = { status: number; body?: unknown };
 type Handler = Reply | (() => Reply | Promise<Reply>);
