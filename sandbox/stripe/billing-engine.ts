@@ -69,26 +69,27 @@ export interface CustomerChanges {
 /** Stripe's metadata update: keys merge, an empty value removes its key, an empty string clears everything. */
 export type MetadataUpdate = Record<string, string> | '';
 
-export interface CheckoutSessionInput {
-  customer: string | null;
-  customerEmail: string | null;
-  clientReferenceId: string | null;
-  price: string;
-  quantity: number;
-  successUrl: string | null;
-  cancelUrl: string | null;
-  trialPeriodDays: number | null;
-  trialEnd: number | null;
-  trialEndBehavior: TrialEndBehavior;
-  paymentMethodCollection: 'always' | 'if_required';
-  allowPromotionCodes: boolean | null;
-  metadata: Record<string, string>;
-  subscriptionMetadata: Record<string, string>;
-  subscriptionDescription: string | null;
-  expiresAt: number | null;
-  locale: Stripe.Checkout.Session.Locale | null;
-  paymentLink: string | null;
-}
+/** What a create call decides about a session: the stored record's own fields, and an optional expiry. */
+export type CheckoutSessionInput = Pick<
+  CheckoutSessionRecord,
+  'customer'
+  | 'customerEmail'
+  | 'clientReferenceId'
+  | 'price'
+  | 'quantity'
+  | 'successUrl'
+  | 'cancelUrl'
+  | 'trialPeriodDays'
+  | 'trialEnd'
+  | 'trialEndBehavior'
+  | 'paymentMethodCollection'
+  | 'allowPromotionCodes'
+  | 'metadata'
+  | 'subscriptionMetadata'
+  | 'subscriptionDescription'
+  | 'locale'
+  | 'paymentLink'
+> & { expiresAt: number | null };
 
 export interface SubscriptionChanges {
   cancelAtPeriodEnd?: boolean;

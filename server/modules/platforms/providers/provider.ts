@@ -282,6 +282,26 @@ export const standardRefresh = {
   canRefresh: (tokens: StoredTokens) => tokens.refreshToken !== null,
 };
 
+/**
+ * Code exchange and refresh for platforms whose confidential clients authenticate with HTTP Basic at the
+ * token endpoint (Google, X). A refresh answer without a refresh token keeps the stored one (the caller).
+ */
+export function basicAuthTokenGrants(platform: PlatformName, tokenUrl: string): Pick<Provider, 'exchangeCode' | 'refresh'> {
+  const post = (context: ProviderContext, operation: 'token' | 'refresh', form: Record<string, string | undefined>) =>
+    requestTokens(context, {
+      platform,
+      operation,
+      url: tokenUrl,
+      headers: { authorization: basicAuthorization(context.clientId, context.clientSecret) },
+      form,
+    });
+  return {
+    exchangeCode: (context, { code, codeVerifier }) =>
+      post(context, 'token', { grant_type: 'authorization_code', code, redirect_uri: context.redirectUri, code_verifier: codeVerifier }),
+    refresh: (context, tokens) => post(context, 'refresh', { grant_type: 'refresh_token', refresh_token: tokens.refreshToken ?? undefined }),
+  };
+}
+
 /** UTC calendar day of an instant. */
 export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 /** `day` plus `days` (negative: back), as YYYY-MM-DD. */

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import {
   apiError,
+  basicAuthTokenGrants,
   basicAuthorization,
   buildUrl,
   callPlatform,
@@ -12,7 +13,6 @@ import {
   PlatformError,
   type PlatformProfile,
   type Provider,
-  requestTokens,
   standardRefresh,
 } from './provider.ts';
 import { syncTwitter } from './twitter.sync.ts';
@@ -66,25 +66,7 @@ export const twitter: Provider = {
     });
   },
 
-  exchangeCode(context, { code, codeVerifier }) {
-    return requestTokens(context, {
-      platform: 'twitter',
-      operation: 'token',
-      url: TOKEN_URL,
-      headers: { authorization: basicAuthorization(context.clientId, context.clientSecret) },
-      form: { grant_type: 'authorization_code', code, redirect_uri: context.redirectUri, code_verifier: codeVerifier },
-    });
-  },
-
-  refresh(context, tokens) {
-    return requestTokens(context, {
-      platform: 'twitter',
-      operation: 'refresh',
-      url: TOKEN_URL,
-      headers: { authorization: basicAuthorization(context.clientId, context.clientSecret) },
-      form: { grant_type: 'refresh_token', refresh_token: tokens.refreshToken ?? undefined },
-    });
-  },
+  ...basicAuthTokenGrants('twitter', TOKEN_URL),
 
   async profile(context, accessToken) {
     const response = await callPlatform(context, {

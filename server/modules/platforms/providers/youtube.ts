@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import {
   apiError,
-  basicAuthorization,
+  basicAuthTokenGrants,
   buildUrl,
   callPlatform,
   count,
@@ -11,7 +11,6 @@ import {
   type PlatformProfile,
   type Provider,
   type ProviderContext,
-  requestTokens,
   standardRefresh,
 } from './provider.ts';
 import { syncYouTube } from './youtube.sync.ts';
@@ -91,26 +90,8 @@ export const youtube: Provider = {
     });
   },
 
-  exchangeCode(context, { code, codeVerifier }) {
-    return requestTokens(context, {
-      platform: 'youtube',
-      operation: 'token',
-      url: TOKEN_URL,
-      headers: { authorization: basicAuthorization(context.clientId, context.clientSecret) },
-      form: { grant_type: 'authorization_code', code, redirect_uri: context.redirectUri, code_verifier: codeVerifier },
-    });
-  },
-
   // Google does not send a new refresh token on refresh: the caller keeps the stored one.
-  refresh(context, tokens) {
-    return requestTokens(context, {
-      platform: 'youtube',
-      operation: 'refresh',
-      url: TOKEN_URL,
-      headers: { authorization: basicAuthorization(context.clientId, context.clientSecret) },
-      form: { grant_type: 'refresh_token', refresh_token: tokens.refreshToken ?? undefined },
-    });
-  },
+  ...basicAuthTokenGrants('youtube', TOKEN_URL),
 
   async profile(context, accessToken) {
     const items = await readChannels(context, 'profile', { mine: 'true' }, { authorization: `Bearer ${accessToken}` });
