@@ -81,6 +81,7 @@ describe('YouTube Data API: uploads and videos', () => {
       for (const video of batch.body.items) {
         expect(typeof video.statistics.viewCount).toBe('string');
         expect(video.contentDetails.duration).toMatch(/^PT(\d+H)?(\d+M)?(\d+S)?$/);
+        expect(video.snippet.thumbnails.medium).toEqual({ url: `https://i.ytimg.com/vi/${video.id}/mqdefault.jpg`, width: 320, height: 180 });
         expect(Date.parse(video.snippet.publishedAt)).toBeLessThanOrEqual(context.clock.now().getTime());
         views += Number(video.statistics.viewCount);
       }
@@ -193,10 +194,184 @@ describe('YouTube Analytics reports.query', () => {
     expect((await get(report('startDate=2026-04-01&endDate=2026-04-30&metrics=estimatedRevenue'), bearer(ivy))).status).toBe(403);
   });
 
-  it('rejects unsupported dimensions and unknown metrics', async () => {
+  it('rejects unsupported combinations and unknown metrics', async () => {
     const token = await connect(0);
-    expect((await get(report('startDate=2026-04-01&endDate=2026-04-30&dimensions=country&metrics=views'), bearer(token))).status).toBe(400);
+    // Demographics only answer viewerPercentage, and never by day.
+    expect((await get(report('startDate=2026-04-01&endDate=2026-04-30&dimensions=ageGroup&metrics=views'), bearer(token))).status).toBe(400);
+    expect((await get(report('startDate=2026-04-01&endDate=2026-04-30&dimensions=day,ageGroup&metrics=viewerPercentage'), bearer(token))).status).toBe(400);
+    expect((await get(report('startDate=2026-04-01&endDate=2026-04-30&dimensions=city&metrics=views'), bearer(token))).status).toBe(400);
     expect((await get(report('startDate=2026-04-01&endDate=2026-04-30&metrics=impressions'), bearer(token))).status).toBe(400);
+  });
+
+  it('refuses thumbnail impressions and click-through rate with "The query is not supported." (use the Reporting API)', async () => {
+    const token = await connect(0);
+    for (const query of ['metrics=videoThumbnailImpressions', 'dimensions=video&metrics=videoThumbnailImpressions,videoThumbnailImpressionsClickRate&sort=-videoThumbnailImpressions&maxResults=10', 'dimensions=day&metrics=videoThumbnailImpressionsClickRate']) {
+      const answer = await get(report(`startDate=2026-04-01&endDate=2026-04-30&${query}`), bearer(token));
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.message).toMatch(/^The query is not supported/);
+    }
+  });
+
+  it('pages the per-video listing by 200 with a 1-based startIndex; its views trail videos.list by the processing delay', async () => {
+    const token = await connect(0);
+    const ids = await allUploads(token);
+    const listed: (string | number)[][] = [];
+    for (let startIndex = 1; ; startIndex += 200) {
+      const page = await get(report(`startDate=2024-01-01&endDate=2026-05-04&dimensions=video&metrics=views,estimatedMinutesWatched,averageViewDuration,averageViewPercentage,likes,comments,shares,subscribersGained&sort=-views&maxResults=200&startIndex=${startIndex}`), bearer(token));
+      expect(page.status).toBe(200);
+      listed.push(...(page.body.rows ?? []));
+      if ((page.body.rows ?? []).length < 200) break;
+    }
+    expect((await get(report('startDate=2024-01-01&endDate=2026-05-04&dimensions=video&metrics=views&sort=-views&maxResults=201'), bearer(token))).status).toBe(400);
+    expect(new Set(listed.map((row) => row[0])).size).toBe(listed.length);
+    expect(listed.length).toBeGreaterThan(ids.length * 0.95);
+    const views = listed.map((row) => row[1] as number);
+    expect([...views].sort((a, b) => b - a)).toEqual(views);
+    // The same videos from the Data API: lifetime counters now vs the report through three days ago.
+    const sample = listed.slice(0, 50);
+    const live = await get(api(`videos?part=statistics,contentDetails&id=${sample.map((row) => row[0]).join(',')}`), bearer(token));
+    const liveViews = new Map(live.body.items.map((item: any) => [item.id, Number(item.statistics.viewCount)]));
+    for (const row of sample) {
+      const now = liveViews.get(row[0] as string) as number;
+      expect(row[1]).toBeLessThanOrEqual(now);
+      expect(row[1]).toBeGreaterThan(now * 0.9);
+      // averageViewPercentage in percent; averageViewDuration in seconds.
+      expect(row[4]).toBeGreaterThanOrEqual(30);
+      expect(row[4]).toBeLessThanOrEqual(55);
+    }
+  });
+
+  it('serves per-video revenue and the daily monetary recipe only with the monetary scope on a monetised channel', async () => {
+    const monetary = await connect(0, `${READONLY} ${ANALYTICS} ${MONETARY}`);
+    const perVideo = await get(report('startDate=2024-01-01&endDate=2026-05-04&dimensions=video&metrics=estimatedRevenue,estimatedAdRevenue,cpm,monetizedPlaybacks&sort=-estimatedRevenue&maxResults=20'), bearer(monetary));
+    expect(perVideo.status).toBe(200);
+    expect(perVideo.body.columnHeaders.map((header: any) => header.dataType)).toEqual(['STRING', 'CURRENCY', 'CURRENCY', 'CURRENCY', 'INTEGER']);
+    for (const [, revenue, adRevenue, cpm] of perVideo.body.rows) {
+      expect(adRevenue).toBeLessThan(revenue);
+      expect(cpm).toBeGreaterThan(0);
+    }
+    const daily = await get(report('startDate=2026-04-01&endDate=2026-04-30&dimensions=day&sort=day&metrics=estimatedRevenue,estimatedAdRevenue,monetizedPlaybacks,playbackBasedCpm,cpm'), bearer(monetary));
+    expect(daily.body.rows).toHaveLength(30);
+    const plain = await connect(0);
+    expect((await get(report('startDate=2024-01-01&endDate=2026-05-04&dimensions=video&metrics=estimatedRevenue&sort=-estimatedRevenue&maxResults=20'), bearer(plain))).status).toBe(403);
+  });
+
+  it('splits views by traffic source: channel by day and per video, adding up to the basic reports', async () => {
+    const token = await connect(0);
+    const traffic = await get(report('startDate=2026-04-01&endDate=2026-04-30&dimensions=day,insightTrafficSourceType&metrics=views,estimatedMinutesWatched&sort=day'), bearer(token));
+    expect(traffic.status).toBe(200);
+    expect(traffic.body.columnHeaders.map((header: any) => header.name)).toEqual(['day', 'insightTrafficSourceType', 'views', 'estimatedMinutesWatched']);
+    const daily = await get(report('startDate=2026-04-01&endDate=2026-04-30&dimensions=day&metrics=views'), bearer(token));
+    for (const [day, views] of daily.body.rows) {
+      const sources = traffic.body.rows.filter((row: any) => row[0] === day);
+      expect(sources.length).toBeGreaterThan(5);
+      expect(sources.reduce((total: number, row: any) => total + row[2], 0)).toBe(views);
+    }
+    const top = await get(report('startDate=2024-01-01&endDate=2026-05-04&dimensions=video&metrics=views&sort=-views&maxResults=1'), bearer(token));
+    const [videoId, videoViews] = top.body.rows[0];
+    const perVideo = await get(report(`startDate=2024-01-01&endDate=2026-05-04&dimensions=insightTrafficSourceType&metrics=views,estimatedMinutesWatched&filters=video%3D%3D${videoId}&sort=-views`), bearer(token));
+    expect(perVideo.body.rows.reduce((total: number, row: any) => total + row[1], 0)).toBe(videoViews);
+    expect(perVideo.body.rows.map((row: any) => row[0])).toContain('YT_SEARCH');
+    // More than 50,000 video-days is refused.
+    const ids = (await get(report('startDate=2024-01-01&endDate=2026-05-04&dimensions=video&metrics=views&sort=-views&maxResults=200'), bearer(token))).body.rows.map((row: any) => row[0]);
+    expect((await get(report(`startDate=2024-05-01&endDate=2026-05-01&dimensions=insightTrafficSourceType&metrics=views&filters=video%3D%3D${ids.join(',')}`), bearer(token))).status).toBe(400);
+  });
+
+  it('answers demographics as viewerPercentage summing to 100, and countries by views', async () => {
+    const token = await connect(1);
+    const demographics = await get(report('startDate=2026-04-01&endDate=2026-04-30&dimensions=ageGroup,gender&metrics=viewerPercentage&sort=gender,ageGroup'), bearer(token));
+    expect(demographics.status).toBe(200);
+    expect(demographics.body.columnHeaders[2]).toEqual({ name: 'viewerPercentage', columnType: 'METRIC', dataType: 'FLOAT' });
+    expect(demographics.body.rows).toHaveLength(21);
+    expect(demographics.body.rows[0].slice(0, 2)).toEqual(['age13-17', 'female']);
+    const total = demographics.body.rows.reduce((sum: number, row: any) => sum + row[2], 0);
+    expect(Math.abs(total - 100)).toBeLessThan(0.5);
+    const byGender = await get(report('startDate=2026-04-01&endDate=2026-04-30&dimensions=gender&metrics=viewerPercentage'), bearer(token));
+    expect(byGender.body.rows.map((row: any) => row[0]).sort()).toEqual(['female', 'male', 'user_specified']);
+    const countries = await get(report('startDate=2026-04-01&endDate=2026-04-30&dimensions=country&metrics=views,estimatedMinutesWatched&sort=-views'), bearer(token));
+    expect(countries.body.rows[0][0]).toMatch(/^(CA|US)$/);
+    const views = await get(report('startDate=2026-04-01&endDate=2026-04-30&metrics=views'), bearer(token));
+    expect(countries.body.rows.reduce((sum: number, row: any) => sum + row[1], 0)).toBe(views.body.rows[0][0]);
+  });
+
+  it('answers one video\'s retention curve: 100 points, an intro drop, a mean equal to averageViewPercentage', async () => {
+    const token = await connect(0);
+    const top = await get(report('startDate=2024-01-01&endDate=2026-05-04&dimensions=video&metrics=views,averageViewPercentage&sort=-views&maxResults=2'), bearer(token));
+    const [[videoId, , percent], [otherId]] = top.body.rows;
+    const curve = await get(report(`startDate=2024-01-01&endDate=2026-05-04&dimensions=elapsedVideoTimeRatio&metrics=audienceWatchRatio,relativeRetentionPerformance&filters=video%3D%3D${videoId}&sort=elapsedVideoTimeRatio`), bearer(token));
+    expect(curve.status).toBe(200);
+    expect(curve.body.columnHeaders[0]).toEqual({ name: 'elapsedVideoTimeRatio', columnType: 'DIMENSION', dataType: 'FLOAT' });
+    const rows = curve.body.rows as number[][];
+    expect(rows).toHaveLength(100);
+    expect(rows[0]![0]).toBe(0.01);
+    expect(rows[99]![0]).toBe(1);
+    expect(rows[0]![1]).toBeGreaterThan(1);
+    expect(rows[20]![1]).toBeLessThan(rows[0]![1]! * 0.85);
+    const mean = rows.reduce((sum, row) => sum + row[1]!, 0) / rows.length;
+    expect(Math.abs(mean * 100 - percent)).toBeLessThan(1);
+    for (const row of rows) {
+      expect(row[2]).toBeGreaterThan(0);
+      expect(row[2]).toBeLessThan(1);
+    }
+    // Exactly one video: none or two are refused.
+    expect((await get(report('startDate=2024-01-01&endDate=2026-05-04&dimensions=elapsedVideoTimeRatio&metrics=audienceWatchRatio'), bearer(token))).status).toBe(400);
+    expect((await get(report(`startDate=2024-01-01&endDate=2026-05-04&dimensions=elapsedVideoTimeRatio&metrics=audienceWatchRatio&filters=video%3D%3D${videoId},${otherId}`), bearer(token))).status).toBe(400);
+  });
+});
+
+describe('YouTube Reporting API: reach reports', () => {
+  const reporting = (path: string) => context.sandbox.url(`https://youtubereporting.googleapis.com/v1/${path}`);
+
+  it('creates one reach job per channel, lists a report per day, and serves each as CSV consistent with the views', async () => {
+    const token = await connect(0);
+    const types = await get(reporting('reportTypes'), bearer(token));
+    expect(types.body.reportTypes.map((type: any) => type.id)).toContain('channel_reach_basic_a1');
+    expect(await get(reporting('jobs'), bearer(token))).toMatchObject({ status: 200, body: {} });
+    const created = await fetch(reporting('jobs'), { method: 'POST', headers: { ...bearer(token), 'content-type': 'application/json' }, body: JSON.stringify({ reportTypeId: 'channel_reach_basic_a1', name: 'reach' }) });
+    const job = (await created.json()) as { id: string };
+    expect(created.status).toBe(200);
+    expect(job).toMatchObject({ id: expect.any(String), reportTypeId: 'channel_reach_basic_a1', name: 'reach', createTime: '2026-05-04T10:00:00.000000Z' });
+    const duplicate = await fetch(reporting('jobs'), { method: 'POST', headers: { ...bearer(token), 'content-type': 'application/json' }, body: JSON.stringify({ reportTypeId: 'channel_reach_basic_a1' }) });
+    expect(duplicate.status).toBe(409);
+    expect((await get(reporting('jobs'), bearer(token))).body.jobs).toEqual([job]);
+
+    // Reports exist at once (the real API takes ~48 h): the 30 days before the job, newest first.
+    const list = await get(reporting(`jobs/${job.id}/reports`), bearer(token));
+    expect(list.body.reports).toHaveLength(30);
+    const [newest] = list.body.reports;
+    expect(newest).toEqual({ id: expect.any(String), jobId: job.id, startTime: '2026-05-03T00:00:00.000000Z', endTime: '2026-05-04T00:00:00.000000Z', createTime: '2026-05-04T10:00:00.000000Z', downloadUrl: expect.stringMatching(/^https:\/\/youtubereporting\.googleapis\.com\/v1\/media\//) });
+    expect((await get(reporting(`jobs/${job.id}/reports?startTimeAtOrAfter=2026-05-01T00:00:00Z`), bearer(token))).body.reports).toHaveLength(3);
+    expect((await get(reporting(`jobs/${job.id}/reports?createdAfter=2026-05-04T10:00:00Z`), bearer(token))).body).toEqual({});
+
+    const csv = await fetch(context.sandbox.url(newest.downloadUrl), { headers: bearer(token) });
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const [header, ...lines] = (await csv.text()).trim().split('\n');
+    expect(header).toBe('date,channel_id,video_id,live_or_on_demand,subscribed_status,video_thumbnail_impressions,video_thumbnail_impressions_ctr');
+    expect(lines.length).toBeGreaterThan(500);
+    for (const line of lines.slice(0, 100)) {
+      const [date, channelId, , , subscribed, impressions, ctr] = line.split(',');
+      expect(date).toBe('20260503');
+      expect(channelId).toMatch(/^UC/);
+      expect(['subscribed', 'not_subscribed']).toContain(subscribed);
+      expect(Number(impressions)).toBeGreaterThan(0);
+      expect(Number(ctr)).toBeGreaterThan(0);
+      expect(Number(ctr)).toBeLessThan(0.5);
+    }
+    // Clicks (impressions × click-through rate) are the ~70 % of a day's views that start from a thumbnail.
+    const april20 = list.body.reports.find((entry: any) => entry.startTime.startsWith('2026-04-20'));
+    const rows = (await (await fetch(context.sandbox.url(april20.downloadUrl), { headers: bearer(token) })).text()).trim().split('\n').slice(1).map((line) => line.split(','));
+    const videoId = rows[0]![2]!;
+    const clicks = rows.filter((row) => row[2] === videoId).reduce((total, row) => total + Number(row[5]) * Number(row[6]), 0);
+    const dayViews = await get(report(`startDate=2026-04-20&endDate=2026-04-20&dimensions=day&metrics=views&filters=video%3D%3D${videoId}`), bearer(token));
+    expect(clicks / dayViews.body.rows[0][1]).toBeGreaterThan(0.6);
+    expect(clicks / dayViews.body.rows[0][1]).toBeLessThan(0.8);
+    // Another channel's token sees neither the job nor its reports.
+    const other = await connect(1);
+    expect((await get(reporting(`jobs/${job.id}/reports`), bearer(other))).status).toBe(404);
+    expect((await fetch(context.sandbox.url(newest.downloadUrl), { headers: bearer(other) })).status).toBe(404);
+    // The next day brings one more report.
+    context.clock.advance(DAY);
+    expect((await get(reporting(`jobs/${job.id}/reports?startTimeAtOrAfter=2026-05-04T00:00:00Z`), bearer(await connect(0)))).body.reports).toHaveLength(1);
   });
 });
 

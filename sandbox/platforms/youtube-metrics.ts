@@ -2,10 +2,14 @@
 // Analytics API v2 reports.query (youtubeanalytics.googleapis.com). platform-apis.md §1.3, §1.4, §1.5, §7.
 //
 // Modelled: the uploads playlist (`UU…`) newest first with 50-item pages and opaque page tokens; videos.list with
-// at most 50 ids and counts as strings; reports.query for no dimension, `day` and `video` (with the required sort
-// and maxResults), `video==` filters, the columnHeaders + rows table with `rows` absent when empty, no data for
-// today and the two days before it, revenue metrics only with the monetary scope on a monetised channel (else 403),
-// 400 "The query is not supported." for everything else. Data API list calls cost 1 quota unit per key or token.
+// at most 50 ids, counts as strings, ISO 8601 durations and thumbnails; reports.query for no dimension, `day`,
+// `video` (with the required sort and maxResults ≤ 200), traffic sources (`insightTrafficSourceType`, optionally by
+// `day`), demographics (`ageGroup`, `gender`; viewerPercentage), geography (`country`), audience retention
+// (`elapsedVideoTimeRatio`, exactly one `video==` filter), `video==` filters, the columnHeaders + rows table with
+// `rows` absent when empty, no data for today and the two days before it, revenue metrics only with the monetary
+// scope on a monetised channel (else 403), thumbnail impressions refused as YouTube does (400), and 400 "The query is
+// not supported." for every other combination. Data API list calls cost 1 quota unit per key or token. The
+// Reporting API's reach reports (impressions, click-through rate) are in youtube-reporting.ts.
 import { PERSONAS, type Persona } from './demo-accounts.ts';
 import { bearerToken, json, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import {
@@ -26,6 +30,8 @@ import {
   type ContentItem,
 } from './metrics-data.ts';
 import { secretsEqual, type AccessCheck } from './oauth-core.ts';
+import { createYoutubeReporting } from './youtube-reporting.ts';
+import { channelTrafficMix, countryShares, demographicShares, retentionCurve, SOURCE_WATCH_FACTOR, splitWhole, videoTrafficMix } from './youtube-audience.ts';
 import type { PlatformContext, RenderedFailure } from './platform-module.ts';
 
 export const DATA_API_HOST = 'www.googleapis.com';
@@ -78,12 +84,26 @@ export function youtubeVideoId(item: ContentItem): string {
   return random.chars(VIDEO_ID_ALPHABET, 10) + random.pick([...'AEIMQUYcgkosw048']);
 }
 
+/** The video's share of its duration watched on average (percent) and its revenue noise: fixed per video. */
+export function videoReportShape(item: ContentItem): { percent: number; noise: number } {
+  const random = item.random('report');
+  return { percent: 30 + 25 * random.next(), noise: random.next() };
+}
+
 const ADDITIVE = ['views', 'engagedViews', 'estimatedMinutesWatched', 'likes', 'dislikes', 'comments', 'shares', 'subscribersGained', 'subscribersLost'] as const;
 const REVENUE_METRICS = ['estimatedRevenue', 'estimatedAdRevenue', 'grossRevenue', 'cpm', 'monetizedPlaybacks', 'playbackBasedCpm', 'adImpressions', 'estimatedRedPartnerRevenue'] as const;
 const BASIC_METRICS = [...ADDITIVE, 'averageViewDuration', 'averageViewPercentage'] as const;
-const ALL_METRICS: readonly string[] = [...BASIC_METRICS, ...REVENUE_METRICS];
+const AUDIENCE_METRICS = ['viewerPercentage', 'audienceWatchRatio', 'relativeRetentionPerformance'] as const;
+/** Known to reports.query, but refused with any dimensions (platform-apis.md 1.4 (g)): use the Reporting API. */
+const THUMBNAIL_METRICS = ['videoThumbnailImpressions', 'videoThumbnailImpressionsClickRate'] as const;
+const ALL_METRICS: readonly string[] = [...BASIC_METRICS, ...REVENUE_METRICS, ...AUDIENCE_METRICS, ...THUMBNAIL_METRICS];
+const TRAFFIC_METRICS: readonly string[] = ['views', 'estimatedMinutesWatched'];
+const RETENTION_METRICS: readonly string[] = ['audienceWatchRatio', 'relativeRetentionPerformance'];
 const DATA_TYPES: Record<string, 'INTEGER' | 'FLOAT' | 'CURRENCY'> = {
   averageViewPercentage: 'FLOAT',
+  viewerPercentage: 'FLOAT',
+  audienceWatchRatio: 'FLOAT',
+  relativeRetentionPerformance: 'FLOAT',
   estimatedRevenue: 'CURRENCY',
   estimatedAdRevenue: 'CURRENCY',
   grossRevenue: 'CURRENCY',
@@ -160,6 +180,49 @@ function metricValue(bucket: Bucket, metric: string): number {
   }
 }
 
+/** From this age on a video's traffic mix no longer changes (its launch boost has faded). */
+const SETTLED_MIX_AGE = 120;
+
+type ReportKind = 'total' | 'day' | 'video' | 'traffic' | 'demographics' | 'country' | 'retention';
+
+/** Which documented report a dimensions + metrics combination is, or null ("The query is not supported."). */
+function reportOf(dimensions: readonly string[], metrics: readonly string[]): ReportKind | null {
+  const key = dimensions.join(',');
+  const only = (allowed: readonly string[]) => metrics.every((metric) => allowed.includes(metric));
+  const basicOrRevenue = only([...BASIC_METRICS, ...REVENUE_METRICS]);
+  if (key === '') return basicOrRevenue ? 'total' : null;
+  if (key === 'day') return basicOrRevenue ? 'day' : null;
+  if (key === 'video') return basicOrRevenue ? 'video' : null;
+  if (key === 'insightTrafficSourceType' || key === 'day,insightTrafficSourceType') return only(TRAFFIC_METRICS) ? 'traffic' : null;
+  // Demographics: viewerPercentage alone, never with day.
+  if (['ageGroup', 'gender', 'ageGroup,gender', 'gender,ageGroup'].includes(key)) return metrics.length === 1 && metrics[0] === 'viewerPercentage' ? 'demographics' : null;
+  if (key === 'country') return only(BASIC_METRICS) ? 'country' : null;
+  if (key === 'elapsedVideoTimeRatio') return only(RETENTION_METRICS) ? 'retention' : null;
+  return null;
+}
+
+/** A share of a bucket (one country's part of the views): additive counts scaled, ratios kept. */
+function scaleBucket(bucket: Bucket, share: number, views: number): Bucket {
+  const scaled = emptyBucket();
+  for (const key of Object.keys(bucket) as (keyof Bucket)[]) scaled[key] = key === 'views' ? views : key === 'estimatedMinutesWatched' || key === 'percentWeighted' || key === 'revenue' || key === 'gross' || key === 'redRevenue' ? bucket[key] * share : Math.round(bucket[key] * share);
+  return scaled;
+}
+
+/** Sorts table rows by `sort` keys (`-` = descending) naming columns of `columns`. */
+function sortRows(rows: (string | number)[][], columns: readonly string[], sort: readonly string[]): (string | number)[][] {
+  const keys = sort.map((key) => ({ column: columns.indexOf(key.replace(/^-/, '')), direction: key.startsWith('-') ? -1 : 1 }));
+  return [...rows].sort((a, b) => {
+    for (const { column, direction } of keys) {
+      const left = a[column]!;
+      const right = b[column]!;
+      // Plain code-unit order (what the ids and codes need); localeCompare is far too slow for thousands of rows.
+      const order = typeof left === 'number' && typeof right === 'number' ? left - right : left < right ? -1 : left > right ? 1 : 0;
+      if (order !== 0) return order * direction;
+    }
+    return 0;
+  });
+}
+
 export function createYoutubeMetrics(context: PlatformContext, deps: YoutubeMetricsDeps) {
   const { store } = context;
   const { googleApiError, invalidCredentials } = deps;
@@ -169,6 +232,7 @@ export function createYoutubeMetrics(context: PlatformContext, deps: YoutubeMetr
     for (const item of videosOf(index)) byId.set(youtubeVideoId(item), { index, item });
   });
   const today = () => dayOf(context.now());
+  const videoListingCache = new Map<string, (string | number)[][]>();
 
   const badRequest = (message: string, reason = 'badRequest', location?: string) => googleApiError(400, message, { reason, ...(location ? { location, locationType: 'parameter' } : {}) }, 'INVALID_ARGUMENT');
   const notSupported = () =>
@@ -298,7 +362,11 @@ export function createYoutubeMetrics(context: PlatformContext, deps: YoutubeMetr
           channelId: channel.id,
           title: item.title,
           description: item.description,
-          thumbnails: { default: { url: `https://i.ytimg.com/vi/${id}/default.jpg`, width: 120, height: 90 } },
+          thumbnails: {
+            default: { url: `https://i.ytimg.com/vi/${id}/default.jpg`, width: 120, height: 90 },
+            medium: { url: `https://i.ytimg.com/vi/${id}/mqdefault.jpg`, width: 320, height: 180 },
+            high: { url: `https://i.ytimg.com/vi/${id}/hqdefault.jpg`, width: 480, height: 360 },
+          },
           channelTitle: channel.title,
           tags: item.description.match(/#\w+/g)?.map((tag) => tag.slice(1)) ?? [],
           categoryId: PERSONAS[index]!.key === 'theo' ? '26' : PERSONAS[index]!.key === 'maya' ? '19' : '27',
@@ -343,11 +411,10 @@ export function createYoutubeMetrics(context: PlatformContext, deps: YoutubeMetr
   function addVideoRange(bucket: Bucket, index: number, item: ContentItem, fromDay: number, toDay: number): void {
     const gained = countersBetween(item, fromDay, toDay);
     if (gained.views <= 0) return;
-    const random = item.random('report');
-    const percent = 30 + 25 * random.next();
+    const { percent, noise } = videoReportShape(item);
     const averageSeconds = (item.duration * percent) / 100;
     const subscribersGained = Math.round(gained.views * 0.0021);
-    addCell(bucket, index, gained.views, averageSeconds, percent, gained.likes, gained.comments, gained.shares, subscribersGained, Math.round(subscribersGained * 0.12), random.next());
+    addCell(bucket, index, gained.views, averageSeconds, percent, gained.likes, gained.comments, gained.shares, subscribersGained, Math.round(subscribersGained * 0.12), noise);
   }
 
   function addCell(bucket: Bucket, index: number, views: number, averageSeconds: number, percent: number, likes: number, comments: number, shares: number, gained: number, lost: number, noise: number): void {
@@ -401,10 +468,12 @@ export function createYoutubeMetrics(context: PlatformContext, deps: YoutubeMetr
     if (new Set(metrics).size !== metrics.length) return notSupported();
     const persona = PERSONAS[index]!;
     if (metrics.some((metric) => (REVENUE_METRICS as readonly string[]).includes(metric)) && (!scopes.includes(SCOPE_MONETARY) || !CHANNEL_SHAPE[persona.tier].monetised)) return forbidden();
+    // Thumbnail impressions and click-through rate: refused with every dimension combination (use the Reporting API).
+    if (metrics.some((metric) => (THUMBNAIL_METRICS as readonly string[]).includes(metric))) return notSupported();
 
     const dimensions = (query.get('dimensions') ?? '').split(',').map((dimension) => dimension.trim()).filter(Boolean);
-    const dimension = dimensions.length === 0 ? null : dimensions.length === 1 && (dimensions[0] === 'day' || dimensions[0] === 'video') ? dimensions[0] : undefined;
-    if (dimension === undefined) return notSupported();
+    const report = reportOf(dimensions, metrics);
+    if (report === null) return notSupported();
 
     // Filters: only video==ID[,ID…] (up to 500).
     let filterVideos: ContentItem[] | null = null;
@@ -418,6 +487,10 @@ export function createYoutubeMetrics(context: PlatformContext, deps: YoutubeMetr
         const found = byId.get(id);
         return found && found.index === index ? [found.item] : [];
       });
+      // The retention report is for exactly one video.
+      if (report === 'retention' && filterIds.length !== 1) return notSupported();
+    } else if (report === 'retention') {
+      return notSupported();
     }
 
     const sort = (query.get('sort') ?? '').split(',').map((key) => key.trim()).filter(Boolean);
@@ -428,61 +501,164 @@ export function createYoutubeMetrics(context: PlatformContext, deps: YoutubeMetr
     const startIndex = rawStart === null ? 1 : Number(rawStart);
     if (!Number.isInteger(startIndex) || startIndex < 1) return badRequest(`Invalid value '${rawStart}'. Values must be within the range: [1, ]`, 'invalidParameter', 'startIndex');
 
-    if (dimension === 'video') {
+    if (report === 'video') {
       // The top-videos report: a descending metric sort and maxResults ≤ 200 are required.
       if (sort.length !== 1 || !sort[0]!.startsWith('-') || !metrics.includes(sort[0]!.slice(1)) || maxResults === null || maxResults > 200) return notSupported();
-    } else if (dimension === 'day') {
+    } else if (report === 'day') {
       if (sort.some((key) => key !== 'day' && key !== '-day')) return notSupported();
-    } else if (sort.length > 0) {
+    } else if (report === 'total') {
+      if (sort.length > 0) return notSupported();
+    } else if (sort.some((key) => ![...dimensions, ...metrics].includes(key.replace(/^-/, '')))) {
       return notSupported();
     }
 
     // Data exists from the channel's creation until three days before today.
     const firstDay = Math.max(startDay, dayOf(Date.parse(channel.publishedAt)));
     const lastDay = Math.min(endDay, today() - 3);
+    // Traffic-source reports refuse more than 50,000 video-days (revision history, 2024-11-15).
+    if (report === 'traffic' && filterVideos && filterVideos.length * Math.max(1, lastDay - firstDay + 1) > 50_000) {
+      return badRequest('The query exceeds the maximum number of videos multiplied by days (50000). Request fewer videos or a shorter date range.', 'badRequest');
+    }
     const videos = filterVideos ?? publishedBy(videosOf(index), new Date((lastDay + 1) * 86_400_000));
     let rows: (string | number)[][] = [];
     const valuesOf = (bucket: Bucket) => metrics.map((metric) => metricValue(bucket, metric));
+    /** The channel's (or the filtered videos') numbers over days [from, to]. */
+    const rangeBucket = (from: number, to: number) => {
+      const bucket = emptyBucket();
+      if (filterVideos) for (const item of filterVideos) addVideoRange(bucket, index, item, from, to);
+      else for (let day = from; day <= to; day += 1) addChannelDay(bucket, index, day);
+      return bucket;
+    };
     if (firstDay <= lastDay) {
-      if (dimension === 'day') {
-        for (let day = firstDay; day <= lastDay; day += 1) {
-          const bucket = emptyBucket();
-          if (filterVideos) for (const item of filterVideos) addVideoRange(bucket, index, item, day, day);
-          else addChannelDay(bucket, index, day);
-          rows.push([isoDay(day), ...valuesOf(bucket)]);
-        }
+      if (report === 'day') {
+        for (let day = firstDay; day <= lastDay; day += 1) rows.push([isoDay(day), ...valuesOf(rangeBucket(day, day))]);
         if (sort[0] === '-day') rows.reverse();
-      } else if (dimension === 'video') {
-        const perVideo = videos.map((item) => {
-          const bucket = emptyBucket();
-          addVideoRange(bucket, index, item, firstDay, lastDay);
-          return { id: youtubeVideoId(item), bucket };
-        });
-        const key = sort[0]!.slice(1);
-        rows = perVideo
-          .filter((entry) => entry.bucket.views > 0)
-          .map((entry) => [entry.id, ...valuesOf(entry.bucket)])
-          .sort((a, b) => (b[1 + metrics.indexOf(key)] as number) - (a[1 + metrics.indexOf(key)] as number) || String(a[0]).localeCompare(String(b[0])));
+      } else if (report === 'video') {
+        // Pages of one listing (startIndex) share the computation: keep the last listing per query shape.
+        const cacheKey = `${index}|${firstDay}|${lastDay}|${metrics.join(',')}|${sort[0]}|${rawFilters ?? ''}|${today()}`;
+        const cached = videoListingCache.get(cacheKey);
+        if (cached) rows = cached;
+        else {
+          const perVideo = videos.map((item) => {
+            const bucket = emptyBucket();
+            addVideoRange(bucket, index, item, firstDay, lastDay);
+            return { id: youtubeVideoId(item), bucket };
+          });
+          const key = sort[0]!.slice(1);
+          rows = perVideo
+            .filter((entry) => entry.bucket.views > 0)
+            .map((entry) => [entry.id, ...valuesOf(entry.bucket)])
+            .sort((a, b) => (b[1 + metrics.indexOf(key)] as number) - (a[1 + metrics.indexOf(key)] as number) || (String(a[0]) < String(b[0]) ? -1 : 1));
+          videoListingCache.clear();
+          videoListingCache.set(cacheKey, rows);
+        }
+      } else if (report === 'traffic') {
+        rows = trafficRows(index, filterVideos, firstDay, lastDay, dimensions.includes('day'), metrics);
+      } else if (report === 'demographics') {
+        const bucket = rangeBucket(firstDay, lastDay);
+        if (bucket.views > 0) {
+          const shares = demographicShares(persona, firstDay, lastDay, filterVideos?.length === 1 ? filterVideos[0]!.seq : undefined);
+          const grouped = new Map<string, number>();
+          for (const cell of shares) {
+            const key = dimensions.map((dimension) => (dimension === 'ageGroup' ? cell.ageGroup : cell.gender)).join('|');
+            grouped.set(key, (grouped.get(key) ?? 0) + cell.percent);
+          }
+          rows = [...grouped].map(([key, percent]) => [...key.split('|'), Math.round(percent * 100) / 100]);
+        }
+      } else if (report === 'country') {
+        const bucket = rangeBucket(firstDay, lastDay);
+        if (bucket.views > 0) {
+          const shares = countryShares(persona, firstDay, lastDay);
+          const views = splitWhole(bucket.views, shares);
+          rows = [...shares].flatMap(([country, share]) => {
+            const part = scaleBucket(bucket, share, views.get(country)!);
+            return part.views > 0 ? [[country, ...valuesOf(part)]] : [];
+          });
+        }
+      } else if (report === 'retention') {
+        const item = filterVideos![0];
+        if (item && rangeBucket(firstDay, lastDay).views > 0) {
+          rows = retentionCurve(item, videoReportShape(item).percent).map((point) =>
+            [point.ratio, ...metrics.map((metric) => (metric === 'audienceWatchRatio' ? point.watch : point.relative))],
+          );
+        }
       } else {
-        const bucket = emptyBucket();
-        if (filterVideos) for (const item of filterVideos) addVideoRange(bucket, index, item, firstDay, lastDay);
-        else for (let day = firstDay; day <= lastDay; day += 1) addChannelDay(bucket, index, day);
+        const bucket = rangeBucket(firstDay, lastDay);
         if (bucket.views > 0 || !filterVideos) rows = [valuesOf(bucket)];
       }
     }
+    if (report !== 'video' && report !== 'day' && sort.length > 0) rows = sortRows(rows, [...dimensions, ...metrics], sort);
     rows = rows.slice(startIndex - 1, maxResults === null ? undefined : startIndex - 1 + maxResults);
+    const dimensionType = (dimension: string) => (dimension === 'elapsedVideoTimeRatio' ? 'FLOAT' : 'STRING');
     const columnHeaders = [
-      ...(dimension ? [{ name: dimension, columnType: 'DIMENSION', dataType: 'STRING' }] : []),
+      ...dimensions.map((dimension) => ({ name: dimension, columnType: 'DIMENSION', dataType: dimensionType(dimension) })),
       ...metrics.map((metric) => ({ name: metric, columnType: 'METRIC', dataType: DATA_TYPES[metric] ?? 'INTEGER' })),
     ];
     // No data: `rows` is left out entirely.
     return json(200, { kind: 'youtubeAnalytics#resultTable', columnHeaders, ...(rows.length > 0 ? { rows } : {}) });
   }
 
+  /** Views (and minutes) by traffic source over days [from, to], per day or in total, channel-wide or for the filtered videos. */
+  function trafficRows(index: number, filterVideos: ContentItem[] | null, from: number, to: number, byDay: boolean, metrics: readonly string[]): (string | number)[][] {
+    const persona = PERSONAS[index]!;
+    const totals = new Map<string, { views: number; minutes: number }>();
+    const rows: (string | number)[][] = [];
+    const add = (target: Map<string, { views: number; minutes: number }>, views: Map<string, number>, minutesPerView: number) => {
+      for (const [source, count] of views) {
+        if (count <= 0) continue;
+        const entry = target.get(source) ?? { views: 0, minutes: 0 };
+        entry.views += count;
+        entry.minutes += count * minutesPerView * (SOURCE_WATCH_FACTOR[source] ?? 1);
+        target.set(source, entry);
+      }
+    };
+    if (filterVideos && !byDay) {
+      // A video's mix only changes in its first weeks (videoTrafficMix): day by day until then, one span after.
+      for (const item of filterVideos) {
+        const settled = dayOf(item.publishedMs) + SETTLED_MIX_AGE;
+        for (let day = from; day <= Math.min(to, settled - 1); day += 1) {
+          const bucket = emptyBucket();
+          addVideoRange(bucket, index, item, day, day);
+          if (bucket.views > 0) add(totals, splitWhole(bucket.views, videoTrafficMix(persona, item, day - dayOf(item.publishedMs))), bucket.estimatedMinutesWatched / bucket.views);
+        }
+        if (to >= Math.max(from, settled)) {
+          const bucket = emptyBucket();
+          addVideoRange(bucket, index, item, Math.max(from, settled), to);
+          if (bucket.views > 0) add(totals, splitWhole(bucket.views, videoTrafficMix(persona, item, SETTLED_MIX_AGE)), bucket.estimatedMinutesWatched / bucket.views);
+        }
+      }
+    }
+    for (let day = from; day <= to && !(filterVideos && !byDay); day += 1) {
+      const dayTotals = byDay ? new Map<string, { views: number; minutes: number }>() : totals;
+      if (filterVideos) {
+        for (const item of filterVideos) {
+          const bucket = emptyBucket();
+          addVideoRange(bucket, index, item, day, day);
+          if (bucket.views <= 0) continue;
+          add(dayTotals, splitWhole(bucket.views, videoTrafficMix(persona, item, day - dayOf(item.publishedMs))), bucket.estimatedMinutesWatched / bucket.views);
+        }
+      } else {
+        const bucket = emptyBucket();
+        addChannelDay(bucket, index, day);
+        if (bucket.views > 0) add(dayTotals, splitWhole(bucket.views, channelTrafficMix(persona, day)), bucket.estimatedMinutesWatched / bucket.views);
+      }
+      if (byDay) {
+        // Within a day, sources come most viewed first.
+        const sorted = [...dayTotals].sort((a, b) => b[1].views - a[1].views || (a[0] < b[0] ? -1 : 1));
+        for (const [source, entry] of sorted) rows.push([isoDay(day), source, ...metrics.map((metric) => (metric === 'views' ? entry.views : Math.round(entry.minutes)))]);
+      }
+    }
+    if (byDay) return rows;
+    return [...totals]
+      .sort((a, b) => b[1].views - a[1].views || (a[0] < b[0] ? -1 : 1))
+      .map(([source, entry]) => [source, ...metrics.map((metric) => (metric === 'views' ? entry.views : Math.round(entry.minutes)))]);
+  }
+
   const routes: RouteDefinition[] = [
     { platform: 'youtube', hosts: [DATA_API_HOST], method: 'GET', path: '/youtube/v3/playlistItems', endpoint: 'playlistItems.list', group: 'metrics', handle: playlistItems },
     { platform: 'youtube', hosts: [DATA_API_HOST], method: 'GET', path: '/youtube/v3/videos', endpoint: 'videos.list', group: 'metrics', handle: videosList },
     { platform: 'youtube', hosts: [ANALYTICS_HOST], method: 'GET', path: '/v2/reports', endpoint: 'reports.query', group: 'metrics', handle: reportsQuery },
+    ...createYoutubeReporting(context, { channels: deps.channels, videosOf, youtubeVideoId, googleApiError, invalidCredentials }).routes,
   ];
 
   function failure(kind: RenderedFailure): Reply {

@@ -13,6 +13,7 @@ import { basicCredentials, bearerToken, json, readForm, type Reply, type RouteDe
 import { randomToken, secretsEqual, type AccessCheck } from './oauth-core.ts';
 import { avatarRoute, avatarUrl, type PlatformContext, type PlatformModule } from './platform-module.ts';
 import { ANALYTICS_HOST, createYoutubeMetrics } from './youtube-metrics.ts';
+import { REPORTING_HOST } from './youtube-reporting.ts';
 
 const AUTH_HOST = 'accounts.google.com';
 const TOKEN_HOST = 'oauth2.googleapis.com';
@@ -389,7 +390,7 @@ export function createYoutube(context: PlatformContext): PlatformModule {
   return {
     platform: 'youtube',
     label: 'YouTube',
-    hosts: [AUTH_HOST, TOKEN_HOST, API_HOST, ANALYTICS_HOST, CDN_HOST],
+    hosts: [AUTH_HOST, TOKEN_HOST, API_HOST, ANALYTICS_HOST, REPORTING_HOST, CDN_HOST],
     accounts,
     routes,
     failureGroups: ['token', 'profile', 'revoke', 'metrics'],

@@ -4,3 +4,7 @@ export * from './schema/rate-limits.ts';
 export * from './schema/billing.ts';
 export * from './schema/platforms.ts';
 export * from './schema/analytics.ts';
+export * from './schema/settings.ts';
+export * from './schema/reports.ts';
+export * from './schema/youtube.ts';
+export * from './schema/events.ts';

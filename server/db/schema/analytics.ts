@@ -101,7 +101,8 @@ export const analyticsCache = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     cacheKey: text('cache_key').notNull(),
     fingerprint: text('fingerprint').notNull(),
-    body: jsonb('body').notNull(),
+    /** The answer's JSON text, sent as is (see server/modules/analytics/analytics-cache.ts). */
+    body: text('body').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (table) => [primaryKey({ columns: [table.userId, table.cacheKey] })],

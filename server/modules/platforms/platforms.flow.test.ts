@@ -19,7 +19,7 @@ const AUTHORIZE: Record<PlatformName, { url: string; clientParam: string; scope:
   youtube: {
     url: 'https://accounts.google.com/o/oauth2/v2/auth',
     clientParam: 'client_id',
-    scope: 'https://www.googleapis.com/auth/youtube.readonly https://www.googleapis.com/auth/yt-analytics-monetary.readonly',
+    scope: 'https://www.googleapis.com/auth/youtube.readonly https://www.googleapis.com/auth/yt-analytics.readonly https://www.googleapis.com/auth/yt-analytics-monetary.readonly',
     pkce: true,
     extra: { access_type: 'offline', prompt: 'consent', include_granted_scopes: 'true' },
   },

@@ -3,7 +3,9 @@
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { accountMetrics, contentItems, contentMetrics, platformConnections, syncStates } from '../../db/schema.ts';
-import type { SyncOutput } from '../platforms/providers/provider.ts';
+import { notifyConnectionOwner } from '../events/event-bus.ts';
+import { addDays, type SyncOutput } from '../platforms/providers/provider.ts';
+import { loadYoutubeSyncState, storeYoutubeSync } from '../youtube/youtube.store.ts';
 
 export type SyncStateRow = typeof syncStates.$inferSelect;
 export type SyncStatusValue = 'idle' | 'queued' | 'running' | 'failed';
@@ -15,6 +17,37 @@ function chunks<T>(rows: T[], size = BATCH): T[][] {
   const out: T[][] = [];
   for (let start = 0; start < rows.length; start += size) out.push(rows.slice(start, start + size));
   return out;
+}
+
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/**
+ * For platforms that keep only lifetime counters (TikTok, X): today's account value of each metric is how much the
+ * content counters grew since yesterday's snapshot, summed over the items read today. An item counts with its
+ * growth since yesterday's snapshot, or whole when it was first seen today and published since yesterday began (all
+ * of its counts are new). Without a snapshot of yesterday nothing is stored for today: a first sync, or a gap of
+ * days, has no single day to attribute the growth to, and a guessed number would be worse than none. A counter the
+ * platform corrected downwards adds nothing. Re-running the day's sync recomputes the value from the day's latest
+ * counters (an upsert).
+ */
+async function storeDailyFromContentGrowth(tx: Transaction, connectionId: number, today: string, metricTypes: readonly string[]): Promise<number> {
+  const yesterday = addDays(today, -1);
+  const types = sql.join(metricTypes.map((type) => sql`${type}`), sql`, `);
+  const result = (await tx.execute(sql`
+    insert into account_metrics (connection_id, date, metric_type, value)
+    select ${connectionId}, ${today}::date, t.metric_type, sum(greatest(t.value - coalesce(p.value, 0), 0))::float8
+    from content_metrics t
+    join content_items ci on ci.id = t.content_item_id
+    left join content_metrics p on p.content_item_id = t.content_item_id and p.metric_type = t.metric_type and p.as_of = ${yesterday}::date
+    where t.connection_id = ${connectionId} and t.as_of = ${today}::date and t.metric_type in (${types})
+      and exists (select 1 from content_metrics y where y.connection_id = ${connectionId} and y.as_of = ${yesterday}::date)
+      and (p.value is not null or (
+        ci.published_at >= ${yesterday}::date
+        and not exists (select 1 from content_metrics e where e.content_item_id = t.content_item_id and e.metric_type = t.metric_type and e.as_of < ${today}::date)))
+    group by t.metric_type
+    on conflict (connection_id, date, metric_type) do update set value = excluded.value
+    returning 1`)) as unknown as { rows: unknown[] };
+  return result.rows.length;
 }
 
 export function createSyncRepository(db: Database) {
@@ -35,6 +68,8 @@ export function createSyncRepository(db: Database) {
         .update(platformConnections)
         .set({ syncStatus: values.status, ...(values.message !== undefined ? { syncMessage: values.message } : {}) })
         .where(eq(platformConnections.id, connectionId));
+      // Open screens of the owner follow the sync as it moves (server/modules/events).
+      await db.execute(notifyConnectionOwner(connectionId, ['sync']));
     },
 
     /**
@@ -54,6 +89,7 @@ export function createSyncRepository(db: Database) {
         .returning({ connectionId: syncStates.connectionId });
       if (rows.length === 0) return false;
       await db.update(platformConnections).set({ syncStatus: 'running' }).where(eq(platformConnections.id, connectionId));
+      await db.execute(notifyConnectionOwner(connectionId, ['sync']));
       return true;
     },
 
@@ -66,6 +102,12 @@ export function createSyncRepository(db: Database) {
         .returning({ connectionId: syncStates.connectionId });
       if (rows.length === 0) return;
       await db.update(platformConnections).set({ syncStatus: values.status, syncMessage: values.message, updatedAt: now }).where(eq(platformConnections.id, connectionId));
+      await db.execute(notifyConnectionOwner(connectionId, ['sync']));
+    },
+
+    /** What the YouTube adapter needs to read only what is missing or stale (youtube.store.ts). */
+    youtubeSyncState(connectionId: number) {
+      return loadYoutubeSyncState(db, connectionId);
     },
 
     async knownContentIds(connectionId: number): Promise<Set<string>> {
@@ -139,6 +181,11 @@ export function createSyncRepository(db: Database) {
             .onConflictDoUpdate({ target: [accountMetrics.connectionId, accountMetrics.date, accountMetrics.metricType], set: { value: sql`excluded.value` } });
         }
 
+        // YouTube's own tables (videos' analytics, traffic, demographics, retention, reach) in the same transaction.
+        if (output.youtube) await storeYoutubeSync(tx, connectionId, output.youtube, idOf, run.now);
+
+        const derivedRows = output.dailyFromContentGrowth?.length ? await storeDailyFromContentGrowth(tx, connectionId, run.today, output.dailyFromContentGrowth) : 0;
+
         await tx
           .update(platformConnections)
           .set({
@@ -153,7 +200,9 @@ export function createSyncRepository(db: Database) {
           .update(syncStates)
           .set({ status: 'idle', message: null, leaseToken: null, leaseUntil: null, lastSuccessAt: run.now, nextRunAt: run.nextRunAt, cursor: run.cursor, updatedAt: run.now })
           .where(eq(syncStates.connectionId, connectionId));
-        return { accountRows: daily.length, contentRows: items.length, contentMetricRows: contentValues.length };
+        // Sent when the transaction commits: listeners read the new numbers, never half of them.
+        await tx.execute(notifyConnectionOwner(connectionId, ['sync', 'analytics-changed']));
+        return { accountRows: daily.length + derivedRows, contentRows: items.length, contentMetricRows: contentValues.length };
       });
     },
 
@@ -173,6 +222,18 @@ export function createSyncRepository(db: Database) {
         .orderBy(asc(platformConnections.id))
         .limit(limit);
       return rows.map((row) => row.id);
+    },
+
+    /** Each of the user's connections with its sync status alone (live events). */
+    async statusesForUser(userId: number): Promise<{ connectionId: number; status: SyncStatusValue }[]> {
+      const rows = await db
+        .select({ connectionId: platformConnections.id, status: syncStates.status })
+        .from(platformConnections)
+        .leftJoin(syncStates, eq(syncStates.connectionId, platformConnections.id))
+        .where(eq(platformConnections.userId, userId))
+        .orderBy(asc(platformConnections.id));
+      const known: readonly string[] = ['queued', 'running', 'failed'];
+      return rows.map((row) => ({ connectionId: row.connectionId, status: row.status && known.includes(row.status) ? (row.status as SyncStatusValue) : 'idle' }));
     },
 
     /** The user's connections with their sync state, for GET /api/sync/status. */

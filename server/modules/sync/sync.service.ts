@@ -87,6 +87,7 @@ export function createSyncService({ repository, platformsRepository, platforms, 
         output = { followers: profile.followers, daily: [{ date: today, metricType, value: profile.followers }], content: [], usage: { calls: 1 } };
       } else {
         const knownContentIds = await repository.knownContentIds(connectionId);
+        const youtube = row.platform === 'youtube' ? await repository.youtubeSyncState(connectionId) : undefined;
         output = await platforms.withPlatformAccess(row, ({ provider, context, accessToken }) => {
           if (!provider.sync) throw new PlatformError('unavailable', row.platform as PlatformName, 'metrics', 'This platform has no sync adapter');
           return provider.sync(context, {
@@ -98,6 +99,7 @@ export function createSyncService({ repository, platformsRepository, platforms, 
             firstSync,
             contentSince: new Date(now.getTime() - RECENT_CONTENT_DAYS * 24 * 60 * MINUTE),
             knownContentIds,
+            youtube,
           });
         });
       }

@@ -4,6 +4,7 @@
 // at the boundary, so a change on the platform's side fails loudly instead of storing garbage.
 import { z } from 'zod';
 import type { PlatformName } from '../../../../contract/platforms.ts';
+import type { YoutubeSyncExtras, YoutubeSyncState } from './youtube.sync.ts';
 
 export interface ProviderContext {
   clientId: string;
@@ -81,6 +82,8 @@ export interface SyncInput {
   contentSince: Date;
   /** Platform content ids already stored for the connection. */
   knownContentIds: ReadonlySet<string>;
+  /** YouTube only: what the YouTube tables already hold, so the adapter reads only what is missing or stale. */
+  youtube?: YoutubeSyncState;
 }
 
 export interface SyncedContent {
@@ -99,8 +102,15 @@ export interface SyncOutput {
   /** Daily account metrics; a metric the platform does not report is absent, never 0. */
   daily: { date: string; metricType: string; value: number }[];
   content: SyncedContent[];
+  /**
+   * Content counters whose day-over-day growth is the account's daily value of the same metric, for platforms
+   * that keep only lifetime counters (TikTok, X): the sync engine derives them from consecutive snapshots.
+   */
+  dailyFromContentGrowth?: readonly string[];
   /** Calls made and, where the platform counts them, quota units used (YouTube). */
   usage: { calls: number; quotaUnits?: number };
+  /** YouTube only: videos' analytics, traffic, demographics, retention, early views and reach (youtube.store.ts). */
+  youtube?: YoutubeSyncExtras;
 }
 
 /**

@@ -19,8 +19,16 @@ const AUTHORIZE_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
 const TOKEN_URL = 'https://oauth2.googleapis.com/token';
 const REVOKE_URL = 'https://oauth2.googleapis.com/revoke';
 const CHANNELS_URL = 'https://www.googleapis.com/youtube/v3/channels';
-/** Channel and video reads, and analytics with revenue (the monetary scope is a superset of yt-analytics.readonly). */
-export const YOUTUBE_SCOPES = ['https://www.googleapis.com/auth/youtube.readonly', 'https://www.googleapis.com/auth/yt-analytics-monetary.readonly'];
+/**
+ * Channel and video reads, and analytics with revenue. The monetary scope is a superset of yt-analytics.readonly, but
+ * Google's consent screen lets the user untick scopes one by one: asking for both keeps the analytics when only the
+ * revenue box is unticked (the sync then reports revenue as missingScope instead of reading nothing).
+ */
+export const YOUTUBE_SCOPES = [
+  'https://www.googleapis.com/auth/youtube.readonly',
+  'https://www.googleapis.com/auth/yt-analytics.readonly',
+  'https://www.googleapis.com/auth/yt-analytics-monetary.readonly',
+];
 
 const channel = z.looseObject({
   id: z.string().min(1),

@@ -1,0 +1,1 @@
+ALTER TABLE "analytics_cache" ALTER COLUMN "body" SET DATA TYPE text;
