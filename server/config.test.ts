@@ -58,6 +58,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), ENCRYPTION_KEYS: `v1:${Buffer.alloc(16).toString('base64')}` })).toThrow(/ENCRYPTION_KEYS/);
   });
 
+  it('configures insight rewriting only with both the OpenAI-compatible base URL and key', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).insightRewriting).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: tempDir(), OPENAI_API_KEY: 'sk-x' }).insightRewriting).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: tempDir(), OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1/', OPENAI_API_KEY: 'sk-x' }).insightRewriting).toEqual({
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      apiKey: 'sk-x',
+      model: 'gpt-4o-mini',
+    });
+    expect(() => loadConfig({ DATA_DIR: tempDir(), OPENAI_BASE_URL: 'ftp://models.example.com', OPENAI_API_KEY: 'sk-x' })).toThrow(/OPENAI_BASE_URL/);
+  });
+
   it('does not look at NODE_ENV', () => {
     const a = loadConfig({ DATA_DIR: tempDir(), NODE_ENV: 'production' });
     const b = loadConfig({ DATA_DIR: tempDir() });

@@ -65,6 +65,10 @@ const envSchema = z.object({
   /** Attempts after the first for a sync that failed for a passing reason (5xx, timeout); backoff doubles with jitter. */
   SYNC_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(4),
   SYNC_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  // An OpenAI-compatible chat completions API that rewords YouTube insights; without both, the computed texts stand.
+  OPENAI_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_MODEL: z.string().min(1).max(200).default('gpt-4o-mini'),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -101,6 +105,8 @@ export interface Config {
   platformAppKeys: { youtubeApiKey: string | undefined; twitterBearerToken: string | undefined };
   platformTimeoutMs: number;
   sync: { intervalHours: number; workers: boolean; retryLimit: number; retryDelaySeconds: number };
+  /** The model that rewords YouTube insights; undefined when OPENAI_BASE_URL and OPENAI_API_KEY are not both set. */
+  insightRewriting: { baseUrl: string; apiKey: string; model: string } | undefined;
   isSmtpConfigured: boolean;
   isStripeConfigured: boolean;
 }
@@ -211,6 +217,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryLimit: values.SYNC_RETRY_LIMIT,
       retryDelaySeconds: values.SYNC_RETRY_DELAY_SECONDS,
     },
+    insightRewriting:
+      values.OPENAI_BASE_URL && values.OPENAI_API_KEY
+        ? { baseUrl: values.OPENAI_BASE_URL.replace(/\/+$/, ''), apiKey: values.OPENAI_API_KEY, model: values.OPENAI_MODEL }
+        : undefined,
     isSmtpConfigured: Boolean(values.SMTP_URL),
     isStripeConfigured,
   };

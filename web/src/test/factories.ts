@@ -1,6 +1,15 @@
 // Shared test data for the web app's tests.
 import type { SubscriptionStatus } from '../../../contract/billing';
 import type { PlatformConnection } from '../../../contract/platforms';
+import type {
+  Insight,
+  PerformanceSummary,
+  TrafficSource,
+  ViralAnalysis,
+  YoutubeVideo,
+  YoutubeVideoDetail,
+  YoutubeVideosResponse,
+} from '../../../contract/youtube';
 
 /** A subscription status as the server sends it: the Free plan with no subscription, plus overrides. */
 export function subscriptionStatus(overrides: Partial<SubscriptionStatus> = {}): SubscriptionStatus {
@@ -40,4 +49,170 @@ export function platformConnection(overrides: Partial<PlatformConnection> = {}):
     syncStatus: 'idle',
     ...overrides,
   };
+}
+
+// --- YouTube (contract/youtube.ts) ---
+
+/** One video as GET /api/youtubeanalytics/videos lists it, plus overrides. */
+export function youtubeVideo(overrides: Partial<YoutubeVideo> = {}): YoutubeVideo {
+  return {
+    id: 101,
+    videoId: 'dQw4w9WgXcQ',
+    title: 'Lisbon on $40 a day',
+    description: 'Budget travel in Portugal.',
+    url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+    thumbnailUrl: null,
+    publishedAt: '2026-11-03T15:00:00.000Z',
+    durationSeconds: 734,
+    views: 48_210,
+    watchTimeMinutes: 125,
+    likes: 3_100,
+    comments: 420,
+    engagementRate: 7.3,
+    estimatedRevenue: 212.4,
+    estimatedAdRevenue: 180.1,
+    cpm: 6.2,
+    impressions: 610_000,
+    clickThroughRate: 5.1,
+    averagePercentageViewed: 46.2,
+    estimatedFields: [],
+    ...overrides,
+  };
+}
+
+/** A page of GET /api/youtubeanalytics/videos holding `videos`. */
+export function youtubeVideosPage(videos: YoutubeVideo[], overrides: Partial<YoutubeVideosResponse> = {}): YoutubeVideosResponse {
+  return {
+    connected: true,
+    revenueAccess: 'available',
+    videos,
+    page: 1,
+    pageSize: 25,
+    total: videos.length,
+    lastSyncedAt: '2026-11-22T08:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** GET /api/youtubeanalytics/videos/{id}: the video with a short retention curve. */
+export function youtubeVideoDetail(overrides: Partial<YoutubeVideoDetail> = {}): YoutubeVideoDetail {
+  return {
+    ...youtubeVideo(),
+    retentionData: [
+      { timeRatio: 0, watchRatio: 1, relativePerformance: 0.5 },
+      { timeRatio: 0.5, watchRatio: 0.55, relativePerformance: 0.6 },
+      { timeRatio: 1, watchRatio: 0.3, relativePerformance: 0.55 },
+    ],
+    revenueAccess: 'available',
+    ...overrides,
+  };
+}
+
+export function trafficSourceItem(overrides: Partial<TrafficSource> = {}): TrafficSource {
+  return { id: 'YT_SEARCH', source: 'YouTube search', sourceType: 'YT_SEARCH', views: 20_000, watchTimeMinutes: 50, percentage: 41.5, ...overrides };
+}
+
+export function youtubeInsight(overrides: Partial<Insight> = {}): Insight {
+  return {
+    id: 1,
+    insightType: 'bestPublishingTime',
+    title: 'Tuesday uploads do best',
+    recommendation: 'Publish on Tuesdays around 15:00 UTC: those videos averaged 2.1× the views of other days (14 videos).',
+    confidenceScore: 0.86,
+    facts: { weekday: 'Tuesday', ratio: 2.1, sampleSize: 14 },
+    videoId: null,
+    createdAt: '2026-11-22T09:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function viralAnalysis(overrides: Partial<ViralAnalysis> = {}): ViralAnalysis {
+  return {
+    videoId: 'dQw4w9WgXcQ',
+    title: 'Lisbon on $40 a day',
+    score: 72,
+    level: 'high',
+    recommendation: 'Promote this video now: its first-week views are 2.4× your channel median.',
+    reasons: [
+      {
+        factor: 'viewVelocity',
+        label: 'Early view velocity',
+        value: 24_000,
+        baseline: 10_000,
+        ratio: 2.4,
+        description: 'Views in the first 7 days compared with your median video at the same age.',
+      },
+    ],
+    baselineSampleSize: 120,
+    ...overrides,
+  };
+}
+
+/** GET /api/youtubeanalytics/performance-summary with revenue available, plus overrides. */
+export function performanceSummary(overrides: Partial<PerformanceSummary> = {}): PerformanceSummary {
+  return {
+    connected: true,
+    channelTitle: 'Maya Lopez',
+    days: 30,
+    totalVideos: 412,
+    totalViews: 1_234_567,
+    totalWatchTime: 740_000,
+    averageEngagement: 6.42,
+    totalRevenue: 4_321.5,
+    subscribersGained: 1_250,
+    revenueAccess: 'available',
+    revenue: {
+      totalRevenue: 4_321.5,
+      previousPeriodRevenue: 3_850,
+      changePercent: 12.25,
+      rpm: 3.5,
+      cpm: 7.25,
+      monetizedViews: 900_000,
+      adRevenue: 3_500,
+      otherRevenue: 821.5,
+      monthlyProjection: 4_321.5,
+      trend: [
+        { date: '2026-11-20', revenue: 140 },
+        { date: '2026-11-21', revenue: 152.5 },
+      ],
+      topEarningVideos: [{ id: 101, videoId: 'dQw4w9WgXcQ', title: 'Lisbon on $40 a day', revenue: 212.4, views: 48_210 }],
+      revenueBySource: [
+        { source: 'YouTube search', revenue: 1_800, percentage: 41.7 },
+        { source: 'Suggested videos', revenue: 1_200, percentage: 27.8 },
+      ],
+      estimatedFields: [],
+    },
+    lastSyncedAt: '2026-11-22T08:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** The answers a user without an active YouTube connection gets. */
+export function disconnectedPerformanceSummary(): PerformanceSummary {
+  return performanceSummary({
+    connected: false,
+    channelTitle: null,
+    totalVideos: 0,
+    totalViews: 0,
+    totalWatchTime: 0,
+    averageEngagement: 0,
+    totalRevenue: null,
+    subscribersGained: 0,
+    lastSyncedAt: null,
+    revenue: {
+      totalRevenue: null,
+      previousPeriodRevenue: null,
+      changePercent: null,
+      rpm: null,
+      cpm: null,
+      monetizedViews: null,
+      adRevenue: null,
+      otherRevenue: null,
+      monthlyProjection: null,
+      trend: [],
+      topEarningVideos: [],
+      revenueBySource: [],
+      estimatedFields: [],
+    },
+  });
 }

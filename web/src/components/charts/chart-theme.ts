@@ -55,6 +55,49 @@ export function lineChartOptions(): ChartOptions<'line'> {
   return cartesian;
 }
 
+/**
+ * A line chart whose values are not plain counts (percentages, money): the y-axis ticks and the tooltip show them
+ * through `formatValue`.
+ */
+export function lineChartOptionsWithValueFormat(formatValue: (value: number) => string): ChartOptions<'line'> {
+  return {
+    ...cartesian,
+    plugins: {
+      ...cartesian.plugins,
+      tooltip: {
+        ...tooltip,
+        callbacks: { label: (item) => `${item.dataset.label ?? ''}: ${formatValue(Number(item.parsed.y))}` },
+      },
+    },
+    scales: {
+      ...cartesian.scales,
+      y: { ...cartesian.scales.y, ticks: { ...cartesian.scales.y.ticks, callback: (value: string | number) => formatValue(Number(value)) } },
+    },
+  };
+}
+
+/** The same options with an x tick only at the labels `showTick` accepts (never more than X_AXIS_MAX_TICKS apply). */
+export function withXTickFilter(options: ChartOptions<'line'>, showTick: (label: string) => boolean): ChartOptions<'line'> {
+  const x = options.scales?.x ?? {};
+  return {
+    ...options,
+    scales: {
+      ...options.scales,
+      x: {
+        ...x,
+        ticks: {
+          ...x.ticks,
+          autoSkip: false,
+          callback(value) {
+            const label = this.getLabelForValue(Number(value));
+            return showTick(label) ? label : null;
+          },
+        },
+      },
+    },
+  };
+}
+
 export function barChartOptions(): ChartOptions<'bar'> {
   return cartesian;
 }

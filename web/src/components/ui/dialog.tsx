@@ -8,13 +8,20 @@ interface DialogProps {
   /** Buttons at the bottom; the first focusable element receives focus when the dialog opens. */
   footer?: ReactNode;
   role?: 'dialog' | 'alertdialog';
+  /** 'lg' for content-heavy dialogs (charts, tables); 'md' by default. */
+  size?: 'md' | 'lg';
+  /**
+   * Whether the whole body describes the dialog (read out on open). Turn off for long bodies, where reading
+   * everything at once would drown the title.
+   */
+  describedByBody?: boolean;
 }
 
 /**
  * A modal on the native <dialog> element: the browser traps focus, closes on Escape, renders in the top layer
  * and gives focus back to the opener when it closes.
  */
-export function Dialog({ open, onClose, title, children, footer, role = 'dialog' }: DialogProps) {
+export function Dialog({ open, onClose, title, children, footer, role = 'dialog', size = 'md', describedByBody = true }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const bodyId = useId();
@@ -37,13 +44,13 @@ export function Dialog({ open, onClose, title, children, footer, role = 'dialog'
       ref={ref}
       role={role}
       aria-labelledby={titleId}
-      aria-describedby={bodyId}
+      aria-describedby={describedByBody ? bodyId : undefined}
       onClose={onClose}
       onCancel={(event) => {
         event.preventDefault();
         onClose();
       }}
-      className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-xl border border-slate-700 bg-slate-900 p-0 text-slate-100 shadow-2xl"
+      className={`m-auto w-[calc(100%-2rem)] ${size === 'lg' ? 'max-w-3xl' : 'max-w-lg'} rounded-xl border border-slate-700 bg-slate-900 p-0 text-slate-100 shadow-2xl`}
     >
       <div className="p-6">
         <h2 id={titleId} className="text-lg font-semibold text-white">

@@ -1,0 +1,246 @@
+// The insight rules on constructed channels whose answer is known: each rule finds the planted effect, with the
+// confidence the evidence deserves, and says nothing where there is no effect or too little data.
+import { describe, expect, it } from 'vitest';
+import { dayBefore, earlyViewsFor, emptyInput, NOW, retentionCurve, testVideo, wobble } from '../../../test/youtube-insight-data.ts';
+import { generateInsights, type InsightVideo, performanceMeasure, segmentDrops, watchRatioAt } from './engine.ts';
+
+const WEEKDAY_TUESDAY = 2;
+
+function channel(count: number, shape: (video: InsightVideo, index: number) => Partial<InsightVideo> = () => ({})): InsightVideo[] {
+  return Array.from({ length: count }, (_, index) => {
+    const video = testVideo(index);
+    return { ...video, ...shape(video, index) };
+  });
+}
+
+const ofType = (insights: ReturnType<typeof generateInsights>, type: string) => insights.filter((insight) => insight.insightType === type);
+
+describe('best publishing day', () => {
+  // Tuesday uploads get 2.1× the first-week views of the others.
+  const tuesdays = (video: InsightVideo, index: number) =>
+    video.publishedAt!.getUTCDay() === WEEKDAY_TUESDAY ? { earlyViews: earlyViewsFor(Math.round(8000 * wobble(index) * 2.1)) } : {};
+
+  it('finds the weekday that clearly outperforms, citing its numbers, with high confidence', () => {
+    const videos = channel(214, tuesdays);
+    const tuesdayCount = videos.filter((video) => video.publishedAt!.getUTCDay() === WEEKDAY_TUESDAY).length;
+    const [insight, ...others] = ofType(generateInsights(emptyInput(videos)), 'best_publish_day');
+    expect(others).toEqual([]);
+    expect(insight).toBeDefined();
+    expect(insight!.title).toBe('Best day to publish: Tuesday');
+    expect(insight!.confidenceScore).toBeGreaterThanOrEqual(0.8);
+    expect(insight!.facts).toMatchObject({ weekday: 'Tuesday', sampleSize: tuesdayCount, otherSampleSize: 214 - tuesdayCount, measure: 'views in their first 7 days' });
+    expect(Number(insight!.facts.ratio)).toBeGreaterThan(1.9);
+    expect(Number(insight!.facts.ratio)).toBeLessThan(2.3);
+    expect(insight!.recommendation).toContain(`(n=${tuesdayCount} vs ${214 - tuesdayCount})`);
+    expect(insight!.recommendation).toMatch(/Videos published on Tuesday \(UTC\) get a median of [\d,]+ views in their first 7 days, 2\.\d× the median of your other days/);
+  });
+
+  it('says nothing when no weekday differs', () => {
+    expect(ofType(generateInsights(emptyInput(channel(214))), 'best_publish_day')).toEqual([]);
+  });
+
+  it('gives less confidence to a smaller effect or fewer videos, and none when noise could explain it', () => {
+    // Noisy channels (±90 % around the typical video): the evidence must come from the sample size.
+    const noise = (index: number) => 1 + (0.9 * (((index * 53) % 17) - 8)) / 8;
+    const noisy = (count: number, tuesdayFactor: number) =>
+      channel(count, (video, index) => ({
+        earlyViews: earlyViewsFor(Math.round(8000 * noise(index) * (video.publishedAt!.getUTCDay() === WEEKDAY_TUESDAY ? tuesdayFactor : 1))),
+      }));
+    const confidence = (count: number, factor: number) => ofType(generateInsights(emptyInput(noisy(count, factor))), 'best_publish_day')[0]?.confidenceScore;
+    const strong = confidence(214, 2.1)!;
+    const smallerEffect = confidence(214, 1.6)!;
+    const fewerVideos = confidence(100, 2.1)!;
+    expect(strong).toBeGreaterThanOrEqual(0.95);
+    expect(smallerEffect).toBeLessThan(strong);
+    expect(fewerVideos).toBeLessThan(strong);
+    expect(confidence(50, 2.1)).toBeUndefined();
+    expect(confidence(214, 1.3)).toBeUndefined();
+  });
+
+  it('uses views per day since publishing when first-week history is missing', () => {
+    const videos = channel(214, (video, index) => {
+      const ageDays = (NOW.getTime() - video.publishedAt!.getTime()) / 86_400_000;
+      const perDay = 300 * wobble(index) * (video.publishedAt!.getUTCDay() === WEEKDAY_TUESDAY ? 2 : 1);
+      return { earlyViews: null, views: Math.round(perDay * ageDays) };
+    });
+    expect(performanceMeasure(videos, NOW)?.key).toBe('viewsPerDay');
+    const [insight] = ofType(generateInsights(emptyInput(videos)), 'best_publish_day');
+    expect(insight?.facts).toMatchObject({ weekday: 'Tuesday', measure: 'views per day since publishing' });
+  });
+});
+
+describe('small channels', () => {
+  it('a channel of 3 videos gets no insight at all', () => {
+    const videos = channel(3, (video, index) => ({ clickThroughRate: index === 0 ? 20 : 4, retention: retentionCurve(0.3, 0.3, index) }));
+    expect(generateInsights(emptyInput(videos))).toEqual([]);
+  });
+
+  it('a channel with fewer than 5 videos on any weekday gets no publishing insight', () => {
+    const videos = channel(20, (video, index) => ({ earlyViews: earlyViewsFor(index < 4 ? 50_000 : 8000) }));
+    expect(ofType(generateInsights(emptyInput(videos)), 'best_publish_day')).toEqual([]);
+  });
+});
+
+describe('best publishing time', () => {
+  it('finds the four-hour window whose uploads outperform', () => {
+    const videos = channel(120, (video, index) => {
+      const hour = [2, 6, 10, 14, 18, 22][index % 6]!;
+      const publishedAt = new Date(video.publishedAt!);
+      publishedAt.setUTCHours(hour);
+      return { publishedAt, earlyViews: earlyViewsFor(Math.round(8000 * wobble(index) * (hour === 18 ? 1.8 : 1))) };
+    });
+    const [insight] = ofType(generateInsights(emptyInput(videos)), 'best_publish_time');
+    expect(insight?.facts.timeWindow).toBe('16:00–20:00 UTC');
+    expect(insight!.confidenceScore).toBeGreaterThanOrEqual(0.8);
+    expect(insight!.recommendation).toContain('between 16:00 and 20:00 UTC');
+  });
+});
+
+describe('video length', () => {
+  it('finds the duration bucket that outperforms', () => {
+    const durations = [45, 180, 480, 900, 1800];
+    const videos = channel(100, (_video, index) => {
+      const durationSeconds = durations[index % 5]!;
+      return { durationSeconds, earlyViews: earlyViewsFor(Math.round(8000 * wobble(index) * (durationSeconds === 900 ? 1.7 : 1))) };
+    });
+    const [insight] = ofType(generateInsights(emptyInput(videos)), 'video_length');
+    expect(insight?.facts.length).toBe('10–20 minutes');
+    expect(insight!.recommendation).toContain('(n=20 vs 80)');
+  });
+
+  it('says nothing when lengths do not matter', () => {
+    const durations = [45, 180, 480, 900, 1800];
+    const videos = channel(100, (_video, index) => ({ durationSeconds: durations[index % 5]! }));
+    expect(ofType(generateInsights(emptyInput(videos)), 'video_length')).toEqual([]);
+  });
+});
+
+describe('videos beating the channel median', () => {
+  it('names the video whose click-through rate stands out', () => {
+    const videos = channel(40, (_video, index) => (index === 7 ? { clickThroughRate: 12.5, title: 'The big one' } : {}));
+    const [insight] = ofType(generateInsights(emptyInput(videos)), 'click_through_rate');
+    expect(insight?.videoId).toBe('v0000000007');
+    expect(insight!.recommendation).toContain('"The big one" has a click-through rate of 12.5 %');
+    expect(insight!.facts).toMatchObject({ value: 12.5, sampleSize: 40 });
+    expect(insight!.confidenceScore).toBeGreaterThan(0.7);
+  });
+
+  it('names the video that holds its audience', () => {
+    const videos = channel(40, (_video, index) => (index === 3 ? { averageViewPercentage: 78 } : {}));
+    const [insight] = ofType(generateInsights(emptyInput(videos)), 'retention');
+    expect(insight?.videoId).toBe('v0000000003');
+    expect(insight!.recommendation).toContain('78.0 %');
+  });
+
+  it('says nothing without an outlier or without reach data', () => {
+    const insights = generateInsights(emptyInput(channel(40, () => ({ clickThroughRate: null }))));
+    expect(ofType(insights, 'click_through_rate')).toEqual([]);
+    expect(ofType(insights, 'retention')).toEqual([]);
+  });
+});
+
+describe('retention drop-off', () => {
+  it('interpolates curves on a common grid', () => {
+    const curve = [
+      { timeRatio: 0.1, watchRatio: 1, relativePerformance: null },
+      { timeRatio: 0.3, watchRatio: 0.6, relativePerformance: null },
+    ];
+    expect(watchRatioAt(curve, 0)).toBe(1);
+    expect(watchRatioAt(curve, 0.2)).toBeCloseTo(0.8);
+    expect(watchRatioAt(curve, 0.9)).toBe(0.6);
+    expect(segmentDrops(curve)).toHaveLength(19);
+  });
+
+  it('finds where viewers leave across the curves', () => {
+    const videos = channel(12, (_video, index) => ({ retention: retentionCurve(0.3, 0.15, index), durationSeconds: 600 }));
+    const [insight] = ofType(generateInsights(emptyInput(videos)), 'retention_dropoff');
+    expect(insight?.facts).toMatchObject({ segmentStartPercent: 30, segmentEndPercent: 35, sampleSize: 12, videosAgreeing: 12 });
+    expect(insight!.recommendation).toContain('about 3:00–3:30 into a typical 10:00 video');
+    expect(insight!.confidenceScore).toBeCloseTo(0.71, 2);
+  });
+
+  it('says nothing for smooth curves or too few of them', () => {
+    expect(ofType(generateInsights(emptyInput(channel(12, (_v, index) => ({ retention: retentionCurve(0.3, 0, index) })))), 'retention_dropoff')).toEqual([]);
+    expect(ofType(generateInsights(emptyInput(channel(4, (_v, index) => ({ retention: retentionCurve(0.3, 0.2, index) })))), 'retention_dropoff')).toEqual([]);
+  });
+});
+
+describe('traffic sources', () => {
+  /** 70 days of channel traffic ending two days ago; `perDay(source, daysAgo)` gives the views. */
+  function traffic(perDay: (source: string, daysAgo: number) => number) {
+    return ['YT_SEARCH', 'RELATED_VIDEO', 'SUBSCRIBER', 'EXT_URL'].flatMap((sourceType) =>
+      Array.from({ length: 70 }, (_, offset) => ({ date: dayBefore(offset + 2), sourceType, views: Math.round(perDay(sourceType, offset + 2)) })),
+    );
+  }
+  const steady = (source: string, daysAgo: number) => ({ YT_SEARCH: 400, RELATED_VIDEO: 600, SUBSCRIBER: 300, EXT_URL: 80 })[source]! * wobble(daysAgo);
+
+  it('finds the source that grew and the one that shrank over the last 28 days', () => {
+    const channelTraffic = traffic((source, daysAgo) => {
+      const recent = daysAgo < 30;
+      if (source === 'YT_SEARCH') return steady(source, daysAgo) * (recent ? 1.6 : 1);
+      if (source === 'RELATED_VIDEO') return steady(source, daysAgo) * (recent ? 0.6 : 1);
+      return steady(source, daysAgo);
+    });
+    const insights = generateInsights(emptyInput([], { channelTraffic }));
+    const [growth] = ofType(insights, 'traffic_source_growth');
+    const [decline] = ofType(insights, 'traffic_source_decline');
+    expect(growth?.facts).toMatchObject({ sourceType: 'YT_SEARCH', source: 'YouTube search', periodEnd: dayBefore(2) });
+    expect(Number(growth!.facts.changePercent)).toBeCloseTo(60, -1);
+    expect(growth!.recommendation).toMatch(/^Views from YouTube search grew 6\d % over the last 28 days/);
+    expect(growth!.confidenceScore).toBeGreaterThanOrEqual(0.8);
+    expect(decline?.facts).toMatchObject({ sourceType: 'RELATED_VIDEO', source: 'Suggested videos' });
+  });
+
+  it('says nothing when sources are steady or the history is shorter than two windows', () => {
+    expect(generateInsights(emptyInput([], { channelTraffic: traffic(steady) }))).toEqual([]);
+    const short = traffic((source, daysAgo) => steady(source, daysAgo) * (daysAgo < 30 && source === 'YT_SEARCH' ? 2 : 1)).filter((row) => row.date >= dayBefore(40));
+    expect(generateInsights(emptyInput([], { channelTraffic: short }))).toEqual([]);
+  });
+});
+
+describe('RPM trend', () => {
+  const daily = Array.from({ length: 70 }, (_, offset) => {
+    const daysAgo = offset + 3;
+    const views = Math.round(10_000 * wobble(daysAgo));
+    const rpm = (daysAgo < 31 ? 3.4 : 2.6) * wobble(daysAgo + 4);
+    return { date: dayBefore(daysAgo), views, revenue: Math.round(views * rpm) / 1000 };
+  });
+
+  it('reports a rising RPM with its numbers', () => {
+    const [insight] = ofType(generateInsights(emptyInput([], { daily })), 'rpm_trend');
+    expect(insight?.title).toBe('Your RPM is rising');
+    expect(Number(insight!.facts.changePercent)).toBeGreaterThan(20);
+    expect(insight!.recommendation).toMatch(/^Your RPM rose to \$\d\.\d\d per 1,000 views over the last 28 days/);
+  });
+
+  it('gives a channel without revenue access no RPM insight', () => {
+    expect(ofType(generateInsights(emptyInput([], { daily, revenueAccess: 'missingScope' })), 'rpm_trend')).toEqual([]);
+    expect(ofType(generateInsights(emptyInput([], { daily: daily.map((row) => ({ ...row, revenue: null })) })), 'rpm_trend')).toEqual([]);
+  });
+
+  it('says nothing when RPM is flat', () => {
+    const flat = daily.map((row, index) => ({ ...row, revenue: Math.round(row.views! * 3 * wobble(index)) / 1000 }));
+    expect(ofType(generateInsights(emptyInput([], { daily: flat })), 'rpm_trend')).toEqual([]);
+  });
+});
+
+describe('the whole run', () => {
+  it('is deterministic and sorted by confidence', () => {
+    const videos = channel(214, (video, index) => ({
+      earlyViews: earlyViewsFor(Math.round(8000 * wobble(index) * (video.publishedAt!.getUTCDay() === WEEKDAY_TUESDAY ? 2 : 1))),
+      clickThroughRate: index === 5 ? 14 : video.clickThroughRate,
+      retention: index < 20 ? retentionCurve(0.5, 0.12, index) : [],
+    }));
+    const first = generateInsights(emptyInput(videos));
+    expect(generateInsights(emptyInput(videos))).toEqual(first);
+    expect(first.length).toBeGreaterThanOrEqual(3);
+    const scores = first.map((insight) => insight.confidenceScore);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    for (const insight of first) {
+      expect(insight.confidenceScore).toBeGreaterThanOrEqual(0);
+      expect(insight.confidenceScore).toBeLessThanOrEqual(0.99);
+      // Every recommendation cites numbers.
+      expect(insight.recommendation).toMatch(/\d/);
+    }
+  });
+});

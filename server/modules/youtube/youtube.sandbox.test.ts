@@ -1,0 +1,105 @@
+// The YouTube section end to end: a sandbox YouTube channel connected by OAuth and synced through the queue, then
+// every /api/youtubeanalytics call over HTTP on what the sync stored, including the on-demand retention read.
+import { and, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { youtubeVideos } from '../../db/schema.ts';
+import { type Account, connect, platformSandboxOf, signUpWithAccess } from '../../test/platforms.ts';
+import { startTestServer, type TestServer } from '../../test/test-server.ts';
+
+let server: TestServer;
+let account: Account;
+let connectionId: number;
+
+const get = (path: string) => server.request('GET', path, { token: account.token });
+
+beforeAll(async () => {
+  server = await startTestServer({ stripe: true, platforms: true });
+  account = await signUpWithAccess(server);
+  const connected = await connect(server, account, 'youtube');
+  if (connected.status !== 200) throw new Error(`connect answered ${connected.status}`);
+  connectionId = connected.body.id;
+  const trigger = await server.request('POST', '/api/youtubeanalytics/sync?days=30', { token: account.token });
+  expect(trigger.status).toBe(202);
+  expect(trigger.body).toMatchObject({ connectionId, status: 'queued' });
+  await server.sync.drain();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('a synced sandbox channel', () => {
+  it('lists its videos, paged and sorted', async () => {
+    const response = await get('/api/youtubeanalytics/videos?sort=views&pageSize=10');
+    expect(response.status).toBe(200);
+    expect(response.body.connected).toBe(true);
+    expect(response.body.total).toBeGreaterThan(10);
+    expect(response.body.lastSyncedAt).toBe(server.clock.now().toISOString());
+    const views = response.body.videos.map((video: { views: number }) => video.views);
+    expect(views).toEqual([...views].sort((a, b) => b - a));
+    expect(views[0]).toBeGreaterThan(0);
+  });
+
+  it('summarises the period, with revenue exactly when YouTube granted it', async () => {
+    const response = await get('/api/youtubeanalytics/performance-summary?days=30');
+    expect(response.status).toBe(200);
+    expect(response.body.totalViews).toBeGreaterThan(0);
+    expect(response.body.totalWatchTime).toBeGreaterThan(0);
+    if (response.body.revenueAccess === 'available') {
+      expect(response.body.totalRevenue).toEqual(expect.any(Number));
+      expect(response.body.revenue.trend.length).toBeGreaterThan(0);
+      const shares = response.body.revenue.revenueBySource.reduce((sum: number, source: { percentage: number }) => sum + source.percentage, 0);
+      if (response.body.revenue.revenueBySource.length > 0) expect(shares).toBeCloseTo(100, 0);
+    } else {
+      expect(response.body.totalRevenue).toBeNull();
+    }
+  });
+
+  it('reads a retention curve on demand when a video without one is opened, and caches it', async () => {
+    const [uncached] = await server.db
+      .select({ contentItemId: youtubeVideos.contentItemId })
+      .from(youtubeVideos)
+      .where(and(eq(youtubeVideos.connectionId, connectionId), isNull(youtubeVideos.retentionFetchedAt)))
+      .limit(1);
+    expect(uncached).toBeDefined();
+    const before = platformSandboxOf(server).countCalls('youtube', 'reports.query');
+    const detail = await get(`/api/youtubeanalytics/videos/${uncached!.contentItemId}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.retentionData.length).toBeGreaterThan(10);
+    expect(detail.body.retentionData[0]).toEqual({ timeRatio: expect.any(Number), watchRatio: expect.any(Number), relativePerformance: expect.any(Number) });
+    expect(platformSandboxOf(server).countCalls('youtube', 'reports.query')).toBe(before + 1);
+    // Fresh for a day: opening it again reads nothing from YouTube.
+    expect((await get(`/api/youtubeanalytics/videos/${uncached!.contentItemId}`)).body.retentionData).toEqual(detail.body.retentionData);
+    expect(platformSandboxOf(server).countCalls('youtube', 'reports.query')).toBe(before + 1);
+  });
+
+  it('answers demographics and traffic sources', async () => {
+    const demographics = (await get('/api/youtubeanalytics/demographics?days=30')).body;
+    expect(demographics.length).toBeGreaterThan(0);
+    const shares = demographics.map((entry: { viewsPercentage: number }) => entry.viewsPercentage);
+    expect(shares).toEqual([...shares].sort((a, b) => b - a));
+    const top = (await get('/api/youtubeanalytics/videos?sort=views&pageSize=1')).body.videos[0];
+    const traffic = await get(`/api/youtubeanalytics/videos/${top.videoId}/traffic-sources`);
+    expect(traffic.status).toBe(200);
+    for (const source of traffic.body) expect(source.source).not.toBe('');
+  });
+
+  it('generates insights deterministically and scores viral potential', async () => {
+    const first = await server.request('POST', '/api/youtubeanalytics/insights/generate', { token: account.token });
+    expect(first.status).toBe(200);
+    for (const insight of first.body) {
+      expect(insight.confidenceScore).toBeGreaterThanOrEqual(0);
+      expect(insight.confidenceScore).toBeLessThanOrEqual(1);
+      expect(insight.recommendation).toMatch(/\d/);
+    }
+    const second = await server.request('POST', '/api/youtubeanalytics/insights/generate', { token: account.token });
+    const texts = (body: { insightType: string; recommendation: string; confidenceScore: number }[]) => body.map(({ insightType, recommendation, confidenceScore }) => ({ insightType, recommendation, confidenceScore }));
+    expect(texts(second.body)).toEqual(texts(first.body));
+
+    const newest = (await get('/api/youtubeanalytics/videos?sort=publishedAt&pageSize=1')).body.videos[0];
+    const viral = await get(`/api/youtubeanalytics/insights/${newest.videoId}/viral-potential`);
+    expect(viral.status).toBe(200);
+    expect(viral.body.score).toBeGreaterThanOrEqual(0);
+    expect(viral.body.score).toBeLessThanOrEqual(100);
+    expect(viral.body.recommendation).toContain(`${viral.body.score}/100`);
+  });
+});

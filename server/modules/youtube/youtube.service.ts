@@ -1,0 +1,450 @@
+// The YouTube section (spec section 7, /api/youtubeanalytics): the user's channel resolved once per call, its numbers
+// shaped into the contract, the spec's fallbacks applied only where YouTube reported nothing (and flagged), and the
+// insights engine and viral potential run over the channel's own data.
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  DEFAULT_VIDEO_PAGE_SIZE,
+  DEFAULT_YOUTUBE_DAYS,
+  type Demographic,
+  type EstimatedVideoField,
+  type Insight,
+  normalizeRetentionData,
+  type PerformanceSummary,
+  type RetentionPoint,
+  type RevenueAccess,
+  type RevenueAnalytics,
+  TOP_EARNING_VIDEOS,
+  type TrafficSource,
+  type ViralAnalysis,
+  type YoutubeVideo,
+  type YoutubeVideoDetail,
+  type YoutubeVideosQuery,
+  type YoutubeVideosResponse,
+} from '../../../contract/youtube.ts';
+import { AppError } from '../../lib/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Database } from '../../db/client.ts';
+import type { PlatformsRepository } from '../platforms/platforms.repository.ts';
+import type { PlatformsService } from '../platforms/platforms.service.ts';
+import { addDays, dayOf } from '../platforms/providers/provider.ts';
+import { generateInsights, type InsightInput, type InsightVideo } from './insights/engine.ts';
+import type { InsightRewriter } from './insights/rewrite.ts';
+import { round } from './insights/statistics.ts';
+import { analyzeViralPotential, engagementRateOf } from './insights/viral-potential.ts';
+import { ensureRetention } from './retention.ts';
+import { trafficSourceName } from './traffic-source-names.ts';
+import type { ChannelRow, VideoDetailRow, VideoRow, YoutubeQueries } from './youtube.queries.ts';
+
+/** The spec's fallbacks (section 3): ad revenue is 80 % of revenue, impressions 1.2 × views. */
+export const AD_REVENUE_SHARE = 0.8;
+export const IMPRESSIONS_PER_VIEW = 1.2;
+/** Demographics are stored for 7, 30, 90 and 365 days. */
+const MAX_DEMOGRAPHIC_DAYS = 365;
+/** How far back the insights engine reads daily series (two 28-day windows plus YouTube's reporting delay). */
+const INSIGHT_HISTORY_DAYS = 120;
+const MAX_INTEGER_ID = 2_147_483_647;
+
+const NOT_FOUND = 'No such video.';
+
+export interface RetentionFetcher {
+  /**
+   * The video's retention curve, read from YouTube when the cached one is missing or older than a day (and then
+   * cached). Throws when YouTube cannot be read.
+   */
+  ensure(
+    userId: number,
+    connectionId: number,
+    video: { contentItemId: number; videoId: string; publishedAt: Date | null; retention: unknown; retentionFetchedAt: Date | null },
+  ): Promise<RetentionPoint[]>;
+}
+
+/** The on-demand retention read (retention.ts) for a connection of the user, with the user's token. */
+export function createRetentionFetcher({
+  db,
+  platforms,
+  platformsRepository,
+  clock,
+}: {
+  db: Database;
+  platforms: Pick<PlatformsService, 'withPlatformAccess'>;
+  platformsRepository: Pick<PlatformsRepository, 'findConnection'>;
+  clock: Clock;
+}): RetentionFetcher {
+  return {
+    async ensure(userId, connectionId, video) {
+      const connection = await platformsRepository.findConnection(userId, connectionId);
+      if (!connection) throw new AppError('not_found', 'No such connection.');
+      return ensureRetention({ db, platforms, clock }, connection, video);
+    },
+  };
+}
+
+export interface YoutubeServiceDeps {
+  queries: YoutubeQueries;
+  clock: Clock;
+  /** Queues a sync of the connection (the sync queue's enqueue). */
+  enqueueSync: (connectionId: number) => Promise<{ jobId: string; status: 'queued' | 'running' }>;
+  retention?: RetentionFetcher;
+  rewrite?: InsightRewriter;
+  logger: FastifyBaseLogger;
+}
+
+const toNumber = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+const toIso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
+const money = (value: number) => round(value, 2);
+
+/** `{id}` of a video path: our id (digits) or YouTube's videoId (11 characters, validated by the contract). */
+function videoKey(id: string): { id: number } | { videoId: string } | undefined {
+  if (/^\d{1,10}$/.test(id)) {
+    const numeric = Number(id);
+    return numeric <= MAX_INTEGER_ID ? { id: numeric } : undefined;
+  }
+  return { videoId: id };
+}
+
+/** A video in the contract's shape: revenue only with revenue access; fallbacks only for missing values, flagged. */
+export function toVideo(row: VideoRow, revenueAccess: RevenueAccess): YoutubeVideo {
+  const estimatedFields: EstimatedVideoField[] = [];
+  const views = Number(row.views);
+  const revenueVisible = revenueAccess === 'available';
+  const revenue = revenueVisible ? toNumber(row.estimated_revenue) : null;
+  let adRevenue = revenueVisible ? toNumber(row.estimated_ad_revenue) : null;
+  if (adRevenue === null && revenue !== null) {
+    adRevenue = money(revenue * AD_REVENUE_SHARE);
+    estimatedFields.push('estimatedAdRevenue');
+  }
+  let cpm = revenueVisible ? toNumber(row.cpm) : null;
+  if (cpm === null && revenue !== null && views > 0) {
+    cpm = money((revenue / views) * 1000);
+    estimatedFields.push('cpm');
+  }
+  let impressions = toNumber(row.impressions);
+  if (impressions === null) {
+    impressions = Math.round(views * IMPRESSIONS_PER_VIEW);
+    estimatedFields.push('impressions');
+  }
+  const likes = toNumber(row.likes);
+  const comments = toNumber(row.comments);
+  // YouTube reports no engagement rate: it is the spec's (likes + comments) / views × 100 of real counts, exact
+  // rather than estimated, so it is not flagged; without likes or comments it is null.
+  const engagement = engagementRateOf({ views, likes, comments });
+  return {
+    id: Number(row.id),
+    videoId: row.video_id,
+    title: row.title,
+    description: row.description,
+    url: row.url ?? `https://www.youtube.com/watch?v=${row.video_id}`,
+    thumbnailUrl: row.thumbnail_url,
+    publishedAt: toIso(row.published_at),
+    durationSeconds: toNumber(row.duration_seconds),
+    views,
+    watchTimeMinutes: toNumber(row.watch_time_minutes),
+    likes,
+    comments,
+    engagementRate: engagement === null ? null : round(engagement, 2),
+    estimatedRevenue: revenue,
+    estimatedAdRevenue: adRevenue,
+    cpm,
+    impressions,
+    clickThroughRate: toNumber(row.click_through_rate),
+    averagePercentageViewed: toNumber(row.average_view_percentage),
+    estimatedFields,
+  };
+}
+
+/** Stored demographic rows in the contract's words: "female age25-34" → "female 25-34", "age65-" → "65+". */
+export function toDemographic(row: { demographic_type: string; demographic_value: string; viewer_percentage: number }): Demographic | undefined {
+  const types = ['ageGender', 'age', 'gender', 'country'] as const;
+  const type = types.find((candidate) => candidate === row.demographic_type);
+  if (!type) return undefined;
+  const value = row.demographic_value.replace(/\bage(\d+)-(?!\d)/g, '$1+').replace(/\bage(?=\d)/g, '');
+  return { demographicType: type, demographicValue: value, viewsPercentage: round(Number(row.viewer_percentage), 2) };
+}
+
+function parseEarlyViews(value: unknown): number[] | null {
+  const parsed = typeof value === 'string' ? safeJson(value) : value;
+  if (!Array.isArray(parsed)) return null;
+  const numbers = parsed.map(Number);
+  return numbers.every(Number.isFinite) ? numbers : null;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function emptyRevenue(): RevenueAnalytics {
+  return {
+    totalRevenue: null,
+    previousPeriodRevenue: null,
+    changePercent: null,
+    rpm: null,
+    cpm: null,
+    monetizedViews: null,
+    adRevenue: null,
+    otherRevenue: null,
+    monthlyProjection: null,
+    trend: [],
+    topEarningVideos: [],
+    revenueBySource: [],
+    estimatedFields: [],
+  };
+}
+
+export function createYoutubeService({ queries, clock, enqueueSync, retention, rewrite, logger }: YoutubeServiceDeps) {
+  const periodOf = (days: number) => {
+    const endDate = dayOf(clock.now());
+    const startDate = addDays(endDate, -(days - 1));
+    return { startDate, endDate, previousStart: addDays(startDate, -days), previousEnd: addDays(startDate, -1) };
+  };
+
+  async function requireVideo(userId: number, id: string): Promise<{ channel: ChannelRow; row: VideoDetailRow }> {
+    const channel = await queries.activeChannel(userId);
+    const key = videoKey(id);
+    const row = channel && key ? await queries.findVideo(channel.connectionId, key) : undefined;
+    if (!channel || !row) throw new AppError('not_found', NOT_FOUND);
+    return { channel, row };
+  }
+
+  async function videos(userId: number, query: YoutubeVideosQuery): Promise<YoutubeVideosResponse> {
+    const page = query.page ?? 1;
+    const pageSize = query.pageSize ?? DEFAULT_VIDEO_PAGE_SIZE;
+    const channel = await queries.activeChannel(userId);
+    if (!channel) return { connected: false, revenueAccess: 'missingScope', videos: [], page, pageSize, total: 0, lastSyncedAt: null };
+    const { rows, total } = await queries.videosPage(channel.connectionId, {
+      publishedSince: query.days ? new Date(`${periodOf(query.days).startDate}T00:00:00Z`) : undefined,
+      search: query.search || undefined,
+      sort: query.sort ?? 'publishedAt',
+      order: query.order ?? (query.sort === 'title' ? 'asc' : 'desc'),
+      revenueVisible: channel.revenueAccess === 'available',
+      limit: pageSize,
+      offset: (page - 1) * pageSize,
+    });
+    return {
+      connected: true,
+      revenueAccess: channel.revenueAccess,
+      videos: rows.map((row) => toVideo(row, channel.revenueAccess)),
+      page,
+      pageSize,
+      total,
+      lastSyncedAt: channel.lastSyncedAt?.toISOString() ?? null,
+    };
+  }
+
+  async function video(userId: number, id: string): Promise<YoutubeVideoDetail> {
+    const { channel, row } = await requireVideo(userId, id);
+    let retentionData = normalizeRetentionData(row.retention);
+    if (retention) {
+      try {
+        retentionData = normalizeRetentionData(
+          await retention.ensure(userId, channel.connectionId, {
+            contentItemId: Number(row.id),
+            videoId: row.video_id,
+            publishedAt: row.published_at ? new Date(row.published_at) : null,
+            retention: row.retention,
+            retentionFetchedAt: row.retention_fetched_at ? new Date(row.retention_fetched_at) : null,
+          }),
+        );
+      } catch (error) {
+        // YouTube unreachable or the connection needs reconnecting: the cached curve (possibly none) still answers.
+        logger.warn({ connectionId: channel.connectionId, contentItemId: Number(row.id), error: (error as Error).name }, 'retention refresh failed; answering the cached curve');
+      }
+    }
+    return { ...toVideo(row, channel.revenueAccess), retentionData, revenueAccess: channel.revenueAccess };
+  }
+
+  async function trafficSources(userId: number, id: string): Promise<TrafficSource[]> {
+    const { row } = await requireVideo(userId, id);
+    const rows = await queries.videoTraffic(Number(row.id));
+    const total = rows.reduce((sum, source) => sum + Number(source.views), 0);
+    return rows.map((source) => ({
+      id: `${row.id}:${source.source_type}`,
+      source: trafficSourceName(source.source_type),
+      sourceType: source.source_type,
+      views: Number(source.views),
+      watchTimeMinutes: toNumber(source.watch_time_minutes),
+      percentage: total > 0 ? round((Number(source.views) / total) * 100, 1) : 0,
+    }));
+  }
+
+  async function demographics(userId: number, days = DEFAULT_YOUTUBE_DAYS): Promise<Demographic[]> {
+    const channel = await queries.activeChannel(userId);
+    if (!channel) return [];
+    const rows = await queries.demographics(channel.connectionId, Math.min(days, MAX_DEMOGRAPHIC_DAYS));
+    return rows.flatMap((row) => toDemographic(row) ?? []);
+  }
+
+  async function revenuePanel(channel: ChannelRow, days: number, views: number, totals: Awaited<ReturnType<YoutubeQueries['channelTotals']>>): Promise<RevenueAnalytics> {
+    if (channel.revenueAccess !== 'available') return emptyRevenue();
+    const { startDate, endDate, previousStart, previousEnd } = periodOf(days);
+    const [previous, trend, topVideos, sources] = await Promise.all([
+      queries.channelTotals(channel.connectionId, previousStart, previousEnd),
+      queries.revenueTrend(channel.connectionId, startDate, endDate),
+      queries.topEarningVideos(channel.connectionId, TOP_EARNING_VIDEOS),
+      queries.trafficBySource(channel.connectionId, startDate, endDate),
+    ]);
+    const estimatedFields: RevenueAnalytics['estimatedFields'] = [];
+    const total = toNumber(totals.revenue) ?? 0;
+    const previousRevenue = toNumber(previous.revenue);
+    let adRevenue = toNumber(totals.ad_revenue);
+    if (adRevenue === null && total > 0) {
+      adRevenue = total * AD_REVENUE_SHARE;
+      estimatedFields.push('adRevenue');
+    }
+    let cpm = toNumber(totals.weighted_cpm);
+    if (cpm === null && total > 0 && views > 0) {
+      cpm = (total / views) * 1000;
+      estimatedFields.push('cpm');
+    }
+    // Revenue by source is an estimate: YouTube reports no revenue per traffic source, so the period's revenue is
+    // shared out in proportion to the views each source brought.
+    const bySource = new Map<string, number>();
+    for (const source of sources) bySource.set(trafficSourceName(source.source_type), (bySource.get(trafficSourceName(source.source_type)) ?? 0) + Number(source.views));
+    const sourceViews = [...bySource.values()].reduce((sum, value) => sum + value, 0);
+    return {
+      totalRevenue: money(total),
+      previousPeriodRevenue: previousRevenue === null ? null : money(previousRevenue),
+      changePercent: previousRevenue !== null && previousRevenue > 0 ? round(((total - previousRevenue) / previousRevenue) * 100, 1) : null,
+      rpm: views > 0 ? money((total / views) * 1000) : null,
+      cpm: cpm === null ? null : money(cpm),
+      monetizedViews: toNumber(totals.monetized_playbacks),
+      adRevenue: adRevenue === null ? null : money(adRevenue),
+      otherRevenue: adRevenue === null ? null : money(Math.max(0, total - adRevenue)),
+      monthlyProjection: money((total / days) * 30),
+      trend: trend.map((point) => ({ date: point.date, revenue: money(Number(point.revenue)) })),
+      topEarningVideos: topVideos.map((entry) => ({ id: Number(entry.id), videoId: entry.video_id, title: entry.title, revenue: money(Number(entry.revenue)), views: Number(entry.views) })),
+      revenueBySource:
+        sourceViews > 0
+          ? [...bySource.entries()]
+              .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+              .map(([source, sourceViewCount]) => ({
+                source,
+                revenue: money((total * sourceViewCount) / sourceViews),
+                percentage: round((sourceViewCount / sourceViews) * 100, 1),
+              }))
+          : [],
+      estimatedFields,
+    };
+  }
+
+  async function performanceSummary(userId: number, days = DEFAULT_YOUTUBE_DAYS): Promise<PerformanceSummary> {
+    const channel = await queries.activeChannel(userId);
+    if (!channel) {
+      return {
+        connected: false,
+        channelTitle: null,
+        days,
+        totalVideos: 0,
+        totalViews: 0,
+        totalWatchTime: 0,
+        averageEngagement: 0,
+        totalRevenue: null,
+        subscribersGained: 0,
+        revenueAccess: 'missingScope',
+        revenue: emptyRevenue(),
+        lastSyncedAt: null,
+      };
+    }
+    const { startDate, endDate } = periodOf(days);
+    const [totals, totalVideos] = await Promise.all([queries.channelTotals(channel.connectionId, startDate, endDate), queries.countVideos(channel.connectionId)]);
+    const views = toNumber(totals.views) ?? 0;
+    const engagements = (toNumber(totals.likes) ?? 0) + (toNumber(totals.comments) ?? 0);
+    const revenue = await revenuePanel(channel, days, views, totals);
+    return {
+      connected: true,
+      channelTitle: channel.title,
+      days,
+      totalVideos,
+      totalViews: views,
+      totalWatchTime: round(toNumber(totals.watch_time_minutes) ?? 0, 1),
+      averageEngagement: views > 0 ? round((engagements / views) * 100, 2) : 0,
+      totalRevenue: revenue.totalRevenue,
+      subscribersGained: toNumber(totals.subscribers_gained) ?? 0,
+      revenueAccess: channel.revenueAccess,
+      revenue,
+      lastSyncedAt: channel.lastSyncedAt?.toISOString() ?? null,
+    };
+  }
+
+  async function sync(userId: number) {
+    const channel = await queries.activeChannel(userId);
+    if (!channel) throw new AppError('not_found', 'No YouTube channel is connected.');
+    const { jobId, status } = await enqueueSync(channel.connectionId);
+    return { connectionId: channel.connectionId, jobId, status };
+  }
+
+  const toInsight = (row: Awaited<ReturnType<YoutubeQueries['latestInsights']>>[number]): Insight => ({
+    id: Number(row.id),
+    insightType: row.insight_type,
+    title: row.title,
+    recommendation: row.recommendation,
+    confidenceScore: Number(row.confidence_score),
+    facts: row.facts,
+    videoId: row.video_id,
+    createdAt: new Date(row.created_at).toISOString(),
+  });
+
+  async function insights(userId: number): Promise<Insight[]> {
+    const channel = await queries.activeChannel(userId);
+    if (!channel) return [];
+    return (await queries.latestInsights(channel.connectionId)).map(toInsight);
+  }
+
+  async function channelVideosForInsights(connectionId: number): Promise<InsightVideo[]> {
+    const rows = await queries.insightVideos(connectionId);
+    return rows.map((row) => ({
+      videoId: row.video_id,
+      title: row.title,
+      publishedAt: row.published_at,
+      durationSeconds: toNumber(row.duration_seconds),
+      views: row.views,
+      likes: row.likes,
+      comments: row.comments,
+      clickThroughRate: row.click_through_rate,
+      averageViewPercentage: row.average_view_percentage,
+      earlyViews: parseEarlyViews(row.early_views),
+      retention: normalizeRetentionData(row.retention),
+    }));
+  }
+
+  async function generate(userId: number): Promise<Insight[]> {
+    const channel = await queries.activeChannel(userId);
+    if (!channel) return [];
+    const now = clock.now();
+    const since = addDays(dayOf(now), -INSIGHT_HISTORY_DAYS);
+    const [videoRows, channelTraffic, daily] = await Promise.all([
+      channelVideosForInsights(channel.connectionId),
+      queries.channelTraffic(channel.connectionId, since),
+      queries.dailyViewsAndRevenue(channel.connectionId, since),
+    ]);
+    const input: InsightInput = {
+      now,
+      revenueAccess: channel.revenueAccess,
+      videos: videoRows,
+      channelTraffic: channelTraffic.map((row) => ({ ...row, views: Number(row.views) })),
+      daily: daily.map((row) => ({ date: row.date, views: toNumber(row.views), revenue: toNumber(row.revenue) })),
+    };
+    let computed = generateInsights(input);
+    if (rewrite) computed = await rewrite(computed);
+    await queries.replaceInsights(channel.connectionId, computed, now);
+    return (await queries.latestInsights(channel.connectionId)).map(toInsight);
+  }
+
+  async function viralPotential(userId: number, id: string): Promise<ViralAnalysis> {
+    const { channel, row } = await requireVideo(userId, id);
+    const channelVideos = await channelVideosForInsights(channel.connectionId);
+    const target = channelVideos.find((candidate) => candidate.videoId === row.video_id);
+    const analysis = target ? analyzeViralPotential(target, channelVideos, clock.now()) : null;
+    if (!analysis) {
+      throw new AppError('unprocessable', 'Not enough data to score this video yet: the channel needs at least 3 other videos with statistics to compare with.');
+    }
+    return { videoId: row.video_id, title: row.title, ...analysis };
+  }
+
+  return { videos, video, trafficSources, demographics, performanceSummary, sync, insights, generateInsights: generate, viralPotential };
+}
+
+export type YoutubeService = ReturnType<typeof createYoutubeService>;

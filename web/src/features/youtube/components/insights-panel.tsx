@@ -1,0 +1,73 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import { INSIGHTS_SHOWN, type Insight } from '../../../../../contract/youtube';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { Spinner } from '../../../components/ui/spinner';
+import { formatDate } from '../../../lib/format';
+import { confidenceTone, formatConfidence, insightTypeLabel } from '../utils/youtube-format';
+
+interface InsightsPanelProps {
+  insights: UseQueryResult<Insight[]>;
+  onGenerate: () => void;
+  generating: boolean;
+}
+
+/** 'AI-Powered Insights': the first 4, each with its type, recommendation and a confidence badge. */
+export function InsightsPanel({ insights, onGenerate, generating }: InsightsPanelProps) {
+  const shown = (insights.data ?? []).slice(0, INSIGHTS_SHOWN);
+  let body;
+  if (insights.isPending) {
+    body = (
+      <div className="grid gap-3 md:grid-cols-2">
+        <p role="status" className="sr-only">
+          Loading insights...
+        </p>
+        <Skeleton className="h-28 w-full" />
+        <Skeleton className="h-28 w-full" />
+      </div>
+    );
+  } else if (insights.isError) {
+    body = <p className="text-sm text-amber-200">Couldn't load your insights. Reload the page to try again.</p>;
+  } else if (shown.length === 0) {
+    body = (
+      <EmptyState
+        title="No insights yet"
+        description="Generate Insights looks at your videos' timing, click-through, retention and traffic and tells you what works on your channel."
+        actions={
+          <Button onClick={onGenerate} disabled={generating} aria-busy={generating}>
+            {generating ? <Spinner /> : null}
+            {generating ? 'Generating...' : 'Generate Insights'}
+          </Button>
+        }
+      />
+    );
+  } else {
+    body = (
+      <ul className="grid gap-3 md:grid-cols-2">
+        {shown.map((insight) => (
+          <li key={insight.id} className="flex flex-col gap-2 rounded-lg border border-slate-800 bg-slate-950/60 p-4">
+            <div className="flex flex-wrap items-start justify-between gap-2">
+              <div className="min-w-0">
+                <p className="text-xs font-semibold tracking-wide text-indigo-300 uppercase">{insightTypeLabel(insight.insightType)}</p>
+                <h3 className="mt-0.5 font-semibold break-words text-white">{insight.title}</h3>
+              </div>
+              <Badge tone={confidenceTone(insight.confidenceScore)} className="shrink-0">
+                {formatConfidence(insight.confidenceScore)} confidence
+              </Badge>
+            </div>
+            <p className="text-sm break-words text-slate-300">{insight.recommendation}</p>
+            <p className="mt-auto text-xs text-slate-400">Generated {formatDate(insight.createdAt)}</p>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  return (
+    <Card title="AI-Powered Insights">
+      {body}
+    </Card>
+  );
+}

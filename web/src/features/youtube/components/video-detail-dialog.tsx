@@ -1,0 +1,267 @@
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import type { EstimatedVideoField, ViralAnalysis, YoutubeVideo } from '../../../../../contract/youtube';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { Spinner } from '../../../components/ui/spinner';
+import { formatCompactNumber, formatCurrency, formatDate, formatPercentage } from '../../../lib/format';
+import { logError } from '../../../lib/log';
+import { videoQueryOptions } from '../api/get-video';
+import { videoTrafficSourcesQueryOptions } from '../api/get-video-traffic-sources';
+import { viralPotentialQueryOptions } from '../api/get-viral-potential';
+import { isRetentionTick, retentionChartData } from '../utils/youtube-chart-data';
+import { ENGAGEMENT_TEXT_CLASSES, engagementLevel, formatWatchTime } from '../utils/youtube-format';
+import { revenueAccessReason } from './revenue-access-notice';
+import { Stat, ValueText } from './value-marks';
+
+// Chart.js is only downloaded when a chart is about to be drawn.
+const LineChart = lazy(async () => ({ default: (await import('../../../components/charts/line-chart')).LineChart }));
+
+function Placeholder({ children, loading = false }: { children: ReactNode; loading?: boolean }) {
+  return (
+    <div
+      role={loading ? 'status' : undefined}
+      className="flex h-40 items-center justify-center gap-2 rounded-lg border border-dashed border-slate-700 px-4 text-center text-sm text-slate-400"
+    >
+      {loading ? <Spinner /> : null}
+      {children}
+    </div>
+  );
+}
+
+function Section({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
+  return (
+    <section className="mt-6">
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h3 className="text-base font-semibold text-white">{title}</h3>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+const LEVEL_TONES: Record<ViralAnalysis['level'], BadgeTone> = { exceptional: 'green', high: 'green', moderate: 'amber', low: 'gray' };
+const LEVEL_LABELS: Record<ViralAnalysis['level'], string> = { exceptional: 'Exceptional', high: 'High', moderate: 'Moderate', low: 'Low' };
+
+function ratioText(ratio: number | null): string | null {
+  if (ratio === null || !Number.isFinite(ratio)) return null;
+  return `${ratio >= 10 ? Math.round(ratio) : ratio.toFixed(1)}× the channel's typical video`;
+}
+
+function ViralResult({ analysis }: { analysis: ViralAnalysis }) {
+  const score = Math.round(Math.min(100, Math.max(0, analysis.score)));
+  return (
+    <div className="rounded-lg border border-slate-800 bg-slate-950/60 p-4">
+      <div className="flex flex-wrap items-center gap-3">
+        <p className="text-2xl font-bold text-white tabular-nums">
+          {score}
+          <span className="text-base font-medium text-slate-400">/100</span>
+        </p>
+        <Badge tone={LEVEL_TONES[analysis.level]}>{LEVEL_LABELS[analysis.level]} viral potential</Badge>
+      </div>
+      <div
+        className="mt-3 h-2 overflow-hidden rounded-full bg-slate-800"
+        role="meter"
+        aria-label="Viral potential score"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={score}
+      >
+        <div className="h-full rounded-full bg-indigo-400" style={{ width: `${score}%` }} />
+      </div>
+      <p className="mt-3 text-sm break-words text-slate-200">{analysis.recommendation}</p>
+      {analysis.reasons.length > 0 ? (
+        <ul className="mt-3 space-y-2" aria-label="Reasons">
+          {analysis.reasons.map((reason) => (
+            <li key={reason.factor} className="text-sm">
+              <span className="font-medium text-white">{reason.label}</span>
+              {ratioText(reason.ratio) ? <span className="text-slate-300"> · {ratioText(reason.ratio)}</span> : null}
+              <p className="text-slate-400">{reason.description}</p>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <p className="mt-3 text-xs text-slate-400">Compared with {analysis.baselineSampleSize.toLocaleString('en-US')} videos of your channel.</p>
+    </div>
+  );
+}
+
+function VideoDetailBody({ video }: { video: YoutubeVideo }) {
+  const detail = useQuery(videoQueryOptions(video.id));
+  const traffic = useQuery(videoTrafficSourcesQueryOptions(video.id));
+  const [analysisRequested, setAnalysisRequested] = useState(false);
+  const viral = useQuery({ ...viralPotentialQueryOptions(video.id), enabled: analysisRequested });
+
+  useEffect(() => {
+    if (detail.error) logError(`Loading YouTube video ${video.id} failed`, detail.error);
+  }, [detail.error, video.id]);
+  useEffect(() => {
+    if (traffic.error) logError(`Loading the traffic sources of YouTube video ${video.id} failed`, traffic.error);
+  }, [traffic.error, video.id]);
+  useEffect(() => {
+    if (viral.error) logError(`Analyzing the viral potential of YouTube video ${video.id} failed`, viral.error);
+  }, [viral.error, video.id]);
+
+  // The table row already holds the numbers; the detail call adds the retention curve (and fresher numbers).
+  const shown = detail.data ?? video;
+  const estimated = (field: EstimatedVideoField) => shown.estimatedFields.includes(field);
+  const revenueAccess = detail.data?.revenueAccess;
+  const published = formatDate(shown.publishedAt);
+  const retention = detail.data ? retentionChartData(detail.data.retentionData) : undefined;
+
+  let retentionBody;
+  if (!detail.data) {
+    retentionBody = detail.isError ? (
+      <Placeholder>Couldn't load the retention curve.</Placeholder>
+    ) : (
+      <Placeholder loading>Loading chart...</Placeholder>
+    );
+  } else if (detail.data.retentionData.length === 0) {
+    retentionBody = <Placeholder>YouTube has no audience retention data for this video yet.</Placeholder>;
+  } else {
+    retentionBody = (
+      <Suspense fallback={<Placeholder loading>Loading chart...</Placeholder>}>
+        <LineChart
+          label={`Audience retention of ${shown.title}: viewers still watching by position in the video`}
+          data={retention!.data}
+          columns={['Position in video', 'Viewers watching']}
+          rows={retention!.rows}
+          valueFormat="percent"
+          showXTick={isRetentionTick}
+        />
+      </Suspense>
+    );
+  }
+
+  let trafficBody;
+  if (traffic.isPending) trafficBody = <Placeholder loading>Loading traffic sources...</Placeholder>;
+  else if (traffic.isError) trafficBody = <Placeholder>Couldn't load the traffic sources.</Placeholder>;
+  else if (traffic.data.length === 0) trafficBody = <Placeholder>No traffic source data for this video yet.</Placeholder>;
+  else {
+    const sources = [...traffic.data].sort((a, b) => b.views - a.views);
+    trafficBody = (
+      <ul className="space-y-2" aria-label="Traffic sources">
+        {sources.map((source) => (
+          <li key={source.id}>
+            <div className="flex items-baseline justify-between gap-3 text-sm">
+              <span className="min-w-0 truncate text-slate-200">{source.source}</span>
+              <span className="shrink-0 text-slate-300 tabular-nums">
+                {formatPercentage(source.percentage)} · {formatCompactNumber(source.views)} views
+              </span>
+            </div>
+            <div className="mt-1 h-2 overflow-hidden rounded-full bg-slate-800" aria-hidden="true">
+              <div className="h-full rounded-full bg-sky-400" style={{ width: `${Math.min(100, Math.max(0, source.percentage))}%` }} />
+            </div>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <>
+      <p className="text-slate-400">
+        {published ? `Published ${published}` : 'Publication date unknown'}
+        {shown.url ? (
+          <>
+            {' · '}
+            <a href={shown.url} target="_blank" rel="noreferrer" className="text-indigo-300 underline-offset-2 hover:underline">
+              Watch on YouTube<span className="sr-only"> (opens in a new tab)</span>
+            </a>
+          </>
+        ) : null}
+      </p>
+      <dl className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-4">
+        <Stat label="Views">{formatCompactNumber(shown.views)}</Stat>
+        <Stat label="Engagement">
+          {shown.engagementRate === null ? (
+            <ValueText text={null} />
+          ) : (
+            <span className={ENGAGEMENT_TEXT_CLASSES[engagementLevel(shown.engagementRate)]}>
+              <ValueText text={formatPercentage(shown.engagementRate)} />
+            </span>
+          )}
+        </Stat>
+        <Stat label="Avg % viewed">
+          <ValueText text={shown.averagePercentageViewed === null ? null : formatPercentage(shown.averagePercentageViewed)} />
+        </Stat>
+        <Stat label="Revenue">
+          <ValueText text={shown.estimatedRevenue === null ? null : formatCurrency(shown.estimatedRevenue)} />
+        </Stat>
+        <Stat label="Watch time">
+          <ValueText text={formatWatchTime(shown.watchTimeMinutes)} />
+        </Stat>
+        <Stat label="CTR">
+          <ValueText text={shown.clickThroughRate === null ? null : formatPercentage(shown.clickThroughRate)} />
+        </Stat>
+        <Stat label="Impressions">
+          <ValueText text={shown.impressions === null ? null : formatCompactNumber(shown.impressions)} estimated={estimated('impressions')} />
+        </Stat>
+        <Stat label="Ad revenue">
+          <ValueText
+            text={shown.estimatedAdRevenue === null ? null : formatCurrency(shown.estimatedAdRevenue)}
+            estimated={estimated('estimatedAdRevenue')}
+          />
+        </Stat>
+      </dl>
+      {revenueAccess && revenueAccess !== 'available' ? <p className="mt-2 text-xs text-slate-400">{revenueAccessReason(revenueAccess)}</p> : null}
+
+      <Section title="Audience retention">{retentionBody}</Section>
+      <Section title="Traffic sources">{trafficBody}</Section>
+      <Section
+        title="Viral potential"
+        actions={
+          <Button
+            size="sm"
+            onClick={() => {
+              if (analysisRequested) void viral.refetch();
+              else setAnalysisRequested(true);
+            }}
+            disabled={viral.isFetching}
+            aria-busy={viral.isFetching}
+          >
+            {viral.isFetching ? <Spinner /> : null}
+            {viral.isFetching ? 'Analyzing...' : 'Analyze Viral Potential'}
+          </Button>
+        }
+      >
+        <div aria-live="polite">
+          {viral.data ? (
+            <ViralResult analysis={viral.data} />
+          ) : viral.isError ? (
+            <p className="text-sm text-amber-200">Couldn't analyze this video right now. Try again in a moment.</p>
+          ) : (
+            <p className="text-sm text-slate-400">Scores this video against your channel's typical early views, engagement, retention and click-through.</p>
+          )}
+        </div>
+      </Section>
+    </>
+  );
+}
+
+interface VideoDetailDialogProps {
+  video: YoutubeVideo | null;
+  onClose: () => void;
+}
+
+/** The video detail modal: numbers, audience retention, traffic sources and viral potential. */
+export function VideoDetailDialog({ video, onClose }: VideoDetailDialogProps) {
+  return (
+    <Dialog
+      open={video !== null}
+      onClose={onClose}
+      title={video?.title ?? 'Video details'}
+      size="lg"
+      describedByBody={false}
+      footer={
+        <Button variant="secondary" onClick={onClose}>
+          Close
+        </Button>
+      }
+    >
+      {video ? <VideoDetailBody key={video.id} video={video} /> : null}
+    </Dialog>
+  );
+}

@@ -1,0 +1,376 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  disconnectedPerformanceSummary,
+  performanceSummary,
+  platformConnection,
+  trafficSourceItem,
+  viralAnalysis,
+  youtubeInsight,
+  youtubeVideo,
+  youtubeVideoDetail,
+  youtubeVideosPage,
+} from '../../../test/factories';
+import { YouTubePage } from './youtube-page';
+
+// jsdom has no canvas: the charts become plain elements that show what they were given.
+vi.mock('react-chartjs-2', () => {
+  const fake = (kind: string) =>
+    function FakeChart({ data }: { data: { labels?: string[]; datasets: { data: number[] }[] } }) {
+      return <canvas data-testid={`${kind}-chart`} data-labels={JSON.stringify(data.labels)} data-values={JSON.stringify(data.datasets[0]?.data)} />;
+    };
+  return { Line: fake('line'), Bar: fake('bar'), Doughnut: fake('doughnut') };
+});
+
+type Reply = { status: number; body?: unknown };
+type Handler = Reply | ((url: URL) => Reply | Promise<Reply>);
+
+/** Answers by "METHOD /path" (the query string is recorded, not matched). */
+function mockServer(handlers: Record<string, Handler>) {
+  const calls: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string, init: RequestInit) => {
+      const url = new URL(input, 'http://localhost');
+      const key = `${init.method ?? 'GET'} ${url.pathname}`;
+      calls.push(`${key}${url.search}`);
+      const handler = handlers[key];
+      if (!handler) return new Response(JSON.stringify({ message: `No route ${key}` }), { status: 404 });
+      const reply = typeof handler === 'function' ? await handler(url) : handler;
+      return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
+        status: reply.status,
+        headers: { 'Content-Type': 'application/json' },
+      });
+    }),
+  );
+  return { calls, matching: (prefix: string) => calls.filter((call) => call.startsWith(prefix)) };
+}
+
+const videos = [
+  youtubeVideo(),
+  youtubeVideo({
+    id: 102,
+    videoId: 'abcdefghijk',
+    title: 'Night train to Porto',
+    views: 1_200,
+    watchTimeMinutes: null,
+    engagementRate: 9.1,
+    estimatedFields: [],
+    estimatedRevenue: null,
+    clickThroughRate: null,
+  }),
+  youtubeVideo({ id: 103, videoId: 'zyxwvutsrqp', title: 'Packing light', engagementRate: 3.2 }),
+];
+
+/** A connected, synced channel: every call answered with contract-shaped data. */
+function connectedServer(overrides: Record<string, Handler> = {}) {
+  return mockServer({
+    'GET /api/platformconnections': { status: 200, body: [platformConnection()] },
+    'GET /api/youtubeanalytics/performance-summary': (url) => ({ status: 200, body: performanceSummary({ days: Number(url.searchParams.get('days')) }) }),
+    'GET /api/youtubeanalytics/videos': (url) => ({
+      status: 200,
+      body: youtubeVideosPage(videos, { page: Number(url.searchParams.get('page')), total: 2_000 }),
+    }),
+    'GET /api/youtubeanalytics/insights': {
+      status: 200,
+      body: [
+        youtubeInsight(),
+        youtubeInsight({ id: 2, insightType: 'ctr_above_median', title: 'Thumbnails that work', confidenceScore: 0.65 }),
+        youtubeInsight({ id: 3, insightType: 'retentionDropOff', title: 'Viewers leave at the intro', confidenceScore: 0.4 }),
+        youtubeInsight({ id: 4, insightType: 'rpmTrend', title: 'RPM is rising' }),
+        youtubeInsight({ id: 5, insightType: 'formatLength', title: 'The fifth insight' }),
+      ],
+    },
+    'GET /api/youtubeanalytics/demographics': {
+      status: 200,
+      body: [
+        { demographicType: 'ageGender', demographicValue: 'female 25-34', viewsPercentage: 31.4 },
+        { demographicType: 'ageGender', demographicValue: 'male 25-34', viewsPercentage: 22 },
+        { demographicType: 'country', demographicValue: 'US', viewsPercentage: 48.2 },
+      ],
+    },
+    ...overrides,
+  });
+}
+
+function LocationProbe() {
+  const location = useLocation();
+  return <output data-testid="location">{location.search}</output>;
+}
+
+function renderPage(path = '/youtube') {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } });
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter initialEntries={[path]}>
+        <YouTubePage />
+        <LocationProbe />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+const section = (name: string) => screen.getByRole('heading', { name, level: 2 }).closest('section')!;
+
+beforeEach(() => {
+  window.localStorage.setItem('auth_token', 'token-123');
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  window.localStorage.clear();
+});
+
+// Generous timeouts: these render the whole page, and the machine running them may be busy.
+describe('YouTubePage states', { timeout: 20_000 }, () => {
+  it('says YouTube is not connected when the summary says so', async () => {
+    mockServer({
+      'GET /api/platformconnections': { status: 200, body: [] },
+      'GET /api/youtubeanalytics/performance-summary': { status: 200, body: disconnectedPerformanceSummary() },
+    });
+    renderPage();
+    expect(await screen.findByText('YouTube Not Connected')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Connect YouTube Account' }).getAttribute('href')).toBe('/platforms');
+    expect(screen.getByRole('link', { name: 'All Platforms' }).getAttribute('href')).toBe('/analytics');
+  });
+
+  it('says YouTube is not connected when the connections hold no active YouTube account', async () => {
+    mockServer({
+      'GET /api/platformconnections': { status: 200, body: [platformConnection({ platform: 'tiktok', platformName: 'TikTok', platformId: 3 })] },
+      'GET /api/youtubeanalytics/performance-summary': () => new Promise<Reply>(() => {}),
+    });
+    renderPage();
+    expect(await screen.findByText('YouTube Not Connected')).toBeTruthy();
+  });
+
+  it('shows the loading text until the summary arrives', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    connectedServer({
+      'GET /api/youtubeanalytics/performance-summary': async () => {
+        await gate;
+        return { status: 200, body: performanceSummary() };
+      },
+    });
+    renderPage();
+    expect(screen.getByText('Loading YouTube analytics...').getAttribute('role')).toBe('status');
+    release();
+    expect(await screen.findByRole('heading', { name: 'AI-Powered Insights' })).toBeTruthy();
+    expect(screen.queryByText('Loading YouTube analytics...')).toBeNull();
+  });
+
+  it('says in words that the analytics did not load, and logs it', async () => {
+    connectedServer({ 'GET /api/youtubeanalytics/performance-summary': { status: 500, body: { message: 'boom', code: 'internal' } } });
+    renderPage();
+    expect((await screen.findByRole('alert')).textContent).toContain("Couldn't load your YouTube analytics.");
+    expect(console.error).toHaveBeenCalledWith('[Analytics Hub] Loading the YouTube performance summary failed', expect.anything());
+  });
+
+  it('fills the cards, insights, table, demographics and revenue panel', async () => {
+    connectedServer();
+    renderPage();
+    const cards = await screen.findByRole('region', { name: 'Channel summary' });
+    expect(within(cards).getAllByRole('definition').map((value) => value.textContent)).toEqual(['412', '1.2M', '12.3K', '6.4%']);
+    expect(screen.getByText('Maya Lopez · Last synced Nov 22, 2026')).toBeTruthy();
+
+    const insights = section('AI-Powered Insights');
+    const items = await within(insights).findAllByRole('listitem');
+    expect(items).toHaveLength(4);
+    expect(items[0]!.textContent).toContain('Best publishing time');
+    expect(items[0]!.textContent).toContain('Publish on Tuesdays');
+    expect(within(items[0]!).getByText('86% confidence').className).toContain('emerald');
+    expect(within(items[1]!).getByText('65% confidence').className).toContain('amber');
+    expect(within(items[2]!).getByText('40% confidence').className).toContain('slate');
+    expect(within(insights).queryByText('The fifth insight')).toBeNull();
+
+    const table = await screen.findByRole('table', { name: /^Video Performance/ });
+    const rows = within(table).getAllByRole('row');
+    expect(rows.map((row) => within(row).queryAllByRole('columnheader').map((cell) => cell.textContent))[0]).toEqual([
+      'Video↕',
+      'Views↕',
+      'Watch Time↕',
+      'Engagement↕',
+      'Revenue↕',
+      'CTR↕',
+      'Actions',
+    ]);
+    const first = within(rows[1]!).getAllByRole('cell').map((cell) => cell.textContent);
+    expect(within(rows[1]!).getByRole('rowheader').textContent).toBe('Lisbon on $40 a dayPublished Nov 3, 2026');
+    expect(first).toEqual(['48.2K', '2h 5m', '7.3%', '$212.4', '5.1%', 'View details: Lisbon on $40 a day']);
+    const second = within(rows[2]!).getAllByRole('cell').map((cell) => cell.textContent);
+    // Missing values are a dash (and "Not available" to a screen reader).
+    expect(second.slice(0, 5)).toEqual(['1.2K', '—Not available', '9.1%', '—Not available', '—Not available']);
+    expect(within(rows[1]!).getByText('7.3%').closest('span[class*="text-"]')!.className).toContain('text-yellow-300');
+    expect(within(rows[2]!).getByText('9.1%').closest('span[class*="text-emerald"]')).toBeTruthy();
+    expect(within(rows[3]!).getByText('3.2%').closest('span[class*="text-red"]')).toBeTruthy();
+    expect(screen.getByText(/Showing 1–25 of 2,000 videos/)).toBeTruthy();
+
+    const demographics = section('Audience Demographics');
+    expect(await within(demographics).findByText('Female, 25–34')).toBeTruthy();
+    expect(within(demographics).getByText('United States')).toBeTruthy();
+    expect(within(demographics).getByText('48.2%')).toBeTruthy();
+
+    const revenue = section('Revenue Analytics');
+    const stats = within(revenue).getAllByRole('definition').map((value) => value.textContent);
+    expect(stats.slice(0, 2)).toEqual(['$4,321.5', '▲ Up 12.3% vs previous 30 days']);
+    expect(within(revenue).getByText('Estimated from views by traffic source')).toBeTruthy();
+    expect(within(revenue).getByText('YouTube search')).toBeTruthy();
+    expect(await within(revenue).findByRole('img', { name: 'Revenue per day, last 30 days' })).toBeTruthy();
+    expect(within(revenue).getByText('Monthly Projection')).toBeTruthy();
+    expect(within(revenue).getByText('Ad revenue')).toBeTruthy();
+  });
+
+  it('shows the empty video state and invites Generate Insights', async () => {
+    connectedServer({
+      'GET /api/youtubeanalytics/videos': { status: 200, body: youtubeVideosPage([]) },
+      'GET /api/youtubeanalytics/insights': { status: 200, body: [] },
+      'GET /api/youtubeanalytics/demographics': { status: 200, body: [] },
+    });
+    renderPage();
+    expect(await screen.findByText('No Videos Found')).toBeTruthy();
+    expect(screen.getByText('Upload videos to see detailed analytics')).toBeTruthy();
+    expect(await screen.findByText('No insights yet')).toBeTruthy();
+    expect(await screen.findByText('No demographic data available yet')).toBeTruthy();
+    expect(screen.queryByRole('table', { name: /^Video Performance/ })).toBeNull();
+  });
+
+  it('explains why there are no revenue numbers', async () => {
+    connectedServer({
+      'GET /api/youtubeanalytics/performance-summary': { status: 200, body: performanceSummary({ revenueAccess: 'missingScope' }) },
+    });
+    renderPage();
+    const revenue = await waitFor(() => section('Revenue Analytics'));
+    expect(within(revenue).getByText('Revenue access not granted')).toBeTruthy();
+    expect(within(revenue).getByRole('link', { name: 'Reconnect YouTube' }).getAttribute('href')).toBe('/platforms');
+    expect(within(revenue).queryByText('RPM')).toBeNull();
+  });
+
+  it('says a channel outside the Partner Program has no revenue, and asks to reconnect a refused channel', async () => {
+    connectedServer({
+      'GET /api/platformconnections': { status: 200, body: [platformConnection({ needsReconnect: true })] },
+      'GET /api/youtubeanalytics/performance-summary': { status: 200, body: performanceSummary({ revenueAccess: 'notMonetized' }) },
+    });
+    renderPage();
+    const revenue = await waitFor(() => section('Revenue Analytics'));
+    expect(within(revenue).getByText('Channel not monetized')).toBeTruthy();
+    expect(within(revenue).getByText(/isn't in the YouTube Partner Program/)).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Reconnect YouTube' })).toBeTruthy();
+    expect(screen.getByText(/YouTube no longer accepts Analytics Hub's access/)).toBeTruthy();
+  });
+});
+
+describe('YouTubePage actions', { timeout: 20_000 }, () => {
+  it('sorts and pages the table on the server, keeping the state in the URL', async () => {
+    const server = connectedServer();
+    renderPage();
+    await screen.findByRole('table', { name: /^Video Performance/ });
+    expect(server.matching('GET /api/youtubeanalytics/videos')).toEqual([
+      'GET /api/youtubeanalytics/videos?page=1&pageSize=25&sort=publishedAt&order=desc',
+    ]);
+
+    fireEvent.click(screen.getByRole('button', { name: /^Views/ }));
+    await waitFor(() => expect(server.calls).toContain('GET /api/youtubeanalytics/videos?page=1&pageSize=25&sort=views&order=desc'));
+    expect(screen.getByTestId('location').textContent).toBe('?sort=views');
+    await waitFor(() => expect(screen.getByRole('columnheader', { name: /^Views/ }).getAttribute('aria-sort')).toBe('descending'));
+
+    fireEvent.click(screen.getByRole('button', { name: /^Views/ }));
+    await waitFor(() => expect(server.calls).toContain('GET /api/youtubeanalytics/videos?page=1&pageSize=25&sort=views&order=asc'));
+    await waitFor(() => expect(screen.getByRole('columnheader', { name: /^Views/ }).getAttribute('aria-sort')).toBe('ascending'));
+
+    fireEvent.click(screen.getByRole('button', { name: /Next/ }));
+    await waitFor(() => expect(server.calls).toContain('GET /api/youtubeanalytics/videos?page=2&pageSize=25&sort=views&order=asc'));
+    expect(screen.getByTestId('location').textContent).toBe('?sort=views&order=asc&page=2');
+    expect(await screen.findByText(/Showing 26–50 of 2,000 videos/)).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText('Search videos'), { target: { value: 'porto' } });
+    await waitFor(() => expect(server.calls).toContain('GET /api/youtubeanalytics/videos?page=1&pageSize=25&sort=views&order=asc&search=porto'));
+  });
+
+  it('opens a video with its numbers, retention chart, traffic sources and viral potential', async () => {
+    const server = connectedServer({
+      'GET /api/youtubeanalytics/videos/101': { status: 200, body: youtubeVideoDetail({ impressions: 57_840, estimatedFields: ['impressions'] }) },
+      'GET /api/youtubeanalytics/videos/101/traffic-sources': {
+        status: 200,
+        body: [trafficSourceItem(), trafficSourceItem({ id: 'RELATED_VIDEO', source: 'Suggested videos', views: 12_000, percentage: 24.9 })],
+      },
+      'GET /api/youtubeanalytics/insights/101/viral-potential': { status: 200, body: viralAnalysis() },
+    });
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'View details: Lisbon on $40 a day' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Lisbon on $40 a day' });
+    const numbers = within(dialog).getAllByRole('definition').map((value) => value.textContent);
+    expect(numbers.slice(0, 4)).toEqual(['48.2K', '7.3%', '46.2%', '$212.4']);
+    // A fallback value (impressions = 1.2 × views) is marked as an estimate, in words for screen readers too.
+    await waitFor(() => expect(within(dialog).getAllByRole('definition').map((value) => value.textContent)).toContain('57.8Kest.(estimated)'));
+    const chart = await within(dialog).findByRole('img', { name: /Audience retention of Lisbon on \$40 a day/ });
+    expect(within(chart).getByTestId('line-chart').dataset.values).toBe('[100,55,30]');
+    expect(await within(dialog).findByText('Suggested videos')).toBeTruthy();
+    expect(within(dialog).getByText('41.5% · 20K views')).toBeTruthy();
+    expect(server.matching('GET /api/youtubeanalytics/insights/101')).toEqual([]);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Analyze Viral Potential' }));
+    expect(await within(dialog).findByText(/Promote this video now/)).toBeTruthy();
+    expect(within(dialog).getByText('High viral potential')).toBeTruthy();
+    expect(within(dialog).getByRole('meter', { name: 'Viral potential score' }).getAttribute('aria-valuenow')).toBe('72');
+    expect(within(dialog).getByText('Early view velocity')).toBeTruthy();
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('generates insights and shows the new ones', async () => {
+    let insights: unknown[] = [];
+    const fresh = [youtubeInsight({ id: 9, title: 'Shorter intros hold viewers', insightType: 'retentionDropOff' })];
+    const server = connectedServer({
+      'GET /api/youtubeanalytics/insights': () => ({ status: 200, body: insights }),
+      'POST /api/youtubeanalytics/insights/generate': () => {
+        insights = fresh;
+        return { status: 200, body: fresh };
+      },
+    });
+    renderPage();
+    const insightsPanel = await waitFor(() => section('AI-Powered Insights'));
+    fireEvent.click(await within(insightsPanel).findByRole('button', { name: 'Generate Insights' }));
+    expect(await within(insightsPanel).findByText('Shorter intros hold viewers')).toBeTruthy();
+    expect(screen.getByText('1 insight generated.')).toBeTruthy();
+    expect(server.matching('POST /api/youtubeanalytics/insights/generate')).toHaveLength(1);
+  });
+
+  it('syncs, waits for the sync to finish, then refetches the page', async () => {
+    let syncState = 'running';
+    const server = connectedServer({
+      'POST /api/youtubeanalytics/sync': { status: 202, body: { connectionId: 4, jobId: 'job-1', status: 'queued' } },
+      'GET /api/sync/status': () => ({
+        status: 200,
+        body: [{ connectionId: 4, platformName: 'YouTube', status: syncState, message: null, lastSyncedAt: null, nextRunAt: null }],
+      }),
+    });
+    renderPage('/youtube?days=7');
+    fireEvent.click(await screen.findByRole('button', { name: 'Sync Latest Data' }));
+    expect(await screen.findByRole('button', { name: 'Syncing...' })).toBeTruthy();
+    await waitFor(() => expect(server.matching('GET /api/sync/status')).toHaveLength(1));
+    expect(server.matching('POST /api/youtubeanalytics/sync')).toEqual(['POST /api/youtubeanalytics/sync?days=7']);
+    expect(server.matching('GET /api/youtubeanalytics/performance-summary')).toHaveLength(1);
+
+    syncState = 'idle';
+    expect(await screen.findByText('Sync finished. Your YouTube analytics are up to date.', undefined, { timeout: 4_000 })).toBeTruthy();
+    await waitFor(() => expect(server.matching('GET /api/youtubeanalytics/performance-summary')).toHaveLength(2));
+    expect(server.matching('GET /api/youtubeanalytics/videos')).toHaveLength(2);
+    expect(screen.getByRole('button', { name: 'Sync Latest Data' })).toBeTruthy();
+  });
+
+  it('switches the revenue period to 7 days', async () => {
+    const server = connectedServer();
+    renderPage();
+    const revenue = await waitFor(() => section('Revenue Analytics'));
+    fireEvent.click(within(revenue).getByRole('radio', { name: '7 days' }));
+    await waitFor(() => expect(server.calls).toContain('GET /api/youtubeanalytics/performance-summary?days=7'));
+    expect(screen.getByTestId('location').textContent).toBe('?days=7');
+    await waitFor(() => expect(within(section('Revenue Analytics')).getByText(/vs previous 7 days/)).toBeTruthy());
+  });
+});
