@@ -15,3 +15,20 @@ export function openInNewTab(url: string): void {
     window.location.assign(url);
   }
 }
+
+/**
+ * Hands a downloaded file to the browser's save flow under `fileName` (exports fetched with the bearer token,
+ * which a plain link cannot send).
+ */
+export function saveFile(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Some browsers read the object URL after click() returns: release it a little later, not at once.
+  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

@@ -1,11 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
+import { ExportMenu } from '../../../components/export-menu';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatCompactNumber, formatCurrency } from '../../../lib/format';
+import { exportAnalytics } from '../api/export-analytics';
 import { analyticsQueryOptions } from '../api/get-analytics';
 import { analyticsSummaryQueryOptions } from '../api/get-analytics-summary';
 import { metricTypesQueryOptions } from '../api/get-metric-types';
@@ -97,16 +99,19 @@ export function AnalyticsPage() {
         title="Analytics"
         description="Followers, views, revenue and engagement across your platforms"
         actions={
-          <Button variant="secondary" onClick={refresh} disabled={refreshing} aria-busy={refreshing}>
-            {refreshing ? (
-              <Spinner />
-            ) : (
-              <Icon>
-                <path d="M20 11a8 8 0 0 0-14.9-3M4 4v4h4M4 13a8 8 0 0 0 14.9 3M20 20v-4h-4" />
-              </Icon>
-            )}
-            Refresh
-          </Button>
+          <>
+            <ExportMenu onExport={(format) => exportAnalytics(filters, format)} fallbackName="analytics-hub-export" />
+            <Button variant="secondary" className="self-start" onClick={refresh} disabled={refreshing} aria-busy={refreshing}>
+              {refreshing ? (
+                <Spinner />
+              ) : (
+                <Icon>
+                  <path d="M20 11a8 8 0 0 0-14.9-3M4 4v4h4M4 13a8 8 0 0 0 14.9 3M20 20v-4h-4" />
+                </Icon>
+              )}
+              Refresh
+            </Button>
+          </>
         }
       />
       <div className="space-y-6">

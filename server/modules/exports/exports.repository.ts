@@ -1,0 +1,124 @@
+// The records of an export, read in slices: the days of the range are grouped into windows of about one slice
+// (planned from a count per day), and each window is read with keyset paging (the next `limit` records after a
+// cursor). An export of any size holds one slice in memory, each query reads one window through the (connection,
+// date) indexes rather than sorting the rest of the range, and no transaction or connection stays open between
+// slices (on PGlite, the one connection the whole app shares).
+//
+// The records are those of GET /api/analytics `allMetrics` (analytics.repository.ts `metricsPage`), in the same
+// order: account metrics, one per day, and each content item's counters as read on its connection's latest sync
+// day in the range. exports.test.ts checks that both answer the same records.
+import { sql } from 'drizzle-orm';
+import { type Database, queryRows } from '../../db/client.ts';
+
+export interface ExportFilter {
+  userId: number;
+  startDate: string;
+  endDate: string;
+  /** Lowercase platform key, or undefined for all. */
+  platform?: string | undefined;
+  metricType?: string | undefined;
+}
+
+/** Where the previous slice ended: the sort key (date desc, source, id) of its last record. */
+export interface ExportCursor {
+  date: string;
+  /** 0 for account metrics, 1 for content metrics. */
+  source: number;
+  id: number;
+}
+
+export interface ExportRow {
+  source: number;
+  id: number;
+  date: string;
+  platform: string;
+  metric_type: string;
+  value: number;
+  content_title: string | null;
+}
+
+/**
+ * A run of days read slice by slice: from `from` (inclusive; undefined = the filter's start) up to `before`
+ * (exclusive; undefined = through the filter's end). Consecutive windows share their boundary, so together they
+ * cover the whole range whatever rows appear while an export runs.
+ */
+export interface ExportWindow {
+  from?: string | undefined;
+  before?: string | undefined;
+}
+
+/** Account and content records of the filter inside `window` (all of the range when undefined). */
+function recordsQuery(filter: ExportFilter, window: ExportWindow = {}) {
+  // The user id is in every branch's WHERE clause: another user's rows cannot appear.
+  const scope = sql`c.user_id = ${filter.userId} and c.is_active${filter.platform ? sql` and c.platform = ${filter.platform}` : sql``}`;
+  const typeA = filter.metricType ? sql` and m.metric_type = ${filter.metricType}` : sql``;
+  const typeC = filter.metricType ? sql` and cm.metric_type = ${filter.metricType}` : sql``;
+  const from = window.from ?? filter.startDate;
+  const beforeA = window.before ? sql` and m.date < ${window.before}` : sql``;
+  const beforeC = window.before ? sql` and d.day < ${window.before}` : sql``;
+  return sql`select 0 as src, m.id, m.metric_type, m.date, m.value, c.platform, null::int as item
+      from account_metrics m join platform_connections c on c.id = m.connection_id
+      where ${scope} and m.date between ${from} and ${filter.endDate}${beforeA}${typeA}
+    union all
+    select 1, cm.id, cm.metric_type, cm.as_of, cm.value, d.platform, cm.content_item_id
+      from (
+        -- Each connection's latest day with content counters in the whole range (not the window's).
+        select c.id as connection_id, c.platform,
+          (select max(x.as_of) from content_metrics x where x.connection_id = c.id and x.as_of between ${filter.startDate} and ${filter.endDate}) as day
+        from platform_connections c where ${scope}
+      ) d join content_metrics cm on cm.connection_id = d.connection_id and cm.as_of = d.day
+      where d.day >= ${from}${beforeC}${typeC}`;
+}
+
+export function createExportsRepository(db: Database) {
+  return {
+    /**
+     * How many records each day holds, newest first: at most one row per day of the range, so the export can
+     * plan windows of about one slice each and read every window with an index range scan instead of sorting
+     * what is left of the range for every slice.
+     */
+    recordCountsByDate(filter: ExportFilter): Promise<{ date: string; count: number }[]> {
+      return queryRows(db, sql`select r.date::text as date, count(*)::int as count from (${recordsQuery(filter)}) r group by r.date order by r.date desc`);
+    },
+
+    /** The next `limit` records of `window` after `after` (from the window's newest when undefined), newest first. */
+    recordsAfter(filter: ExportFilter, window: ExportWindow, after: ExportCursor | undefined, limit: number): Promise<ExportRow[]> {
+      const keyset = after
+        ? sql`where r.date < ${after.date}::date or (r.date = ${after.date}::date and (r.src > ${after.source} or (r.src = ${after.source} and r.id > ${after.id})))`
+        : sql``;
+      return queryRows<ExportRow>(
+        db,
+        sql`select r.src as source, r.id, r.date::text as date, r.platform, r.metric_type, r.value, ci.title as content_title
+          from (${recordsQuery(filter, window)}) r
+          left join content_items ci on ci.id = r.item
+          ${keyset}
+          order by r.date desc, r.src, r.id
+          limit ${limit}`,
+      );
+    },
+  };
+}
+
+/**
+ * Splits days (newest first, with their record counts) into windows of at least `size` records each (a day is
+ * never split; a day larger than `size` is a window of its own, read in several slices).
+ */
+export function planWindows(counts: readonly { date: string; count: number }[], size: number): ExportWindow[] {
+  const windows: ExportWindow[] = [];
+  let before: string | undefined;
+  let collected = 0;
+  for (const [index, day] of counts.entries()) {
+    collected += day.count;
+    const last = index === counts.length - 1;
+    if (collected >= size && !last) {
+      windows.push({ from: day.date, before });
+      before = day.date;
+      collected = 0;
+    }
+  }
+  // The rest of the range, down to its first day.
+  windows.push({ from: undefined, before });
+  return windows;
+}
+
+export type ExportsRepository = ReturnType<typeof createExportsRepository>;

@@ -1,0 +1,35 @@
+// GET /api/analytics/export and GET /api/youtubeanalytics/export: premium, like every route under those prefixes
+// (the access gate in server/plugins/access.ts authenticates and checks the subscription before these run).
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { analyticsExportQuery, youtubeVideosExportQuery } from '../../../contract/exports.ts';
+import { currentUser } from '../../plugins/authentication.ts';
+import type { ExportFile, ExportsService } from './exports.service.ts';
+import type { createYoutubeExports } from './youtube-export.ts';
+
+function sendFile(reply: FastifyReply, file: ExportFile) {
+  return (
+    reply
+      .header('content-type', file.contentType)
+      // The names are ASCII letters, digits, dashes and dots only (exportFileName), so no filename* form is needed.
+      .header('content-disposition', `attachment; filename="${file.fileName}"`)
+      // A user's data: never kept by a browser or a shared cache.
+      .header('cache-control', 'no-store')
+      .send(file.body)
+  );
+}
+
+export function exportsRoutes(
+  app: FastifyInstance,
+  { exports, youtubeExports }: { exports: ExportsService; youtubeExports: ReturnType<typeof createYoutubeExports> },
+) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get('/api/analytics/export', { schema: { querystring: analyticsExportQuery } }, async (request, reply) =>
+    sendFile(reply, await exports.analyticsExport(currentUser(request).id, request.query)),
+  );
+
+  routes.get('/api/youtubeanalytics/export', { schema: { querystring: youtubeVideosExportQuery } }, async (request, reply) =>
+    sendFile(reply, await youtubeExports.youtubeVideosExport(currentUser(request).id, request.query)),
+  );
+}
