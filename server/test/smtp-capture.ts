@@ -13,9 +13,18 @@ export interface CapturedMail {
 export async function startSmtpCapture() {
   const messages: CapturedMail[] = [];
   const waiters: (() => void)[] = [];
+  /** Recipients refused with a temporary failure (451) while the count lasts, to test retries. */
+  let temporaryFailures = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    onRcptTo(_address, _session, callback) {
+      if (temporaryFailures > 0) {
+        temporaryFailures -= 1;
+        return callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
+      }
+      callback();
+    },
     onData(stream, _session, callback) {
       simpleParser(stream)
         .then((parsed) => {
@@ -52,6 +61,10 @@ export async function startSmtpCapture() {
     url: `smtp://127.0.0.1:${port}`,
     messages,
     waitFor,
+    /** The next `count` recipients are refused with 451 (a temporary SMTP failure). */
+    failNext(count = 1) {
+      temporaryFailures = count;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

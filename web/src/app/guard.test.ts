@@ -42,6 +42,12 @@ describe('decideNavigation', () => {
     expect(decide('/billing', 'signed-in', 'invalid')).toEqual({ kind: 'render' });
   });
 
+  it('lets every signed-in user manage their account in Settings, and keeps signed-out users out of it', () => {
+    expect(decide('/settings', 'signed-in', 'invalid')).toEqual({ kind: 'render' });
+    expect(decide('/settings/', 'signed-in', 'loading')).toEqual({ kind: 'render' });
+    expect(decide('/settings', 'signed-out')).toEqual({ kind: 'redirect', to: '/login' });
+  });
+
   it('renders auth routes for a signed-in user with valid access', () => {
     expect(decide('/dashboard', 'signed-in', 'valid')).toEqual({ kind: 'render' });
     expect(decide('/billing', 'signed-in', 'valid')).toEqual({ kind: 'render' });

@@ -1,9 +1,11 @@
 // The navigation guard of spec sections 2 and 4 as a pure decision, so every case is unit-tested.
 import { DASHBOARD_ROUTE, LOGIN_ROUTE, UPGRADE_ROUTE } from '../lib/routes';
 
-export const AUTH_ROUTES = ['/dashboard', '/analytics', '/youtube', '/platforms', '/billing'] as const;
+export const AUTH_ROUTES = ['/dashboard', '/analytics', '/youtube', '/platforms', '/billing', '/settings'] as const;
 export const PUBLIC_ROUTES = ['/', '/login', '/confirm-email', '/resend-confirmation'] as const;
 export const BILLING_ROUTE = '/billing';
+/** Account management (and deletion) works for every signed-in user, subscribed or not. */
+export const SETTINGS_ROUTE = '/settings';
 
 export type SessionState = 'checking' | 'signed-in' | 'signed-out';
 
@@ -28,10 +30,11 @@ export function isAuthRoute(pathname: string): boolean {
   return AUTH_ROUTES.some((route) => path === route || path.startsWith(`${route}/`));
 }
 
-/** Every signed-in route except billing needs an active subscription or a running trial. */
+/** Every signed-in route except billing and settings needs an active subscription or a running trial. */
 export function requiresValidAccess(pathname: string): boolean {
   const path = normalisePath(pathname);
-  return isAuthRoute(path) && path !== BILLING_ROUTE && !path.startsWith(`${BILLING_ROUTE}/`);
+  const open = [BILLING_ROUTE, SETTINGS_ROUTE].some((route) => path === route || path.startsWith(`${route}/`));
+  return isAuthRoute(path) && !open;
 }
 
 interface GuardInput {

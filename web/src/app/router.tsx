@@ -35,6 +35,16 @@ export function createRouter() {
           }),
         },
         {
+          path: '/confirm-email-change',
+          lazy: async () => ({
+            Component: (await import('../features/settings/components/confirm-email-change-page')).ConfirmEmailChangePage,
+          }),
+        },
+        {
+          path: '/unsubscribe',
+          lazy: async () => ({ Component: (await import('../features/settings/components/unsubscribe-page')).UnsubscribePage }),
+        },
+        {
           path: '/auth/:platform/callback',
           lazy: async () => ({
             Component: (await import('../features/platforms/components/oauth-callback-page')).OAuthCallbackPage,
@@ -62,6 +72,10 @@ export function createRouter() {
             {
               path: '/billing',
               lazy: async () => ({ Component: (await import('../features/billing/components/billing-page')).BillingPage }),
+            },
+            {
+              path: '/settings',
+              lazy: async () => ({ Component: (await import('../features/settings/components/settings-page')).SettingsPage }),
             },
           ],
         },

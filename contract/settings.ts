@@ -1,0 +1,63 @@
+// The /api/settings calls: the signed-in user's own account (name, email change, password, deletion). Open to every
+// signed-in user, with or without a subscription: managing or deleting an account must never sit behind a paywall.
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, user } from './auth.ts';
+
+const personName = z.string({ error: 'Names must be text' }).trim().max(100, 'Names must be at most 100 characters');
+
+const currentPassword = z
+  .string({ error: 'Enter your current password' })
+  .min(1, 'Enter your current password')
+  .max(PASSWORD_MAX_LENGTH, 'Password is too long');
+
+/** The same rules as registration (contract/auth.ts); the common-password check runs on the server. */
+const newPassword = z
+  .string({ error: 'Enter a new password' })
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+const email = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .max(254, 'Email must be at most 254 characters')
+  .pipe(z.email('Email must be a valid email address'));
+
+/** GET /api/settings/account */
+export const accountSettingsResponse = z.object({
+  user,
+  /** An email change waiting for its confirmation link, if any. */
+  pendingEmail: z.string().nullable(),
+});
+export type AccountSettings = z.infer<typeof accountSettingsResponse>;
+
+/** PATCH /api/settings/profile */
+export const updateProfileRequest = z.strictObject({ firstName: personName, lastName: personName });
+export type UpdateProfileRequest = z.infer<typeof updateProfileRequest>;
+export const updateProfileResponse = z.object({ user, message: z.string() });
+
+/** POST /api/settings/email: sends a link to the new address; 409 when another account has it. */
+export const changeEmailRequest = z.strictObject({ newEmail: email, currentPassword });
+export type ChangeEmailRequest = z.infer<typeof changeEmailRequest>;
+export const changeEmailResponse = z.object({ message: z.string(), pendingEmail: z.string() });
+
+/** POST /api/settings/email/confirm: public (the link may be opened on another device); the token is the proof. */
+export const confirmEmailChangeRequest = z.strictObject({
+  userId: z.number({ error: 'userId must be an integer' }).int('userId must be an integer').positive('userId must be positive'),
+  token: z.string({ error: 'Token is required' }).min(1, 'Token is required').max(200, 'Token is malformed'),
+});
+export type ConfirmEmailChangeRequest = z.infer<typeof confirmEmailChangeRequest>;
+export const confirmEmailChangeResponse = z.object({ message: z.string(), email: z.string() });
+
+/** POST /api/settings/password: every other session is signed out; this one stays. */
+export const changePasswordRequest = z.strictObject({ currentPassword, newPassword });
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
+export const changePasswordResponse = z.object({ message: z.string(), signedOutSessions: z.number().int() });
+
+/** POST /api/settings/account/delete: irreversible; the subscription is cancelled at once. */
+export const DELETE_CONFIRMATION_WORD = 'DELETE';
+export const deleteAccountRequest = z.strictObject({
+  currentPassword,
+  confirmation: z.literal(DELETE_CONFIRMATION_WORD, { error: `Type ${DELETE_CONFIRMATION_WORD} to confirm` }),
+});
+export type DeleteAccountRequest = z.infer<typeof deleteAccountRequest>;
+export const deleteAccountResponse = z.object({ message: z.string() });

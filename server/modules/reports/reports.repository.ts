@@ -1,0 +1,120 @@
+import { and, asc, eq, lt, lte, ne, sql } from 'drizzle-orm';
+import { type Database, queryRows } from '../../db/client.ts';
+import { reportDeliveries, reportPreferences, reportUnsubscribeTokens, users } from '../../db/schema.ts';
+
+export type ReportPreferencesRow = typeof reportPreferences.$inferSelect;
+export type ReportDeliveryRow = typeof reportDeliveries.$inferSelect;
+
+export function createReportsRepository(db: Database) {
+  return {
+    async preferences(userId: number): Promise<ReportPreferencesRow | undefined> {
+      const [row] = await db.select().from(reportPreferences).where(eq(reportPreferences.userId, userId));
+      return row;
+    },
+
+    async savePreferences(values: ReportPreferencesRow): Promise<ReportPreferencesRow> {
+      const { userId, ...rest } = values;
+      const [row] = await db.insert(reportPreferences).values(values).onConflictDoUpdate({ target: reportPreferences.userId, set: rest }).returning();
+      return row!;
+    },
+
+    /** Users whose next report time has come, oldest first (the next_run_at index). */
+    duePreferences(now: Date, limit: number): Promise<ReportPreferencesRow[]> {
+      return db
+        .select()
+        .from(reportPreferences)
+        .where(and(ne(reportPreferences.frequency, 'off'), lte(reportPreferences.nextRunAt, now)))
+        .orderBy(asc(reportPreferences.nextRunAt))
+        .limit(limit);
+    },
+
+    /** Moves the schedule on, unless the user changed it meanwhile (their new schedule then stands). */
+    async advanceSchedule(userId: number, seenNextRunAt: Date, nextRunAt: Date | null) {
+      await db
+        .update(reportPreferences)
+        .set({ nextRunAt })
+        .where(and(eq(reportPreferences.userId, userId), eq(reportPreferences.nextRunAt, seenNextRunAt)));
+    },
+
+    /**
+     * Claims the (user, period) report: the unique index lets exactly one insert succeed, whichever process or
+     * retry gets there first. Undefined means someone else has it (or had it).
+     */
+    async claim(userId: number, periodKey: string, now: Date): Promise<ReportDeliveryRow | undefined> {
+      const [row] = await db
+        .insert(reportDeliveries)
+        .values({ userId, periodKey, status: 'sending', attempts: 1, claimedAt: now })
+        .onConflictDoNothing()
+        .returning();
+      return row;
+    },
+
+    /** Failed sends whose retry time has come. */
+    dueRetries(now: Date, limit: number): Promise<ReportDeliveryRow[]> {
+      return db
+        .select()
+        .from(reportDeliveries)
+        .where(and(eq(reportDeliveries.status, 'failed'), lte(reportDeliveries.retryAt, now)))
+        .orderBy(asc(reportDeliveries.retryAt))
+        .limit(limit);
+    },
+
+    /** Takes a failed send back for another attempt; only one process can move it from failed to sending. */
+    async reclaim(id: number, now: Date): Promise<ReportDeliveryRow | undefined> {
+      const [row] = await db
+        .update(reportDeliveries)
+        .set({ status: 'sending', attempts: sql`${reportDeliveries.attempts} + 1`, claimedAt: now, retryAt: null })
+        .where(and(eq(reportDeliveries.id, id), eq(reportDeliveries.status, 'failed'), lte(reportDeliveries.retryAt, now)))
+        .returning();
+      return row;
+    },
+
+    async markSent(id: number, at: Date) {
+      await db.update(reportDeliveries).set({ status: 'sent', sentAt: at, lastError: null, retryAt: null }).where(eq(reportDeliveries.id, id));
+    },
+
+    /** retryAt null: given up (or no longer wanted). */
+    async markFailed(id: number, error: string, retryAt: Date | null) {
+      await db.update(reportDeliveries).set({ status: 'failed', lastError: error.slice(0, 500), retryAt }).where(eq(reportDeliveries.id, id));
+    },
+
+    async recipient(userId: number) {
+      const [row] = await db.select({ id: users.id, email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, userId));
+      return row;
+    },
+
+    async insertUnsubscribeToken(values: typeof reportUnsubscribeTokens.$inferInsert) {
+      await db.insert(reportUnsubscribeTokens).values(values);
+    },
+
+    /** Turns reports off for the token's user; false when the token is unknown or expired. */
+    async unsubscribe(tokenHash: string, now: Date): Promise<boolean> {
+      const [token] = await db.select().from(reportUnsubscribeTokens).where(eq(reportUnsubscribeTokens.tokenHash, tokenHash));
+      if (!token || token.expiresAt <= now) return false;
+      await db.update(reportPreferences).set({ frequency: 'off', nextRunAt: null, updatedAt: now }).where(eq(reportPreferences.userId, token.userId));
+      return true;
+    },
+
+    async deleteExpiredUnsubscribeTokens(now: Date) {
+      await db.delete(reportUnsubscribeTokens).where(lt(reportUnsubscribeTokens.expiresAt, now));
+    },
+
+    /**
+     * YouTube insights generated in [from, to) for the user's channels. The table belongs to the YouTube module;
+     * a database without it (an older schema) simply has no insights to report.
+     */
+    async newInsights(userId: number, from: Date, to: Date, limit: number) {
+      const [exists] = await queryRows<{ present: boolean }>(db, sql`select to_regclass('public.youtube_insights') is not null as present`);
+      if (!exists?.present) return [];
+      return queryRows<{ title: string; recommendation: string; confidence: number }>(
+        db,
+        sql`select i.title, i.recommendation, i.confidence_score::float8 as confidence
+          from youtube_insights i join platform_connections c on c.id = i.connection_id
+          where c.user_id = ${userId} and i.created_at >= ${from.toISOString()} and i.created_at < ${to.toISOString()}
+          order by i.confidence_score desc, i.id limit ${limit}`,
+      );
+    },
+  };
+}
+
+export type ReportsRepository = ReturnType<typeof createReportsRepository>;

@@ -1,0 +1,216 @@
+// Emailed reports: the user's preferences, the scan that sends every report whose local time has come (run each
+// minute by the job queue, or directly by tests on a manual clock), and the one-click unsubscribe.
+//
+// Exactly once per user and period: a report is claimed in report_deliveries (unique user + period key) before its
+// email is sent, so a second worker, a restart or an overlapping scan finds the claim and sends nothing. A send that
+// fails (the SMTP server refused or was unreachable) is marked failed and retried with backoff by a later scan; a
+// send interrupted by a crash stays `sending` and is not repeated, because the email may already have left.
+import type { FastifyBaseLogger } from 'fastify';
+import type { ReportPreferences, ReportPreferencesRequest } from '../../../contract/reports.ts';
+import { PLATFORM_CATALOGUE, PLATFORM_NAMES } from '../../../contract/platforms.ts';
+import { AppError } from '../../lib/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { randomToken, sha256 } from '../../lib/secure-random.ts';
+import type { AnalyticsRepository } from '../analytics/analytics.repository.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { type KeyNumbers, type ReportData, reportEmail } from './report-email.ts';
+import { addDays, latestReportAt, nextReportAt, periodOfKey, type ReportPeriod, reportPeriod } from './report-schedule.ts';
+import type { ReportPreferencesRow, ReportsRepository } from './reports.repository.ts';
+
+const HOUR = 3_600_000;
+/** A report whose time passed longer ago than this (the servers were down) is skipped, not sent late. */
+const STALE_AFTER_MS = 6 * HOUR;
+/** Attempts in all for one report; the waits between them double from RETRY_BASE_MS. */
+export const MAX_ATTEMPTS = 4;
+const RETRY_BASE_MS = 10 * 60_000;
+const UNSUBSCRIBE_TOKEN_TTL_MS = 365 * 24 * HOUR;
+const TOP_CONTENT = 5;
+const INSIGHTS = 4;
+const DEFAULTS = { frequency: 'off', weekday: 1, hour: 8, timeZone: 'UTC' } as const;
+
+/** The PDF attached to each report; supplied by the exports module. */
+export type ReportAttachment = (input: { userId: number; period: ReportPeriod }) => Promise<{ filename: string; content: Buffer; contentType: string }>;
+
+export interface ReportsServiceDeps {
+  repository: ReportsRepository;
+  analytics: AnalyticsRepository;
+  mailer: Mailer;
+  clock: Clock;
+  hasPremiumAccess: (userId: number) => Promise<boolean>;
+  publicUrl: string;
+  logger: FastifyBaseLogger;
+  attachment?: ReportAttachment | undefined;
+}
+
+export interface ScanResult {
+  sent: number;
+  failed: number;
+  skipped: number;
+}
+
+const displayName = (platform: string) => {
+  const key = PLATFORM_NAMES.find((name) => name === platform);
+  return key ? PLATFORM_CATALOGUE[key].name : platform;
+};
+
+export function createReportsService({ repository, analytics, mailer, clock, hasPremiumAccess, publicUrl, logger, attachment }: ReportsServiceDeps) {
+  function toResponse(row: ReportPreferencesRow | undefined): ReportPreferences {
+    if (!row) return { ...DEFAULTS, nextReportAt: null, saved: false };
+    return {
+      frequency: row.frequency,
+      weekday: row.weekday,
+      hour: row.hour,
+      timeZone: row.timeZone,
+      nextReportAt: row.frequency === 'off' ? null : (row.nextRunAt?.toISOString() ?? null),
+      saved: true,
+    };
+  }
+
+  async function savePreferences(userId: number, input: ReportPreferencesRequest) {
+    const now = clock.now();
+    const row = await repository.savePreferences({ userId, ...input, nextRunAt: nextReportAt(input, now), updatedAt: now });
+    return toResponse(row);
+  }
+
+  async function keyNumbers(userId: number, startDate: string, endDate: string): Promise<KeyNumbers & { connections: number }> {
+    // Followers are the latest totals up to the period's end (a year back at most), summed over the platforms.
+    const [summary, followers] = await Promise.all([
+      analytics.summary(userId, startDate, endDate),
+      analytics.platformFollowers({ userId, startDate: addDays(endDate, -366), endDate }),
+    ]);
+    const engagementRate = summary.engaged_views > 0 ? (Number(summary.engagements) / Number(summary.engaged_views)) * 100 : 0;
+    return {
+      followers: followers.reduce((sum, row) => sum + Number(row.followers), 0),
+      views: Number(summary.views),
+      engagementRate: Math.round(engagementRate * 100) / 100,
+      revenue: Math.round(Number(summary.revenue) * 100) / 100,
+      connections: Number(summary.connections),
+    };
+  }
+
+  async function buildReport(userId: number, name: string, period: ReportPeriod, sentAt: Date): Promise<ReportData> {
+    const lengthMs = (period.frequency === 'daily' ? 1 : 7) * 24 * HOUR;
+    const [current, previous, top, insights] = await Promise.all([
+      keyNumbers(userId, period.startDate, period.endDate),
+      keyNumbers(userId, period.previousStartDate, period.previousEndDate),
+      analytics.topContent({ userId, startDate: period.startDate, endDate: period.endDate }, TOP_CONTENT),
+      repository.newInsights(userId, new Date(sentAt.getTime() - lengthMs), sentAt, INSIGHTS),
+    ]);
+    return {
+      name,
+      period,
+      current,
+      previous,
+      connectedPlatforms: current.connections,
+      topContent: top.map((item) => ({ title: item.title, platform: displayName(item.platform), engagement: Number(item.engagement) })),
+      insights: insights.map((insight) => ({ title: insight.title, recommendation: insight.recommendation })),
+    };
+  }
+
+  /** Builds and sends one claimed report; records the outcome. */
+  async function deliver(delivery: { id: number; userId: number; attempts: number }, period: ReportPeriod): Promise<'sent' | 'failed' | 'skipped'> {
+    const now = clock.now();
+    try {
+      const recipient = await repository.recipient(delivery.userId);
+      if (!recipient) {
+        await repository.markFailed(delivery.id, 'the account no longer exists', null);
+        return 'skipped';
+      }
+      const data = await buildReport(delivery.userId, recipient.firstName, period, now);
+      const token = randomToken(32);
+      await repository.insertUnsubscribeToken({
+        tokenHash: sha256(token),
+        userId: delivery.userId,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + UNSUBSCRIBE_TOKEN_TTL_MS),
+      });
+      const encoded = encodeURIComponent(token);
+      const mail = reportEmail(data, {
+        to: recipient.email,
+        dashboardUrl: `${publicUrl}/dashboard`,
+        settingsUrl: `${publicUrl}/settings`,
+        unsubscribePageUrl: `${publicUrl}/unsubscribe?token=${encoded}`,
+        oneClickUrl: `${publicUrl}/api/unsubscribe?token=${encoded}`,
+        attachment: attachment ? await attachment({ userId: delivery.userId, period }) : undefined,
+      });
+      await mailer.send(mail);
+      await repository.markSent(delivery.id, clock.now());
+      logger.info({ event: 'report.sent', userId: delivery.userId, period: period.key, attempt: delivery.attempts }, 'report sent');
+      return 'sent';
+    } catch (error) {
+      const retryAt = delivery.attempts < MAX_ATTEMPTS ? new Date(now.getTime() + RETRY_BASE_MS * 2 ** (delivery.attempts - 1)) : null;
+      await repository.markFailed(delivery.id, (error as Error).message ?? 'send failed', retryAt);
+      logger.error(
+        { event: 'report.failed', userId: delivery.userId, period: period.key, attempt: delivery.attempts, retryAt: retryAt?.toISOString() ?? null, err: error },
+        'report could not be sent',
+      );
+      return 'failed';
+    }
+  }
+
+  /**
+   * Sends every report that is due now, and retries failed ones whose time has come. Safe to run anywhere, any number
+   * of times. Due users are read in batches of `limit` until none is left (each one's schedule moves on as it is
+   * handled, so a batch never comes back), with a bound in case schedules keep changing under the scan.
+   */
+  async function runDue({ limit = 200, maxBatches = 100 }: { limit?: number; maxBatches?: number } = {}): Promise<ScanResult> {
+    const now = clock.now();
+    const result: ScanResult = { sent: 0, failed: 0, skipped: 0 };
+    const count = (outcome: 'sent' | 'failed' | 'skipped') => {
+      result[outcome] += 1;
+    };
+
+    for (let batch = 0; batch < maxBatches; batch += 1) {
+      const due = await repository.duePreferences(now, limit);
+      for (const preferences of due) count(await handleDue(preferences, now));
+      if (due.length < limit) break;
+    }
+
+    for (const failed of await repository.dueRetries(now, limit)) {
+      const reclaimed = await repository.reclaim(failed.id, now);
+      if (!reclaimed) continue;
+      const period = periodOfKey(reclaimed.periodKey);
+      const preferences = await repository.preferences(reclaimed.userId);
+      // Unsubscribed or lapsed since the first attempt: the report is no longer wanted.
+      if (!period || !preferences || preferences.frequency === 'off' || !(await hasPremiumAccess(reclaimed.userId))) {
+        await repository.markFailed(reclaimed.id, 'no longer wanted', null);
+        count('skipped');
+        continue;
+      }
+      count(await deliver(reclaimed, period));
+    }
+
+    await repository.deleteExpiredUnsubscribeTokens(now);
+    return result;
+  }
+
+  /** One due user: move the schedule on, then claim and send this period's report if it is still wanted. */
+  async function handleDue(preferences: ReportPreferencesRow, now: Date): Promise<'sent' | 'failed' | 'skipped'> {
+    const occurrence = latestReportAt(preferences, now);
+    // This occurrence is dealt with below whatever happens; the schedule moves to the next one first.
+    await repository.advanceSchedule(preferences.userId, preferences.nextRunAt!, nextReportAt(preferences, now));
+    if (!occurrence || now.getTime() - occurrence.at.getTime() > STALE_AFTER_MS || preferences.frequency === 'off') return 'skipped';
+    if (!(await hasPremiumAccess(preferences.userId))) return 'skipped';
+    const period = reportPeriod(preferences.frequency, occurrence.localDate);
+    const claimed = await repository.claim(preferences.userId, period.key, now);
+    // Claimed already: another process, an earlier scan or a retry has this report.
+    if (!claimed) return 'skipped';
+    return deliver(claimed, period);
+  }
+
+  async function unsubscribe(token: string) {
+    const done = await repository.unsubscribe(sha256(token), clock.now());
+    if (!done) throw new AppError('bad_request', 'This unsubscribe link is invalid or has expired. Turn reports off in Settings instead.');
+    logger.info({ event: 'report.unsubscribed' }, 'reports turned off from an email link');
+    return { message: 'You are unsubscribed. You will not get report emails any more.' };
+  }
+
+  return {
+    preferences: async (userId: number) => toResponse(await repository.preferences(userId)),
+    savePreferences,
+    runDue,
+    unsubscribe,
+  };
+}
+
+export type ReportsService = ReturnType<typeof createReportsService>;

@@ -1,0 +1,67 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { Button, ButtonLink } from '../../../components/ui/button';
+import { Notice } from '../../../components/ui/notice';
+import { Spinner } from '../../../components/ui/spinner';
+import { currentUserQueryKey } from '../../../lib/current-user';
+import { confirmEmailChangeMutationOptions } from '../api/confirm-email-change';
+import { parseEmailChangeLink } from '../utils/email-links';
+import { errorMessage } from './form-feedback';
+import { PublicPanel } from './public-panel';
+
+/**
+ * /confirm-email-change?userId=&token=: works signed in or not (the token is the proof). The change waits for a
+ * click, so a mail scanner opening the link does not use it up.
+ */
+export function ConfirmEmailChangePage() {
+  const [searchParams] = useSearchParams();
+  const link = parseEmailChangeLink(searchParams);
+  const queryClient = useQueryClient();
+  const confirm = useMutation({
+    ...confirmEmailChangeMutationOptions(),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserQueryKey }),
+  });
+
+  if (!link.valid) {
+    return (
+      <PublicPanel title="Invalid link" documentTitle="Invalid Link · Analytics Hub">
+        <Notice tone="error">
+          <p>This email change link is incomplete. Open it again from the email, or ask for a new one in Settings.</p>
+        </Notice>
+        <ButtonLink to="/settings" variant="secondary" className="mt-6 w-full">
+          Go to Settings
+        </ButtonLink>
+      </PublicPanel>
+    );
+  }
+
+  if (confirm.isSuccess) {
+    return (
+      <PublicPanel title="Email changed" documentTitle="Email Changed · Analytics Hub">
+        <Notice tone="success">
+          <p>
+            Your account now uses <strong>{confirm.data.email}</strong>.
+          </p>
+        </Notice>
+        <ButtonLink to="/settings" className="mt-6 w-full">
+          Go to Settings
+        </ButtonLink>
+      </PublicPanel>
+    );
+  }
+
+  return (
+    <PublicPanel title="Confirm your new email" documentTitle="Confirm New Email · Analytics Hub">
+      <p className="text-sm text-slate-300">Confirm that this is the address you want to use for your Analytics Hub account.</p>
+      {confirm.isError ? (
+        <Notice tone="error" className="mt-4">
+          <p>{errorMessage(confirm.error, 'The email could not be changed. The link may be invalid or expired.')}</p>
+        </Notice>
+      ) : null}
+      <Button className="mt-6 w-full" onClick={() => confirm.mutate({ userId: link.userId, token: link.token })} disabled={confirm.isPending}>
+        {confirm.isPending ? <Spinner /> : null}
+        {confirm.isPending ? 'Confirming...' : 'Confirm new email'}
+      </Button>
+    </PublicPanel>
+  );
+}

@@ -1,0 +1,200 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { User } from '../../../../../contract/auth';
+import type { ReportPreferences } from '../../../../../contract/reports';
+import { getAuthToken, setAuthToken } from '../../../lib/auth-token';
+import { SettingsPage } from './settings-page';
+
+vi.mock('../../../lib/browser', () => ({ assignLocation: vi.fn(), openInNewTab: vi.fn(), saveFile: vi.fn() }));
+
+const user: User = {
+  id: 7,
+  username: 'maya',
+  email: 'maya@example.com',
+  firstName: 'Maya',
+  lastName: 'Lin',
+  emailConfirmed: true,
+  createdAt: '2026-10-01T10:00:00.000Z',
+};
+
+const offPreferences: ReportPreferences = { frequency: 'off', weekday: 1, hour: 8, timeZone: 'UTC', nextReportAt: null, saved: false };
+
+type Reply = { status: number; body: unknown };
+
+/** A small stand-in for the API: fixed replies per call, overridable per test; every call is recorded. */
+function stubServer(overrides: Record<string, Reply | ((body: unknown) => Reply)> = {}) {
+  const calls: { key: string; body: unknown }[] = [];
+  const replies: Record<string, Reply | ((body: unknown) => Reply)> = {
+    'GET /api/settings/account': { status: 200, body: { user, pendingEmail: null } },
+    'GET /api/reports/preferences': { status: 200, body: offPreferences },
+    ...overrides,
+  };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      const key = `${init.method} ${url}`;
+      const body = init.body ? JSON.parse(String(init.body)) : undefined;
+      calls.push({ key, body });
+      const reply = replies[key];
+      const resolved = typeof reply === 'function' ? reply(body) : (reply ?? { status: 404, body: { message: 'not found', code: 'not_found' } });
+      return new Response(JSON.stringify(resolved.body), { status: resolved.status, headers: { 'Content-Type': 'application/json' } });
+    }),
+  );
+  return calls;
+}
+
+function renderSettings() {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter initialEntries={['/settings']}>
+        <Routes>
+          <Route path="/settings" element={<SettingsPage />} />
+          <Route path="/login" element={<p>Login screen</p>} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+beforeEach(() => {
+  setAuthToken('session-token');
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.clearAllMocks();
+  window.localStorage.clear();
+});
+
+describe('SettingsPage', () => {
+  it('says it is loading, then shows every section with the saved name', async () => {
+    stubServer();
+    renderSettings();
+    expect(screen.getByRole('status').textContent).toContain('Loading your settings');
+    expect(await screen.findByRole('heading', { name: 'Profile' })).toBeTruthy();
+    for (const name of ['Email reports', 'Email address', 'Password', 'Delete account']) expect(screen.getByRole('heading', { name })).toBeTruthy();
+    expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe('Maya');
+    expect(screen.getByText('maya@example.com')).toBeTruthy();
+  });
+
+  it('says so in words when the settings cannot be loaded', async () => {
+    stubServer({ 'GET /api/settings/account': { status: 500, body: { message: 'Internal error', code: 'internal' } } });
+    renderSettings();
+    expect(await screen.findByText('Your settings could not be loaded')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+
+  it('saves the name', async () => {
+    let saved = user;
+    const calls = stubServer({
+      'GET /api/settings/account': () => ({ status: 200, body: { user: saved, pendingEmail: null } }),
+      'PATCH /api/settings/profile': (body) => {
+        saved = { ...user, ...(body as object) };
+        return { status: 200, body: { user: saved, message: 'Your name is saved.' } };
+      },
+    });
+    renderSettings();
+    const form = await screen.findByRole('form', { name: 'Profile' });
+    fireEvent.change(within(form).getByLabelText('First name'), { target: { value: 'Ada' } });
+    fireEvent.change(within(form).getByLabelText('Last name'), { target: { value: 'Lovelace' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save name' }));
+    expect(await within(form).findByText('Your name is saved.')).toBeTruthy();
+    // The account is read again after the save; the confirmation stays.
+    await waitFor(() => expect(calls.filter((call) => call.key === 'GET /api/settings/account')).toHaveLength(2));
+    expect(within(screen.getByRole('form', { name: 'Profile' })).getByText('Your name is saved.')).toBeTruthy();
+    expect(calls.find((call) => call.key === 'PATCH /api/settings/profile')?.body).toEqual({ firstName: 'Ada', lastName: 'Lovelace' });
+  });
+
+  it('turns on a daily report at the chosen hour in the chosen zone', async () => {
+    const calls = stubServer({
+      'PUT /api/reports/preferences': (body) => ({ status: 200, body: { ...(body as object), nextReportAt: '2026-11-03T08:00:00.000Z', saved: true } }),
+    });
+    renderSettings();
+    const form = await screen.findByRole('form', { name: 'Email reports' });
+    expect(within(form).getByText('Reports are off until you choose daily or weekly and save.')).toBeTruthy();
+    fireEvent.click(within(form).getByRole('radio', { name: 'Daily' }));
+    expect(within(form).queryByLabelText('Day')).toBeNull();
+    fireEvent.change(within(form).getByLabelText('Time of day'), { target: { value: '9' } });
+    fireEvent.change(within(form).getByLabelText('Time zone'), { target: { value: 'Europe/Paris' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save report settings' }));
+    await waitFor(() => expect(calls.some((call) => call.key === 'PUT /api/reports/preferences')).toBe(true));
+    expect(calls.find((call) => call.key === 'PUT /api/reports/preferences')?.body).toEqual({ frequency: 'daily', weekday: 1, hour: 9, timeZone: 'Europe/Paris' });
+    expect(await within(form).findByText(/Saved: Daily at 09:00 \(Europe\/Paris\)\. Next report Tue, Nov 3, 09:00\./)).toBeTruthy();
+    expect(within(form).getByText('Report settings saved.')).toBeTruthy();
+  });
+
+  it('asks for the weekday only for weekly reports', async () => {
+    stubServer();
+    renderSettings();
+    const form = await screen.findByRole('form', { name: 'Email reports' });
+    fireEvent.click(within(form).getByRole('radio', { name: 'Weekly' }));
+    expect((within(form).getByLabelText('Day') as HTMLSelectElement).value).toBe('1');
+  });
+
+  it('offers the upgrade in place when reports are not in the plan, without leaving Settings', async () => {
+    const { assignLocation } = await import('../../../lib/browser');
+    stubServer({ 'GET /api/reports/preferences': { status: 402, body: { message: 'An active subscription or trial is required', code: 'payment_required' } } });
+    renderSettings();
+    expect(await screen.findByText('Email reports come with Analytics Hub Pro')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Upgrade to Pro' }).getAttribute('href')).toBe('/billing?upgrade=true');
+    expect(screen.getByRole('form', { name: 'Profile' })).toBeTruthy();
+    expect(assignLocation).not.toHaveBeenCalled();
+  });
+
+  it('shows the server’s words when the new email is taken', async () => {
+    stubServer({ 'POST /api/settings/email': { status: 409, body: { message: 'An account with that email already exists', code: 'conflict' } } });
+    renderSettings();
+    const form = await screen.findByRole('form', { name: 'Change email' });
+    fireEvent.change(within(form).getByLabelText('New email'), { target: { value: 'taken@example.com' } });
+    fireEvent.change(within(form).getByLabelText('Current password'), { target: { value: 'my password' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Send confirmation link' }));
+    expect((await within(form).findByRole('alert')).textContent).toContain('An account with that email already exists');
+  });
+
+  it('does not send a password change when the two new passwords differ', async () => {
+    const calls = stubServer();
+    renderSettings();
+    const form = await screen.findByRole('form', { name: 'Change password' });
+    fireEvent.change(within(form).getByLabelText('Current password'), { target: { value: 'old passphrase' } });
+    fireEvent.change(within(form).getByLabelText('New password'), { target: { value: 'a new passphrase' } });
+    fireEvent.change(within(form).getByLabelText('Repeat new password'), { target: { value: 'another passphrase' } });
+    fireEvent.submit(form);
+    expect(await within(form).findByText('The two new passwords are different.')).toBeTruthy();
+    expect(calls.some((call) => call.key === 'POST /api/settings/password')).toBe(false);
+  });
+
+  it('deletes the account only after the password and DELETE are given, then signs out', async () => {
+    const calls = stubServer({ 'POST /api/settings/account/delete': { status: 200, body: { message: 'Your account and all of its data were deleted.' } } });
+    renderSettings();
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete account…' }));
+    const dialog = screen.getByRole('alertdialog', { hidden: true });
+    expect(within(dialog).getByRole('heading', { name: 'Delete your account?', hidden: true })).toBeTruthy();
+    const confirm = within(dialog).getByRole('button', { name: 'Delete forever', hidden: true }) as HTMLButtonElement;
+    expect(confirm.disabled).toBe(true);
+    fireEvent.change(within(dialog).getByLabelText('Password'), { target: { value: 'my password' } });
+    fireEvent.change(within(dialog).getByLabelText('Type DELETE to confirm'), { target: { value: 'delete' } });
+    expect(confirm.disabled).toBe(true);
+    fireEvent.change(within(dialog).getByLabelText('Type DELETE to confirm'), { target: { value: 'DELETE' } });
+    expect(confirm.disabled).toBe(false);
+    fireEvent.click(confirm);
+    expect(await screen.findByText('Login screen')).toBeTruthy();
+    expect(calls.find((call) => call.key === 'POST /api/settings/account/delete')?.body).toEqual({ currentPassword: 'my password', confirmation: 'DELETE' });
+    expect(getAuthToken()).toBeNull();
+  });
+
+  it('keeps the account and says why when the password is wrong', async () => {
+    stubServer({ 'POST /api/settings/account/delete': { status: 403, body: { message: 'Your current password is not correct.', code: 'forbidden' } } });
+    renderSettings();
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete account…' }));
+    const dialog = screen.getByRole('alertdialog', { hidden: true });
+    fireEvent.change(within(dialog).getByLabelText('Password'), { target: { value: 'wrong' } });
+    fireEvent.change(within(dialog).getByLabelText('Type DELETE to confirm'), { target: { value: 'DELETE' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete forever', hidden: true }));
+    expect((await within(dialog).findByRole('alert', { hidden: true })).textContent).toContain('Your current password is not correct.');
+    expect(getAuthToken()).toBe('session-token');
+  });
+});

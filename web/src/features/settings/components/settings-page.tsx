@@ -1,0 +1,45 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button } from '../../../components/ui/button';
+import { Notice } from '../../../components/ui/notice';
+import { PageHeader } from '../../../components/ui/page-header';
+import { Spinner } from '../../../components/ui/spinner';
+import { accountSettingsQueryOptions } from '../api/get-account-settings';
+import { DeleteAccountSection } from './delete-account-section';
+import { EmailSection } from './email-section';
+import { PasswordSection } from './password-section';
+import { ProfileSection } from './profile-section';
+import { ReportPreferencesSection } from './report-preferences-section';
+
+/** /settings: the account (open to every signed-in user) and the email reports (premium, shown in place). */
+export function SettingsPage() {
+  const account = useQuery(accountSettingsQueryOptions());
+
+  return (
+    <div>
+      <title>Settings · Analytics Hub</title>
+      <PageHeader title="Settings" description="Your account and your email reports" />
+      {account.isPending ? (
+        <p role="status" className="flex items-center gap-3 text-slate-300">
+          <Spinner className="size-5 text-indigo-400" />
+          Loading your settings…
+        </p>
+      ) : account.isError ? (
+        <Notice tone="error" title="Your settings could not be loaded">
+          <p>Check your connection and try again.</p>
+          <Button size="sm" variant="secondary" className="mt-2" onClick={() => void account.refetch()}>
+            Try again
+          </Button>
+        </Notice>
+      ) : (
+        <div className="space-y-6">
+          {/* The form holds what the user typed; after a save that is what the server stored, so it is not reset. */}
+          <ProfileSection user={account.data.user} />
+          <ReportPreferencesSection />
+          <EmailSection email={account.data.user.email} pendingEmail={account.data.pendingEmail} />
+          <PasswordSection />
+          <DeleteAccountSection />
+        </div>
+      )}
+    </div>
+  );
+}

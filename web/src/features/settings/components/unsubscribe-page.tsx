@@ -1,0 +1,59 @@
+import { useMutation } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { Button, ButtonLink } from '../../../components/ui/button';
+import { Notice } from '../../../components/ui/notice';
+import { Spinner } from '../../../components/ui/spinner';
+import { unsubscribeMutationOptions } from '../api/unsubscribe';
+import { unsubscribeToken } from '../utils/email-links';
+import { errorMessage } from './form-feedback';
+import { PublicPanel } from './public-panel';
+
+/**
+ * /unsubscribe?token=…: the link at the bottom of every report, usable without signing in. It asks for one click
+ * rather than unsubscribing on load, because mail scanners open links (RFC 8058 §1); mail clients use the
+ * List-Unsubscribe header's one-click POST instead.
+ */
+export function UnsubscribePage() {
+  const [searchParams] = useSearchParams();
+  const token = unsubscribeToken(searchParams);
+  const unsubscribe = useMutation(unsubscribeMutationOptions());
+
+  if (!token) {
+    return (
+      <PublicPanel title="Invalid link" documentTitle="Invalid Link · Analytics Hub">
+        <Notice tone="error">
+          <p>This unsubscribe link is incomplete. Open it again from the email, or turn reports off in Settings.</p>
+        </Notice>
+        <ButtonLink to="/settings" variant="secondary" className="mt-6 w-full">
+          Go to Settings
+        </ButtonLink>
+      </PublicPanel>
+    );
+  }
+
+  if (unsubscribe.isSuccess) {
+    return (
+      <PublicPanel title="You are unsubscribed" documentTitle="Unsubscribed · Analytics Hub">
+        <Notice tone="success">
+          <p>{unsubscribe.data.message}</p>
+        </Notice>
+        <p className="mt-4 text-sm text-slate-400">Changed your mind? Turn reports back on in Settings.</p>
+      </PublicPanel>
+    );
+  }
+
+  return (
+    <PublicPanel title="Unsubscribe from reports" documentTitle="Unsubscribe · Analytics Hub">
+      <p className="text-sm text-slate-300">Stop receiving the daily or weekly Analytics Hub report emails.</p>
+      {unsubscribe.isError ? (
+        <Notice tone="error" className="mt-4">
+          <p>{errorMessage(unsubscribe.error, 'You could not be unsubscribed. Try again, or turn reports off in Settings.')}</p>
+        </Notice>
+      ) : null}
+      <Button className="mt-6 w-full" onClick={() => unsubscribe.mutate(token)} disabled={unsubscribe.isPending}>
+        {unsubscribe.isPending ? <Spinner /> : null}
+        {unsubscribe.isPending ? 'Unsubscribing...' : 'Unsubscribe'}
+      </Button>
+    </PublicPanel>
+  );
+}

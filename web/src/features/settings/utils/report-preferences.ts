@@ -1,0 +1,62 @@
+// Report preferences for the form: the browser's time zone as the default, the zone list, and plain-words labels.
+import { WEEKDAY_NAMES, type ReportFrequency, type ReportPreferences } from '../../../../../contract/reports';
+
+export interface ReportForm {
+  frequency: ReportFrequency;
+  weekday: number;
+  hour: number;
+  timeZone: string;
+}
+
+/** The browser's IANA zone ("Europe/Paris"), or UTC when the browser does not say. */
+export function browserTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** Every zone the browser knows, sorted, always including UTC and the given ones (e.g. a saved zone). */
+export function timeZoneOptions(...include: string[]): string[] {
+  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return [...new Set(['UTC', ...known, ...include.filter(Boolean)])].sort((a, b) => (a === 'UTC' ? -1 : b === 'UTC' ? 1 : a.localeCompare(b)));
+}
+
+/** What the form starts with: the saved preferences, or (never saved) a daily 08:00 in the browser's zone, off. */
+export function initialReportForm(preferences: ReportPreferences, fallbackZone: string): ReportForm {
+  return {
+    frequency: preferences.frequency,
+    weekday: preferences.weekday,
+    hour: preferences.hour,
+    timeZone: preferences.saved ? preferences.timeZone : fallbackZone,
+  };
+}
+
+export function hourLabel(hour: number): string {
+  return `${String(hour).padStart(2, '0')}:00`;
+}
+
+export function weekdayName(weekday: number): string {
+  return WEEKDAY_NAMES[weekday - 1] ?? 'Monday';
+}
+
+/** "Daily at 08:00 (Europe/Paris)", "Weekly on Friday at 18:00 (UTC)", or "Off". */
+export function describeSchedule(form: ReportForm): string {
+  if (form.frequency === 'off') return 'Off';
+  const when = `${hourLabel(form.hour)} (${form.timeZone})`;
+  return form.frequency === 'daily' ? `Daily at ${when}` : `Weekly on ${weekdayName(form.weekday)} at ${when}`;
+}
+
+/** The next report's time on the user's chosen clock, e.g. "Tue, Nov 3, 08:00". */
+export function formatNextReport(iso: string, timeZone: string, locale?: string): string {
+  return new Intl.DateTimeFormat(locale ?? 'en-US', {
+    timeZone,
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(iso));
+}
