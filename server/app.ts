@@ -21,12 +21,33 @@ import { createBillingRepository } from './modules/billing/billing.repository.ts
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { createBillingService } from './modules/billing/billing.service.ts';
 import { createStripeClient } from './modules/billing/stripe-client.ts';
+import { createEventBus } from './modules/events/event-bus.ts';
+import { createEventStreams } from './modules/events/event-stream.ts';
+import { createEventsRepository } from './modules/events/events.repository.ts';
+import { createRequireStreamTicket, eventsRoutes } from './modules/events/events.routes.ts';
+import { createEventsService } from './modules/events/events.service.ts';
+import { createExportsRepository } from './modules/exports/exports.repository.ts';
+import { exportsRoutes } from './modules/exports/exports.routes.ts';
+import { createExportsService } from './modules/exports/exports.service.ts';
+import { createYoutubeExports } from './modules/exports/youtube-export.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { createPlatformsRepository } from './modules/platforms/platforms.repository.ts';
 import { platformsRoutes } from './modules/platforms/platforms.routes.ts';
 import { createPlatformsService, type PlatformsService } from './modules/platforms/platforms.service.ts';
+import { reportPdfAttachment } from './modules/reports/report-attachment.ts';
+import { startReportSchedule } from './modules/reports/reports.job.ts';
+import { createReportsRepository } from './modules/reports/reports.repository.ts';
+import { reportsRoutes } from './modules/reports/reports.routes.ts';
+import { createReportsService, type ReportsService } from './modules/reports/reports.service.ts';
+import { createSettingsRepository } from './modules/settings/settings.repository.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { createSettingsService } from './modules/settings/settings.service.ts';
 import { createSyncQueue, type SyncQueue } from './modules/sync/sync.queue.ts';
+import { createInsightRewriter } from './modules/youtube/insights/rewrite.ts';
+import { createYoutubeQueries } from './modules/youtube/youtube.queries.ts';
+import { youtubeRoutes } from './modules/youtube/youtube.routes.ts';
+import { createRetentionFetcher, createYoutubeService } from './modules/youtube/youtube.service.ts';
 import { createSyncRepository } from './modules/sync/sync.repository.ts';
 import { syncRoutes } from './modules/sync/sync.routes.ts';
 import { createSyncService } from './modules/sync/sync.service.ts';
@@ -53,6 +74,8 @@ export interface App {
   platforms: PlatformsService;
   /** The sync job queue (started; stopped gracefully when the app closes). */
   sync: SyncQueue;
+  /** Emailed reports: `reports.runDue()` sends what is due now (the cron job calls it every minute). */
+  reports: ReportsService;
 }
 
 // Request URLs can carry tokens (confirmation links hit the SPA as /confirm-email?token=...): log paths only.
@@ -136,7 +159,54 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   await billingRoutes(app, { billing, requireUser });
   platformsRoutes(app, { platforms });
   syncRoutes(app, { queue: sync, repository: syncRepository, platformsRepository, intervalMs: syncIntervalMs, displayName: syncService.nameOf });
-  analyticsRoutes(app, { analytics: createAnalyticsService({ repository: createAnalyticsRepository(db), clock, cached: createAnalyticsCache({ db, clock }) }) });
+  // Live updates: sync progress and fresh numbers pushed to open screens, fanned out through LISTEN/NOTIFY.
+  const liveEvents = createEventBus({ database, logger: app.log });
+  await liveEvents.start();
+  const eventsService = createEventsService({
+    repository: createEventsRepository(db),
+    accounts: createAccountsRepository(db),
+    syncStates: syncRepository.statusesForUser,
+    clock,
+  });
+  const eventStreams = createEventStreams({ bus: liveEvents, service: eventsService });
+  eventsRoutes(app, { service: eventsService, streams: eventStreams, requireStreamTicket: createRequireStreamTicket(eventsService, requireUser) });
+  const analytics = createAnalyticsService({ repository: createAnalyticsRepository(db), clock, cached: createAnalyticsCache({ db, clock }) });
+  analyticsRoutes(app, { analytics });
+  const youtube = createYoutubeService({
+    queries: createYoutubeQueries(db),
+    clock,
+    enqueueSync: (connectionId) => sync.enqueue(connectionId),
+    retention: createRetentionFetcher({ db, platforms, platformsRepository, clock }),
+    rewrite: config.insightRewriting ? createInsightRewriter(config.insightRewriting, { logger: app.log }) : undefined,
+    logger: app.log,
+  });
+  youtubeRoutes(app, { youtube });
+  const exportsService = createExportsService({ repository: createExportsRepository(db), analytics, clock });
+  exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }) });
+  const settings = createSettingsService({
+    repository: createSettingsRepository(db),
+    rateLimiter,
+    mailer,
+    clock,
+    billing,
+    platforms,
+    publicUrl: config.publicUrl,
+    logger: app.log,
+  });
+  settingsRoutes(app, { settings, requireUser });
+  const reports = createReportsService({
+    repository: createReportsRepository(db),
+    analytics: createAnalyticsRepository(db),
+    mailer,
+    clock,
+    hasPremiumAccess: billing.hasPremiumAccess,
+    publicUrl: config.publicUrl,
+    logger: app.log,
+    attachment: reportPdfAttachment(exportsService),
+  });
+  await reportsRoutes(app, { reports });
+  // The report scan runs where background jobs run (SYNC_WORKERS), on the sync queue's pg-boss instance.
+  if (config.sync.workers) await startReportSchedule(sync.boss, reports, app.log);
   app.withTypeProvider<ZodTypeProvider>().get('/api/config/public', { schema: { response: { 200: publicConfigResponse } } }, async () => ({
     sandbox: config.sandbox && !config.isStripeConfigured,
     paymentLinkUrl: config.stripe.paymentLink ?? null,
@@ -162,6 +232,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    // Open event streams would hold the server open; browsers reconnect to another process.
+    eventStreams.closeAll();
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (closing) reply.header('connection', 'close');
@@ -173,6 +245,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     await sync.stop();
     await mailer.idle();
     mailer.close();
+    await liveEvents.close();
   });
-  return { app, mailer, platforms, sync };
+  return { app, mailer, platforms, sync, reports };
 }

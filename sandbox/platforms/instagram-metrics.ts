@@ -20,7 +20,7 @@ export interface InstagramMetricsDeps {
   pacificTime(date: Date): string;
 }
 
-const SHAPE = {
+export const SHAPE = {
   large: { perTwoYears: 700, reachPerFollower: 0.35, growth: 0.3 },
   medium: { perTwoYears: 300, reachPerFollower: 0.4, growth: 0.45 },
   small: { perTwoYears: 80, reachPerFollower: 0.8, growth: 0.6 },

@@ -13,7 +13,19 @@ export const PREMIUM_ROUTE_PREFIXES = [
   '/api/sync',
   '/api/analytics',
   '/api/youtubeanalytics',
+  '/api/reports',
+  '/api/events',
 ] as const;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * How a premium route authenticates when it cannot use the bearer session (the event stream: EventSource sends
+     * no headers, so it brings a single-use ticket). It must set `request.auth`; the access check follows as usual.
+     */
+    authenticate?: (request: FastifyRequest) => Promise<void>;
+  }
+}
 
 export function isPremiumPath(path: string): boolean {
   return PREMIUM_ROUTE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
@@ -43,7 +55,8 @@ export function registerAccessGate(
   const gate: onRouteHookHandler = (route) => {
     if (!isPremiumPath(route.url)) return;
     const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-    route.onRequest = [requireUser, requireAccess, ...existing] as typeof route.onRequest;
+    const authenticate = (route.config as { authenticate?: (request: FastifyRequest) => Promise<void> } | undefined)?.authenticate ?? requireUser;
+    route.onRequest = [authenticate, requireAccess, ...existing] as typeof route.onRequest;
   };
   app.addHook('onRoute', gate);
 }

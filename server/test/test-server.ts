@@ -95,7 +95,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     });
     config = withPlatformSandbox(config, platformSandbox);
   }
-  const { app, mailer, platforms, sync } = await buildApp({ config, database: database.handle, clock, logStream });
+  const { app, mailer, platforms, sync, reports } = await buildApp({ config, database: database.handle, clock, logStream });
   await app.listen({ port, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -157,6 +157,8 @@ export async function startTestServer(options: TestServerOptions = {}) {
     platforms,
     /** The sync job queue: `sync.drain()` runs queued jobs until none is left. */
     sync,
+    /** The emailed reports: `reports.runDue()` sends what is due at the clock's time (no cron in tests). */
+    reports,
     /** Only with `{ stripe: true }`. */
     stripeSandbox,
     /** Only with `{ platforms: true }`. */

@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   type AnalyticsQuery,
   type AnalyticsResponse,
+  type AnalyticsSummary,
   analyticsQuery,
   analyticsResponse,
   analyticsSummaryResponse,
@@ -44,9 +45,10 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
   // Answers depend on the day (default ranges end today), so the day is part of every cache key.
   const cacheKey = (name: string, parameters: unknown = null) => `${name}:${dayOf(clock.now())}:${JSON.stringify(parameters)}`;
 
-  async function analytics(userId: number, query: AnalyticsQuery, platform: PlatformName | undefined): Promise<AnalyticsResponse> {
+  /** The answer as the JSON text the route sends (validated against the contract when computed). */
+  async function analyticsJson(userId: number, query: AnalyticsQuery, platform: PlatformName | undefined): Promise<Buffer> {
     const { startDate, endDate } = range(query);
-    return cached(userId, cacheKey('analytics', { startDate, endDate, platform, query }), () => computeAnalytics(userId, query, platform, startDate, endDate));
+    return cached(userId, cacheKey('analytics', { startDate, endDate, platform, query }), analyticsResponse, () => computeAnalytics(userId, query, platform, startDate, endDate));
   }
 
   async function computeAnalytics(userId: number, query: AnalyticsQuery, platform: PlatformName | undefined, startDate: string, endDate: string): Promise<AnalyticsResponse> {
@@ -95,8 +97,8 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
     };
   }
 
-  async function summary(userId: number) {
-    return cached(userId, cacheKey('summary'), () => computeSummary(userId));
+  function summaryJson(userId: number): Promise<Buffer> {
+    return cached(userId, cacheKey('summary'), analyticsSummaryResponse, () => computeSummary(userId));
   }
 
   async function computeSummary(userId: number) {
@@ -113,10 +115,17 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
     };
   }
 
+  const parsed = async <T>(json: Promise<Buffer>) => JSON.parse((await json).toString('utf8')) as T;
+
   return {
-    analytics,
-    summary,
-    metricTypes: (userId: number) => cached(userId, cacheKey('metric-types'), () => repository.metricTypes(userId)),
+    analyticsJson,
+    summaryJson,
+    metricTypesJson: (userId: number) => cached(userId, cacheKey('metric-types'), metricTypesResponse, () => repository.metricTypes(userId)),
+    /** The same answers as objects, for callers other than the JSON routes. */
+    analytics: (userId: number, query: AnalyticsQuery, platform: PlatformName | undefined) => parsed<AnalyticsResponse>(analyticsJson(userId, query, platform)),
+    summary: (userId: number) => parsed<AnalyticsSummary>(summaryJson(userId)),
+    /** The range rules (and their 400s), for the exports of the same filters. */
+    range,
   };
 }
 
@@ -127,18 +136,26 @@ export type AnalyticsService = ReturnType<typeof createAnalyticsService>;
 export function analyticsRoutes(app: FastifyInstance, { analytics }: { analytics: AnalyticsService }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  routes.get('/api/analytics/summary', { schema: { response: { 200: analyticsSummaryResponse } } }, async (request) => analytics.summary(currentUser(request).id));
+  // The answers are sent as the cached JSON text: the response schemas stay for documentation, and the text was
+  // validated against them when it was computed (a JSON content type with a Buffer skips the serializer).
+  const sendJson = (reply: FastifyReply, json: Buffer) => reply.type('application/json; charset=utf-8').send(json);
 
-  routes.get('/api/analytics', { schema: { querystring: analyticsQuery, response: { 200: analyticsResponse } } }, async (request) => {
+  routes.get('/api/analytics/summary', { schema: { response: { 200: analyticsSummaryResponse } } }, async (request, reply) =>
+    sendJson(reply, await analytics.summaryJson(currentUser(request).id)),
+  );
+
+  routes.get('/api/analytics', { schema: { querystring: analyticsQuery, response: { 200: analyticsResponse } } }, async (request, reply) => {
     const platform = request.query.platformId !== undefined ? platformById(request.query.platformId) : undefined;
-    return analytics.analytics(currentUser(request).id, request.query, platform);
+    return sendJson(reply, await analytics.analyticsJson(currentUser(request).id, request.query, platform));
   });
 
   routes.get(
     '/api/analytics/platform/:id',
     { schema: { params: platformAnalyticsParams, querystring: platformAnalyticsQuery, response: { 200: analyticsResponse } } },
-    async (request) => analytics.analytics(currentUser(request).id, request.query, platformById(request.params.id)),
+    async (request, reply) => sendJson(reply, await analytics.analyticsJson(currentUser(request).id, request.query, platformById(request.params.id))),
   );
 
-  routes.get('/api/analytics/metrics', { schema: { response: { 200: metricTypesResponse } } }, async (request) => analytics.metricTypes(currentUser(request).id));
+  routes.get('/api/analytics/metrics', { schema: { response: { 200: metricTypesResponse } } }, async (request, reply) =>
+    sendJson(reply, await analytics.metricTypesJson(currentUser(request).id)),
+  );
 }

@@ -6,7 +6,9 @@ import { Badge } from '../components/ui/badge';
 import { Button } from '../components/ui/button';
 import { Spinner } from '../components/ui/spinner';
 import { logoutMutationOptions } from '../features/auth/api/logout';
+import { subscriptionStatusQueryOptions } from '../features/billing/api/get-subscription-status';
 import { clearAuthToken } from '../lib/auth-token';
+import { useLiveUpdates } from '../lib/live-updates';
 import { publicConfigQueryOptions } from '../lib/public-config';
 import { LOGIN_ROUTE } from '../lib/routes';
 import { sectionName, sections } from './sections';
@@ -17,6 +19,9 @@ export function AppShell() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const config = useQuery(publicConfigQueryOptions());
+  // One live-update stream per tab, while the user has premium access (the events are premium).
+  const subscription = useQuery(subscriptionStatusQueryOptions());
+  useLiveUpdates(subscription.data?.hasValidAccess === true);
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   const closeButton = useRef<HTMLButtonElement>(null);

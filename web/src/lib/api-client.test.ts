@@ -94,6 +94,13 @@ describe('api client', () => {
     expect(redirect).not.toHaveBeenCalled();
   });
 
+  it('on 402 for a premium part of an open screen (redirectOnPaymentRequired: false) stays put', async () => {
+    const { client, redirect } = setup(jsonResponse(402, { message: 'Payment required', code: 'payment_required' }));
+    const error = await failure(client.get('/reports/preferences', { redirectOnPaymentRequired: false }));
+    expect(error.status).toBe(402);
+    expect(redirect).not.toHaveBeenCalled();
+  });
+
   it('takes the error message from message or Message, with a fallback', async () => {
     expect((await failure(setup(jsonResponse(409, { message: 'Username taken' })).client.get('/x'))).message).toBe(
       'Username taken',

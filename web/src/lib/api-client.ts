@@ -42,6 +42,11 @@ export interface RequestOptions {
    * stale token, but the page stays where it is instead of being sent to /login.
    */
   redirectOnUnauthorized?: boolean;
+  /**
+   * false for a screen open to everyone that shows a premium part in place (Settings' report preferences): a 402
+   * is then only an error for that part, not a trip to the upgrade screen.
+   */
+  redirectOnPaymentRequired?: boolean;
 }
 
 export interface ApiClientDependencies {
@@ -58,6 +63,23 @@ export interface ApiClient {
   get<T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>): Promise<T>;
   post<T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>): Promise<T>;
   delete<T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>): Promise<T>;
+  /** A file the server sends as an attachment (exports): the body as a Blob and the server's file name. */
+  download(path: string, options?: Omit<RequestOptions, 'method' | 'body'>): Promise<DownloadedFile>;
+}
+
+export interface DownloadedFile {
+  blob: Blob;
+  /** From Content-Disposition; null when the server named none. */
+  fileName: string | null;
+}
+
+/** The file name of `Content-Disposition: attachment; filename="..."` (our server sends plain ASCII names). */
+export function fileNameFromDisposition(header: string | null): string | null {
+  const match = header ? /filename="([^"]+)"|filename=([^;\s]+)/i.exec(header) : null;
+  const name = match ? (match[1] ?? match[2] ?? '') : '';
+  // Only a bare name: never a path the browser could be asked to write elsewhere.
+  const bare = name.split(/[\\/]/).pop()?.trim() ?? '';
+  return bare === '' ? null : bare;
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -71,28 +93,40 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 export function createApiClient(dependencies: ApiClientDependencies): ApiClient {
-  async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+  function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
+    const headers: Record<string, string> = { Accept: accept };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     const token = dependencies.getToken();
     if (token) headers.Authorization = `Bearer ${token}`;
-
-    const response = await dependencies.fetch(`${API_BASE_PATH}${path}`, {
+    return dependencies.fetch(`${API_BASE_PATH}${path}`, {
       method: options.method ?? 'GET',
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
     });
+  }
+
+  async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    const response = await send(path, options, 'application/json');
     const body = await readBody(response);
-
     if (response.ok) return body as T;
+    return fail(path, options, response, body);
+  }
 
+  async function download(path: string, options: RequestOptions = {}): Promise<DownloadedFile> {
+    const response = await send(path, options, '*/*');
+    if (!response.ok) return fail(path, options, response, await readBody(response));
+    return { blob: await response.blob(), fileName: fileNameFromDisposition(response.headers.get('content-disposition')) };
+  }
+
+  /** The session rules for an error answer, then the error with the server's own words. */
+  function fail(path: string, options: RequestOptions, response: Response, body: unknown): never {
     if (response.status === 401 && path !== LOGIN_CALL) {
       dependencies.clearToken();
       if (options.redirectOnUnauthorized !== false) dependencies.redirect(LOGIN_ROUTE);
     } else if (response.status === 402) {
       dependencies.warn(`Payment required for ${path}`, body);
-      if (!path.includes('/stripe/')) dependencies.redirect(UPGRADE_ROUTE);
+      if (!path.includes('/stripe/') && options.redirectOnPaymentRequired !== false) dependencies.redirect(UPGRADE_ROUTE);
     }
 
     throw new ApiError(
@@ -107,6 +141,7 @@ export function createApiClient(dependencies: ApiClientDependencies): ApiClient 
     get: (path, options) => request(path, { ...options, method: 'GET' }),
     post: (path, body, options) => request(path, { ...options, method: 'POST', body }),
     delete: (path, options) => request(path, { ...options, method: 'DELETE' }),
+    download: (path, options) => download(path, { ...options, method: 'GET' }),
   };
 }
 

@@ -33,6 +33,8 @@ const videosBody = z.looseObject({
   }),
 });
 
+const CONTENT_GROWTH_METRICS = ['views', 'likes', 'comments', 'shares'] as const;
+
 export async function syncTikTok(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
   const { usage, call } = callCounter();
   const headers = { authorization: `Bearer ${input.accessToken}` };
@@ -71,5 +73,7 @@ export async function syncTikTok(context: ProviderContext, input: SyncInput): Pr
     if (!page.data.has_more || page.data.cursor === undefined || page.data.cursor === cursor) break;
     cursor = page.data.cursor;
   }
-  return { followers, daily, content, usage };
+  // No daily views or engagements exist at TikTok: the sync engine derives them from the growth of these counters
+  // between yesterday's snapshot and today's (server/modules/sync/sync.repository.ts).
+  return { followers, daily, content, dailyFromContentGrowth: CONTENT_GROWTH_METRICS, usage };
 }

@@ -30,6 +30,8 @@ const tweetsBody = z.looseObject({
   meta: z.looseObject({ next_token: z.string().optional() }).optional(),
 });
 
+const CONTENT_GROWTH_METRICS = ['views', 'likes', 'comments', 'shares'] as const;
+
 export async function syncTwitter(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
   const { usage, call } = callCounter();
   const headers = { authorization: `Bearer ${input.accessToken}` };
@@ -84,5 +86,7 @@ export async function syncTwitter(context: ProviderContext, input: SyncInput): P
     }
     paginationToken = page.meta?.next_token;
   } while (paginationToken);
-  return { followers, daily, content, usage };
+  // No daily views or engagements exist at X: the sync engine derives them from the growth of these counters
+  // between yesterday's snapshot and today's (server/modules/sync/sync.repository.ts).
+  return { followers, daily, content, dailyFromContentGrowth: CONTENT_GROWTH_METRICS, usage };
 }

@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AnalyticsSummary, ConnectionSyncStatus } from '../../../../../contract/analytics';
+import { SYNC_STATUS_POLL_LIMIT_MS } from '../utils/sync-progress';
 import { DashboardPage } from './dashboard-page';
 import { platformConnection } from '../../../test/factories';
 
@@ -196,12 +197,12 @@ describe('DashboardPage', () => {
     await vi.waitFor(() => expect(server.count('GET /api/sync/status')).toBe(2));
     expect(server.count('GET /api/analytics/summary')).toBe(1);
 
-    // The 2-second reload comes while TikTok still runs; the button keeps saying Syncing...
+    // The 2-second reload comes while TikTok still runs; the button keeps saying Syncing..., with the progress.
     statusAnswer = [syncStatus(4, 'idle'), syncStatus(6, 'running')];
     await act(() => vi.advanceTimersByTimeAsync(1_000));
     await vi.waitFor(() => expect(server.count('GET /api/sync/status')).toBe(3));
     await vi.waitFor(() => expect(server.count('GET /api/analytics/summary')).toBe(2));
-    expect(screen.getByRole('button', { name: 'Syncing...' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Syncing... 1/2' })).toBeTruthy();
 
     statusAnswer = [syncStatus(4, 'idle'), syncStatus(6, 'failed', 'TikTok refused the request (rate limit). We will retry later.')];
     await act(() => vi.advanceTimersByTimeAsync(1_000));
@@ -213,6 +214,33 @@ describe('DashboardPage', () => {
 
     const polls = server.count('GET /api/sync/status');
     await act(() => vi.advanceTimersByTimeAsync(5_000));
+    expect(server.count('GET /api/sync/status')).toBe(polls);
+  });
+
+  it('stops polling after the time limit while a sync is still running, and reloads once more', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const server = mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/platformconnections': { status: 200, body: [connections[0]!] },
+      'POST /api/sync/platform/4': { status: 202, body: {} },
+      // Rate limited at the platform: queued for the next quarter of an hour.
+      'GET /api/sync/status': { status: 200, body: [syncStatus(4, 'queued')] },
+    });
+    renderDashboard();
+    await screen.findByText('@maya');
+    fireEvent.click(screen.getByRole('button', { name: 'Sync Data' }));
+    await vi.waitFor(() => expect(server.count('GET /api/sync/status')).toBe(1));
+    // (The fake clock also moves with real time: keep a margin.)
+    await act(() => vi.advanceTimersByTimeAsync(SYNC_STATUS_POLL_LIMIT_MS - 15_000));
+    expect(screen.getByRole('button', { name: 'Syncing...' })).toBeTruthy();
+    const summaries = server.count('GET /api/analytics/summary');
+    await act(() => vi.advanceTimersByTimeAsync(16_000));
+    expect(await screen.findByRole('button', { name: 'Sync Data' })).toHaveProperty('disabled', false);
+    expect(screen.getByText('Some accounts are still syncing. The dashboard refreshes when they finish.')).toBeTruthy();
+    await vi.waitFor(() => expect(server.count('GET /api/analytics/summary')).toBe(summaries + 1));
+    const polls = server.count('GET /api/sync/status');
+    expect(polls).toBeLessThanOrEqual(SYNC_STATUS_POLL_LIMIT_MS / 1_000 + 1);
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
     expect(server.count('GET /api/sync/status')).toBe(polls);
   });
 

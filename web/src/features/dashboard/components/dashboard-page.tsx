@@ -17,7 +17,7 @@ import { useDelayedInvalidation } from '../../../lib/use-delayed-invalidation';
 import { analyticsSummaryQueryOptions } from '../api/get-analytics-summary';
 import { syncStatusPollingQueryOptions } from '../api/get-sync-status';
 import { engagementRateText } from '../utils/engagement-rate';
-import { syncProgress } from '../utils/sync-progress';
+import { SYNC_STATUS_POLL_LIMIT_MS, syncingLabel, syncProgress } from '../utils/sync-progress';
 import { StatCard } from './stat-card';
 
 const quickActionClasses =
@@ -78,6 +78,8 @@ interface SyncRun {
   connectionIds: number[];
   startedAt: number;
   finished: boolean;
+  /** The status polling gave up (SYNC_STATUS_POLL_LIMIT_MS) before every sync had finished. */
+  timedOut?: boolean;
 }
 
 /** /dashboard: the three headline numbers, the connected accounts and quick actions (spec section 2). */
@@ -101,13 +103,26 @@ export function DashboardPage() {
     },
   });
   const syncStatus = useQuery({
-    ...syncStatusPollingQueryOptions(syncRun?.connectionIds ?? []),
+    ...syncStatusPollingQueryOptions(syncRun?.connectionIds ?? [], syncRun?.startedAt),
     enabled: syncRun !== null && !syncRun.finished,
   });
   // Only an answer fetched after the press says anything about this run.
   const freshStatus = syncRun && syncStatus.dataUpdatedAt >= syncRun.startedAt ? syncStatus.data : undefined;
   const progress = syncProgress(freshStatus, syncRun?.connectionIds ?? []);
   const runEnded = syncRun !== null && !syncRun.finished && (progress.done || syncStatus.isError);
+
+  // The polling has an upper bound: past it the run ends here, with one more reload (the live updates refresh the
+  // screen when the sync finishes later).
+  const runStartedAt = syncRun && !syncRun.finished ? syncRun.startedAt : null;
+  useEffect(() => {
+    if (runStartedAt === null) return;
+    const timer = setTimeout(() => {
+      setSyncRun((run) => (run && run.startedAt === runStartedAt && !run.finished ? { ...run, finished: true, timedOut: true } : run));
+      for (const queryKey of dashboardQueryKeys) void queryClient.invalidateQueries({ queryKey });
+    }, SYNC_STATUS_POLL_LIMIT_MS);
+    return () => clearTimeout(timer);
+    // One timer per run.
+  }, [runStartedAt]);
 
   useEffect(() => {
     if (!runEnded) return;
@@ -133,6 +148,7 @@ export function DashboardPage() {
 
   let syncMessage = '';
   if (syncing) syncMessage = 'Syncing your accounts. The dashboard refreshes in a moment.';
+  else if (syncRun?.timedOut) syncMessage = 'Some accounts are still syncing. The dashboard refreshes when they finish.';
   else if (syncAll.data?.failed) {
     syncMessage = `Couldn't start a sync for ${syncAll.data.failed} of ${syncAll.data.failed + syncAll.data.queued} accounts.`;
   }
@@ -250,7 +266,7 @@ export function DashboardPage() {
                 >
                   <span className="flex items-center gap-3">
                     {syncing ? <Spinner className="size-5" /> : syncIcon}
-                    {syncing ? 'Syncing...' : 'Sync Data'}
+                    {syncing ? syncingLabel(freshStatus ? progress : undefined) : 'Sync Data'}
                   </span>
                 </button>
                 {canSync || connections.isPending ? null : (

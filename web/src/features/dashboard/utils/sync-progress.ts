@@ -3,6 +3,16 @@ import type { ConnectionSyncStatus } from '../../../../../contract/analytics';
 
 /** Poll the status this often while a sync is queued or running. */
 export const SYNC_STATUS_POLL_MS = 1_000;
+/**
+ * Stop polling this long after Sync Data even if a sync is still queued or running: a platform's rate limit can
+ * put a sync off for many minutes, and a forgotten tab must not poll forever. The spec's 2-second reload has
+ * happened by then, one more reload follows, and the live updates (web/src/lib/live-updates.ts) refresh the
+ * screen whenever the sync does finish.
+ */
+export const SYNC_STATUS_POLL_LIMIT_MS = 2 * 60_000;
+
+/** Whether a run started at `startedAt` may still poll at `now`. */
+export const mayPoll = (startedAt: number, now: number) => now - startedAt < SYNC_STATUS_POLL_LIMIT_MS;
 
 export interface SyncFailure {
   connectionId: number;
@@ -13,14 +23,20 @@ export interface SyncFailure {
 export interface SyncProgress {
   /** Every watched connection is idle or failed (a connection missing from the list counts as done: it is gone). */
   done: boolean;
+  /** Watched connections that are idle or failed, out of `total` (the ones the status lists). */
+  finished: number;
+  total: number;
   failures: SyncFailure[];
 }
 
 export function syncProgress(statuses: readonly ConnectionSyncStatus[] | undefined, connectionIds: readonly number[]): SyncProgress {
-  if (!statuses) return { done: false, failures: [] };
+  if (!statuses) return { done: false, finished: 0, total: connectionIds.length, failures: [] };
   const watched = statuses.filter((status) => connectionIds.includes(status.connectionId));
+  const finished = watched.filter((status) => status.status === 'idle' || status.status === 'failed').length;
   return {
-    done: watched.every((status) => status.status === 'idle' || status.status === 'failed'),
+    done: finished === watched.length,
+    finished,
+    total: watched.length,
     failures: watched
       .filter((status) => status.status === 'failed')
       .map((status) => ({
@@ -29,4 +45,9 @@ export function syncProgress(statuses: readonly ConnectionSyncStatus[] | undefin
         message: status.message?.trim() || 'The sync failed.',
       })),
   };
+}
+
+/** The Sync Data button while syncing: 'Syncing...', with how many accounts are done once the status is known. */
+export function syncingLabel(progress: SyncProgress | undefined): string {
+  return progress && progress.total > 1 ? `Syncing... ${progress.finished}/${progress.total}` : 'Syncing...';
 }

@@ -1,0 +1,160 @@
+// Fan-out of live events across server processes through the database: PostgreSQL LISTEN/NOTIFY (PGlite has it
+// too). A notification names only the user and the kind of event, never data: each process that holds a stream of
+// that user reads what changed from the database itself, with that user's rights.
+import type { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
+
+export const EVENTS_CHANNEL = 'analytics_hub_events';
+
+export const LIVE_EVENT_KINDS = ['sync', 'analytics-changed'] as const;
+export type LiveEventKind = (typeof LIVE_EVENT_KINDS)[number];
+
+/**
+ * Notifies the owner of a connection. Inside a transaction PostgreSQL delivers it on commit (and never on
+ * rollback), so listeners never hear of data they cannot read yet.
+ */
+export const notifyConnectionOwner = (connectionId: number, kinds: readonly LiveEventKind[]) =>
+  sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('userId', c.user_id, 'kind', k.kind)::text)
+    from platform_connections c cross join unnest(array[${sql.join(
+      kinds.map((kind) => sql`${kind}`),
+      sql`, `,
+    )}]::text[]) as k(kind)
+    where c.id = ${connectionId}`;
+
+export type LiveEventListener = (kind: LiveEventKind) => void;
+
+export interface EventBus {
+  /** Starts listening; resolves once notifications are being received. */
+  start(): Promise<void>;
+  /** Calls `listener` for each event of the user; answers the function that stops it. */
+  subscribe(userId: number, listener: LiveEventListener): () => void;
+  close(): Promise<void>;
+}
+
+function parsePayload(payload: string | undefined): { userId: number; kind: LiveEventKind } | undefined {
+  try {
+    const value = JSON.parse(payload ?? '') as { userId?: unknown; kind?: unknown };
+    if (typeof value.userId === 'number' && LIVE_EVENT_KINDS.includes(value.kind as LiveEventKind)) return { userId: value.userId, kind: value.kind as LiveEventKind };
+  } catch {
+    // not ours: ignored below
+  }
+  return undefined;
+}
+
+/** Reconnection waits of the PostgreSQL listener: 1 s doubling to 30 s. */
+const RECONNECT_MIN_MS = 1_000;
+const RECONNECT_MAX_MS = 30_000;
+
+export function createEventBus({ database, logger }: { database: { kind: 'pglite' | 'postgres'; pglite?: PGlite; url?: string }; logger: FastifyBaseLogger }): EventBus {
+  const listeners = new Map<number, Set<LiveEventListener>>();
+  let closed = false;
+  let stop: (() => Promise<void>) | undefined;
+
+  function deliver(userId: number, kind: LiveEventKind) {
+    for (const listener of [...(listeners.get(userId) ?? [])]) {
+      try {
+        listener(kind);
+      } catch (error) {
+        logger.error({ err: error }, 'a live event listener failed');
+      }
+    }
+  }
+
+  function onNotification(payload: string | undefined) {
+    const event = parsePayload(payload);
+    if (event) deliver(event.userId, event.kind);
+  }
+
+  /** After a gap in listening, events may have been missed: every local stream refetches. */
+  function deliverToEveryone() {
+    for (const userId of listeners.keys()) for (const kind of LIVE_EVENT_KINDS) deliver(userId, kind);
+  }
+
+  async function listenOnPostgres(url: string) {
+    let client: pg.Client | undefined;
+    let wait = RECONNECT_MIN_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let everConnected = false;
+
+    async function connect(): Promise<void> {
+      const next = new pg.Client({ connectionString: url });
+      next.on('notification', (message) => {
+        if (message.channel === EVENTS_CHANNEL) onNotification(message.payload);
+      });
+      next.on('error', (error) => {
+        logger.warn({ err: error }, 'live events: the listening connection failed; reconnecting');
+        dropped(next);
+      });
+      next.on('end', () => dropped(next));
+      try {
+        await next.connect();
+        await next.query(`listen ${EVENTS_CHANNEL}`);
+      } catch (error) {
+        await next.end().catch(() => {});
+        throw error;
+      }
+      client = next;
+      wait = RECONNECT_MIN_MS;
+      if (everConnected) deliverToEveryone();
+      everConnected = true;
+    }
+
+    function scheduleReconnect() {
+      if (closed || timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        connect().catch((error: unknown) => {
+          logger.warn({ err: error }, 'live events: reconnecting failed');
+          wait = Math.min(wait * 2, RECONNECT_MAX_MS);
+          scheduleReconnect();
+        });
+      }, wait);
+      timer.unref();
+    }
+
+    function dropped(failed: pg.Client) {
+      if (client !== failed) return;
+      client = undefined;
+      failed.end().catch(() => {});
+      scheduleReconnect();
+    }
+
+    await connect();
+    stop = async () => {
+      if (timer) clearTimeout(timer);
+      const current = client;
+      client = undefined;
+      await current?.end().catch(() => {});
+    };
+  }
+
+  return {
+    async start() {
+      if (database.kind === 'pglite') {
+        if (!database.pglite) throw new Error('the embedded database is not open');
+        stop = await database.pglite.listen(EVENTS_CHANNEL, onNotification);
+      } else {
+        if (!database.url) throw new Error('the PostgreSQL connection string is missing');
+        await listenOnPostgres(database.url);
+      }
+    },
+
+    subscribe(userId, listener) {
+      let set = listeners.get(userId);
+      if (!set) listeners.set(userId, (set = new Set()));
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0 && listeners.get(userId) === set) listeners.delete(userId);
+      };
+    },
+
+    async close() {
+      closed = true;
+      listeners.clear();
+      await stop?.();
+    },
+  };
+}

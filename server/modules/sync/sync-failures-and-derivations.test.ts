@@ -1,0 +1,95 @@
+// The sync engine's edges against the platform sandbox: the retry budget running out, X's rate-limit reset header
+// as the retry delay, and Instagram's follower totals derived backwards from the daily net `follower_count`.
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERSONAS } from '../../../sandbox/platforms/demo-accounts.ts';
+import { SHAPE as INSTAGRAM_SHAPE } from '../../../sandbox/platforms/instagram-metrics.ts';
+import { dayOf as sandboxDay, isoDay, netFollowers } from '../../../sandbox/platforms/metrics-data.ts';
+import { accountMetrics, syncStates } from '../../db/schema.ts';
+import { connect, platformSandboxOf, signUpWithAccess } from '../../test/platforms.ts';
+import { syncNow, syncStatusOf } from '../../test/sync.ts';
+import { startTestServer, type TestServer } from '../../test/test-server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ stripe: true, platforms: true });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function connectNew(platform: 'tiktok' | 'twitter' | 'instagram', accountIndex: number) {
+  const account = await signUpWithAccess(server);
+  const response = await connect(server, account, platform, { account: accountIndex });
+  if (response.status !== 200) throw new Error(`connect answered ${response.status}: ${JSON.stringify(response.body)}`);
+  return { account, connectionId: response.body.id as number };
+}
+
+describe('retries', () => {
+  it('a platform that keeps failing spends the retry budget, then the sync shows as failed with its message', async () => {
+    const sandbox = platformSandboxOf(server);
+    const { account, connectionId } = await connectNew('tiktok', 2);
+    const attempts = server.config.sync.retryLimit + 1;
+    for (let attempt = 0; attempt < attempts; attempt += 1) sandbox.failNext('tiktok', 'metrics', 'server_error');
+    const { trigger, status } = await syncNow(server, account.token, connectionId, { ignoreStartAfter: true });
+    expect(status).toMatchObject({ status: 'failed', message: 'TikTok: The platform could not answer (HTTP 500, internal_error).', nextRunAt: null });
+    const job = await server.sync.job(trigger.body.jobId);
+    expect(job).toMatchObject({ state: 'failed', retryCount: server.config.sync.retryLimit });
+    // Nothing is left to run, and a later manual sync starts afresh.
+    expect(await server.sync.drain({ ignoreStartAfter: true })).toEqual([]);
+    const again = await syncNow(server, account.token, connectionId);
+    expect(again.status).toMatchObject({ status: 'idle', message: null });
+  });
+});
+
+describe('X rate limits', () => {
+  it('x-rate-limit-reset (epoch seconds) becomes the wait before the next attempt', async () => {
+    const sandbox = platformSandboxOf(server);
+    const { account, connectionId } = await connectNew('twitter', 2);
+    sandbox.failNext('twitter', 'metrics', 'rate_limited');
+    const { status } = await syncNow(server, account.token, connectionId);
+    // The sandbox's window resets 15 minutes after the refused call.
+    const windowMs = 15 * 60_000;
+    expect(status).toMatchObject({ status: 'queued', message: expect.stringContaining('rate limiting') });
+    expect(Date.parse(status!.nextRunAt!) - server.clock.now().getTime()).toBe(windowMs);
+    const [state] = await server.db.select().from(syncStates).where(eq(syncStates.connectionId, connectionId));
+    const job = await server.sync.job(state!.jobId!);
+    expect(job).toMatchObject({ state: 'created', retryCount: 0, data: { connectionId, deferrals: 1 } });
+    // pg-boss runs on the real clock: the job waits the same 15 minutes from now.
+    expect(job!.startAfter.getTime()).toBeGreaterThan(Date.now() + windowMs - 60_000);
+    expect(job!.startAfter.getTime()).toBeLessThanOrEqual(Date.now() + windowMs + 1_000);
+    await server.sync.drain({ ignoreStartAfter: true });
+    expect(await syncStatusOf(server, account.token, connectionId)).toMatchObject({ status: 'idle', message: null });
+  });
+});
+
+describe('Instagram follower totals', () => {
+  it('are derived backwards from today’s followers_count and the daily net follower_count', async () => {
+    const accountIndex = 1;
+    const persona = PERSONAS[accountIndex]!;
+    const { account, connectionId } = await connectNew('instagram', accountIndex);
+    await syncNow(server, account.token, connectionId);
+    const rows = await server.db
+      .select({ date: accountMetrics.date, value: accountMetrics.value })
+      .from(accountMetrics)
+      .where(and(eq(accountMetrics.connectionId, connectionId), eq(accountMetrics.metricType, 'followers')));
+    const stored = new Map(rows.map((row) => [row.date, row.value]));
+    const today = sandboxDay(server.clock.now());
+    const followersNow = stored.get(isoDay(today))!;
+    expect(followersNow).toBeGreaterThanOrEqual(10_000);
+
+    // The sandbox's own numbers: net new followers of each day, from its growth curve for this persona.
+    const growth = INSTAGRAM_SHAPE[persona.tier].growth;
+    const net = (day: number) => netFollowers('instagram', persona, followersNow, growth, day).net;
+    // Insights cover the last 30 days (today excluded: it is not over).
+    expect(rows).toHaveLength(31);
+    // The total at the end of a day is today's count less every later day's net gain (yesterday's is the last).
+    let laterNet = 0;
+    for (let day = today - 1; day >= today - 30; day -= 1) {
+      expect(stored.get(isoDay(day)), isoDay(day)).toBe(followersNow - laterNet);
+      laterNet += net(day);
+    }
+    // Growth: thirty days ago the account had fewer followers than today.
+    expect(stored.get(isoDay(today - 30))!).toBeLessThan(followersNow);
+  });
+});
