@@ -18,9 +18,12 @@ export type AnalyticsSummary = z.infer<typeof analyticsSummaryResponse>;
 /** The date ranges the Analytics screen offers (spec section 9); the API accepts any 1 to 730. */
 export const ANALYTICS_DATE_RANGES = [7, 30, 90] as const;
 export const DEFAULT_ANALYTICS_DAYS = 30;
-/** allMetrics is paged: at most this many records per page (default page size 500). */
+/**
+ * allMetrics is paged: at most this many records per page. The default page is 100 records: the screens draw the
+ * derived series, and every answer's size is paid on each request (bench/analytics.ts).
+ */
 export const MAX_ANALYTICS_PAGE_SIZE = 1000;
-export const DEFAULT_ANALYTICS_PAGE_SIZE = 500;
+export const DEFAULT_ANALYTICS_PAGE_SIZE = 100;
 /** The 5-colour cycle of the platform breakdown (spec section 9). */
 export const PLATFORM_COLOURS = ['#3B82F6', '#EF4444', '#10B981', '#F59E0B', '#8B5CF6'] as const;
 

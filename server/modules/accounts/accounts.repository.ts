@@ -6,6 +6,14 @@ export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 
 export function createAccountsRepository(db: Database) {
+  // Every authenticated request runs this: a prepared statement skips rebuilding the SQL each time and, on
+  // PostgreSQL, parsing and planning it again on each connection.
+  const findSessionWithUserStatement = db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, sql.placeholder('sessionId')))
+    .prepare('find_session_with_user');
   return {
     async findUserByLogin(login: string): Promise<UserRow | undefined> {
       const normalized = login.toLowerCase();
@@ -70,11 +78,7 @@ export function createAccountsRepository(db: Database) {
     },
 
     async findSessionWithUser(sessionId: string) {
-      const [row] = await db
-        .select({ session: sessions, user: users })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(eq(sessions.id, sessionId));
+      const [row] = await findSessionWithUserStatement.execute({ sessionId });
       return row;
     },
 

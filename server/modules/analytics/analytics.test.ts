@@ -85,7 +85,7 @@ describe('GET /api/analytics', () => {
     ]);
     expect(response.body.topContent[0]).toMatchObject({ id: expect.any(String), description: 'About Beta', url: 'https://example.com/v-beta' });
     // 18 account rows and 8 content rows in the range, newest first.
-    expect(response.body.paging).toEqual({ page: 1, pageSize: 500, total: 26, hasMore: false });
+    expect(response.body.paging).toEqual({ page: 1, pageSize: 100, total: 26, hasMore: false });
     expect(response.body.allMetrics).toHaveLength(26);
     expect(response.body.allMetrics[0]).toMatchObject({ date: '2026-11-02', platformName: 'TikTok' });
     expect(response.body.allMetrics.find((record: { contentTitle: string | null }) => record.contentTitle === 'Alpha')).toMatchObject({

@@ -75,8 +75,16 @@ function billingQueries(db: Database) {
 export type BillingQueries = ReturnType<typeof billingQueries>;
 
 export function createBillingRepository(db: Database) {
+  // The access gate runs this on every premium request: prepared once (SQL built once, and parsed and planned once
+  // per PostgreSQL connection). Transactions keep the plain query from billingQueries.
+  const findSubscriptionStatement = db.select().from(subscriptions).where(eq(subscriptions.userId, sql.placeholder('userId'))).prepare('find_subscription');
   return {
     ...billingQueries(db),
+
+    async findSubscription(userId: number): Promise<SubscriptionRow | undefined> {
+      const [row] = await findSubscriptionStatement.execute({ userId });
+      return row;
+    },
 
     /**
      * Runs `work` in one transaction that holds a lock on this customer. Syncs of one customer run one after
