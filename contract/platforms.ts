@@ -17,6 +17,12 @@ export const PLATFORM_CATALOGUE: Record<PlatformName, { id: number; name: string
   patreon: { id: 6, name: 'Patreon', description: 'Patrons and campaign revenue', followerLabel: 'patrons' },
 };
 
+/** The platform's display name (YouTube) for a stored platform key, or the key itself when it is not in the catalogue. */
+export function platformDisplayName(platform: string): string {
+  const key = PLATFORM_NAMES.find((name) => name === platform);
+  return key ? PLATFORM_CATALOGUE[key].name : platform;
+}
+
 export function platformById(id: number): PlatformName | undefined {
   return PLATFORM_NAMES.find((name) => PLATFORM_CATALOGUE[name].id === id);
 }

@@ -14,7 +14,7 @@ import {
   platformAnalyticsParams,
   platformAnalyticsQuery,
 } from '../../../contract/analytics.ts';
-import { PLATFORM_CATALOGUE, PLATFORM_NAMES, type PlatformName, platformById } from '../../../contract/platforms.ts';
+import { PLATFORM_NAMES, type PlatformName, platformDisplayName, platformById } from '../../../contract/platforms.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { currentUser } from '../../plugins/authentication.ts';
@@ -25,10 +25,7 @@ import { type AnalyticsFilter, type AnalyticsRepository, ENGAGEMENT_PARTS, FOLLO
 const SUMMARY_DAYS = 30;
 const TOP_CONTENT = 5;
 
-const displayName = (platform: string) => {
-  const key = PLATFORM_NAMES.find((name) => name === platform);
-  return key ? PLATFORM_CATALOGUE[key].name : platform;
-};
+const displayName = platformDisplayName;
 
 export function createAnalyticsService({ repository, clock, cached }: { repository: AnalyticsRepository; clock: Clock; cached: AnalyticsCache }) {
   /** The date range of a query: startDate/endDate when given, else the last `days` days up to today (inclusive). */

@@ -1,5 +1,6 @@
 // Live updates: tickets that open a stream, and what a stream says when an event arrives.
 import type { SyncEventData } from '../../../contract/events.ts';
+import type { SyncStatus } from '../../../contract/platforms.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/secure-random.ts';
@@ -14,7 +15,7 @@ const TICKET_PATTERN = /^[A-Za-z0-9_-]{20,100}$/;
 
 export interface ConnectionSyncState {
   connectionId: number;
-  status: 'idle' | 'queued' | 'running' | 'failed';
+  status: SyncStatus;
 }
 
 export interface EventsServiceDeps {

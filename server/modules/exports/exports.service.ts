@@ -3,7 +3,7 @@
 import { Readable } from 'node:stream';
 import { type AnalyticsQuery, DEFAULT_ANALYTICS_DAYS } from '../../../contract/analytics.ts';
 import { type AnalyticsExportQuery, CSV_EXPORT_COLUMNS, EXPORT_CONTENT_TYPES, type ExportFormat, type ExportRecord, PDF_RECORD_LIMIT } from '../../../contract/exports.ts';
-import { PLATFORM_CATALOGUE, PLATFORM_NAMES, type PlatformName, platformById } from '../../../contract/platforms.ts';
+import { PLATFORM_CATALOGUE, type PlatformName, platformDisplayName, platformById } from '../../../contract/platforms.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { dayOf } from '../platforms/providers/provider.ts';
 import type { AnalyticsService } from '../analytics/analytics.routes.ts';
@@ -22,10 +22,7 @@ const STREAM_HIGH_WATER_MARK = 64 * 1024;
 
 type ExportFilters = Omit<AnalyticsExportQuery, 'format'>;
 
-const displayName = (platform: string) => {
-  const key = PLATFORM_NAMES.find((name) => name === platform);
-  return key ? PLATFORM_CATALOGUE[key].name : platform;
-};
+export const displayName = platformDisplayName;
 
 /** Lowercase letters, digits and dashes only: safe in a Content-Disposition header and on every file system. */
 const fileNamePart = (value: string) =>

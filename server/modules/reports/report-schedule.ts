@@ -1,6 +1,9 @@
 // When reports are due, in the user's own time zone: pure functions over Intl, so daylight-saving changes and
 // far-away zones are handled by the runtime's time zone database, and every case is unit-tested.
 import type { ReportFrequency } from '../../../contract/reports.ts';
+import { addDays } from '../platforms/providers/provider.ts';
+
+export { addDays };
 
 export interface ReportSchedule {
   frequency: ReportFrequency;
@@ -18,7 +21,6 @@ export interface LocalParts {
   weekday: number;
 }
 
-const DAY_MS = 86_400_000;
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(timeZone: string) {
@@ -61,10 +63,6 @@ export function localParts(instant: Date, timeZone: string): LocalParts {
 export function isoWeekday(date: string): number {
   const day = new Date(`${date}T00:00:00Z`).getUTCDay();
   return day === 0 ? 7 : day;
-}
-
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** The zone's offset from UTC at an instant, in ms (Paris in winter: +3 600 000). */

@@ -99,13 +99,8 @@ export function createReportsRepository(db: Database) {
       await db.delete(reportUnsubscribeTokens).where(lt(reportUnsubscribeTokens.expiresAt, now));
     },
 
-    /**
-     * YouTube insights generated in [from, to) for the user's channels. The table belongs to the YouTube module;
-     * a database without it (an older schema) simply has no insights to report.
-     */
+    /** YouTube insights generated in [from, to) for the user's channels. */
     async newInsights(userId: number, from: Date, to: Date, limit: number) {
-      const [exists] = await queryRows<{ present: boolean }>(db, sql`select to_regclass('public.youtube_insights') is not null as present`);
-      if (!exists?.present) return [];
       return queryRows<{ title: string; recommendation: string; confidence: number }>(
         db,
         sql`select i.title, i.recommendation, i.confidence_score::float8 as confidence

@@ -7,11 +7,11 @@
 // send interrupted by a crash stays `sending` and is not repeated, because the email may already have left.
 import type { FastifyBaseLogger } from 'fastify';
 import type { ReportPreferences, ReportPreferencesRequest } from '../../../contract/reports.ts';
-import { PLATFORM_CATALOGUE, PLATFORM_NAMES } from '../../../contract/platforms.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/secure-random.ts';
 import type { AnalyticsRepository } from '../analytics/analytics.repository.ts';
+import { displayName } from '../exports/exports.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { type KeyNumbers, type ReportData, reportEmail } from './report-email.ts';
 import { addDays, latestReportAt, nextReportAt, periodOfKey, type ReportPeriod, reportPeriod } from './report-schedule.ts';
@@ -47,11 +47,6 @@ export interface ScanResult {
   failed: number;
   skipped: number;
 }
-
-const displayName = (platform: string) => {
-  const key = PLATFORM_NAMES.find((name) => name === platform);
-  return key ? PLATFORM_CATALOGUE[key].name : platform;
-};
 
 export function createReportsService({ repository, analytics, mailer, clock, hasPremiumAccess, publicUrl, logger, attachment }: ReportsServiceDeps) {
   function toResponse(row: ReportPreferencesRow | undefined): ReportPreferences {

@@ -1,6 +1,7 @@
 // The sync engine's database side: the per-connection state row (status, lease, schedule, cursor) and the one
 // transaction that stores a run's results with idempotent multi-row upserts.
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { SyncStatus } from '../../../contract/platforms.ts';
 import type { Database } from '../../db/client.ts';
 import { accountMetrics, contentItems, contentMetrics, platformConnections, syncStates } from '../../db/schema.ts';
 import { notifyConnectionOwner } from '../events/event-bus.ts';
@@ -8,7 +9,7 @@ import { addDays, type SyncOutput } from '../platforms/providers/provider.ts';
 import { loadYoutubeSyncState, storeYoutubeSync } from '../youtube/youtube.store.ts';
 
 export type SyncStateRow = typeof syncStates.$inferSelect;
-export type SyncStatusValue = 'idle' | 'queued' | 'running' | 'failed';
+export type SyncStatusValue = SyncStatus;
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters, big enough to be fast on PGlite. */
 const BATCH = 1000;

@@ -3,7 +3,7 @@
 // what the queue should do next. The queue (sync.queue.ts) decides retries; this file decides what happened.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { PLATFORM_CATALOGUE, PLATFORM_NAMES, type PlatformName } from '../../../contract/platforms.ts';
+import { type PlatformName, platformDisplayName } from '../../../contract/platforms.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { PlatformsRepository } from '../platforms/platforms.repository.ts';
 import { type PlatformsService, ReconnectRequired } from '../platforms/platforms.service.ts';
@@ -40,10 +40,7 @@ export interface SyncServiceDeps {
 }
 
 export function createSyncService({ repository, platformsRepository, platforms, clock, intervalMs, logger }: SyncServiceDeps) {
-  const nameOf = (platform: string) => {
-    const key = PLATFORM_NAMES.find((name) => name === platform);
-    return key ? PLATFORM_CATALOGUE[key].name : platform;
-  };
+  const nameOf = platformDisplayName;
 
   /** What went wrong, in our words (never the platform's body, which can echo request values). */
   function describe(error: unknown, platform: string): RunOutcome {

@@ -12,7 +12,7 @@ import { fetchRetentionCurve } from '../platforms/providers/youtube.sync.ts';
 import { storeRetention } from './youtube.store.ts';
 
 /** A cached curve older than this is read again (YouTube revises retention as views accumulate). */
-export const RETENTION_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+const RETENTION_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 export interface RetentionDeps {
   db: Database;
@@ -21,7 +21,7 @@ export interface RetentionDeps {
 }
 
 /** Whether a curve fetched at `fetchedAt` (null: never) must be read again. */
-export function retentionIsStale(fetchedAt: Date | null, now: Date): boolean {
+function retentionIsStale(fetchedAt: Date | null, now: Date): boolean {
   return fetchedAt === null || now.getTime() - fetchedAt.getTime() >= RETENTION_MAX_AGE_MS;
 }
 
@@ -40,7 +40,7 @@ export async function ensureRetention(
 }
 
 /** Reads one video's retention curve from YouTube now and stores it (with its fetch time); answers the stored curve. */
-export async function fetchAndStoreRetention(
+async function fetchAndStoreRetention(
   deps: RetentionDeps,
   connection: ConnectionRow,
   video: { contentItemId: number; videoId: string; publishedAt: Date | null },

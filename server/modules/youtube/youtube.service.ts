@@ -302,7 +302,10 @@ export function createYoutubeService({ queries, clock, enqueueSync, retention, r
     // Revenue by source is an estimate: YouTube reports no revenue per traffic source, so the period's revenue is
     // shared out in proportion to the views each source brought.
     const bySource = new Map<string, number>();
-    for (const source of sources) bySource.set(trafficSourceName(source.source_type), (bySource.get(trafficSourceName(source.source_type)) ?? 0) + Number(source.views));
+    for (const source of sources) {
+      const name = trafficSourceName(source.source_type);
+      bySource.set(name, (bySource.get(name) ?? 0) + Number(source.views));
+    }
     const sourceViews = [...bySource.values()].reduce((sum, value) => sum + value, 0);
     return {
       totalRevenue: money(total),

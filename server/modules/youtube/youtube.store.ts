@@ -1,20 +1,17 @@
-// Writes of the YouTube tables (server/db/schema/youtube.ts), in the sync's transaction, and the few reads the sync
-// and the API share. Every write is an idempotent upsert or a replace of one slice (a period's demographics, a
+// Writes of the YouTube tables (server/db/schema/youtube.ts), in the sync's transaction, and the reads the sync
+// needs. Every write is an idempotent upsert or a replace of one slice (a period's demographics, a
 // video's traffic sources), so re-running a sync with the same output stores the same rows. The one accumulating
 // value, reach (impressions, click-through rate), only grows with reports the adapter has not read before: the read
 // mark (reach_reports_through) is stored in the same transaction as the sums.
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { RetentionPoint } from '../../../contract/youtube.ts';
 import type { Database } from '../../db/client.ts';
-import { contentItems, youtubeChannels, youtubeChannelTraffic, youtubeDemographics, youtubeVideos, youtubeVideoTraffic } from '../../db/schema.ts';
-import type { YoutubeRevenueAccess, YoutubeSyncExtras, YoutubeSyncState } from '../platforms/providers/youtube.sync.ts';
+import { youtubeChannels, youtubeChannelTraffic, youtubeDemographics, youtubeVideos, youtubeVideoTraffic } from '../../db/schema.ts';
+import type { YoutubeSyncExtras, YoutubeSyncState } from '../platforms/providers/youtube.sync.ts';
 
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 /** The database or a transaction of it. */
 export type Executor = Database | Transaction;
-
-export type YoutubeChannelRow = typeof youtubeChannels.$inferSelect;
-export type YoutubeVideoRow = typeof youtubeVideos.$inferSelect;
 
 /** Rows per INSERT: ~25 columns each keeps a batch far below PostgreSQL's 65,535 bind parameters. */
 const BATCH = 500;
@@ -172,42 +169,4 @@ export async function storeYoutubeSync(tx: Executor, connectionId: number, extra
 /** Stores a retention curve read on demand (retention.ts). */
 export async function storeRetention(db: Executor, contentItemId: number, points: RetentionPoint[], now: Date): Promise<void> {
   await db.update(youtubeVideos).set({ retention: points, retentionFetchedAt: now }).where(eq(youtubeVideos.contentItemId, contentItemId));
-}
-
-// Reads the API may reuse.
-
-export async function findYoutubeChannel(db: Executor, connectionId: number): Promise<YoutubeChannelRow | undefined> {
-  const [row] = await db.select().from(youtubeChannels).where(eq(youtubeChannels.connectionId, connectionId));
-  return row;
-}
-
-/** Why revenue fields are null for a connection; `missingScope` until a first sync has said otherwise. */
-export async function revenueAccessOf(db: Executor, connectionId: number): Promise<YoutubeRevenueAccess> {
-  const channel = await findYoutubeChannel(db, connectionId);
-  const access = channel?.revenueAccess;
-  return access === 'available' || access === 'notMonetized' ? access : 'missingScope';
-}
-
-/** A video of the connection by our content item id (a number) or YouTube's video id, with its content item. */
-export async function findYoutubeVideo(db: Executor, connectionId: number, id: number | string) {
-  const [row] = await db
-    .select({ video: youtubeVideos, item: contentItems })
-    .from(youtubeVideos)
-    .innerJoin(contentItems, eq(contentItems.id, youtubeVideos.contentItemId))
-    .where(and(eq(youtubeVideos.connectionId, connectionId), typeof id === 'number' ? eq(youtubeVideos.contentItemId, id) : eq(youtubeVideos.videoId, id)));
-  return row;
-}
-
-/** A video's lifetime views by traffic source, most views first. */
-export function listVideoTraffic(db: Executor, contentItemId: number) {
-  return db.select().from(youtubeVideoTraffic).where(eq(youtubeVideoTraffic.contentItemId, contentItemId)).orderBy(sql`${youtubeVideoTraffic.views} desc`, asc(youtubeVideoTraffic.sourceType));
-}
-
-/** The demographics stored for one period (7, 30, 90 or 365 days), largest share first. */
-export function listDemographics(db: Executor, connectionId: number, periodDays: number) {
-  return db
-    .select()
-    .from(youtubeDemographics)
-    .where(and(eq(youtubeDemographics.connectionId, connectionId), eq(youtubeDemographics.periodDays, periodDays)))
-    .orderBy(sql`${youtubeDemographics.viewerPercentage} desc`, asc(youtubeDemographics.demographicValue));
 }

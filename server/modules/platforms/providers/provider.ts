@@ -113,6 +113,9 @@ export interface SyncOutput {
   youtube?: YoutubeSyncExtras;
 }
 
+/** The content counters whose growth gives the daily account values on lifetime-counter platforms (TikTok, X). */
+export const CONTENT_GROWTH_METRICS = ['views', 'likes', 'comments', 'shares'] as const;
+
 /**
  * What went wrong at a platform, in terms the service acts on. Messages are ours (never the platform's text,
  * which can echo request values), so they are safe to log.

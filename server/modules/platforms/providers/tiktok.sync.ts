@@ -1,7 +1,7 @@
 // TikTok sync (platform-apis.md 3.2–3.4): lifetime counters only. Each sync stores today's follower count and
 // every video's counters as a dated snapshot, so the history grows from the day of connection.
 import { z } from 'zod';
-import { apiError, buildUrl, callCounter, count, parseBody, type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
+import { apiError, buildUrl, callCounter, CONTENT_GROWTH_METRICS, count, parseBody, type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
 
 const USER_INFO_URL = 'https://open.tiktokapis.com/v2/user/info/';
 const VIDEO_LIST_URL = 'https://open.tiktokapis.com/v2/video/list/';
@@ -32,8 +32,6 @@ const videosBody = z.looseObject({
     has_more: z.boolean().optional(),
   }),
 });
-
-const CONTENT_GROWTH_METRICS = ['views', 'likes', 'comments', 'shares'] as const;
 
 export async function syncTikTok(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
   const { usage, call } = callCounter();

@@ -2,7 +2,7 @@
 // `meta.next_token` paging) with their public metrics. After the first sync only posts of the last 30 days are
 // re-read: older counters barely move, and every post read is billed.
 import { z } from 'zod';
-import { apiError, buildUrl, callCounter, count, parseBody, PlatformError, type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
+import { apiError, buildUrl, callCounter, CONTENT_GROWTH_METRICS, count, parseBody, PlatformError, type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
 
 const ME_URL = 'https://api.x.com/2/users/me';
 const tweetsUrl = (id: string) => `https://api.x.com/2/users/${encodeURIComponent(id)}/tweets`;
@@ -29,8 +29,6 @@ const tweetsBody = z.looseObject({
     .optional(),
   meta: z.looseObject({ next_token: z.string().optional() }).optional(),
 });
-
-const CONTENT_GROWTH_METRICS = ['views', 'likes', 'comments', 'shares'] as const;
 
 export async function syncTwitter(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
   const { usage, call } = callCounter();

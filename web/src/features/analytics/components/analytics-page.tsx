@@ -59,6 +59,7 @@ export function AnalyticsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const filters = filtersFromSearchParams(searchParams);
   const summary = useQuery(analyticsSummaryQueryOptions());
+  const summaryFailed = summary.isError && !summary.data;
   const metricTypes = useQuery(metricTypesQueryOptions());
   const analytics = useQuery(analyticsQueryOptions(filters));
 
@@ -119,7 +120,7 @@ export function AnalyticsPage() {
           <MetricCard
             label="Total Followers"
             value={summary.data ? formatCompactNumber(summary.data.totalFollowers) : undefined}
-            failed={summary.isError && !summary.data}
+            failed={summaryFailed}
             icon={
               <Icon>
                 <circle cx="9" cy="8" r="3.5" />
@@ -130,7 +131,7 @@ export function AnalyticsPage() {
           <MetricCard
             label="Total Views"
             value={summary.data ? formatCompactNumber(summary.data.totalViews) : undefined}
-            failed={summary.isError && !summary.data}
+            failed={summaryFailed}
             icon={
               <Icon>
                 <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" />
@@ -141,7 +142,7 @@ export function AnalyticsPage() {
           <MetricCard
             label="Total Revenue"
             value={summary.data ? formatCurrency(summary.data.totalRevenue) : undefined}
-            failed={summary.isError && !summary.data}
+            failed={summaryFailed}
             icon={
               <Icon>
                 <path d="M12 2v20M17 6H9.5a3.5 3.5 0 0 0 0 7h5a3.5 3.5 0 0 1 0 7H6" />
@@ -151,7 +152,7 @@ export function AnalyticsPage() {
           <MetricCard
             label="Connected Platforms"
             value={summary.data ? String(summary.data.connectedPlatforms) : undefined}
-            failed={summary.isError && !summary.data}
+            failed={summaryFailed}
             icon={
               <Icon>
                 <path d="M10 14a4 4 0 0 0 5.66 0l3-3a4 4 0 0 0-5.66-5.66l-1.5 1.5" />

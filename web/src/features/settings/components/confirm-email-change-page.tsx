@@ -7,7 +7,7 @@ import { currentUserQueryKey } from '../../../lib/current-user';
 import { confirmEmailChangeMutationOptions } from '../api/confirm-email-change';
 import { parseEmailChangeLink } from '../utils/email-links';
 import { errorMessage } from './form-feedback';
-import { PublicPanel } from './public-panel';
+import { InvalidLinkPanel, PublicPanel } from './public-panel';
 
 /**
  * /confirm-email-change?userId=&token=: works signed in or not (the token is the proof). The change waits for a
@@ -23,16 +23,7 @@ export function ConfirmEmailChangePage() {
   });
 
   if (!link.valid) {
-    return (
-      <PublicPanel title="Invalid link" documentTitle="Invalid Link · Analytics Hub">
-        <Notice tone="error">
-          <p>This email change link is incomplete. Open it again from the email, or ask for a new one in Settings.</p>
-        </Notice>
-        <ButtonLink to="/settings" variant="secondary" className="mt-6 w-full">
-          Go to Settings
-        </ButtonLink>
-      </PublicPanel>
-    );
+    return <InvalidLinkPanel message="This email change link is incomplete. Open it again from the email, or ask for a new one in Settings." />;
   }
 
   if (confirm.isSuccess) {

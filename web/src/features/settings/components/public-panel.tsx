@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { LogoMark } from '../../../components/logo';
+import { ButtonLink } from '../../../components/ui/button';
+import { Notice } from '../../../components/ui/notice';
 
 /** The pages reached from an email link, signed in or not: one centred card on the dark background. */
 export function PublicPanel({ title, documentTitle, children }: { title: string; documentTitle: string; children: ReactNode }) {
@@ -17,5 +19,19 @@ export function PublicPanel({ title, documentTitle, children }: { title: string;
         <div className="rounded-xl border border-slate-800 bg-slate-900 p-6 shadow-xl sm:p-8">{children}</div>
       </div>
     </main>
+  );
+}
+
+/** The panel for an email link missing its parameters: what went wrong, and the way back to Settings. */
+export function InvalidLinkPanel({ message }: { message: string }) {
+  return (
+    <PublicPanel title="Invalid link" documentTitle="Invalid Link · Analytics Hub">
+      <Notice tone="error">
+        <p>{message}</p>
+      </Notice>
+      <ButtonLink to="/settings" variant="secondary" className="mt-6 w-full">
+        Go to Settings
+      </ButtonLink>
+    </PublicPanel>
   );
 }

@@ -6,7 +6,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { unsubscribeMutationOptions } from '../api/unsubscribe';
 import { unsubscribeToken } from '../utils/email-links';
 import { errorMessage } from './form-feedback';
-import { PublicPanel } from './public-panel';
+import { InvalidLinkPanel, PublicPanel } from './public-panel';
 
 /**
  * /unsubscribe?token=…: the link at the bottom of every report, usable without signing in. It asks for one click
@@ -19,16 +19,7 @@ export function UnsubscribePage() {
   const unsubscribe = useMutation(unsubscribeMutationOptions());
 
   if (!token) {
-    return (
-      <PublicPanel title="Invalid link" documentTitle="Invalid Link · Analytics Hub">
-        <Notice tone="error">
-          <p>This unsubscribe link is incomplete. Open it again from the email, or turn reports off in Settings.</p>
-        </Notice>
-        <ButtonLink to="/settings" variant="secondary" className="mt-6 w-full">
-          Go to Settings
-        </ButtonLink>
-      </PublicPanel>
-    );
+    return <InvalidLinkPanel message="This unsubscribe link is incomplete. Open it again from the email, or turn reports off in Settings." />;
   }
 
   if (unsubscribe.isSuccess) {

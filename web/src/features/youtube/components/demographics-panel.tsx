@@ -2,7 +2,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { DEMOGRAPHICS_SHOWN, type Demographic } from '../../../../../contract/youtube';
 import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
-import { Skeleton } from '../../../components/ui/skeleton';
+import { PanelLoading } from './panel-loading';
 import { formatPercentage } from '../../../lib/format';
 import { topDemographics } from '../utils/youtube-chart-data';
 
@@ -10,15 +10,7 @@ import { topDemographics } from '../utils/youtube-chart-data';
 export function DemographicsPanel({ demographics, days }: { demographics: UseQueryResult<Demographic[]>; days: number }) {
   let body;
   if (demographics.isPending) {
-    body = (
-      <div className="grid gap-3 md:grid-cols-2">
-        <p role="status" className="sr-only">
-          Loading demographics...
-        </p>
-        <Skeleton className="h-40 w-full" />
-        <Skeleton className="h-40 w-full" />
-      </div>
-    );
+    body = <PanelLoading label="Loading demographics..." skeletonClassName="h-40 w-full" />;
   } else if (demographics.isError && !demographics.data) {
     body = <p className="text-sm text-amber-200">Couldn't load your audience demographics. Reload the page to try again.</p>;
   } else {

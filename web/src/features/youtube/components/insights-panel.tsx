@@ -4,9 +4,9 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
-import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatDate } from '../../../lib/format';
+import { PanelLoading } from './panel-loading';
 import { confidenceTone, formatConfidence, insightTypeLabel } from '../utils/youtube-format';
 
 interface InsightsPanelProps {
@@ -20,15 +20,7 @@ export function InsightsPanel({ insights, onGenerate, generating }: InsightsPane
   const shown = (insights.data ?? []).slice(0, INSIGHTS_SHOWN);
   let body;
   if (insights.isPending) {
-    body = (
-      <div className="grid gap-3 md:grid-cols-2">
-        <p role="status" className="sr-only">
-          Loading insights...
-        </p>
-        <Skeleton className="h-28 w-full" />
-        <Skeleton className="h-28 w-full" />
-      </div>
-    );
+    body = <PanelLoading label="Loading insights..." skeletonClassName="h-28 w-full" />;
   } else if (insights.isError) {
     body = <p className="text-sm text-amber-200">Couldn't load your insights. Reload the page to try again.</p>;
   } else if (shown.length === 0) {
