@@ -152,7 +152,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   });
   await sync.start();
   // Before any route: the gate attaches itself to every premium route as it is registered.
-  registerAccessGate(app, { requireUser, requireAccess: createRequireAccess(billing) });
+  registerAccessGate(app, { requireUser, requireAccess: createRequireAccess({ grantsAccess: billing.grantsAccess }) });
 
   healthRoutes(app, { isReady: database.isReady });
   accountsRoutes(app, { accounts, requireUser });

@@ -3,7 +3,8 @@
 // without anyone remembering to do it.
 import type { FastifyInstance, FastifyRequest, onRouteHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { AppError } from '../lib/app-error.ts';
-import { currentUser } from './authentication.ts';
+import type { SessionContext } from '../modules/accounts/accounts.repository.ts';
+import { currentSession } from './authentication.ts';
 
 /** Every route under these paths is premium. */
 export const PREMIUM_ROUTE_PREFIXES = [
@@ -34,10 +35,13 @@ export function isPremiumPath(path: string): boolean {
 export const PAYMENT_REQUIRED_MESSAGE = 'An active subscription or trial is required';
 export const UPGRADE_URL = '/billing?upgrade=true';
 
-/** Answers 402 unless the signed-in user has access; entitlement comes from our database only. */
-export function createRequireAccess({ hasPremiumAccess }: { hasPremiumAccess: (userId: number) => Promise<boolean> }) {
+/**
+ * Answers 402 unless the signed-in user has access. Entitlement comes from our database only: the subscription row
+ * read with the session, in the same query.
+ */
+export function createRequireAccess({ grantsAccess }: { grantsAccess: (subscription: SessionContext['subscription']) => boolean }) {
   return async function requireAccess(request: FastifyRequest) {
-    if (!(await hasPremiumAccess(currentUser(request).id))) {
+    if (!grantsAccess(currentSession(request).subscription)) {
       throw new AppError('payment_required', PAYMENT_REQUIRED_MESSAGE, { details: { upgradeUrl: UPGRADE_URL } });
     }
   };

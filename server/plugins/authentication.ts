@@ -3,11 +3,11 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error.ts';
 import type { AccountsService } from '../modules/accounts/accounts.service.ts';
-import type { UserRow } from '../modules/accounts/accounts.repository.ts';
+import type { SessionContext, UserRow } from '../modules/accounts/accounts.repository.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    auth?: { sessionId: string; user: UserRow };
+    auth?: SessionContext;
   }
 }
 
@@ -31,6 +31,11 @@ export function createRequireUser(accounts: AccountsService) {
 }
 
 export function currentUser(request: FastifyRequest): UserRow {
+  return currentSession(request).user;
+}
+
+/** The caller's whole session context: user, subscription and platform data fingerprint. */
+export function currentSession(request: FastifyRequest): SessionContext {
   if (!request.auth) throw new AppError('unauthorized', 'Authentication required. Please sign in.');
-  return request.auth.user;
+  return request.auth;
 }

@@ -1,19 +1,40 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { emailConfirmationTokens, sessions, users } from '../../db/schema.ts';
+import { emailConfirmationTokens, sessions, subscriptions, users } from '../../db/schema.ts';
+import type { SubscriptionAccessFields } from '../billing/subscription-state.ts';
+import { platformDataFingerprint } from '../platforms/data-fingerprint.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 
+/** Who is calling: resolved once per request, from the bearer session (or an event-stream ticket). */
+export interface SessionContext {
+  sessionId: string;
+  user: UserRow;
+  /** What the access gate decides on, of the user's subscription row; null when there is none. */
+  subscription: SubscriptionAccessFields | null;
+  /** The user's platform data fingerprint (platforms/data-fingerprint.ts): what cached analytics are keyed on. */
+  dataFingerprint: string;
+}
+
 export function createAccountsRepository(db: Database) {
-  // Every authenticated request runs this: a prepared statement skips rebuilding the SQL each time and, on
-  // PostgreSQL, parsing and planning it again on each connection.
-  const findSessionWithUserStatement = db
-    .select({ session: sessions, user: users })
+  // Every authenticated request runs this, and it is the only query a cached premium answer needs: the session
+  // and its user, the subscription the access gate reads, and the fingerprint the analytics cache is keyed on,
+  // in one round trip. A prepared statement skips rebuilding the SQL each time and, on PostgreSQL, parsing and
+  // planning it again on each connection.
+  const findSessionContextStatement = db
+    .select({
+      session: sessions,
+      user: users,
+      // Only what access is decided on: fewer columns (above all timestamps) to decode on every request.
+      subscription: { status: subscriptions.status, trialEnd: subscriptions.trialEnd, currentPeriodStart: subscriptions.currentPeriodStart },
+      dataFingerprint: platformDataFingerprint(users.id),
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(subscriptions, eq(subscriptions.userId, sessions.userId))
     .where(eq(sessions.id, sql.placeholder('sessionId')))
-    .prepare('find_session_with_user');
+    .prepare('find_session_context');
   return {
     async findUserByLogin(login: string): Promise<UserRow | undefined> {
       const normalized = login.toLowerCase();
@@ -77,8 +98,9 @@ export function createAccountsRepository(db: Database) {
       await db.insert(sessions).values(values);
     },
 
-    async findSessionWithUser(sessionId: string) {
-      const [row] = await findSessionWithUserStatement.execute({ sessionId });
+    /** The session with its user, the user's subscription (null without one) and platform data fingerprint. */
+    async findSessionContext(sessionId: string) {
+      const [row] = await findSessionContextStatement.execute({ sessionId });
       return row;
     },
 

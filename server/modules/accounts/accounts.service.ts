@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { digestsEqual, randomToken, sha256 } from '../../lib/secure-random.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import type { AccountsRepository, UserRow } from './accounts.repository.ts';
+import type { AccountsRepository, SessionContext, UserRow } from './accounts.repository.ts';
 import { confirmationEmail } from './emails.ts';
 import { hashPassword, isCommonPassword, verifyAgainstDummy, verifyPassword } from './passwords.ts';
 
@@ -190,11 +190,11 @@ export function createAccountsService({ repository, rateLimiter, mailer, clock, 
   }
 
   /** Resolves a bearer token to its session and user, or undefined when missing, wrong, idle or too old. */
-  async function authenticate(token: string) {
+  async function authenticate(token: string): Promise<SessionContext | undefined> {
     const match = SESSION_TOKEN_PATTERN.exec(token);
     if (!match) return undefined;
     const [, sessionId, secret] = match as unknown as [string, string, string];
-    const found = await repository.findSessionWithUser(sessionId);
+    const found = await repository.findSessionContext(sessionId);
     if (!found || !digestsEqual(found.session.secretHash, sha256(secret))) return undefined;
     const now = clock.now().getTime();
     const { session } = found;
@@ -205,7 +205,7 @@ export function createAccountsService({ repository, rateLimiter, mailer, clock, 
       return undefined;
     }
     if (now - session.lastUsedAt.getTime() > SESSION_TOUCH_INTERVAL_MS) await repository.touchSession(session.id, new Date(now));
-    return { sessionId: session.id, user: found.user };
+    return { sessionId: session.id, user: found.user, subscription: found.subscription, dataFingerprint: found.dataFingerprint };
   }
 
   async function logout(sessionId: string) {

@@ -1,22 +1,29 @@
 // A shared cache of computed analytics answers, kept as the exact JSON text sent to the browser. An answer is
-// reused only while the user's connections are exactly as they were when it was computed: every sync updates its
-// connection row in the transaction that writes the metrics (a new row version, so a new xmin), and connecting or
-// disconnecting changes the count or the newest id, so any change of data changes the fingerprint.
+// reused only while the user's platform data fingerprint (platforms/data-fingerprint.ts) is what it was when the
+// answer was computed, so any change of data is a miss.
 //
-// Why text and not jsonb: a hit is then one small query and a byte copy. Decoding jsonb, re-validating hundreds of
+// Why text and not jsonb: a hit of the shared row is then one small query and a byte copy. Decoding jsonb, re-validating hundreds of
 // records with zod and serializing them again on every request cost far more than the SQL (bench/analytics.ts).
 // The answer is validated against its response schema once, when it is computed.
 //
 // Each process also remembers the last answer it sent per user and query, with its fingerprint. The database
-// stays the judge: every request still reads the current fingerprint, and the remembered bytes are used only
-// when it is unchanged; otherwise the shared row (or a fresh computation) is used.
+// stays the judge: every request reads the current fingerprint (a request's own comes with its session, in the
+// authentication query), and the remembered bytes are used only when it is unchanged; otherwise the shared row (or
+// a fresh computation) is used. A hit of a remembered answer therefore costs no query of its own.
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type Database, queryRows } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { platformDataFingerprint } from '../platforms/data-fingerprint.ts';
 
 /** Answers remembered per process (least recently used dropped first); about 100 kB each at most. */
 const REMEMBERED_ANSWERS = 256;
+
+/** Whose answer: the user, and their platform data fingerprint when the caller has just read it (with the session). */
+export interface CacheOwner {
+  userId: number;
+  currentFingerprint?: string;
+}
 
 interface Remembered {
   fingerprint: string;
@@ -32,21 +39,25 @@ export function createAnalyticsCache({ db, clock }: { db: Database; clock: Clock
     if (remembered.size > REMEMBERED_ANSWERS) remembered.delete(remembered.keys().next().value!);
   }
 
-  /** The answer as JSON text (UTF-8), from the cache when the user's connections are unchanged, else computed. */
+  /** The answer as JSON text (UTF-8), from the cache when the user's platform data is unchanged, else computed. */
   return async function cachedJson<Schema extends z.ZodType>(
-    userId: number,
+    owner: CacheOwner,
     cacheKey: string,
     schema: Schema,
     compute: () => Promise<z.input<Schema>>,
   ): Promise<Buffer> {
+    const { userId, currentFingerprint } = owner;
     const memoKey = `${userId}\u0000${cacheKey}`;
     const known = remembered.get(memoKey);
-    // One round trip: the current fingerprint, and the shared answer only when this process lacks it.
+    if (known && known.fingerprint === currentFingerprint) {
+      remember(memoKey, known);
+      return known.json;
+    }
+    // One round trip: the current fingerprint (unless given), and the shared answer only when this process lacks it.
+    const fingerprintSql = currentFingerprint === undefined ? platformDataFingerprint(userId) : sql`${currentFingerprint}::text`;
     const [found] = await queryRows<{ fingerprint: string; body: string | null }>(
       db,
-      sql`with current_fingerprint as (
-            select count(*)::text || ':' || coalesce(max(id), 0)::text || ':' || coalesce(sum(xmin::text::bigint), 0)::text as value
-            from platform_connections where user_id = ${userId})
+      sql`with current_fingerprint as (select ${fingerprintSql} as value)
           select f.value as fingerprint,
                  (select c.body from analytics_cache c
                    where c.user_id = ${userId} and c.cache_key = ${cacheKey} and c.fingerprint = f.value

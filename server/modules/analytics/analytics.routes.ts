@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   type AnalyticsQuery,
@@ -17,9 +17,9 @@ import {
 import { PLATFORM_NAMES, type PlatformName, platformDisplayName, platformById } from '../../../contract/platforms.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { currentUser } from '../../plugins/authentication.ts';
+import { currentSession } from '../../plugins/authentication.ts';
 import { addDays, dayOf } from '../platforms/providers/provider.ts';
-import type { AnalyticsCache } from './analytics-cache.ts';
+import type { AnalyticsCache, CacheOwner } from './analytics-cache.ts';
 import { type AnalyticsFilter, type AnalyticsRepository, ENGAGEMENT_PARTS, FOLLOWER_TYPES } from './analytics.repository.ts';
 
 const SUMMARY_DAYS = 30;
@@ -43,9 +43,11 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
   const cacheKey = (name: string, parameters: unknown = null) => `${name}:${dayOf(clock.now())}:${JSON.stringify(parameters)}`;
 
   /** The answer as the JSON text the route sends (validated against the contract when computed). */
-  async function analyticsJson(userId: number, query: AnalyticsQuery, platform: PlatformName | undefined): Promise<Buffer> {
+  async function analyticsJson(owner: CacheOwner, query: AnalyticsQuery, platform: PlatformName | undefined): Promise<Buffer> {
     const { startDate, endDate } = range(query);
-    return cached(userId, cacheKey('analytics', { startDate, endDate, platform, query }), analyticsResponse, () => computeAnalytics(userId, query, platform, startDate, endDate));
+    return cached(owner, cacheKey('analytics', { startDate, endDate, platform, query }), analyticsResponse, () =>
+      computeAnalytics(owner.userId, query, platform, startDate, endDate),
+    );
   }
 
   async function computeAnalytics(userId: number, query: AnalyticsQuery, platform: PlatformName | undefined, startDate: string, endDate: string): Promise<AnalyticsResponse> {
@@ -94,8 +96,8 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
     };
   }
 
-  function summaryJson(userId: number): Promise<Buffer> {
-    return cached(userId, cacheKey('summary'), analyticsSummaryResponse, () => computeSummary(userId));
+  function summaryJson(owner: CacheOwner): Promise<Buffer> {
+    return cached(owner, cacheKey('summary'), analyticsSummaryResponse, () => computeSummary(owner.userId));
   }
 
   async function computeSummary(userId: number) {
@@ -117,10 +119,10 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
   return {
     analyticsJson,
     summaryJson,
-    metricTypesJson: (userId: number) => cached(userId, cacheKey('metric-types'), metricTypesResponse, () => repository.metricTypes(userId)),
+    metricTypesJson: (owner: CacheOwner) => cached(owner, cacheKey('metric-types'), metricTypesResponse, () => repository.metricTypes(owner.userId)),
     /** The same answers as objects, for callers other than the JSON routes. */
-    analytics: (userId: number, query: AnalyticsQuery, platform: PlatformName | undefined) => parsed<AnalyticsResponse>(analyticsJson(userId, query, platform)),
-    summary: (userId: number) => parsed<AnalyticsSummary>(summaryJson(userId)),
+    analytics: (userId: number, query: AnalyticsQuery, platform: PlatformName | undefined) => parsed<AnalyticsResponse>(analyticsJson({ userId }, query, platform)),
+    summary: (userId: number) => parsed<AnalyticsSummary>(summaryJson({ userId })),
     /** The range rules (and their 400s), for the exports of the same filters. */
     range,
   };
@@ -136,23 +138,28 @@ export function analyticsRoutes(app: FastifyInstance, { analytics }: { analytics
   // The answers are sent as the cached JSON text: the response schemas stay for documentation, and the text was
   // validated against them when it was computed (a JSON content type with a Buffer skips the serializer).
   const sendJson = (reply: FastifyReply, json: Buffer) => reply.type('application/json; charset=utf-8').send(json);
+  // The caller's platform data fingerprint was read with the session: a cached answer then costs no query.
+  const ownerOf = (request: FastifyRequest): CacheOwner => {
+    const session = currentSession(request);
+    return { userId: session.user.id, currentFingerprint: session.dataFingerprint };
+  };
 
   routes.get('/api/analytics/summary', { schema: { response: { 200: analyticsSummaryResponse } } }, async (request, reply) =>
-    sendJson(reply, await analytics.summaryJson(currentUser(request).id)),
+    sendJson(reply, await analytics.summaryJson(ownerOf(request))),
   );
 
   routes.get('/api/analytics', { schema: { querystring: analyticsQuery, response: { 200: analyticsResponse } } }, async (request, reply) => {
     const platform = request.query.platformId !== undefined ? platformById(request.query.platformId) : undefined;
-    return sendJson(reply, await analytics.analyticsJson(currentUser(request).id, request.query, platform));
+    return sendJson(reply, await analytics.analyticsJson(ownerOf(request), request.query, platform));
   });
 
   routes.get(
     '/api/analytics/platform/:id',
     { schema: { params: platformAnalyticsParams, querystring: platformAnalyticsQuery, response: { 200: analyticsResponse } } },
-    async (request, reply) => sendJson(reply, await analytics.analyticsJson(currentUser(request).id, request.query, platformById(request.params.id))),
+    async (request, reply) => sendJson(reply, await analytics.analyticsJson(ownerOf(request), request.query, platformById(request.params.id))),
   );
 
   routes.get('/api/analytics/metrics', { schema: { response: { 200: metricTypesResponse } } }, async (request, reply) =>
-    sendJson(reply, await analytics.metricTypesJson(currentUser(request).id)),
+    sendJson(reply, await analytics.metricTypesJson(ownerOf(request))),
   );
 }

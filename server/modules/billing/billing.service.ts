@@ -8,7 +8,15 @@ import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { UserRow } from '../accounts/accounts.repository.ts';
 import type { BillingQueries, BillingRepository } from './billing.repository.ts';
-import { describeSubscription, hasAccess, mostRelevantSubscription, RUNNING_STATUSES, storedFields, trialWasUsed } from './subscription-state.ts';
+import {
+  describeSubscription,
+  hasAccess,
+  mostRelevantSubscription,
+  RUNNING_STATUSES,
+  type SubscriptionAccessFields,
+  storedFields,
+  trialWasUsed,
+} from './subscription-state.ts';
 
 /** Stripe's default: a signed event older than this is refused, so a captured delivery cannot be replayed later. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -191,9 +199,14 @@ export function createBillingService({ repository, stripe, clock, config, logger
     return describeSubscription(await repository.findSubscription(user.id), clock.now(), { sandbox: config.sandbox });
   }
 
-  /** Entitlement for the 402 gate: from our database only, never a Stripe call per request. */
+  /** Entitlement: from our database only, never a Stripe call per request. */
   async function hasPremiumAccess(userId: number): Promise<boolean> {
-    return hasAccess(await repository.findSubscription(userId), clock.now());
+    return grantsAccess(await repository.findSubscription(userId));
+  }
+
+  /** Entitlement of a subscription row already read (the 402 gate reads it with the session); null: none. */
+  function grantsAccess(subscription: SubscriptionAccessFields | null | undefined): boolean {
+    return hasAccess(subscription ?? undefined, clock.now());
   }
 
   async function ensureCustomer(user: BillingUser): Promise<string> {
@@ -366,6 +379,7 @@ export function createBillingService({ repository, stripe, clock, config, logger
     handleWebhook,
     getStatus,
     hasPremiumAccess,
+    grantsAccess,
     createCheckoutSession,
     createPortalSession,
     cancelSubscription,

@@ -86,8 +86,11 @@ export function graceUntil(row: Pick<SubscriptionRow, 'status' | 'currentPeriodS
   return new Date(row.currentPeriodStart.getTime() + PAST_DUE_GRACE_MS);
 }
 
+/** What access is decided on, of a stored subscription row. */
+export type SubscriptionAccessFields = Pick<SubscriptionRow, 'status' | 'trialEnd' | 'currentPeriodStart'>;
+
 /** The one access rule, shared with the web app (contract/billing.ts), fed from our stored row. */
-export function hasAccess(row: SubscriptionRow | undefined, now: Date): boolean {
+export function hasAccess(row: SubscriptionAccessFields | undefined, now: Date): boolean {
   if (!row) return false;
   return hasValidAccess({ status: row.status, trialEnd: row.trialEnd?.toISOString() ?? null, graceUntil: graceUntil(row)?.toISOString() ?? null }, now);
 }

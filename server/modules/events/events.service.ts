@@ -4,7 +4,7 @@ import type { SyncStatus } from '../../../contract/platforms.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/secure-random.ts';
-import type { AccountsRepository } from '../accounts/accounts.repository.ts';
+import type { AccountsRepository, SessionContext } from '../accounts/accounts.repository.ts';
 import type { EventsRepository } from './events.repository.ts';
 
 /** Long enough to open the stream right after asking, short enough that a leaked URL is useless. */
@@ -20,7 +20,7 @@ export interface ConnectionSyncState {
 
 export interface EventsServiceDeps {
   repository: EventsRepository;
-  accounts: Pick<AccountsRepository, 'findSessionWithUser'>;
+  accounts: Pick<AccountsRepository, 'findSessionContext'>;
   /** The user's connections and their sync status (server/modules/sync). */
   syncStates: (userId: number) => Promise<ConnectionSyncState[]>;
   clock: Clock;
@@ -48,9 +48,9 @@ export function createEventsService({ repository, accounts, syncStates, clock }:
       const taken = await repository.takeTicket(sha256(ticket), clock.now());
       if (!taken) throw invalidTicket();
       // Signing out deletes the session and, with it, its tickets; this also catches a session ended meanwhile.
-      const found = await accounts.findSessionWithUser(taken.sessionId);
+      const found = await accounts.findSessionContext(taken.sessionId);
       if (!found || found.user.id !== taken.userId) throw invalidTicket();
-      return { sessionId: found.session.id, user: found.user };
+      return { sessionId: found.session.id, user: found.user, subscription: found.subscription, dataFingerprint: found.dataFingerprint } satisfies SessionContext;
     },
 
     /** What `event: sync` says: each connection's status and how many are done. */
