@@ -3,7 +3,8 @@
 // a month of metrics each; then the p95 latency of GET /api/analytics?days=90 and /api/analytics/summary.
 // PostgreSQL (DATABASE_URL): 50 concurrent clients; PGlite: one client. `scale` multiplies the account's
 // history (e.g. 10 for the "tenfold" check). Sync workers are off: only the API is measured.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -19,7 +20,7 @@ import { openPostgres, wrapPglite } from '../server/db/client.ts';
 const scale = Math.max(1, Number(process.argv[2] ?? 1));
 const DURATION_MS = 5_000;
 
-// The load runs in a worker thread: clients in the server's own event loop would add their work to every
+// Without wrk, the load runs in a worker thread: clients in the server's own event loop would add their work to every
 // latency measured (real clients never share the server's thread). It uses node:http with keep-alive, the
 // lightest client at hand: on a two-core machine every cycle the load generator spends is taken from the server
 // and the database, and fetch's WHATWG streams cost several times more per request.
@@ -53,20 +54,60 @@ const get = () => new Promise((resolve, reject) => {
 })();
 `;
 
-async function measure(url: string, headers: Record<string, string>, concurrency: number, durationMs = DURATION_MS) {
-  const loopBefore = performance.eventLoopUtilization();
+// wrk (Debian's `wrk` package), when installed, is the load generator: written in C, it takes a fraction of the CPU
+// of any Node.js client, and on a small machine every cycle it spends is taken from the server and the database.
+// Its Lua hook prints the figures as JSON (latencies in microseconds).
+const WRK_REPORT = `done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('{"requests":%d,"failed":%d,"p50":%.3f,"p95":%.3f}\\n', summary.requests,
+    e.status + e.connect + e.read + e.write + e.timeout, latency:percentile(50) / 1000, latency:percentile(95) / 1000))
+end
+`;
+const wrkScript = path.join(mkdtempSync(path.join(os.tmpdir(), 'ah-bench-wrk-')), 'report.lua');
+writeFileSync(wrkScript, WRK_REPORT);
+const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
+
+interface LoadResult {
+  requests: number;
+  failed: number;
+  p50: number;
+  p95: number;
+}
+
+async function runWrk(url: string, headers: Record<string, string>, concurrency: number, durationMs: number): Promise<LoadResult> {
+  const args = ['-t1', `-c${concurrency}`, `-d${Math.max(1, Math.round(durationMs / 1000))}s`, '-s', wrkScript];
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn('wrk', [...args, url], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with ${code}: ${text}`))));
+  });
+  const line = output.split('\n').find((candidate) => candidate.startsWith('{"requests"'));
+  if (!line) throw new Error(`wrk printed no report: ${output}`);
+  return JSON.parse(line) as LoadResult;
+}
+
+async function runNodeClients(url: string, headers: Record<string, string>, concurrency: number, durationMs: number): Promise<LoadResult> {
   const worker = new Worker(LOAD_WORKER, { eval: true, workerData: { url, headers, concurrency, durationMs }, execArgv: [] });
   const { latencies, failed } = await new Promise<{ latencies: number[]; failed: number }>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });
-  // Busy time of the server's thread per request: a cost figure that other load on the machine disturbs far less
-  // than the latencies do.
-  const loop = performance.eventLoopUtilization(loopBefore);
   await worker.terminate();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0;
-  return { requests: latencies.length, failed, p50: at(0.5), p95: at(0.95), serverMsPerRequest: loop.active / Math.max(1, latencies.length) };
+  return { requests: latencies.length, failed, p50: at(0.5), p95: at(0.95) };
+}
+
+async function measure(url: string, headers: Record<string, string>, concurrency: number, durationMs = DURATION_MS) {
+  const loopBefore = performance.eventLoopUtilization();
+  const result = await (hasWrk ? runWrk : runNodeClients)(url, headers, concurrency, durationMs);
+  // Busy time of the server's thread per request: a cost figure that other load on the machine disturbs far less
+  // than the latencies do.
+  const loop = performance.eventLoopUtilization(loopBefore);
+  return { ...result, serverMsPerRequest: loop.active / Math.max(1, result.requests) };
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-bench-analytics-'));
@@ -144,7 +185,7 @@ const concurrency = database.kind === 'postgres' ? 50 : 1;
 const headers = { authorization: `Bearer ${login.token}` };
 const routes = ['/api/analytics?days=90', '/api/analytics/summary'];
 process.stdout.write(
-  `database: ${database.kind}, history ×${scale}, ${counts!.account} account + ${counts!.content} content metric rows (seeded in ${seedSeconds.toFixed(1)} s), ${concurrency} client(s), ${DURATION_MS / 1000} s per route\n`,
+  `database: ${database.kind}, history ×${scale}, ${counts!.account} account + ${counts!.content} content metric rows (seeded in ${seedSeconds.toFixed(1)} s), ${concurrency} client(s), ${DURATION_MS / 1000} s per route, load from ${hasWrk ? 'wrk' : 'node:http clients in a worker thread (install wrk for a lighter load generator)'}\n`,
 );
 // Baselines in the same run: a route that does no work and one that only authenticates. On a small machine the
 // load generator, the server and PostgreSQL share the cores, so the analytics figures are read against these.
@@ -177,3 +218,4 @@ if (admin) {
   await admin.end();
 }
 rmSync(dataDir, { recursive: true, force: true });
+rmSync(path.dirname(wrkScript), { recursive: true, force: true });
