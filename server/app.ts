@@ -57,6 +57,8 @@ import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 
 export const webDistDir = path.resolve(import.meta.dirname, '..', 'dist', 'web');
+const hashedAssetsDir = path.join(webDistDir, 'assets') + path.sep;
+const isHashedAsset = (filePath: string) => filePath.startsWith(hashedAssetsDir);
 
 export interface AppDependencies {
   config: Config;
@@ -215,7 +217,19 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
 
   const hasWebBuild = existsSync(path.join(webDistDir, 'index.html'));
   if (hasWebBuild) {
-    await app.register(fastifyStatic, { root: webDistDir, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: webDistDir,
+      wildcard: false,
+      index: false,
+      // The build writes .br and .gz copies of its text files (scripts/vite-precompress.ts).
+      preCompressed: true,
+      cacheControl: false,
+      // Files under assets/ carry a content hash in their names: a new build makes new names, so browsers keep
+      // them for a year without asking again. Everything else (index.html, the favicon) is checked on every load.
+      setHeaders: (reply, filePath) => {
+        reply.header('cache-control', isHashedAsset(filePath) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
@@ -224,7 +238,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     }
     if (!hasWebBuild) return reply.status(404).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     // The single-page app decides what every other path shows.
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.sendFile('index.html');
   });
 
   // Responses finished during shutdown close their connection; otherwise a keep-alive connection that was
