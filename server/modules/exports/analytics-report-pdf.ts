@@ -14,13 +14,14 @@
 // An AnalyticsReport is built from a user's data by the exports service (`exports.analyticsReport(userId, query)`
 // in exports.service.ts) or by hand from an AnalyticsResponse and an AnalyticsSummary.
 //
-// Text uses the PDF standard fonts (Helvetica), which every reader has, so nothing is embedded and the file stays
-// small. Those fonts cover the WinAnsi (Latin-1 and a few more) characters only: other characters in titles are
-// shown as "?" rather than as wrong glyphs.
+// Text is drawn with drawText (pdf-fonts.ts) in embedded DejaVu fonts, so titles in Cyrillic, Greek, Vietnamese
+// and the other scripts those fonts have come out as written; characters no font has are shown as "?", emoji are
+// left out.
 import { PassThrough } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import type { AnalyticsSummary, BreakdownItem, SeriesPoint, TopContentItem } from '../../../contract/analytics.ts';
 import type { ExportRecord } from '../../../contract/exports.ts';
+import { drawText, registerPdfFonts } from './pdf-fonts.ts';
 
 export interface AnalyticsReport {
   /** When the report was made (shown in UTC). */
@@ -56,23 +57,6 @@ const ENGAGEMENT_COLOUR = '#10B981';
 const X_TICKS = 7;
 
 export type Doc = PDFKit.PDFDocument;
-
-// The characters WinAnsiEncoding (the standard fonts' encoding) has beyond Latin-1.
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-
-/** Text the standard fonts can draw: characters outside WinAnsi become "?", control characters spaces. */
-export function pdfText(value: string): string {
-  let out = '';
-  for (const char of value.normalize('NFC')) {
-    const code = char.codePointAt(0)!;
-    if (code < 0x20 || (code >= 0x7f && code < 0xa0)) out += ' ';
-    else if (code <= 0xff || WIN_ANSI_EXTRA.has(char)) out += char;
-    // Variation selectors and joiners belong to the character before: no "?" of their own.
-    else if ((code >= 0xfe00 && code <= 0xfe0f) || code === 0x200d) continue;
-    else out += '?';
-  }
-  return out;
-}
 
 /** "2026-11-02 10:00 UTC". */
 export const generatedLabel = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -120,13 +104,13 @@ function shortDate(date: string): string {
 }
 
 export function sectionTitle(doc: Doc, title: string, y: number) {
-  doc.font('Helvetica-Bold').fontSize(13).fillColor(INK).text(title, PAGE.margin, y, { lineBreak: false });
+  drawText(doc, title, PAGE.margin, y, { font: 'bold', size: 13, color: INK, lineBreak: false });
   return y + 20;
 }
 
 export function emptyBox(doc: Doc, text: string, x: number, y: number, width: number, height: number) {
   doc.save().lineWidth(0.75).dash(3, { space: 3 }).roundedRect(x, y, width, height, 6).stroke(FAINT).undash().restore();
-  doc.font('Helvetica').fontSize(10).fillColor(MUTED).text(text, x, y + height / 2 - 5, { width, align: 'center', lineBreak: false });
+  drawText(doc, text, x, y + height / 2 - 5, { font: 'regular', size: 10, color: MUTED, width, align: 'center', lineBreak: false });
 }
 
 interface Plot {
@@ -146,16 +130,15 @@ function axes(doc: Doc, series: readonly SeriesPoint[], x: number, y: number, wi
     { fromZero },
   );
   const yOf = (value: number) => plot.top + plot.height - ((value - low) / (high - low)) * plot.height;
-  doc.font('Helvetica').fontSize(7.5);
   for (const tick of ticks) {
     const lineY = yOf(tick);
     doc.save().lineWidth(0.5).moveTo(plot.left, lineY).lineTo(plot.left + plot.width, lineY).stroke(FAINT).restore();
-    doc.fillColor(MUTED).text(compactNumber.format(tick), x, lineY - 3.5, { width: labelWidth - 6, align: 'right', lineBreak: false });
+    drawText(doc, compactNumber.format(tick), x, lineY - 3.5, { font: 'regular', size: 7.5, color: MUTED, width: labelWidth - 6, align: 'right', lineBreak: false });
   }
   for (const index of tickIndices(series.length)) {
     const label = shortDate(series[index]!.date);
     const centre = xOf(index);
-    doc.fillColor(MUTED).text(label, centre - 25, plot.top + plot.height + 6, { width: 50, align: 'center', lineBreak: false });
+    drawText(doc, label, centre - 25, plot.top + plot.height + 6, { font: 'regular', size: 7.5, color: MUTED, width: 50, align: 'center', lineBreak: false });
   }
   return { ...plot, yOf };
 }
@@ -231,9 +214,9 @@ function doughnut(doc: Doc, breakdown: readonly BreakdownItem[], x: number, y: n
   let legendY = y + 14;
   for (const item of breakdown) {
     doc.rect(x + 160, legendY + 1, 9, 9).fill(item.color);
-    doc.font('Helvetica-Bold').fontSize(10).fillColor(INK).text(pdfText(item.name), x + 176, legendY, { lineBreak: false });
-    doc.font('Helvetica').fillColor(MUTED).text(`${formatReportNumber(item.followers)} followers`, x + 280, legendY, { lineBreak: false });
-    doc.font('Helvetica-Bold').fillColor(INK).text(`${item.percentage}%`, x + 420, legendY, { width: 50, align: 'right', lineBreak: false });
+    drawText(doc, item.name, x + 176, legendY, { font: 'bold', size: 10, color: INK, lineBreak: false });
+    drawText(doc, `${formatReportNumber(item.followers)} followers`, x + 280, legendY, { font: 'regular', size: 10, color: MUTED, lineBreak: false });
+    drawText(doc, `${item.percentage}%`, x + 420, legendY, { font: 'bold', size: 10, color: INK, width: 50, align: 'right', lineBreak: false });
     legendY += 18;
   }
   return Math.max(y + 145, legendY + 6);
@@ -253,9 +236,8 @@ export function table<Row>(doc: Doc, columns: readonly Column<Row>[], rows: read
   const header = () => {
     doc.rect(PAGE.margin, y, CONTENT_WIDTH, rowHeight).fill('#EEF2FF');
     let x = PAGE.margin;
-    doc.font('Helvetica-Bold').fontSize(8.5).fillColor(INK);
     for (const column of columns) {
-      doc.text(column.header, x + 4, y + 4.5, { width: column.width - 8, align: column.align ?? 'left', lineBreak: false });
+      drawText(doc, column.header, x + 4, y + 4.5, { font: 'bold', size: 8.5, color: INK, width: column.width - 8, align: column.align ?? 'left', lineBreak: false });
       x += column.width;
     }
     y += rowHeight;
@@ -269,10 +251,9 @@ export function table<Row>(doc: Doc, columns: readonly Column<Row>[], rows: read
     }
     if (index % 2 === 1) doc.rect(PAGE.margin, y, CONTENT_WIDTH, rowHeight).fill('#F8FAFC');
     let x = PAGE.margin;
-    doc.font('Helvetica').fontSize(8.5).fillColor(INK);
     for (const column of columns) {
-      const text = pdfText(column.cell(row));
-      if (text !== '') doc.text(text, x + 4, y + 4.5, { width: column.width - 8, align: column.align ?? 'left', lineBreak: false, ellipsis: true, height: rowHeight });
+      const options = { width: column.width - 8, align: column.align ?? 'left', lineBreak: false, ellipsis: true, height: rowHeight } as const;
+      drawText(doc, column.cell(row), x + 4, y + 4.5, { font: 'regular', size: 8.5, color: INK, ...options });
       x += column.width;
     }
     y += rowHeight;
@@ -284,8 +265,8 @@ function drawReport(doc: Doc, report: AnalyticsReport) {
   const left = PAGE.margin;
   let y = reportHeader(doc, 'Analytics report', [
     ['Period', `${report.startDate} to ${report.endDate}`],
-    ['Platform', report.platform ? pdfText(report.platform) : 'All platforms'],
-    ['Metric', report.metricType ? pdfText(report.metricType) : 'All metrics'],
+    ['Platform', report.platform ?? 'All platforms'],
+    ['Metric', report.metricType ?? 'All metrics'],
     ['Generated', generatedLabel(report.generatedAt)],
   ]);
 
@@ -303,11 +284,12 @@ function drawReport(doc: Doc, report: AnalyticsReport) {
       y,
     ) + 10;
   const engagementTotal = report.engagementOverTime.reduce((sum, point) => sum + point.value, 0);
-  doc
-    .font('Helvetica')
-    .fontSize(9.5)
-    .fillColor(MUTED)
-    .text(`In this period: ${formatReportNumber(report.totalRecords)} records, ${formatReportNumber(engagementTotal)} engagements.`, left, y, { lineBreak: false });
+  drawText(doc, `In this period: ${formatReportNumber(report.totalRecords)} records, ${formatReportNumber(engagementTotal)} engagements.`, left, y, {
+    font: 'regular',
+    size: 9.5,
+    color: MUTED,
+    lineBreak: false,
+  });
   y += 24;
 
   const chartHeight = 170;
@@ -387,11 +369,14 @@ export function pageFooters(doc: Doc, label: string) {
     doc.switchToPage(index);
     // The footer sits in the bottom margin; without this, pdfkit would start a new page for it.
     doc.page.margins.bottom = 0;
-    doc
-      .font('Helvetica')
-      .fontSize(8)
-      .fillColor(MUTED)
-      .text(`${label} · Page ${index + 1} of ${range.count}`, PAGE.margin, PAGE.height - PAGE.margin, { width: CONTENT_WIDTH, align: 'center', lineBreak: false });
+    drawText(doc, `${label} · Page ${index + 1} of ${range.count}`, PAGE.margin, PAGE.height - PAGE.margin, {
+      font: 'regular',
+      size: 8,
+      color: MUTED,
+      width: CONTENT_WIDTH,
+      align: 'center',
+      lineBreak: false,
+    });
   }
 }
 
@@ -399,12 +384,12 @@ export function pageFooters(doc: Doc, label: string) {
 export function reportHeader(doc: Doc, subtitle: string, facts: readonly [string, string][]): number {
   const left = PAGE.margin;
   doc.rect(0, 0, PAGE.width, 6).fill(ACCENT);
-  doc.font('Helvetica-Bold').fontSize(22).fillColor(INK).text('Analytics Hub', left, 34, { lineBreak: false });
-  doc.font('Helvetica').fontSize(14).fillColor(MUTED).text(subtitle, left, 62, { lineBreak: false });
+  drawText(doc, 'Analytics Hub', left, 34, { font: 'bold', size: 22, color: INK, lineBreak: false });
+  drawText(doc, subtitle, left, 62, { font: 'regular', size: 14, color: MUTED, lineBreak: false });
   let y = 92;
   for (const [label, value] of facts) {
-    doc.font('Helvetica-Bold').fontSize(9.5).fillColor(MUTED).text(label, left, y, { width: 70, lineBreak: false });
-    doc.font('Helvetica').fillColor(INK).text(value, left + 72, y, { lineBreak: false });
+    drawText(doc, label, left, y, { font: 'bold', size: 9.5, color: MUTED, width: 70, lineBreak: false });
+    drawText(doc, value, left + 72, y, { font: 'regular', size: 9.5, color: INK, width: CONTENT_WIDTH - 72, ellipsis: true, lineBreak: false });
     y += 14;
   }
   return y;
@@ -416,15 +401,15 @@ export function summaryCards(doc: Doc, cards: readonly [string, string][], y: nu
   for (const [index, [label, value]] of cards.entries()) {
     const x = PAGE.margin + index * (cardWidth + 8);
     doc.roundedRect(x, y, cardWidth, 48, 6).fill('#F1F5F9');
-    doc.font('Helvetica').fontSize(8).fillColor(MUTED).text(label, x + 8, y + 9, { width: cardWidth - 16, lineBreak: false });
-    doc.font('Helvetica-Bold').fontSize(13).fillColor(INK).text(value, x + 8, y + 24, { width: cardWidth - 16, lineBreak: false });
+    drawText(doc, label, x + 8, y + 9, { font: 'regular', size: 8, color: MUTED, width: cardWidth - 16, lineBreak: false });
+    drawText(doc, value, x + 8, y + 24, { font: 'bold', size: 13, color: INK, width: cardWidth - 16, lineBreak: false });
   }
   return y + 48;
 }
 
 /** A note in small grey text across the page; answers the next free y. */
 export function note(doc: Doc, text: string, y: number): number {
-  doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(text, PAGE.margin, y, { width: CONTENT_WIDTH });
+  drawText(doc, text, PAGE.margin, y, { font: 'regular', size: 9, color: MUTED, width: CONTENT_WIDTH });
   return doc.y;
 }
 
@@ -443,6 +428,7 @@ export function writePdf(output: NodeJS.WritableStream, info: { title: string; g
     doc.on('error', reject);
     doc.pipe(output);
     try {
+      registerPdfFonts(doc);
       draw(doc);
       doc.end();
     } catch (error) {

@@ -14,6 +14,7 @@ let bob: Account;
 
 const EVIL_TITLE = '=HYPERLINK("http://evil.example","x")';
 const QUOTED_TITLE = 'Comma, "quoted"\nline';
+const MULTILINGUAL_TITLE = 'Влог: Αθήνα, Hà Nội, Łódź, İzmir';
 
 async function insertConnection(userId: number, platform: string, followers: number) {
   const now = server.clock.now();
@@ -286,11 +287,28 @@ describe('PDF export', () => {
         platform,
         metric,
         new Intl.NumberFormat('en-US').format(value),
-        // Characters the standard fonts cannot draw are shown as "?".
+        // Characters no embedded font has (Chinese, Japanese, Korean) are shown as "?".
         ...(title === null ? [] : [title.replace('\n', ' ').replace('日本', '??')]),
       ]),
     );
     expect(second.at(-1)).toBe('Analytics Hub · 2026-10-27 to 2026-11-02 · Page 2 of 2');
+  });
+
+  it('draws titles in Cyrillic, Greek, Vietnamese, Polish and Turkish as written, leaves emoji out and shows "?" for what no font has', async () => {
+    const carol = await signUpWithAccess(server);
+    const youtube = await insertConnection(carol.user.id, 'youtube', 10);
+    await content(youtube, 'c-multi', `${MULTILINGUAL_TITLE} 🌴🔥`, '2026-11-01', { likes: 5 });
+    await content(youtube, 'c-trip', 'Trip 🌴🔥', '2026-11-01', { likes: 4 });
+    await content(youtube, 'c-cjk', '👨‍👩‍👧 Café 日本', '2026-11-01', { likes: 3 });
+    const text = (await pdfPages((await download('format=pdf&days=7', carol)).bytes)).flat();
+    expect(text.slice(text.indexOf('Top Content') + 1, text.indexOf('Records'))).toEqual([
+      'Rank', 'Title', 'Platform', 'Engagements',
+      '#1', MULTILINGUAL_TITLE, 'YouTube', '5',
+      '#2', 'Trip', 'YouTube', '4',
+      '#3', 'Café ??', 'YouTube', '3',
+    ]);
+    const records = text.slice(text.indexOf('Content title') + 1, -1);
+    expect(records.filter((item) => /[^\x20-\x7e]|Trip/.test(item))).toEqual([MULTILINGUAL_TITLE, 'Trip', 'Café ??']);
   });
 
   it('says which records it lists when there are more than it shows, and says so when there are none', async () => {

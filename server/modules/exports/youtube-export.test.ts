@@ -15,6 +15,7 @@ let carol: Account; // no YouTube connection
 let erin: Account; // a channel without the monetary scope
 
 const VIDEO_COUNT = 205;
+const MULTILINGUAL_TITLE = 'Влог: Αθήνα, Hà Nội, Łódź, İzmir';
 
 function aliceVideo(index: number): SeedVideo {
   if (index === 0) {
@@ -63,6 +64,20 @@ async function download(query: string, account: Account | null = alice) {
     headers: account ? { authorization: `Bearer ${account.token}` } : {},
   });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+/** The PDF's text runs, every page, as a PDF reader extracts them. */
+async function pdfText(bytes: Buffer): Promise<string[]> {
+  const require = createRequire(import.meta.url);
+  const standardFontDataUrl = `${path.join(path.dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
+  const pdf = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl, isEvalSupported: false }).promise;
+  const text: string[] = [];
+  for (let number = 1; number <= pdf.numPages; number += 1) {
+    const content = await (await pdf.getPage(number)).getTextContent();
+    text.push(...content.items.map((item) => ('str' in item ? item.str : '')).filter((value) => value.trim() !== ''));
+  }
+  await pdf.destroy();
+  return text;
 }
 
 const csvLines = (bytes: Buffer) => {
@@ -126,15 +141,7 @@ describe('YouTube videos export', () => {
     const response = await download('format=pdf&sort=views');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/pdf');
-    const require = createRequire(import.meta.url);
-    const standardFontDataUrl = `${path.join(path.dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
-    const pdf = await getDocument({ data: new Uint8Array(response.bytes), standardFontDataUrl, isEvalSupported: false }).promise;
-    const text: string[] = [];
-    for (let number = 1; number <= pdf.numPages; number += 1) {
-      const content = await (await pdf.getPage(number)).getTextContent();
-      text.push(...content.items.map((item) => ('str' in item ? item.str : '')).filter((value) => value.trim() !== ''));
-    }
-    await pdf.destroy();
+    const text = await pdfText(response.bytes);
     const after = (label: string) => text[text.indexOf(label) + 1];
     expect(text.slice(0, 2)).toEqual(['Analytics Hub', 'YouTube report']);
     expect(after('Channel')).toBe('Alice Cooks');
@@ -145,6 +152,24 @@ describe('YouTube videos export', () => {
     expect(table.slice(0, 7)).toEqual(['1', '=cmd|" /C calc"!A0, "fun"', '2026-11-01', '2,000', '900', '10', '$12.50']);
     expect(table.slice(7, 14)).toEqual(['2', '-10 tips', '2026-10-31', '1,000', '300', '5', '$3.00']);
     expect(text.join('\n')).not.toContain('Bob secret video');
+  });
+
+  it('draws the channel and video titles in Cyrillic, Greek, Vietnamese, Polish and Turkish as written, without emoji, "?" for what no font has', async () => {
+    const dave = await signUpWithAccess(server);
+    await seedYoutubeChannel(server.db, {
+      userId: dave.user.id,
+      now: server.clock.now(),
+      title: 'Канал Ελλάδα 🔥',
+      videos: [
+        { title: `${MULTILINGUAL_TITLE} 🌴🔥`, views: 300 },
+        { title: 'Trip 🌴🔥', views: 200 },
+        { title: '👍🏽 Café 日本', views: 100 },
+      ],
+    });
+    const text = await pdfText((await download('format=pdf&sort=views', dave)).bytes);
+    expect(text[text.indexOf('Channel') + 1]).toBe('Канал Ελλάδα');
+    const table = text.slice(text.indexOf('Revenue', text.indexOf('Video Performance')) + 1);
+    expect([table[1], table[6], table[11]]).toEqual([MULTILINGUAL_TITLE, 'Trip', 'Café ??']);
   });
 
   it('answers 400 for bad input, 401 without a session and 402 without access', async () => {
