@@ -40,8 +40,11 @@ export async function authUrl(server: TestServer, account: Account, platform: Pl
   return response.body.authUrl as string;
 }
 
-/** auth-url, the consent page (Authorize), and the code and state the browser comes back with. */
-export async function authorizeAt(server: TestServer, account: Account, platform: PlatformName, options: { account?: number; deny?: boolean } = {}) {
+/**
+ * auth-url, the consent page (Authorize), and the code and state the browser comes back with. `scopes` leaves only
+ * these optional scopes ticked (Google's and TikTok's granular consent); default: all that were requested.
+ */
+export async function authorizeAt(server: TestServer, account: Account, platform: PlatformName, options: { account?: number; deny?: boolean; scopes?: string[] } = {}) {
   const url = await authUrl(server, account, platform);
   const { redirectUrl } = await platformSandboxOf(server).authorize(url, options);
   return { authUrl: url, redirectUrl, ...callbackParams(redirectUrl) };
@@ -52,7 +55,7 @@ export function postCallback(server: TestServer, account: Account, platform: Pla
 }
 
 /** The whole browser round trip; answers the callback's response. */
-export async function connect(server: TestServer, account: Account, platform: PlatformName, options: { account?: number } = {}): Promise<ApiResponse> {
+export async function connect(server: TestServer, account: Account, platform: PlatformName, options: { account?: number; scopes?: string[] } = {}): Promise<ApiResponse> {
   const { code, state } = await authorizeAt(server, account, platform, options);
   return postCallback(server, account, platform, { code, state });
 }

@@ -11,6 +11,7 @@ import { sha256 } from '../../lib/secure-random.ts';
 import { openPostgres } from '../../db/client.ts';
 import { type Account, connect, signUpWithAccess } from '../../test/platforms.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { REGISTER_LIMIT_PER_IP } from '../accounts/accounts.service.ts';
 import { TICKET_TTL_MS } from './events.service.ts';
 
 let server: TestServer;
@@ -26,10 +27,15 @@ interface StreamEvent {
   data: unknown;
 }
 
-/** Opens GET /api/events/stream and collects its events; `next(predicate)` waits for a matching one. */
-async function openStream(baseUrl: string, ticket: string) {
+/** Opens GET /api/events/stream with a ticket and collects its events; `next(predicate)` waits for a matching one. */
+function openStream(baseUrl: string, ticket: string) {
+  return openStreamWith(baseUrl, {}, `?ticket=${encodeURIComponent(ticket)}`);
+}
+
+/** Opens GET /api/events/stream with these headers (and query) and collects its events. */
+async function openStreamWith(baseUrl: string, headers: Record<string, string>, query = '') {
   const controller = new AbortController();
-  const response = await fetch(`${baseUrl}/api/events/stream?ticket=${encodeURIComponent(ticket)}`, { signal: controller.signal });
+  const response = await fetch(`${baseUrl}/api/events/stream${query}`, { headers, signal: controller.signal });
   const events: StreamEvent[] = [];
   const raw: string[] = [];
   const waiters = new Set<() => void>();
@@ -148,6 +154,36 @@ describe('stream tickets', () => {
     const direct = await fetch(`${server.baseUrl}/api/events/stream`, { headers: { authorization: `Bearer ${account.token}` }, signal: withHeader.signal });
     expect(direct.status).toBe(200);
     withHeader.abort();
+  });
+
+  it('are not the only way in: a bearer session opens the stream too (decision 006), a bad one does not', async () => {
+    // This file signs up more users than one network may in an hour.
+    server.clock.advance(REGISTER_LIMIT_PER_IP.windowMs);
+    const account = await signUpWithAccess(server);
+    const withBearer = (token: string | undefined) => openStreamWith(server.baseUrl, token === undefined ? {} : { authorization: `Bearer ${token}` });
+
+    const stream = await withBearer(account.token);
+    expect(stream.response.status).toBe(200);
+    await stream.next((event) => event.event === 'ready');
+    // The stream is the session's user's: their sync reaches it.
+    const connectionId = await connectTo(account, 'linkedin', 0);
+    expect((await server.request('POST', `/api/sync/platform/${connectionId}`, { token: account.token })).status).toBe(202);
+    await stream.next((event) => event.event === 'sync' && JSON.stringify(event.data).includes(`"connectionId":${connectionId}`));
+    stream.close();
+    await server.sync.drain();
+
+    for (const refused of [await withBearer('not-a-session-token'), await withBearer(''), await withBearer(undefined)]) {
+      expect(refused.response.status).toBe(401);
+      expect(await refused.response.json()).toMatchObject({ code: 'unauthorized' });
+    }
+    // The access gate still applies: a valid session without a subscription or trial gets 402, not a stream.
+    const free = await server.signUp();
+    const unpaid = await withBearer(free.token!);
+    expect(unpaid.response.status).toBe(402);
+    expect(await unpaid.response.json()).toMatchObject({ code: 'payment_required' });
+    // A signed-out session is as bad as a made-up one.
+    expect((await server.request('POST', '/api/auth/logout', { token: account.token })).status).toBe(200);
+    expect((await withBearer(account.token)).response.status).toBe(401);
   });
 
   it('die with their session, and a stream only ever carries its own user’s events', async () => {
