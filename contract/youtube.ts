@@ -194,14 +194,19 @@ export const performanceSummaryResponse = z.object({
   channelTitle: z.string().nullable(),
   days: z.number().int(),
   totalVideos: z.number().int(),
+  /**
+   * False when the user did not let Analytics Hub read YouTube Analytics (only youtube.readonly granted): the four
+   * period figures below come from those reports, so they are null (unknown), never 0.
+   */
+  analyticsAccess: z.boolean(),
   /** Views in the period (daily channel report). */
-  totalViews: z.number(),
+  totalViews: z.number().nullable(),
   /** Minutes watched in the period. */
-  totalWatchTime: z.number(),
+  totalWatchTime: z.number().nullable(),
   /** Percent: (likes + comments) / views × 100 over the period. */
-  averageEngagement: z.number(),
+  averageEngagement: z.number().nullable(),
   totalRevenue: z.number().nullable(),
-  subscribersGained: z.number(),
+  subscribersGained: z.number().nullable(),
   revenueAccess,
   revenue: revenueAnalytics,
   lastSyncedAt: z.iso.datetime().nullable(),

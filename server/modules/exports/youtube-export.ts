@@ -95,9 +95,9 @@ function drawYoutubeReport(doc: PDFKit.PDFDocument, report: YoutubeReport) {
       doc,
       [
         ['Total Videos', formatReportNumber(summary.totalVideos)],
-        ['Total Views', formatReportNumber(summary.totalViews)],
-        ['Watch Time (hours)', formatReportNumber(Math.round((summary.totalWatchTime / 60) * 10) / 10)],
-        ['Avg Engagement', `${formatReportNumber(Math.round(summary.averageEngagement * 100) / 100)}%`],
+        ['Total Views', summary.totalViews === null ? 'Not available' : formatReportNumber(summary.totalViews)],
+        ['Watch Time (hours)', summary.totalWatchTime === null ? 'Not available' : formatReportNumber(Math.round((summary.totalWatchTime / 60) * 10) / 10)],
+        ['Avg Engagement', summary.averageEngagement === null ? 'Not available' : `${formatReportNumber(Math.round(summary.averageEngagement * 100) / 100)}%`],
         ['Revenue', summary.totalRevenue === null ? 'Not available' : usd.format(summary.totalRevenue)],
       ],
       y,

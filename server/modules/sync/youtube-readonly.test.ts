@@ -136,12 +136,17 @@ describe('a YouTube channel granted only youtube.readonly', () => {
     expect(analyticsCalls).toEqual([]);
   });
 
-  it('answers the performance summary with revenue null and the reason', async () => {
+  it('answers the performance summary with the Analytics figures and revenue null (unknown, not 0), and the reasons', async () => {
     const response = await server.request('GET', '/api/youtubeanalytics/performance-summary?days=30', { token: account.token });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
       connected: true,
       totalVideos: (await storedVideos()).length,
+      analyticsAccess: false,
+      totalViews: null,
+      totalWatchTime: null,
+      averageEngagement: null,
+      subscribersGained: null,
       totalRevenue: null,
       revenueAccess: 'missingScope',
       lastSyncedAt: server.clock.now().toISOString(),

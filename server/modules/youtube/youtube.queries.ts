@@ -5,6 +5,7 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import type { RevenueAccess, VideoSortKey } from '../../../contract/youtube.ts';
 import { type Database, queryRows } from '../../db/client.ts';
 import { youtubeInsights } from '../../db/schema.ts';
+import { grantsYoutubeAnalytics } from '../platforms/providers/youtube.sync.ts';
 
 const MONETARY_SCOPE = 'https://www.googleapis.com/auth/yt-analytics-monetary.readonly';
 
@@ -12,6 +13,8 @@ export interface ChannelRow {
   connectionId: number;
   title: string | null;
   revenueAccess: RevenueAccess;
+  /** False when the user did not let us read YouTube Analytics (only youtube.readonly was granted). */
+  analyticsAccess: boolean;
   lastSyncedAt: Date | null;
 }
 
@@ -114,6 +117,7 @@ export function createYoutubeQueries(db: Database) {
         connectionId: Number(row.id),
         title: row.title ?? row.display_name,
         revenueAccess,
+        analyticsAccess: grantsYoutubeAnalytics(row.scope),
         lastSyncedAt: row.last_synced_at ? new Date(row.last_synced_at) : null,
       };
     },

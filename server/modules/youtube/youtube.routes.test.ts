@@ -149,7 +149,7 @@ describe('without a YouTube connection', () => {
     expect((await get('/api/youtubeanalytics/videos', carol)).body).toEqual({ connected: false, revenueAccess: 'missingScope', videos: [], page: 1, pageSize: 25, total: 0, lastSyncedAt: null });
     const summary = await get('/api/youtubeanalytics/performance-summary?days=7', carol);
     expect(summary.status).toBe(200);
-    expect(summary.body).toMatchObject({ connected: false, days: 7, totalVideos: 0, totalViews: 0, totalRevenue: null, revenue: { totalRevenue: null, trend: [], revenueBySource: [] } });
+    expect(summary.body).toMatchObject({ connected: false, analyticsAccess: false, days: 7, totalVideos: 0, totalViews: null, totalRevenue: null, revenue: { totalRevenue: null, trend: [], revenueBySource: [] } });
     expect((await get('/api/youtubeanalytics/demographics', carol)).body).toEqual([]);
     expect((await get('/api/youtubeanalytics/insights', carol)).body).toEqual([]);
     expect((await post('/api/youtubeanalytics/insights/generate', carol)).body).toEqual([]);
@@ -352,6 +352,7 @@ describe('GET /api/youtubeanalytics/performance-summary', () => {
       channelTitle: 'Alice cooks',
       days: 7,
       totalVideos: 60,
+      analyticsAccess: true,
       totalViews: 7000,
       totalWatchTime: 21_000,
       averageEngagement: 6,

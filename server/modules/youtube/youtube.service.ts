@@ -341,11 +341,12 @@ export function createYoutubeService({ queries, clock, enqueueSync, retention, r
         channelTitle: null,
         days,
         totalVideos: 0,
-        totalViews: 0,
-        totalWatchTime: 0,
-        averageEngagement: 0,
+        analyticsAccess: false,
+        totalViews: null,
+        totalWatchTime: null,
+        averageEngagement: null,
         totalRevenue: null,
-        subscribersGained: 0,
+        subscribersGained: null,
         revenueAccess: 'missingScope',
         revenue: emptyRevenue(),
         lastSyncedAt: null,
@@ -356,16 +357,19 @@ export function createYoutubeService({ queries, clock, enqueueSync, retention, r
     const views = toNumber(totals.views) ?? 0;
     const engagements = (toNumber(totals.likes) ?? 0) + (toNumber(totals.comments) ?? 0);
     const revenue = await revenuePanel(channel, days, views, totals);
+    // With Analytics access, a period without report rows had no views: 0 is the answer. Without it, unknown.
+    const reported = channel.analyticsAccess;
     return {
       connected: true,
       channelTitle: channel.title,
       days,
       totalVideos,
-      totalViews: views,
-      totalWatchTime: round(toNumber(totals.watch_time_minutes) ?? 0, 1),
-      averageEngagement: views > 0 ? round((engagements / views) * 100, 2) : 0,
+      analyticsAccess: reported,
+      totalViews: reported ? views : null,
+      totalWatchTime: reported ? round(toNumber(totals.watch_time_minutes) ?? 0, 1) : null,
+      averageEngagement: reported ? (views > 0 ? round((engagements / views) * 100, 2) : 0) : null,
       totalRevenue: revenue.totalRevenue,
-      subscribersGained: toNumber(totals.subscribers_gained) ?? 0,
+      subscribersGained: reported ? (toNumber(totals.subscribers_gained) ?? 0) : null,
       revenueAccess: channel.revenueAccess,
       revenue,
       lastSyncedAt: channel.lastSyncedAt?.toISOString() ?? null,

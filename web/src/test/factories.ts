@@ -155,6 +155,7 @@ export function performanceSummary(overrides: Partial<PerformanceSummary> = {}):
     channelTitle: 'Maya Lopez',
     days: 30,
     totalVideos: 412,
+    analyticsAccess: true,
     totalViews: 1_234_567,
     totalWatchTime: 740_000,
     averageEngagement: 6.42,

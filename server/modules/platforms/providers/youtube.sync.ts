@@ -35,6 +35,16 @@ const REPORTS_URL = 'https://youtubeanalytics.googleapis.com/v2/reports';
 const REPORTING_URL = 'https://youtubereporting.googleapis.com/v1';
 const ANALYTICS_SCOPE = 'https://www.googleapis.com/auth/yt-analytics.readonly';
 const MONETARY_SCOPE = 'https://www.googleapis.com/auth/yt-analytics-monetary.readonly';
+
+/**
+ * Whether a connection may read YouTube Analytics reports: either Analytics scope was granted (the monetary one
+ * includes the rest). A connection whose granted scope is unknown (null) is read as if granted.
+ */
+export function grantsYoutubeAnalytics(scope: string | null): boolean {
+  if (scope === null) return true;
+  const granted = scope.split(/[ ,]+/);
+  return granted.includes(ANALYTICS_SCOPE) || granted.includes(MONETARY_SCOPE);
+}
 const VIDEO_BATCH = 50;
 /** reports.query's maximum page for dimensions=video. */
 const VIDEO_REPORT_PAGE = 200;
@@ -507,7 +517,7 @@ export async function syncYouTube(context: ProviderContext, input: SyncInput): P
   // Without an Analytics scope (the user unticked it on Google's consent screen) only the Data API can be read: the
   // videos and their counters are stored, their Analytics totals are unknown (null), the channel reports stay as
   // they were.
-  if (input.scope !== null && !granted.includes(ANALYTICS_SCOPE) && !granted.includes(MONETARY_SCOPE)) {
+  if (!grantsYoutubeAnalytics(input.scope)) {
     const youtube: YoutubeSyncExtras = {
       ...extrasBase,
       channelTraffic: [],

@@ -250,6 +250,30 @@ describe('YouTubePage states', { timeout: 20_000 }, () => {
     expect(within(revenue).queryByText('RPM')).toBeNull();
   });
 
+  it('shows the period figures as not available, with the reason, when YouTube Analytics was not granted', async () => {
+    connectedServer({
+      'GET /api/youtubeanalytics/performance-summary': {
+        status: 200,
+        body: performanceSummary({
+          analyticsAccess: false,
+          totalViews: null,
+          totalWatchTime: null,
+          averageEngagement: null,
+          subscribersGained: null,
+          totalRevenue: null,
+          revenueAccess: 'missingScope',
+        }),
+      },
+    });
+    renderPage();
+    const cards = await waitFor(() => section('Channel summary'));
+    expect(within(cards).getByText('412')).toBeTruthy();
+    expect(within(cards).getAllByText('Not available')).toHaveLength(3);
+    expect(within(cards).getByText(/didn't give Analytics Hub access to your channel's analytics/)).toBeTruthy();
+    expect(within(cards).getByRole('link', { name: 'Reconnect YouTube' }).getAttribute('href')).toBe('/platforms');
+    expect(within(cards).queryByText(/cover the last 30 days/)).toBeNull();
+  });
+
   it('says a channel outside the Partner Program has no revenue, and asks to reconnect a refused channel', async () => {
     connectedServer({
       'GET /api/platformconnections': { status: 200, body: [platformConnection({ needsReconnect: true })] },

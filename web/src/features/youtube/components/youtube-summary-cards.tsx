@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { PerformanceSummary } from '../../../../../contract/youtube';
+import { ButtonLink } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { formatCompactNumber, formatPercentage } from '../../../lib/format';
 import { watchTimeHours } from '../utils/youtube-format';
@@ -12,7 +13,8 @@ function Icon({ children }: { children: ReactNode }) {
   );
 }
 
-function SummaryCard({ label, value, icon }: { label: string; value: string | undefined; icon: ReactNode }) {
+/** `value`: undefined while loading, null when YouTube gives us no such figure. */
+function SummaryCard({ label, value, icon }: { label: string; value: string | null | undefined; icon: ReactNode }) {
   return (
     <div className="flex items-center justify-between gap-3 rounded-xl border border-slate-800 bg-slate-900 p-4 sm:p-5">
       <dl className="min-w-0">
@@ -20,6 +22,8 @@ function SummaryCard({ label, value, icon }: { label: string; value: string | un
         <dd className="mt-1">
           {value === undefined ? (
             <Skeleton className="mt-1 h-8 w-20" />
+          ) : value === null ? (
+            <span className="block py-1 text-base font-medium text-slate-400">Not available</span>
           ) : (
             <span className="block text-2xl font-bold break-words text-white tabular-nums sm:text-3xl lg:text-2xl 2xl:text-3xl">{value}</span>
           )}
@@ -31,6 +35,8 @@ function SummaryCard({ label, value, icon }: { label: string; value: string | un
     </div>
   );
 }
+
+const figure = (value: number | null, format: (value: number) => string) => (value === null ? null : format(value));
 
 /** Total Videos, Total Views, Watch Time (hours) and Avg Engagement (%) for the selected period. */
 export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary | undefined }) {
@@ -52,7 +58,7 @@ export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary |
         />
         <SummaryCard
           label="Total Views"
-          value={summary ? formatCompactNumber(summary.totalViews) : undefined}
+          value={summary ? figure(summary.totalViews, formatCompactNumber) : undefined}
           icon={
             <Icon>
               <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" />
@@ -62,7 +68,7 @@ export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary |
         />
         <SummaryCard
           label="Watch Time (hours)"
-          value={summary ? formatCompactNumber(watchTimeHours(summary.totalWatchTime)) : undefined}
+          value={summary ? figure(summary.totalWatchTime, (minutes) => formatCompactNumber(watchTimeHours(minutes))) : undefined}
           icon={
             <Icon>
               <circle cx="12" cy="12" r="9" />
@@ -72,7 +78,7 @@ export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary |
         />
         <SummaryCard
           label="Avg Engagement (%)"
-          value={summary ? formatPercentage(summary.averageEngagement) : undefined}
+          value={summary ? figure(summary.averageEngagement, formatPercentage) : undefined}
           icon={
             <Icon>
               <path d="M12 20s-7.5-4.5-7.5-10A4.5 4.5 0 0 1 12 7.5 4.5 4.5 0 0 1 19.5 10c0 5.5-7.5 10-7.5 10z" />
@@ -80,7 +86,17 @@ export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary |
           }
         />
       </div>
-      {summary ? (
+      {summary?.connected && !summary.analyticsAccess ? (
+        <div className="mt-3 flex flex-col items-start gap-3 rounded-lg border border-dashed border-slate-700 px-4 py-4 sm:flex-row sm:items-center sm:justify-between">
+          <p className="max-w-2xl text-sm text-slate-300">
+            YouTube didn't give Analytics Hub access to your channel's analytics, so views, watch time and engagement for the period aren't available.
+            Reconnect YouTube and allow access to YouTube Analytics to see them.
+          </p>
+          <ButtonLink to="/platforms" variant="secondary" size="sm">
+            Reconnect YouTube
+          </ButtonLink>
+        </div>
+      ) : summary ? (
         <p className="mt-2 text-xs text-slate-400">
           Total Videos counts the whole channel; views, watch time and engagement cover the last {summary.days} days.
         </p>
