@@ -145,3 +145,31 @@ describe('insights in report emails', () => {
     expect(mail.text).not.toContain('Eight days ago');
   });
 });
+
+describe('insights in a report sent late', () => {
+  it('covers the day before the report was due, not the day before it went out', async () => {
+    const dave = await signUpWithAccess(server);
+    const daves = await seedYoutubeChannel(server.db, { userId: dave.user.id, now: server.clock.now(), title: 'Dave' });
+    // Due at 09:00 UTC on 2026-11-05: the period of insights is [2026-11-04T09:00Z, 2026-11-05T09:00Z).
+    await insertInsights(daves.connectionId, [
+      { title: 'Early in the period', recommendation: 'Due-time window: in.', confidenceScore: 0.8, createdAt: at('2026-11-04T09:05:00Z') },
+      { title: 'After the due time', recommendation: 'Belongs to the next report.', confidenceScore: 0.9, createdAt: at('2026-11-05T09:05:00Z') },
+    ]);
+    server.clock.set(at('2026-11-05T08:30:00Z'));
+    await setPreferences(dave, { frequency: 'daily', weekday: 1, hour: 9, timeZone: 'UTC' });
+
+    // The SMTP server refuses the first attempt; the retry goes out 10 minutes later.
+    // Other users' reports of the morning go out first, so Dave's is the only one due at 09:00.
+    server.clock.set(at('2026-11-05T08:59:00Z'));
+    await server.reports.runDue();
+    server.smtp.failNext(1);
+    server.clock.set(at('2026-11-05T09:00:00Z'));
+    expect(await server.reports.runDue()).toMatchObject({ sent: 0, failed: 1 });
+    server.clock.set(at('2026-11-05T09:10:00Z'));
+    const seen = server.smtp.messages.length;
+    expect(await server.reports.runDue()).toMatchObject({ sent: 1, failed: 0 });
+    const mails = server.smtp.messages.slice(seen).filter((message) => message.to.includes(dave.email));
+    expect(mails).toHaveLength(1);
+    expect(textInsights(mails[0]!)).toEqual(['- Early in the period: Due-time window: in.']);
+  });
+});

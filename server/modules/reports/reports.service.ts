@@ -14,7 +14,7 @@ import type { AnalyticsRepository } from '../analytics/analytics.repository.ts';
 import { displayName } from '../exports/exports.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { type KeyNumbers, type ReportData, reportEmail } from './report-email.ts';
-import { addDays, latestReportAt, nextReportAt, periodOfKey, type ReportPeriod, reportPeriod } from './report-schedule.ts';
+import { addDays, latestReportAt, nextReportAt, periodOfKey, type ReportPeriod, reportPeriod, zonedTime } from './report-schedule.ts';
 import type { ReportPreferencesRow, ReportsRepository } from './reports.repository.ts';
 
 const HOUR = 3_600_000;
@@ -83,13 +83,17 @@ export function createReportsService({ repository, analytics, mailer, clock, has
     };
   }
 
-  async function buildReport(userId: number, name: string, period: ReportPeriod, sentAt: Date): Promise<ReportData> {
+  /**
+   * `scheduledAt`: when the report was due. New insights are those of the day (or week) before it, so a report sent
+   * late or retried covers the same insights as one sent on time, and consecutive reports neither skip nor repeat one.
+   */
+  async function buildReport(userId: number, name: string, period: ReportPeriod, scheduledAt: Date): Promise<ReportData> {
     const lengthMs = (period.frequency === 'daily' ? 1 : 7) * 24 * HOUR;
     const [current, previous, top, insights] = await Promise.all([
       keyNumbers(userId, period.startDate, period.endDate),
       keyNumbers(userId, period.previousStartDate, period.previousEndDate),
       analytics.topContent({ userId, startDate: period.startDate, endDate: period.endDate }, TOP_CONTENT),
-      repository.newInsights(userId, new Date(sentAt.getTime() - lengthMs), sentAt, INSIGHTS),
+      repository.newInsights(userId, new Date(scheduledAt.getTime() - lengthMs), scheduledAt, INSIGHTS),
     ]);
     return {
       name,
@@ -103,7 +107,7 @@ export function createReportsService({ repository, analytics, mailer, clock, has
   }
 
   /** Builds and sends one claimed report; records the outcome. */
-  async function deliver(delivery: { id: number; userId: number; attempts: number }, period: ReportPeriod): Promise<'sent' | 'failed' | 'skipped'> {
+  async function deliver(delivery: { id: number; userId: number; attempts: number }, period: ReportPeriod, scheduledAt: Date): Promise<'sent' | 'failed' | 'skipped'> {
     const now = clock.now();
     try {
       const recipient = await repository.recipient(delivery.userId);
@@ -111,7 +115,7 @@ export function createReportsService({ repository, analytics, mailer, clock, has
         await repository.markFailed(delivery.id, 'the account no longer exists', null);
         return 'skipped';
       }
-      const data = await buildReport(delivery.userId, recipient.firstName, period, now);
+      const data = await buildReport(delivery.userId, recipient.firstName, period, scheduledAt);
       const token = randomToken(32);
       await repository.insertUnsubscribeToken({
         tokenHash: sha256(token),
@@ -172,7 +176,8 @@ export function createReportsService({ repository, analytics, mailer, clock, has
         count('skipped');
         continue;
       }
-      count(await deliver(reclaimed, period));
+      // The report was due at the user's hour on the day after the period (the schedule may have changed since).
+      count(await deliver(reclaimed, period, zonedTime(addDays(period.endDate, 1), preferences.hour, preferences.timeZone)));
     }
 
     await repository.deleteExpiredUnsubscribeTokens(now);
@@ -190,7 +195,7 @@ export function createReportsService({ repository, analytics, mailer, clock, has
     const claimed = await repository.claim(preferences.userId, period.key, now);
     // Claimed already: another process, an earlier scan or a retry has this report.
     if (!claimed) return 'skipped';
-    return deliver(claimed, period);
+    return deliver(claimed, period, occurrence.at);
   }
 
   async function unsubscribe(token: string) {
