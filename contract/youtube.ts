@@ -118,6 +118,12 @@ export type YoutubeVideosResponse = z.infer<typeof youtubeVideosResponse>;
 export const youtubeVideoDetailResponse = youtubeVideo.extend({
   retentionData: z.array(retentionPoint),
   revenueAccess,
+  /**
+   * Impressions and click-through rate count from this instant: YouTube's reach reports begin about 30 days before
+   * Analytics Hub first asked for them, so older videos' impressions cover less than their views. Null when the
+   * impressions are the 1.2 × views estimate or no reach report was read.
+   */
+  impressionsSince: z.iso.datetime().nullable(),
 });
 export type YoutubeVideoDetail = z.infer<typeof youtubeVideoDetailResponse>;
 

@@ -43,6 +43,8 @@ export interface SeedChannel {
   now: Date;
   revenueAccess?: RevenueAccess;
   title?: string;
+  /** The start of the oldest reach report read (youtube_channels.reach_reports_since). */
+  reachSince?: Date;
   /** When false, no youtube_channels row (a connection that was never synced by the YouTube adapter). */
   withChannelRow?: boolean;
   isActive?: boolean;
@@ -77,7 +79,7 @@ export async function seedYoutubeChannel(db: Database, seed: SeedChannel) {
     .returning();
   const connectionId = connection!.id;
   if (seed.withChannelRow !== false) {
-    await db.insert(youtubeChannels).values({ connectionId, channelId: `UC${connectionId}`, title: seed.title ?? 'Test channel', revenueAccess: seed.revenueAccess ?? 'available', updatedAt: now });
+    await db.insert(youtubeChannels).values({ connectionId, channelId: `UC${connectionId}`, title: seed.title ?? 'Test channel', revenueAccess: seed.revenueAccess ?? 'available', reachReportsSince: seed.reachSince ?? null, updatedAt: now });
   }
   const videos = seed.videos ?? [];
   const ids: { id: number; videoId: string }[] = [];

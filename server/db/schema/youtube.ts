@@ -20,6 +20,11 @@ export const youtubeChannels = pgTable('youtube_channels', {
   reachJobId: text('reach_job_id'),
   /** The newest reach report already read (its endTime), so each report is read once. */
   reachReportsThrough: timestamp('reach_reports_through', { withTimezone: true }),
+  /**
+   * The start of the oldest reach report read: stored impressions and click-through rates count from here (YouTube
+   * backfills about 30 days before the job was created), not from each video's publication.
+   */
+  reachReportsSince: timestamp('reach_reports_since', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
 

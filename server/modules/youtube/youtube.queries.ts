@@ -15,6 +15,8 @@ export interface ChannelRow {
   revenueAccess: RevenueAccess;
   /** False when the user did not let us read YouTube Analytics (only youtube.readonly was granted). */
   analyticsAccess: boolean;
+  /** Where stored impressions and click-through rates start (the oldest reach report read); null before any. */
+  reachSince: Date | null;
   lastSyncedAt: Date | null;
 }
 
@@ -96,9 +98,17 @@ export function createYoutubeQueries(db: Database) {
      * the one with synced YouTube data first, then the most recently synced.
      */
     async activeChannel(userId: number): Promise<ChannelRow | undefined> {
-      const [row] = await queryRows<{ id: number; title: string | null; display_name: string | null; revenue_access: string | null; scope: string | null; last_synced_at: string | Date | null }>(
+      const [row] = await queryRows<{
+        id: number;
+        title: string | null;
+        display_name: string | null;
+        revenue_access: string | null;
+        scope: string | null;
+        last_synced_at: string | Date | null;
+        reach_reports_since: string | Date | null;
+      }>(
         db,
-        sql`select c.id, yc.title, c.display_name, yc.revenue_access, c.scope, c.last_synced_at
+        sql`select c.id, yc.title, c.display_name, yc.revenue_access, c.scope, c.last_synced_at, yc.reach_reports_since
           from platform_connections c left join youtube_channels yc on yc.connection_id = c.id
           where c.user_id = ${userId} and c.platform = 'youtube' and c.is_active and not c.manual
           order by (yc.connection_id is not null) desc, c.last_synced_at desc nulls last, c.id
@@ -118,6 +128,7 @@ export function createYoutubeQueries(db: Database) {
         title: row.title ?? row.display_name,
         revenueAccess,
         analyticsAccess: grantsYoutubeAnalytics(row.scope),
+        reachSince: row.reach_reports_since ? new Date(row.reach_reports_since) : null,
         lastSyncedAt: row.last_synced_at ? new Date(row.last_synced_at) : null,
       };
     },

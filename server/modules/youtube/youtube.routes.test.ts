@@ -90,6 +90,7 @@ beforeAll(async () => {
     userId: alice.user.id,
     now,
     title: 'Alice cooks',
+    reachSince: new Date('2026-10-03T07:00:00Z'),
     videos: Array.from({ length: 60 }, (_, index) => aliceVideo(index)),
     daily: aliceDaily(),
     channelTraffic: Array.from({ length: 7 }, (_, k) => [
@@ -314,8 +315,11 @@ describe('GET /api/youtubeanalytics/videos/{id}', () => {
       { timeRatio: 1, watchRatio: 0.31, relativePerformance: null },
     ]);
     expect(byId.body.revenueAccess).toBe('available');
+    // Reported impressions count from the oldest reach report read; the 1.2 × views estimate has no start.
+    expect(byId.body).toMatchObject({ impressions: 20_000, impressionsSince: '2026-10-03T07:00:00.000Z' });
     const byVideoId = await get(`/api/youtubeanalytics/videos/${testVideoId(2)}`);
     expect(byVideoId.body).toMatchObject({ id: aliceVideos[2]!.id, retentionData: [{ timeRatio: 0.5, watchRatio: 0.5, relativePerformance: null }] });
+    expect(byVideoId.body).toMatchObject({ estimatedFields: expect.arrayContaining(['impressions']), impressionsSince: null });
   });
 
   it('answers traffic sources with readable names and shares', async () => {

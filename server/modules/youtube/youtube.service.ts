@@ -253,7 +253,10 @@ export function createYoutubeService({ queries, clock, enqueueSync, retention, r
         logger.warn({ connectionId: channel.connectionId, contentItemId: Number(row.id), error: (error as Error).name }, 'retention refresh failed; answering the cached curve');
       }
     }
-    return { ...toVideo(row, channel.revenueAccess), retentionData, revenueAccess: channel.revenueAccess };
+    const video = toVideo(row, channel.revenueAccess);
+    // Only a reported figure has a start; the 1.2 × views estimate stands for the video's whole life.
+    const impressionsSince = channel.reachSince && !video.estimatedFields.includes('impressions') ? channel.reachSince.toISOString() : null;
+    return { ...video, retentionData, revenueAccess: channel.revenueAccess, impressionsSince };
   }
 
   async function trafficSources(userId: number, id: string): Promise<TrafficSource[]> {

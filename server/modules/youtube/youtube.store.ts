@@ -44,7 +44,7 @@ export async function loadYoutubeSyncState(db: Executor, connectionId: number): 
 export async function storeYoutubeSync(tx: Executor, connectionId: number, extras: YoutubeSyncExtras, contentIdOf: ReadonlyMap<string, number>, now: Date): Promise<void> {
   await tx
     .insert(youtubeChannels)
-    .values({ connectionId, channelId: extras.channelId, title: extras.title, revenueAccess: extras.revenueAccess, reachJobId: extras.reach.jobId, reachReportsThrough: extras.reach.reportsThrough, updatedAt: now })
+    .values({ connectionId, channelId: extras.channelId, title: extras.title, revenueAccess: extras.revenueAccess, reachJobId: extras.reach.jobId, reachReportsThrough: extras.reach.reportsThrough, reachReportsSince: extras.reach.reportsSince, updatedAt: now })
     .onConflictDoUpdate({
       target: youtubeChannels.connectionId,
       set: {
@@ -53,6 +53,8 @@ export async function storeYoutubeSync(tx: Executor, connectionId: number, extra
         revenueAccess: sql`excluded.revenue_access`,
         reachJobId: sql`excluded.reach_job_id`,
         reachReportsThrough: sql`excluded.reach_reports_through`,
+        // The oldest start ever read (least() skips nulls: a run that read no report keeps it).
+        reachReportsSince: sql`least(${youtubeChannels.reachReportsSince}, excluded.reach_reports_since)`,
         updatedAt: sql`excluded.updated_at`,
       },
     });

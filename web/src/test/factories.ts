@@ -104,6 +104,7 @@ export function youtubeVideoDetail(overrides: Partial<YoutubeVideoDetail> = {}):
       { timeRatio: 1, watchRatio: 0.3, relativePerformance: 0.55 },
     ],
     revenueAccess: 'available',
+    impressionsSince: '2026-10-23T07:00:00.000Z',
     ...overrides,
   };
 }

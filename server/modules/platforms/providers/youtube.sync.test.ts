@@ -119,9 +119,15 @@ describe('YouTube sync of the ~1,000-video channel', () => {
     expect(calls['reporting.media.download']).toBe(30);
     console.info(`YouTube first sync of ${videoCount} videos: Data API ${1 + 2 * batches} calls = ${1 + 2 * batches} quota units; Analytics reports.query ${calls['reports.query']} calls (bound ${analyticsBound}); Reporting API ${(calls['reporting.jobs.list'] ?? 0) + (calls['reporting.jobs.create'] ?? 0) + (calls['reporting.reports.list'] ?? 0) + (calls['reporting.media.download'] ?? 0)} calls`);
 
-    // Channel: revenue readable, the reach job remembered with the newest report read (yesterday's, ending today).
+    // Channel: revenue readable, the reach job remembered with the newest report read (yesterday's, ending today)
+    // and the start of the oldest (the 30-day backfill): impressions count from there.
     const today = new Date(Math.floor(server.clock.now().getTime() / DAY) * DAY);
-    expect(first.channel).toMatchObject({ revenueAccess: 'available', reachJobId: expect.any(String), reachReportsThrough: today });
+    expect(first.channel).toMatchObject({
+      revenueAccess: 'available',
+      reachJobId: expect.any(String),
+      reachReportsThrough: today,
+      reachReportsSince: new Date(today.getTime() - 30 * DAY),
+    });
 
     // Daily channel metrics with revenue (recipe (a), (b)).
     expect(first.metricTypes).toEqual(expect.arrayContaining(['views', 'watch_time_minutes', 'subscribers_gained', ...REVENUE_TYPES]));
@@ -226,6 +232,7 @@ describe('YouTube sync of the ~1,000-video channel', () => {
     expect(callsSince(nextDay)['reporting.media.download']).toBe(1);
     const third = await youtubeRows(connectionId);
     expect(third.channel!.reachReportsThrough).toEqual(new Date(today.getTime() + DAY));
+    expect(third.channel!.reachReportsSince).toEqual(first.channel!.reachReportsSince);
     expect(sum(third.videos.map((video) => video.impressions ?? 0))).toBeGreaterThan(sum(first.videos.map((video) => video.impressions ?? 0)));
   }, 180_000);
 });

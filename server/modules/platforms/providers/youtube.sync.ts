@@ -119,8 +119,11 @@ export interface YoutubeSyncExtras {
   demographics: { periodDays: number; rows: { demographicType: 'ageGender' | 'country'; demographicValue: string; viewerPercentage: number }[] }[];
   retention: { videoId: string; points: RetentionPoint[] }[];
   earlyViews: { videoId: string; views: number[]; complete: boolean }[];
-  /** New reach report rows summed per video (added to what is stored); reportsThrough advances the read mark. */
-  reach: { jobId: string | null; reportsThrough: Date | null; videos: { videoId: string; impressions: number; clicks: number }[] };
+  /**
+   * New reach report rows summed per video (added to what is stored); reportsThrough advances the read mark, and
+   * reportsSince is the start of the oldest report read in this run (null when none was).
+   */
+  reach: { jobId: string | null; reportsThrough: Date | null; reportsSince: Date | null; videos: { videoId: string; impressions: number; clicks: number }[] };
   /** Calls by API: Data API calls and quota units, Analytics reports.query calls, Reporting API calls (incl. downloads). */
   usage: { dataApiCalls: number; dataApiUnits: number; analyticsCalls: number; reportingCalls: number };
 }
@@ -431,14 +434,16 @@ async function readReach(client: YoutubeClient, state: YoutubeSyncState): Promis
     pageToken = page.nextPageToken;
   } while (pageToken);
   const totals = new Map<string, { impressions: number; clicks: number }>();
+  let reportsSince: Date | null = null;
   // Oldest first, each report once: the read mark is the newest endTime read.
   for (const report of reports.sort((a, b) => Date.parse(a.startTime) - Date.parse(b.startTime))) {
     if (reportsThrough && Date.parse(report.startTime) < reportsThrough.getTime()) continue;
     readReachCsv(await client.downloadCsv(report.downloadUrl), totals);
+    reportsSince ??= new Date(report.startTime);
     const end = new Date(report.endTime);
     if (!reportsThrough || end > reportsThrough) reportsThrough = end;
   }
-  return { jobId, reportsThrough, videos: [...totals].map(([videoId, total]) => ({ videoId, ...total })) };
+  return { jobId, reportsThrough, reportsSince, videos: [...totals].map(([videoId, total]) => ({ videoId, ...total })) };
 }
 
 export async function syncYouTube(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
@@ -525,7 +530,7 @@ export async function syncYouTube(context: ProviderContext, input: SyncInput): P
       demographics: [],
       retention: [],
       earlyViews: [],
-      reach: { jobId: state.reachJobId, reportsThrough: state.reachReportsThrough, videos: [] },
+      reach: { jobId: state.reachJobId, reportsThrough: state.reachReportsThrough, reportsSince: null, videos: [] },
       usage: client.byApi,
     };
     return { followers: subscribers, daily: subscribers !== undefined ? [{ date: today, metricType: 'subscribers', value: subscribers }] : [], content, usage: client.usage, youtube };
@@ -680,7 +685,7 @@ export async function syncYouTube(context: ProviderContext, input: SyncInput): P
     // the rest of the sync stands. Unreadable bodies and everything else fail the sync.
     if (!(error instanceof PlatformError && (error.details.status === 403 || error.details.status === 404) && error.kind !== 'rate_limited')) throw error;
     // A vanished job (404) is looked for or created again next time; the read mark stays so no day is summed twice.
-    reach = { jobId: error.details.status === 404 ? null : state.reachJobId, reportsThrough: state.reachReportsThrough, videos: [] };
+    reach = { jobId: error.details.status === 404 ? null : state.reachJobId, reportsThrough: state.reachReportsThrough, reportsSince: null, videos: [] };
   }
 
   const youtube: YoutubeSyncExtras = {

@@ -109,6 +109,7 @@ function VideoDetailBody({ video }: { video: YoutubeVideo }) {
   const estimated = (field: EstimatedVideoField) => shown.estimatedFields.includes(field);
   const revenueAccess = detail.data?.revenueAccess;
   const published = formatDate(shown.publishedAt);
+  const impressionsSince = formatDate(detail.data?.impressionsSince);
   const retention = detail.data ? retentionChartData(detail.data.retentionData) : undefined;
 
   let retentionBody;
@@ -206,6 +207,11 @@ function VideoDetailBody({ video }: { video: YoutubeVideo }) {
           />
         </Stat>
       </dl>
+      {impressionsSince ? (
+        <p className="mt-2 text-xs text-slate-400">
+          Impressions and CTR count from {impressionsSince}, when YouTube's reach reports for this channel begin; views cover the video's whole life.
+        </p>
+      ) : null}
       {revenueAccess && revenueAccess !== 'available' ? <p className="mt-2 text-xs text-slate-400">{revenueAccessReason(revenueAccess)}</p> : null}
 
       <Section title="Audience retention">{retentionBody}</Section>

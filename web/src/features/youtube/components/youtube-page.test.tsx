@@ -315,9 +315,21 @@ describe('YouTubePage actions', { timeout: 20_000 }, () => {
     await waitFor(() => expect(server.calls).toContain('GET /api/youtubeanalytics/videos?page=1&pageSize=25&sort=views&order=asc&search=porto'));
   });
 
+  it('says from when a video’s reported impressions and CTR count', async () => {
+    connectedServer({
+      'GET /api/youtubeanalytics/videos/101': { status: 200, body: youtubeVideoDetail({ impressions: 3_100, estimatedFields: [], impressionsSince: '2026-10-23T07:00:00.000Z' }) },
+      'GET /api/youtubeanalytics/videos/101/traffic-sources': { status: 200, body: [] },
+    });
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'View details: Lisbon on $40 a day' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Lisbon on $40 a day' });
+    expect(await within(dialog).findByText(/Impressions and CTR count from Oct 23, 2026/)).toBeTruthy();
+    expect(within(dialog).getAllByRole('definition').map((value) => value.textContent)).toContain('3.1K');
+  });
+
   it('opens a video with its numbers, retention chart, traffic sources and viral potential', async () => {
     const server = connectedServer({
-      'GET /api/youtubeanalytics/videos/101': { status: 200, body: youtubeVideoDetail({ impressions: 57_840, estimatedFields: ['impressions'] }) },
+      'GET /api/youtubeanalytics/videos/101': { status: 200, body: youtubeVideoDetail({ impressions: 57_840, estimatedFields: ['impressions'], impressionsSince: null }) },
       'GET /api/youtubeanalytics/videos/101/traffic-sources': {
         status: 200,
         body: [trafficSourceItem(), trafficSourceItem({ id: 'RELATED_VIDEO', source: 'Suggested videos', views: 12_000, percentage: 24.9 })],

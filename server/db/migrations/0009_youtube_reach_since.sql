@@ -1,0 +1,1 @@
+ALTER TABLE "youtube_channels" ADD COLUMN "reach_reports_since" timestamp with time zone;
