@@ -65,7 +65,8 @@ end
 `;
 const wrkScript = path.join(mkdtempSync(path.join(os.tmpdir(), 'ah-bench-wrk-')), 'report.lua');
 writeFileSync(wrkScript, WRK_REPORT);
-const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
+// BENCH_LOAD_GENERATOR=node forces the Node.js clients, to compare the two on one machine.
+const hasWrk = process.env.BENCH_LOAD_GENERATOR !== 'node' && spawnSync('wrk', ['--version']).error === undefined;
 
 interface LoadResult {
   requests: number;
