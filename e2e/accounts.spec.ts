@@ -33,6 +33,8 @@ test.describe('accounts', () => {
     expect(mail.subject).toBe('Confirm your email for Analytics Hub');
     await page.goto(confirmationLink(mail));
     await expect(page.getByText('Email Confirmed Successfully!')).toBeVisible();
+    // The single-use token leaves the address bar (and the history entry) once read.
+    expect(new URL(page.url()).search).toBe('');
 
     await signInThroughUi(page, server, account);
     await expect(page.getByRole('complementary', { name: 'Sidebar' }).getByText('Analytics Hub')).toBeVisible();

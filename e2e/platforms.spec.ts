@@ -16,6 +16,8 @@ test.describe('platform connections', () => {
       await expect(page.getByRole('heading', { name: new RegExp(`wants to access your ${platform} account`) })).toBeVisible();
       await page.getByRole('button', { name: 'Authorize' }).click();
       await expect(page.getByText('Successfully connected!')).toBeVisible();
+      // The code and state are gone from the address bar (RFC 9700 §4.2.4).
+      expect(new URL(page.url()).search).toBe('');
       await page.getByRole('button', { name: /platforms/i }).or(page.getByRole('link', { name: /platforms/i })).first().click();
       await expect(page).toHaveURL(/\/platforms$/);
     }

@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { useSearchParams } from 'react-router';
 import { ButtonLink } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
 import { Spinner } from '../../../components/ui/spinner';
 import { confirmEmailMutationOptions } from '../api/confirm-email';
+import { useOneTimeSearchParams } from '../../../lib/use-one-time-search-params';
 import { serverMessageOr } from '../utils/auth-feedback';
 import { CONFIRMATION_FAILED, INVALID_LINK, parseConfirmationLink } from '../utils/confirmation-link';
 import { AuthLayout } from './auth-layout';
@@ -24,8 +24,7 @@ function RecoveryLinks() {
 
 /** /confirm-email?userId=&token=: confirms the address once, then says how it went. */
 export function ConfirmEmailPage() {
-  const [searchParams] = useSearchParams();
-  const link = parseConfirmationLink(searchParams);
+  const link = parseConfirmationLink(useOneTimeSearchParams());
   const confirmation = useMutation(confirmEmailMutationOptions());
   const { mutate } = confirmation;
 

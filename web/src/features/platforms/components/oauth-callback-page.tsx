@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { useParams } from 'react-router';
 import { LogoMark } from '../../../components/logo';
 import { ButtonLink } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
 import { Spinner } from '../../../components/ui/spinner';
 import { getAuthToken, useAuthToken } from '../../../lib/auth-token';
 import { logError } from '../../../lib/log';
+import { useOneTimeSearchParams } from '../../../lib/use-one-time-search-params';
 import { accountHandle, invalidateConnectionData } from '../../../lib/platform-connections';
 import { LOGIN_ROUTE, loginRedirectState } from '../../../lib/routes';
 import { completeOAuthCallbackMutationOptions } from '../api/complete-oauth-callback';
@@ -66,7 +67,8 @@ function Failure({ message }: { message: string }) {
  */
 export function OAuthCallbackPage() {
   const { platform = '' } = useParams();
-  const [searchParams] = useSearchParams();
+  // The code and state leave the address bar at once; the page works from this copy.
+  const searchParams = useOneTimeSearchParams();
   const plan = planCallback(searchParams, platform);
   const hasToken = useAuthToken() !== null;
   const queryClient = useQueryClient();

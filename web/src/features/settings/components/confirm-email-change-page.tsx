@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
 import { Spinner } from '../../../components/ui/spinner';
 import { currentUserQueryKey } from '../../../lib/current-user';
+import { useOneTimeSearchParams } from '../../../lib/use-one-time-search-params';
 import { confirmEmailChangeMutationOptions } from '../api/confirm-email-change';
 import { parseEmailChangeLink } from '../utils/email-links';
 import { errorMessage } from './form-feedback';
@@ -14,8 +14,7 @@ import { InvalidLinkPanel, PublicPanel } from './public-panel';
  * click, so a mail scanner opening the link does not use it up.
  */
 export function ConfirmEmailChangePage() {
-  const [searchParams] = useSearchParams();
-  const link = parseEmailChangeLink(searchParams);
+  const link = parseEmailChangeLink(useOneTimeSearchParams());
   const queryClient = useQueryClient();
   const confirm = useMutation({
     ...confirmEmailChangeMutationOptions(),
