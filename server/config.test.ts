@@ -1,8 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type TrustProxy } from './config.ts';
 
 const directories: string[] = [];
 const tempDir = () => {
@@ -73,5 +74,52 @@ describe('loadConfig', () => {
     const a = loadConfig({ DATA_DIR: tempDir(), NODE_ENV: 'production' });
     const b = loadConfig({ DATA_DIR: tempDir() });
     expect({ ...a, dataDir: '', encryptionKeys: [] }).toEqual({ ...b, dataDir: '', encryptionKeys: [] });
+  });
+
+  it('reads TRUST_PROXY as nothing trusted, a hop count or proxy addresses, and refuses to trust every hop', () => {
+    const trustProxy = (value?: string) => loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: value }).trustProxy;
+    for (const off of [undefined, '', 'false', '0']) expect(trustProxy(off)).toBe(false);
+    expect(trustProxy('10.0.0.0/8, 127.0.0.1,::1,fd00::/8')).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8']);
+    // A hop count is a trust function of the hop (0 = the socket peer): Fastify 5 ignores a plain number.
+    const trustsHops = (value: string) => {
+      const trust = trustProxy(value);
+      if (typeof trust !== 'function') throw new Error(`TRUST_PROXY=${value} is not a trust function`);
+      return [0, 1, 2].map((hop) => trust('192.0.2.1', hop));
+    };
+    expect(trustsHops('1')).toEqual([true, false, false]);
+    expect(trustsHops('2')).toEqual([true, true, false]);
+
+    const refusal = (value: string) => {
+      try {
+        trustProxy(value);
+      } catch (error) {
+        expect(error, value).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+      return `TRUST_PROXY=${value} was accepted`;
+    };
+    for (const value of ['true', '-1', 'abc', '999.1.1.1/99', '10.0.0.0/33', '10.0.0.1,']) {
+      expect(refusal(value), value).toMatch(/TRUST_PROXY: .*expected false, a hop count .* addresses or CIDRs \(e\.g\. 10\.0\.0\.0\/8,127\.0\.0\.1\)/);
+    }
+    expect(refusal('true')).toMatch(/TRUST_PROXY: trusting every hop lets clients choose their IP/);
+    expect(refusal('999.1.1.1/99')).not.toContain('999');
+  });
+
+  it('gives Fastify a TRUST_PROXY it applies: request.ip is the nearest address not trusted', async () => {
+    // X-Forwarded-For as a proxy at 10.1.2.3 forwards it: the client's own claim, then the client's address.
+    const ipSeen = async (trustProxy: TrustProxy, remoteAddress: string) => {
+      const app = Fastify({ trustProxy });
+      app.get('/ip', async (request) => request.ip);
+      const response = await app.inject({ url: '/ip', remoteAddress, headers: { 'x-forwarded-for': '6.6.6.6, 203.0.113.7' } });
+      await app.close();
+      return response.body;
+    };
+    const config = (value?: string) => loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: value }).trustProxy;
+    expect(await ipSeen(config(), '10.1.2.3')).toBe('10.1.2.3');
+    expect(await ipSeen(config('1'), '10.1.2.3')).toBe('203.0.113.7');
+    expect(await ipSeen(config('2'), '10.1.2.3')).toBe('6.6.6.6');
+    expect(await ipSeen(config('10.0.0.0/8'), '10.1.2.3')).toBe('203.0.113.7');
+    // A peer outside the list is the client itself, whatever it claims.
+    expect(await ipSeen(config('10.0.0.0/8'), '198.51.100.9')).toBe('198.51.100.9');
   });
 });

@@ -2,6 +2,7 @@
 // never by NODE_ENV: an explicit variable says what it means.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { PLATFORM_NAMES, type PlatformName } from '../contract/platforms.ts';
@@ -9,6 +10,52 @@ import { PLATFORM_NAMES, type PlatformName } from '../contract/platforms.ts';
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no'])
   .transform((value) => ['true', '1', 'on', 'yes'].includes(value));
+
+/**
+ * Fastify's `trustProxy`: which hops may speak for the client in X-Forwarded-For. `request.ip`, and with it
+ * every per-IP rate limit, is the nearest address that is not trusted.
+ */
+export type TrustProxy = false | string[] | ((address: string, hop: number) => boolean);
+
+const TRUST_PROXY_FORMS =
+  "expected false, a hop count (1 = one reverse proxy in front) or the proxies' addresses or CIDRs (e.g. 10.0.0.0/8,127.0.0.1)";
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+const trustProxySetting = z
+  .string()
+  .optional()
+  .transform((raw, context): TrustProxy => {
+    const value = raw?.trim().toLowerCase();
+    if (value === undefined || ['false', '0', 'off', 'no'].includes(value)) return false;
+    if (['true', 'on', 'yes'].includes(value)) {
+      // Trusting every hop makes request.ip the left-most X-Forwarded-For entry, which the client writes.
+      context.issues.push({ code: 'custom', input: raw, message: `trusting every hop lets clients choose their IP; ${TRUST_PROXY_FORMS}` });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (!Number.isSafeInteger(hops)) {
+        context.issues.push({ code: 'custom', input: raw, message: TRUST_PROXY_FORMS });
+        return z.NEVER;
+      }
+      // Fastify 5 ignores a numeric trustProxy (it trusts nothing), so the hop count is a trust function. It
+      // trusts the nearest `hops` addresses whoever they are: only for a server that the proxy alone can reach.
+      return (_address, hop) => hop < hops;
+    }
+    const entries = value.split(',').map((entry) => entry.trim());
+    if (!entries.every(isAddressOrCidr)) {
+      context.issues.push({ code: 'custom', input: raw, message: TRUST_PROXY_FORMS });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -18,7 +65,7 @@ const envSchema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   SANDBOX: z.enum(['on', 'off']).default('on'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: booleanFlag.default(false),
+  TRUST_PROXY: trustProxySetting,
   ENCRYPTION_KEYS: z
     .string()
     .regex(/^v\d+:[A-Za-z0-9+/=_-]{43,}(,v\d+:[A-Za-z0-9+/=_-]{43,})*$/, 'expected "v1:<base64 32-byte key>[,v0:<older key>]"')
@@ -86,7 +133,7 @@ export interface Config {
   databaseUrl: string | undefined;
   sandbox: boolean;
   logLevel: string;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   /** First key encrypts; every key can decrypt (rotation). */
   encryptionKeys: EncryptionKey[];
   smtpUrl: string | undefined;
