@@ -7,6 +7,18 @@ import type { PlatformName } from './demo-accounts.ts';
 export type FailureGroup = 'token' | 'profile' | 'revoke' | 'metrics';
 export type FailureKind = 'server_error' | 'malformed_json' | 'invalid_grant' | 'rate_limited' | 'timeout' | 'token_expired' | 'revoked';
 
+/** Variations of an injected `rate_limited`, each the way the real platform signals it. */
+export interface FailureOptions {
+  /** YouTube: the Data API's spent daily quota (403 `quotaExceeded`, domain `youtube.quota`) instead of 429 throttling. */
+  quotaExceeded?: boolean;
+  /** Instagram (Graph API): the throttling `error.code`: 4 app, 17 user, 32 page, 613 custom, 80002 business use case; default 4. */
+  graphErrorCode?: 4 | 17 | 32 | 613 | 80002;
+  /** Instagram: `estimated_time_to_regain_access` (minutes) in an `X-Business-Use-Case-Usage` header. */
+  regainAccessMinutes?: number;
+  /** The `Retry-After` header to send instead of the platform's own: delay-seconds or an HTTP-date (RFC 9110 §10.2.3). */
+  retryAfter?: string;
+}
+
 export interface Reply {
   status: number;
   headers?: Record<string, string>;

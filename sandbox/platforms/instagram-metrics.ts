@@ -7,7 +7,7 @@
 // today, none below 100 followers) and total_value metrics (`views` only with `metric_type=total_value`); ranges of
 // at most 30 days. Errors are Graph error objects keyed by `error.code`.
 import { PERSONAS, type Persona } from './demo-accounts.ts';
-import { json, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
+import { json, type FailureOptions, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import { catalogue, contentTitle, countersAt, dailyValue, dayOf, DAY_MS, decodeCursor, encodeCursor, netFollowers, publishedBy, type ContentItem } from './metrics-data.ts';
 import type { TokenRecord } from './oauth-core.ts';
 import type { PlatformContext, RenderedFailure } from './platform-module.ts';
@@ -332,10 +332,27 @@ export function createInstagramMetrics(context: PlatformContext, deps: Instagram
     },
   ];
 
-  function failure(kind: RenderedFailure): Reply {
+  /** Graph throttling (2.7): HTTP 400 with the level's `error.code`, usage in headers, never a Retry-After. */
+  function throttled({ graphErrorCode = 4, regainAccessMinutes }: FailureOptions): Reply {
+    const usage = { call_count: 100, total_cputime: 12, total_time: 34 };
+    const message = {
+      4: '(#4) Application request limit reached',
+      17: '(#17) User request limit reached',
+      32: '(#32) Page request limit reached',
+      613: '(#613) Calls to this api have exceeded the rate limit.',
+      80002: '(#80002) There have been too many calls to this Instagram account. Wait a bit and try again.',
+    }[graphErrorCode];
+    const headers: Record<string, string> = { [graphErrorCode === 32 ? 'x-page-usage' : 'x-app-usage']: JSON.stringify(usage) };
+    if (regainAccessMinutes !== undefined) {
+      headers['x-business-use-case-usage'] = JSON.stringify({ '17841400000000000': [{ type: 'instagram', ...usage, estimated_time_to_regain_access: regainAccessMinutes }] });
+    }
+    return graphError(400, { message, code: graphErrorCode, is_transient: true }, headers);
+  }
+
+  function failure(kind: RenderedFailure, options: FailureOptions = {}): Reply {
     switch (kind) {
       case 'rate_limited':
-        return graphError(400, { message: '(#4) Application request limit reached', code: 4, is_transient: true }, { 'x-app-usage': JSON.stringify({ call_count: 100, total_cputime: 12, total_time: 34 }) });
+        return throttled(options);
       case 'token_expired': {
         const expired = new Date(context.now().getTime() - 3_600_000);
         return graphError(400, { message: `Error validating access token: Session has expired on ${deps.pacificTime(expired)}. The current time is ${deps.pacificTime(context.now())}.`, code: 190, error_subcode: 463 });

@@ -284,8 +284,8 @@ export function createInstagram(context: PlatformContext): PlatformModule {
     accounts,
     routes,
     failureGroups: ['token', 'profile', 'metrics'],
-    failure(group, kind, request) {
-      if (group === 'metrics') return metrics.failure(kind);
+    failure(group, kind, request, options) {
+      if (group === 'metrics') return metrics.failure(kind, options);
       if (group === 'token' && request.host === TOKEN_HOST) {
         if (kind === 'invalid_grant') return tokenEndpointError('Invalid authorization code');
         if (kind === 'rate_limited') {

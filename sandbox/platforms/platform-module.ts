@@ -2,7 +2,7 @@
 // hands it, demo-account avatars served from a stand-in for the platform's image CDN, and form reading for token
 // endpoints. A platform file owns its routes, its profile data and every error body it sends.
 import { avatarSvg, PERSONAS, type DemoAccount, type PlatformName } from './demo-accounts.ts';
-import { svg, type FailureGroup, type FailureKind, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
+import { svg, type FailureGroup, type FailureKind, type FailureOptions, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import type { AppKeys, ClientCredentials, OAuthStore } from './oauth-core.ts';
 
 /** What every platform module gets from the sandbox. */
@@ -39,7 +39,7 @@ export interface PlatformModule {
   /** The `failNext` groups that exist on this platform (LinkedIn, Instagram and Patreon have no revoke endpoint). */
   failureGroups: readonly FailureGroup[];
   /** The platform's own body for an injected failure on a route of `group`. */
-  failure(group: FailureGroup, kind: RenderedFailure, request: SandboxRequest): Reply;
+  failure(group: FailureGroup, kind: RenderedFailure, request: SandboxRequest, options: FailureOptions): Reply;
 }
 
 const AVATAR_PATH = /^\/sandbox-avatars\/(?<key>[a-z]+)\.svg$/;

@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PLATFORM_NAMES, type DemoAccount, type PlatformName } from './demo-accounts.ts';
-import { BodyTooLargeError, html, json, malformedJson, readBody, Router, type FailureGroup, type FailureKind, type Reply, type SandboxRequest } from './http.ts';
+import { BodyTooLargeError, html, json, malformedJson, readBody, Router, type FailureGroup, type FailureKind, type FailureOptions, type Reply, type SandboxRequest } from './http.ts';
 import { createInstagram } from './instagram.ts';
 import { createLinkedin } from './linkedin.ts';
 import { fingerprint, generateAppKeys, generateCredentials, OAuthStore, type AppKeys, type ClientCredentials, type RevokedToken } from './oauth-core.ts';
@@ -43,6 +43,8 @@ export interface PlatformSandboxOptions {
 export type FailNextEndpoint = FailureGroup;
 /** The `failure` argument of `failNext`. */
 export type FailNextFailure = FailureKind;
+/** The `options` argument of `failNext`. */
+export type FailNextOptions = FailureOptions;
 
 export interface SandboxCall {
   platform: PlatformName;
@@ -78,8 +80,11 @@ export interface PlatformSandbox {
   accounts: Record<PlatformName, readonly DemoAccount[]>;
   /** Opens the consent page at `authorizeUrl` (already rewritten to the sandbox) and presses Authorize or Deny. */
   authorize(authorizeUrl: string, options?: AuthorizeOptions): Promise<{ redirectUrl: string }>;
-  /** The next request to one of the platform's `endpoint` routes fails this way (queued, first in first out). */
-  failNext(platform: PlatformName, endpoint: FailNextEndpoint, failure: FailNextFailure): void;
+  /**
+   * The next request to one of the platform's `endpoint` routes fails this way (queued, first in first out);
+   * `options` picks among the platform's real throttling signals.
+   */
+  failNext(platform: PlatformName, endpoint: FailNextEndpoint, failure: FailNextFailure, options?: FailNextOptions): void;
   /**
    * YouTube Data API quota units used so far (list calls cost 1 unit): in total, or for one API key or access token.
    */
@@ -153,20 +158,21 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
   const router = new Router(PLATFORM_NAMES.flatMap((platform) => modules[platform].routes));
 
   const calls: SandboxCall[] = [];
-  const failures = new Map<string, FailureKind[]>();
+  const failures = new Map<string, { kind: FailureKind; options: FailureOptions }[]>();
   const held = new Set<ServerResponse>();
 
-  function takeFailure(platform: PlatformName, group: FailureGroup | undefined): FailureKind | undefined {
+  function takeFailure(platform: PlatformName, group: FailureGroup | undefined): { kind: FailureKind; options: FailureOptions } | undefined {
     if (!group) return undefined;
     return failures.get(`${platform}:${group}`)?.shift();
   }
 
-  function failureReply(module: PlatformModule, group: FailureGroup, kind: FailureKind, request: SandboxRequest): Reply {
+  function failureReply(module: PlatformModule, group: FailureGroup, { kind, options }: { kind: FailureKind; options: FailureOptions }, request: SandboxRequest): Reply {
     if (kind === 'timeout') return { status: 504, hold: true };
     if (kind === 'malformed_json') return malformedJson(group);
     // Outside the metrics group, an expired or revoked token reads like any dead token on that endpoint.
-    if (group !== 'metrics' && (kind === 'token_expired' || kind === 'revoked')) return module.failure(group, 'invalid_grant', request);
-    return module.failure(group, kind, request);
+    if (group !== 'metrics' && (kind === 'token_expired' || kind === 'revoked')) return module.failure(group, 'invalid_grant', request, options);
+    const reply = module.failure(group, kind, request, options);
+    return options.retryAfter === undefined ? reply : { ...reply, headers: { ...reply.headers, 'retry-after': options.retryAfter } };
   }
 
   handleRequest = async (request, response) => {
@@ -204,7 +210,7 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
       const failure = takeFailure(platform, match.route.group);
       const reply = failure && match.route.group ? failureReply(modules[platform], match.route.group, failure, sandboxRequest) : await match.route.handle(sandboxRequest);
       // Paths only: queries and bodies carry tokens, codes and secrets.
-      logger.info({ platform, endpoint, method, status: reply.hold ? 'held' : reply.status, ...(failure ? { injectedFailure: failure } : {}) }, 'platform sandbox request');
+      logger.info({ platform, endpoint, method, status: reply.hold ? 'held' : reply.status, ...(failure ? { injectedFailure: failure.kind } : {}) }, 'platform sandbox request');
       if (reply.hold) {
         held.add(response);
         response.once('close', () => held.delete(response));
@@ -271,12 +277,12 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
     appKeys,
     accounts: Object.fromEntries(PLATFORM_NAMES.map((platform) => [platform, modules[platform].accounts])) as Record<PlatformName, readonly DemoAccount[]>,
     authorize,
-    failNext(platform, endpoint, failure) {
+    failNext(platform, endpoint, failure, options = {}) {
       const module = modules[platform];
       if (!module) throw new Error(`Unknown platform: ${String(platform)}`);
       if (!module.failureGroups.includes(endpoint)) throw new Error(`${module.label} has no ${endpoint} endpoint in the sandbox.`);
       const key = `${platform}:${endpoint}`;
-      failures.set(key, [...(failures.get(key) ?? []), failure]);
+      failures.set(key, [...(failures.get(key) ?? []), { kind: failure, options }]);
     },
     quotaUnitsUsed: (credential) => (credential === undefined ? [...quotaUnits.values()].reduce((sum, units) => sum + units, 0) : (quotaUnits.get(credential) ?? 0)),
     calls,

@@ -394,8 +394,8 @@ export function createYoutube(context: PlatformContext): PlatformModule {
     accounts,
     routes,
     failureGroups: ['token', 'profile', 'revoke', 'metrics'],
-    failure(group, kind) {
-      if (group === 'metrics') return metrics.failure(kind);
+    failure(group, kind, _request, options) {
+      if (group === 'metrics') return kind === 'rate_limited' && options.quotaExceeded ? quotaExceeded() : metrics.failure(kind);
       if (group === 'profile') {
         if (kind === 'invalid_grant') return invalidCredentials();
         if (kind === 'rate_limited') return quotaExceeded();

@@ -34,11 +34,31 @@ const insightsBody = z.looseObject({
   ),
 });
 
+const businessUseCaseUsage = z.record(z.string(), z.array(z.looseObject({ estimated_time_to_regain_access: z.number().nonnegative().optional() })));
+
+/**
+ * The longest `estimated_time_to_regain_access` (minutes) in `X-Business-Use-Case-Usage`, in seconds: the only
+ * time Graph throttling signals (2.7). Undefined when absent, zero or unreadable.
+ */
+function regainAccessSeconds(response: PlatformResponse): number | undefined {
+  const header = response.headers.get('x-business-use-case-usage');
+  if (!header) return undefined;
+  let usage: unknown;
+  try {
+    usage = JSON.parse(header);
+  } catch {
+    return undefined;
+  }
+  const minutes = Object.values(businessUseCaseUsage.safeParse(usage).data ?? {}).flatMap((entries) => entries.map((entry) => entry.estimated_time_to_regain_access ?? 0));
+  const longest = Math.max(0, ...minutes);
+  return longest > 0 ? longest * 60 : undefined;
+}
+
 /** Graph errors are keyed by `error.code`, not the HTTP status (2.7). */
 function graphFailure(response: PlatformResponse, operation: string): PlatformError {
   const parsed = graphError.safeParse(response.body);
   const code = parsed.success ? parsed.data.error.code : undefined;
-  const details = { status: response.status, errorCode: code !== undefined ? String(code) : undefined, retryAfterSeconds: retryAfterSeconds(response) };
+  const details = { status: response.status, errorCode: code !== undefined ? String(code) : undefined, retryAfterSeconds: retryAfterSeconds(response) ?? regainAccessSeconds(response) };
   if (response.status === 429 || (code !== undefined && [4, 17, 32, 613, 80002].includes(code))) {
     return new PlatformError('rate_limited', 'instagram', operation, 'The platform is rate limiting us', details);
   }

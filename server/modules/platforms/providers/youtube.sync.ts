@@ -183,11 +183,35 @@ const reportsBody = z.looseObject({
 
 const googleError = z.looseObject({ error: z.looseObject({ errors: z.array(z.looseObject({ reason: z.string().optional() })).optional() }) });
 
-/** Google reports quota and rate limits as 403 with a reason (1.5); they are waits, not failures. */
-function youtubeFailure(response: PlatformResponse, operation: string): PlatformError {
+const PACIFIC = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+
+/** Pacific wall-clock time at `epochMs`, written as if it were UTC (so the difference is the zone's offset). */
+function pacificWallClock(epochMs: number): number {
+  const part = Object.fromEntries(PACIFIC.formatToParts(epochMs).map(({ type, value }) => [type, Number(value)]));
+  return Date.UTC(part.year!, part.month! - 1, part.day!, part.hour!, part.minute!, part.second!);
+}
+
+/**
+ * Seconds from `now` until the next midnight Pacific time, when Google resets the YouTube Data API's daily quota.
+ * DST-aware: midnight is never inside a switch (they happen at 02:00), so one offset correction is exact.
+ */
+export function secondsUntilQuotaReset(now: Date): number {
+  const wall = new Date(pacificWallClock(now.getTime()));
+  const midnightWall = Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate() + 1);
+  let reset = midnightWall - (wall.getTime() - now.getTime());
+  reset = midnightWall - (pacificWallClock(reset) - reset);
+  return Math.max(1, Math.ceil((reset - now.getTime()) / 1000));
+}
+
+/**
+ * Google reports quota and rate limits as 403 with a reason (1.5); they are waits, not failures. The daily quota
+ * (`quotaExceeded`) comes back only at midnight Pacific: retrying earlier spends calls on certain refusals and
+ * runs out the deferral budget before the reset.
+ */
+export function youtubeFailure(response: PlatformResponse, operation: string): PlatformError {
   const reason = googleError.safeParse(response.body).data?.error.errors?.[0]?.reason;
   if (response.status === 403 && reason && ['quotaExceeded', 'rateLimitExceeded', 'userRateLimitExceeded'].includes(reason)) {
-    const retryAfter = retryAfterSeconds(response) ?? (reason === 'quotaExceeded' ? 3600 : 60);
+    const retryAfter = retryAfterSeconds(response) ?? (reason === 'quotaExceeded' ? secondsUntilQuotaReset(response.receivedAt) : 60);
     return new PlatformError('rate_limited', 'youtube', operation, 'The platform is rate limiting us', { status: 403, errorCode: reason, retryAfterSeconds: retryAfter });
   }
   return apiError(response, 'youtube', operation, reason);
@@ -303,7 +327,7 @@ function youtubeClient(context: ProviderContext, accessToken: string) {
         } catch {
           body = undefined;
         }
-        throw youtubeFailure({ status: response.status, headers: response.headers, body }, 'reach');
+        throw youtubeFailure({ status: response.status, headers: response.headers, body, receivedAt: context.now() }, 'reach');
       }
       return text;
     },

@@ -13,7 +13,7 @@ import {
   type ProviderContext,
   standardRefresh,
 } from './provider.ts';
-import { syncYouTube } from './youtube.sync.ts';
+import { syncYouTube, youtubeFailure } from './youtube.sync.ts';
 
 const AUTHORIZE_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
 const TOKEN_URL = 'https://oauth2.googleapis.com/token';
@@ -56,7 +56,8 @@ function toProfile(item: z.infer<typeof channel>): PlatformProfile {
 
 async function readChannels(context: ProviderContext, operation: string, query: Record<string, string>, headers: Record<string, string>) {
   const response = await callPlatform(context, { platform: 'youtube', operation, url: buildUrl(CHANNELS_URL, { part: 'snippet,statistics', ...query }), headers });
-  if (response.status !== 200) throw apiError(response, 'youtube', operation);
+  // A spent daily quota is a wait (youtube.sync.ts), not an outage: manual connections are synced through here.
+  if (response.status !== 200) throw youtubeFailure(response, operation);
   return parseBody(channelList, response, 'youtube', operation).items ?? [];
 }
 
