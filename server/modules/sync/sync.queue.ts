@@ -18,6 +18,15 @@ const SCHEDULE_CRON = '*/5 * * * *';
 /** A Retry-After chain longer than this is treated as a failure. */
 const MAX_DEFERRALS = 20;
 
+/**
+ * The wait after the n-th throttle (1-based) that came without a time: 1 minute, doubling up to an hour. Meta
+ * counts its limits over a rolling hour and often says nothing; a fixed minute would spend all the deferrals in
+ * 20 minutes and fail a sync that an hour's patience would have finished.
+ */
+export function unsignalledThrottleWaitSeconds(deferral: number): number {
+  return Math.min(3600, 60 * 2 ** Math.max(0, deferral - 1));
+}
+
 export interface SyncJobData {
   connectionId: number;
   /** How many times this sync was put off by a 429 or a busy connection. */
@@ -107,7 +116,7 @@ export function createSyncQueue({ database, service, repository, clock, config, 
     if (outcome.kind === 'defer') {
       const deferrals = (job.data.deferrals ?? 0) + 1;
       if (deferrals <= MAX_DEFERRALS) {
-        const seconds = Math.max(1, Math.ceil(outcome.seconds));
+        const seconds = Math.max(1, Math.ceil(outcome.seconds ?? unsignalledThrottleWaitSeconds(deferrals)));
         await enqueue(connectionId, { startAfterSeconds: seconds, deferrals });
         await repository.setStatus(connectionId, { status: 'queued', message: outcome.message, nextRunAt: new Date(now.getTime() + seconds * 1000) }, now);
         return;

@@ -27,8 +27,11 @@ export type RunOutcome =
   | { kind: 'failed'; message: string }
   /** Worth retrying with backoff. */
   | { kind: 'retry'; message: string }
-  /** Come back later without spending a retry: the platform's Retry-After, or another worker holds the lease. */
-  | { kind: 'defer'; seconds: number; message: string };
+  /**
+   * Come back later without spending a retry: the platform's Retry-After, or another worker holds the lease.
+   * `seconds` null: the platform is throttling but did not say for how long (the queue backs off).
+   */
+  | { kind: 'defer'; seconds: number | null; message: string };
 
 export interface SyncServiceDeps {
   repository: SyncRepository;
@@ -48,7 +51,7 @@ export function createSyncService({ repository, platformsRepository, platforms, 
     if (error instanceof ReconnectRequired) return { kind: 'failed', message: `${name} no longer accepts this connection. Connect it again.` };
     if (error instanceof PlatformError) {
       const status = error.details.status ? ` (HTTP ${error.details.status}${error.details.errorCode && error.details.errorCode !== MALFORMED_RESPONSE ? `, ${error.details.errorCode}` : ''})` : '';
-      if (error.kind === 'rate_limited') return { kind: 'defer', seconds: error.details.retryAfterSeconds ?? 60, message: `${name} is rate limiting us; the sync will resume later.` };
+      if (error.kind === 'rate_limited') return { kind: 'defer', seconds: error.details.retryAfterSeconds ?? null, message: `${name} is rate limiting us; the sync will resume later.` };
       if (error.details.errorCode === MALFORMED_RESPONSE) return { kind: 'failed', message: `${name} sent a response we could not read${status}. Nothing was stored.` };
       if (error.kind === 'not_found') return { kind: 'failed', message: `${name}: ${error.message}.` };
       if (error.kind === 'invalid_grant' || error.kind === 'unauthorized') return { kind: 'failed', message: `${name} no longer accepts this connection. Connect it again.` };

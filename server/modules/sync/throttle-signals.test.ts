@@ -124,9 +124,36 @@ describe('Retry-After as an HTTP-date on other platforms', () => {
 
 describe('Instagram (Graph API)', () => {
   it.each([4, 17, 32, 613] as const)('error code %i is a wait, not a failure', async (graphErrorCode) => {
-    // Graph throttling carries no time of its own here: the sync engine's default wait of a minute.
+    // Graph throttling carries no time of its own here: the first step of the queue's backoff, a minute.
     server.clock.set(new Date('2026-11-12T10:00:00Z'));
     await expectDeferred('instagram', { graphErrorCode }, MINUTE);
+  });
+
+  it('throttling that keeps coming without a time backs off: 1, 2, then 4 minutes, without spending a retry', async () => {
+    server.clock.set(new Date('2026-11-14T10:00:00Z'));
+    const { account, connectionId } = await connectNew('instagram');
+    try {
+      await server.sync.enqueueDue();
+      await server.sync.drain({ ignoreStartAfter: true });
+      const sandbox = platformSandboxOf(server);
+      for (let k = 0; k < 3; k += 1) sandbox.failNext('instagram', 'metrics', 'rate_limited', { graphErrorCode: 4 });
+      let { status } = await syncNow(server, account.token, connectionId);
+      const waits: number[] = [];
+      for (let deferral = 1; deferral <= 3; deferral += 1) {
+        const nextRunAt = Date.parse(status!.nextRunAt!);
+        waits.push(nextRunAt - server.clock.now().getTime());
+        const [state] = await server.db.select().from(syncStates).where(eq(syncStates.connectionId, connectionId));
+        expect(await server.sync.job(state!.jobId!)).toMatchObject({ retryCount: 0, data: { deferrals: deferral } });
+        server.clock.set(new Date(nextRunAt));
+        // One run at a time: the deferred job, which meets the next throttle (or, the fourth time, succeeds).
+        await server.sync.drain({ ignoreStartAfter: true, maxJobs: 1 });
+        status = await syncStatusOf(server, account.token, connectionId);
+      }
+      expect(waits).toEqual([MINUTE, 2 * MINUTE, 4 * MINUTE]);
+      expect(status).toMatchObject({ status: 'idle', message: null });
+    } finally {
+      await server.request('DELETE', `/api/platformconnections/${connectionId}`, { token: account.token });
+    }
   });
 
   it("X-Business-Use-Case-Usage's estimated_time_to_regain_access is the wait", async () => {
