@@ -8,11 +8,8 @@ import type { Clock } from '../../lib/clock.ts';
 import type { ConnectionRow } from '../platforms/platforms.repository.ts';
 import type { PlatformsService } from '../platforms/platforms.service.ts';
 import { dayOf } from '../platforms/providers/provider.ts';
-import { fetchRetentionCurve } from '../platforms/providers/youtube.sync.ts';
+import { DEEP_DIVE_MAX_AGE_MS, fetchRetentionCurve } from '../platforms/providers/youtube.sync.ts';
 import { storeRetention } from './youtube.store.ts';
-
-/** A cached curve older than this is read again (YouTube revises retention as views accumulate). */
-const RETENTION_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 export interface RetentionDeps {
   db: Database;
@@ -20,9 +17,12 @@ export interface RetentionDeps {
   clock: Clock;
 }
 
-/** Whether a curve fetched at `fetchedAt` (null: never) must be read again. */
+/**
+ * Whether a curve fetched at `fetchedAt` (null: never) must be read again: after the same day the sync waits before
+ * re-reading it (YouTube revises retention as views accumulate).
+ */
 function retentionIsStale(fetchedAt: Date | null, now: Date): boolean {
-  return fetchedAt === null || now.getTime() - fetchedAt.getTime() >= RETENTION_MAX_AGE_MS;
+  return fetchedAt === null || now.getTime() - fetchedAt.getTime() >= DEEP_DIVE_MAX_AGE_MS;
 }
 
 /**

@@ -5,9 +5,7 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import type { RevenueAccess, VideoSortKey } from '../../../contract/youtube.ts';
 import { type Database, queryRows } from '../../db/client.ts';
 import { youtubeInsights } from '../../db/schema.ts';
-import { grantsYoutubeAnalytics } from '../platforms/providers/youtube.sync.ts';
-
-const MONETARY_SCOPE = 'https://www.googleapis.com/auth/yt-analytics-monetary.readonly';
+import { grantsYoutubeAnalytics, grantsYoutubeRevenue } from '../platforms/providers/youtube.sync.ts';
 
 export interface ChannelRow {
   connectionId: number;
@@ -120,7 +118,7 @@ export function createYoutubeQueries(db: Database) {
       const revenueAccess: RevenueAccess =
         stored === 'available' || stored === 'missingScope' || stored === 'notMonetized'
           ? stored
-          : (row.scope ?? '').split(/[ ,]+/).includes(MONETARY_SCOPE)
+          : grantsYoutubeRevenue(row.scope)
             ? 'available'
             : 'missingScope';
       return {
@@ -325,14 +323,10 @@ export function createYoutubeQueries(db: Database) {
       connectionId: number,
       insights: { insightType: string; title: string; recommendation: string; confidenceScore: number; facts: Record<string, number | string>; videoId: string | null }[],
       createdAt: Date,
-    ) {
-      return db.transaction(async (tx) => {
+    ): Promise<void> {
+      await db.transaction(async (tx) => {
         await tx.delete(youtubeInsights).where(eq(youtubeInsights.connectionId, connectionId));
-        if (insights.length === 0) return [];
-        return tx
-          .insert(youtubeInsights)
-          .values(insights.map((insight) => ({ connectionId, ...insight, createdAt })))
-          .returning();
+        if (insights.length > 0) await tx.insert(youtubeInsights).values(insights.map((insight) => ({ connectionId, ...insight, createdAt })));
       });
     },
 

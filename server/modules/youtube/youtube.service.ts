@@ -36,8 +36,8 @@ import { trafficSourceName } from './traffic-source-names.ts';
 import type { ChannelRow, VideoDetailRow, VideoRow, YoutubeQueries } from './youtube.queries.ts';
 
 /** The spec's fallbacks (section 3): ad revenue is 80 % of revenue, impressions 1.2 × views. */
-export const AD_REVENUE_SHARE = 0.8;
-export const IMPRESSIONS_PER_VIEW = 1.2;
+const AD_REVENUE_SHARE = 0.8;
+const IMPRESSIONS_PER_VIEW = 1.2;
 /** Demographics are stored for 7, 30, 90 and 365 days. */
 const MAX_DEMOGRAPHIC_DAYS = 365;
 /** How far back the insights engine reads daily series (two 28-day windows plus YouTube's reporting delay). */
@@ -103,7 +103,7 @@ function videoKey(id: string): { id: number } | { videoId: string } | undefined 
 }
 
 /** A video in the contract's shape: revenue only with revenue access; fallbacks only for missing values, flagged. */
-export function toVideo(row: VideoRow, revenueAccess: RevenueAccess): YoutubeVideo {
+function toVideo(row: VideoRow, revenueAccess: RevenueAccess): YoutubeVideo {
   const estimatedFields: EstimatedVideoField[] = [];
   const views = Number(row.views);
   const revenueVisible = revenueAccess === 'available';
@@ -153,7 +153,7 @@ export function toVideo(row: VideoRow, revenueAccess: RevenueAccess): YoutubeVid
 }
 
 /** Stored demographic rows in the contract's words: "female age25-34" → "female 25-34", "age65-" → "65+". */
-export function toDemographic(row: { demographic_type: string; demographic_value: string; viewer_percentage: number }): Demographic | undefined {
+function toDemographic(row: { demographic_type: string; demographic_value: string; viewer_percentage: number }): Demographic | undefined {
   const types = ['ageGender', 'age', 'gender', 'country'] as const;
   const type = types.find((candidate) => candidate === row.demographic_type);
   if (!type) return undefined;

@@ -9,7 +9,7 @@
 // Every body is parsed with zod (CSV: checked row by row); anything unreadable fails the whole sync before anything
 // is stored, since the sync engine stores a run's output in one transaction.
 import { z } from 'zod';
-import type { RetentionPoint } from '../../../../contract/youtube.ts';
+import type { RetentionPoint, RevenueAccess } from '../../../../contract/youtube.ts';
 import {
   addDays,
   apiError,
@@ -45,6 +45,11 @@ export function grantsYoutubeAnalytics(scope: string | null): boolean {
   const granted = scope.split(/[ ,]+/);
   return granted.includes(ANALYTICS_SCOPE) || granted.includes(MONETARY_SCOPE);
 }
+
+/** Whether the monetary scope (revenue reports) was granted; an unknown scope (null) is read as not granted. */
+export function grantsYoutubeRevenue(scope: string | null): boolean {
+  return (scope ?? '').split(/[ ,]+/).includes(MONETARY_SCOPE);
+}
 const VIDEO_BATCH = 50;
 /** reports.query's maximum page for dimensions=video. */
 const VIDEO_REPORT_PAGE = 200;
@@ -62,11 +67,9 @@ export const EARLY_VIEWS_PER_SYNC = 50;
 /** Days of channel traffic per reports.query call. */
 export const TRAFFIC_WINDOW_DAYS = 183;
 /** reports.query has no rows for the last days (48–72 h processing, platform-apis.md 1.4). */
-export const ANALYTICS_LAG_DAYS = 3;
-export const REACH_REPORT_TYPE = 'channel_reach_basic_a1';
+const ANALYTICS_LAG_DAYS = 3;
+const REACH_REPORT_TYPE = 'channel_reach_basic_a1';
 const REACH_JOB_NAME = 'Analytics Hub reach';
-
-export type YoutubeRevenueAccess = 'available' | 'missingScope' | 'notMonetized';
 
 /** What the store already holds for the connection, so the adapter only reads what is missing or stale. */
 export interface YoutubeSyncState {
@@ -110,7 +113,7 @@ export interface TrafficSourceViews {
 export interface YoutubeSyncExtras {
   channelId: string;
   title: string | null;
-  revenueAccess: YoutubeRevenueAccess;
+  revenueAccess: RevenueAccess;
   videos: YoutubeVideoStats[];
   channelTraffic: (TrafficSourceViews & { date: string })[];
   /** Lifetime views by source of the videos read this sync (replaces what is stored for them). */
@@ -540,9 +543,8 @@ export async function syncYouTube(context: ProviderContext, input: SyncInput): P
     }
   }
 
-  const granted = (input.scope ?? '').split(/[ ,]+/);
   const subscribers = channel.statistics?.subscriberCount;
-  const extrasBase = { channelId: channel.id, title: channel.snippet?.title ?? null, revenueAccess: 'missingScope' as YoutubeRevenueAccess, videos: [...stats.values()] };
+  const extrasBase = { channelId: channel.id, title: channel.snippet?.title ?? null, revenueAccess: 'missingScope' as RevenueAccess, videos: [...stats.values()] };
   // Without an Analytics scope (the user unticked it on Google's consent screen) only the Data API can be read: the
   // videos and their counters are stored, their Analytics totals are unknown (null), the channel reports stay as
   // they were.
@@ -584,8 +586,8 @@ export async function syncYouTube(context: ProviderContext, input: SyncInput): P
 
   // Daily revenue (recipe (b)). Without the monetary scope nothing is asked; a 403 means the channel is not in the
   // Partner Program. Either way revenue stays absent (null), never zero.
-  let revenueAccess: YoutubeRevenueAccess = 'missingScope';
-  if (granted.includes(MONETARY_SCOPE)) {
+  let revenueAccess: RevenueAccess = 'missingScope';
+  if (grantsYoutubeRevenue(input.scope)) {
     try {
       const revenue = await client.report({ startDate: input.since, endDate: today, sort: 'day' }, ['day'], Object.keys(REVENUE_METRICS));
       revenueAccess = 'available';

@@ -2,6 +2,7 @@
 // nothing when the data cannot carry a claim (too few videos, too small an effect, too weak evidence); what it does say
 // cites the numbers it rests on, and its confidence follows the formulas in statistics.ts.
 import type { RetentionPoint, RevenueAccess } from '../../../../contract/youtube.ts';
+import { addDays } from '../../platforms/providers/provider.ts';
 import { trafficSourceName } from '../traffic-source-names.ts';
 import { formatCount, formatDuration, formatMoney, formatPercent, formatRatio } from './format.ts';
 import { comparisonConfidence, type MannWhitneyResult, mannWhitney, median, outlierConfidence, robustSpread, round } from './statistics.ts';
@@ -46,15 +47,15 @@ export interface ComputedInsight {
 }
 
 /** Fewer videos than this cannot say anything about publishing times or lengths. */
-export const MIN_VIDEOS = 15;
+const MIN_VIDEOS = 15;
 /** Each compared group needs at least this many videos. */
-export const MIN_GROUP = 5;
+const MIN_GROUP = 5;
 /** Outlier rules (click-through, retention) need this many videos with the measure. */
-export const MIN_OUTLIER_SAMPLE = 10;
+const MIN_OUTLIER_SAMPLE = 10;
 /** Retention drop-off needs this many curves. */
-export const MIN_RETENTION_CURVES = 5;
-export const EARLY_WINDOW_DAYS = 7;
-export const TREND_WINDOW_DAYS = 28;
+const MIN_RETENTION_CURVES = 5;
+const EARLY_WINDOW_DAYS = 7;
+const TREND_WINDOW_DAYS = 28;
 
 // A claim is made only when the evidence clears all three: adjusted p-value, effect size, and a difference a
 // creator would care about.
@@ -125,7 +126,7 @@ interface GroupComparison {
  * Each group against all other videos; the group with the strongest evidence of being higher wins, if that evidence
  * survives the Bonferroni correction for the number of groups tested and the effect is large enough to matter.
  */
-export function bestGroup(entries: readonly { group: string; value: number }[], groupOrder: readonly string[]): GroupComparison | null {
+function bestGroup(entries: readonly { group: string; value: number }[], groupOrder: readonly string[]): GroupComparison | null {
   const candidates: Omit<GroupComparison, 'groupsTested' | 'pAdjusted' | 'confidence'>[] = [];
   for (const group of groupOrder) {
     const inGroup = entries.filter((entry) => entry.group === group).map((entry) => entry.value);
@@ -204,7 +205,7 @@ function publishingTimeInsights({ videos, now }: InsightInput): ComputedInsight[
   return insights;
 }
 
-export const DURATION_BUCKETS = [
+const DURATION_BUCKETS = [
   { label: 'under 1 minute', max: 60 },
   { label: '1–4 minutes', max: 240 },
   { label: '4–10 minutes', max: 600 },
@@ -377,8 +378,6 @@ function retentionDropOffInsights({ videos }: InsightInput): ComputedInsight[] {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Trends over the last 28 days against the 28 before: traffic sources and RPM.
-
-const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 /** The two windows ending at the newest day with data (YouTube's reports lag two to three days behind today). */
 function trendWindows(latest: string) {

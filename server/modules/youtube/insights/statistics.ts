@@ -66,7 +66,7 @@ export function mannWhitney(first: readonly number[], second: readonly number[])
 }
 
 /** Confidence is never shown as certainty. */
-export const MAX_CONFIDENCE = 0.99;
+const MAX_CONFIDENCE = 0.99;
 
 /**
  * The confidence of a comparison between two groups, 0–1:

@@ -13,11 +13,11 @@ import { formatCount, formatPercent, formatRatio } from './format.ts';
 import type { InsightVideo } from './engine.ts';
 import { median, round } from './statistics.ts';
 
-export const VELOCITY_MAX_AGE_DAYS = 28;
+const VELOCITY_MAX_AGE_DAYS = 28;
 /** A baseline needs this many other videos with the measure. */
-export const MIN_BASELINE = 3;
+const MIN_BASELINE = 3;
 /** Below this many views an engagement rate is noise. */
-export const MIN_VIEWS_FOR_RATES = 100;
+const MIN_VIEWS_FOR_RATES = 100;
 
 const DAY_MS = 86_400_000;
 const WEIGHTS: Record<ViralFactor['factor'], number> = { viewVelocity: 0.4, retention: 0.25, engagementRate: 0.2, clickThroughRate: 0.15 };
