@@ -3,7 +3,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_COLOURS } from '../../../contract/analytics.ts';
-import { accountMetrics, contentItems, contentMetrics, platformConnections } from '../../db/schema.ts';
+import { accountMetrics, platformConnections } from '../../db/schema.ts';
+import { analyticsFactory } from '../../test/analytics-factory.ts';
 import { type Account, signUpWithAccess } from '../../test/platforms.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 
@@ -12,24 +13,7 @@ let alice: Account;
 let bob: Account;
 let youtubeId: number;
 
-async function insertConnection(userId: number, platform: string, followers: number) {
-  const now = server.clock.now();
-  const [row] = await server.db
-    .insert(platformConnections)
-    .values({ userId, platform, platformUserId: `${platform}-${userId}`, followers, connectedAt: now, updatedAt: now })
-    .returning();
-  return row!.id;
-}
-
-async function daily(connectionId: number, date: string, values: Record<string, number>) {
-  await server.db.insert(accountMetrics).values(Object.entries(values).map(([metricType, value]) => ({ connectionId, date, metricType, value })));
-}
-
-async function content(connectionId: number, id: string, title: string, asOf: string, values: Record<string, number>) {
-  const [item] = await server.db.insert(contentItems).values({ connectionId, platformContentId: id, title, description: `About ${title}`, url: `https://example.com/${id}` }).returning();
-  await server.db.insert(contentMetrics).values(Object.entries(values).map(([metricType, value]) => ({ contentItemId: item!.id, connectionId, metricType, asOf, value })));
-  return item!.id;
-}
+const { insertConnection, daily, content } = analyticsFactory(() => server, { contentDescription: (title) => `About ${title}` });
 
 beforeAll(async () => {
   server = await startTestServer({ stripe: true, platforms: true });

@@ -6,9 +6,9 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 
-export const EVENTS_CHANNEL = 'analytics_hub_events';
+const EVENTS_CHANNEL = 'analytics_hub_events';
 
-export const LIVE_EVENT_KINDS = ['sync', 'analytics-changed'] as const;
+const LIVE_EVENT_KINDS = ['sync', 'analytics-changed'] as const;
 export type LiveEventKind = (typeof LIVE_EVENT_KINDS)[number];
 
 /**

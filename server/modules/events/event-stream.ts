@@ -8,7 +8,7 @@ import type { EventsService } from './events.service.ts';
 
 /** How soon the browser should come back after a dropped connection. */
 export const STREAM_RETRY_MS = 3_000;
-export const HEARTBEAT_MS = 15_000;
+const HEARTBEAT_MS = 15_000;
 
 export function createEventStreams({ bus, service, heartbeatMs = HEARTBEAT_MS }: { bus: EventBus; service: EventsService; heartbeatMs?: number }) {
   const open = new Set<() => void>();

@@ -5,7 +5,7 @@ import { currentUser } from '../../plugins/authentication.ts';
 import type { EventStreams } from './event-stream.ts';
 import type { EventsService } from './events.service.ts';
 
-export const EVENT_STREAM_PATH = '/api/events/stream';
+const EVENT_STREAM_PATH = '/api/events/stream';
 
 /**
  * Authenticates the stream by its single-use ticket (EventSource cannot send headers), or, for clients that can

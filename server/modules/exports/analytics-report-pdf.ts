@@ -75,7 +75,7 @@ function niceStep(span: number, ticks: number): number {
   return step * magnitude;
 }
 
-export function axisScale(values: readonly number[], { fromZero }: { fromZero: boolean }) {
+function axisScale(values: readonly number[], { fromZero }: { fromZero: boolean }) {
   let min = Math.min(...values);
   let max = Math.max(...values);
   if (fromZero) min = Math.min(0, min);
@@ -92,7 +92,7 @@ export function axisScale(values: readonly number[], { fromZero }: { fromZero: b
 }
 
 /** At most `count` evenly spread indices of a series of `length` points, always the first and the last. */
-export function tickIndices(length: number, count = X_TICKS): number[] {
+function tickIndices(length: number, count = X_TICKS): number[] {
   if (length <= count) return Array.from({ length }, (_, index) => index);
   return Array.from({ length: count }, (_, index) => Math.round((index * (length - 1)) / (count - 1)));
 }
@@ -446,7 +446,7 @@ export async function pdfBuffer(render: (output: NodeJS.WritableStream) => Promi
   return Buffer.concat(chunks);
 }
 
-export function renderAnalyticsReportPdf(report: AnalyticsReport, output: NodeJS.WritableStream): Promise<void> {
+function renderAnalyticsReportPdf(report: AnalyticsReport, output: NodeJS.WritableStream): Promise<void> {
   return writePdf(output, { title: `Analytics Hub report ${report.startDate} to ${report.endDate}`, generatedAt: report.generatedAt }, (doc) => drawReport(doc, report));
 }
 

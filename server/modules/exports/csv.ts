@@ -9,7 +9,7 @@
 
 /** The UTF-8 byte-order mark, written once before the header row. */
 export const CSV_BOM = '\uFEFF';
-export const CSV_LINE_END = '\r\n';
+const CSV_LINE_END = '\r\n';
 
 const FORMULA_TRIGGERS = new Set(['=', '+', '-', '@', '\t', '\r']);
 

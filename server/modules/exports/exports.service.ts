@@ -1,6 +1,6 @@
 // Exports of the Analytics screen's data with its filters: CSV and JSON stream every record in the range from the
 // database, a slice at a time; the PDF is a bounded report with the charts (analytics-report-pdf.ts).
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { type AnalyticsQuery, DEFAULT_ANALYTICS_DAYS } from '../../../contract/analytics.ts';
 import { type AnalyticsExportQuery, CSV_EXPORT_COLUMNS, EXPORT_CONTENT_TYPES, type ExportFormat, type ExportRecord, PDF_RECORD_LIMIT } from '../../../contract/exports.ts';
 import { PLATFORM_CATALOGUE, type PlatformName, platformDisplayName, platformById } from '../../../contract/platforms.ts';
@@ -10,6 +10,7 @@ import type { AnalyticsService } from '../analytics/analytics.routes.ts';
 import { type AnalyticsReport, renderAnalyticsReportPdfBuffer } from './analytics-report-pdf.ts';
 import { CSV_BOM, csvLine, csvNumber, csvText } from './csv.ts';
 import { type ExportCursor, type ExportFilter, type ExportRow, type ExportsRepository, planWindows } from './exports.repository.ts';
+import { jsonDocumentChunks, textStream } from './text-stream.ts';
 
 /**
  * Records read per database round trip. Small enough that a slice (and the text made from it) is a few hundred
@@ -17,12 +18,7 @@ import { type ExportCursor, type ExportFilter, type ExportRow, type ExportsRepos
  */
 export const EXPORT_SLICE_SIZE = 2_000;
 
-/** The HTTP stream buffers up to about this much text before it stops asking the database for more. */
-const STREAM_HIGH_WATER_MARK = 64 * 1024;
-
 type ExportFilters = Omit<AnalyticsExportQuery, 'format'>;
-
-export const displayName = platformDisplayName;
 
 /** Lowercase letters, digits and dashes only: safe in a Content-Disposition header and on every file system. */
 const fileNamePart = (value: string) =>
@@ -48,9 +44,9 @@ export function exportFileName(
   return `${parts.join('-')}.${format}`;
 }
 
-export const toExportRecord = (row: ExportRow): ExportRecord => ({
+const toExportRecord = (row: ExportRow): ExportRecord => ({
   date: row.date,
-  platformName: displayName(row.platform),
+  platformName: platformDisplayName(row.platform),
   metricType: row.metric_type,
   // JSON has no NaN or Infinity; PostgreSQL doubles can hold them.
   value: Number.isFinite(Number(row.value)) ? Number(row.value) : null,
@@ -82,34 +78,15 @@ export function createExportsService({ repository, analytics, clock }: { reposit
     }
   }
 
-  /**
-   * A byte stream that pulls the next slice only when the HTTP response has taken the previous text (backpressure):
-   * memory stays at about one slice whatever the export's size. A reader that goes away ends the generator, and with
-   * it the queries.
-   */
-  const textStream = (chunks: AsyncIterable<string>) =>
-    Readable.from(
-      (async function* () {
-        for await (const chunk of chunks) yield Buffer.from(chunk, 'utf8');
-      })(),
-      { objectMode: false, highWaterMark: STREAM_HIGH_WATER_MARK },
-    );
-
   async function* csvChunks(filter: ExportFilter): AsyncGenerator<string> {
     yield CSV_BOM + csvLine(CSV_EXPORT_COLUMNS.map((column) => csvText(column)));
     for await (const slice of recordSlices(filter)) yield slice.map(csvRecord).join('');
   }
 
-  async function* jsonChunks(filter: ExportFilter, filters: { startDate: string; endDate: string; platform: string | null; metricType: string | null }): AsyncGenerator<string> {
+  function jsonChunks(filter: ExportFilter, filters: { startDate: string; endDate: string; platform: string | null; metricType: string | null }) {
     // The document is valid JSON once complete; records come last so they can be streamed.
-    yield `{"exportedAt":${JSON.stringify(clock.now().toISOString())},"filters":${JSON.stringify(filters)},"records":[`;
-    let first = true;
-    for await (const slice of recordSlices(filter)) {
-      const text = slice.map((record) => JSON.stringify(record)).join(',\n');
-      yield first ? `\n${text}` : `,\n${text}`;
-      first = false;
-    }
-    yield '\n]}\n';
+    const head = `{"exportedAt":${JSON.stringify(clock.now().toISOString())},"filters":${JSON.stringify(filters)},"records":[`;
+    return jsonDocumentChunks(head, recordSlices(filter), (record) => record);
   }
 
   function resolveFilters(userId: number, filters: ExportFilters) {
@@ -167,7 +144,7 @@ export function createExportsService({ repository, analytics, clock }: { reposit
     return { fileName, contentType, body: textStream(csvChunks(filter)) };
   }
 
-  return { analyticsExport, analyticsReport, recordSlices };
+  return { analyticsExport, analyticsReport };
 }
 
 export type ExportsService = ReturnType<typeof createExportsService>;

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountMetrics, contentItems, contentMetrics, platformConnections } from '../../db/schema.ts';
+import { analyticsFactory } from '../../test/analytics-factory.ts';
 import { type Account, signUpWithAccess } from '../../test/platforms.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 
@@ -16,28 +16,7 @@ const EVIL_TITLE = '=HYPERLINK("http://evil.example","x")';
 const QUOTED_TITLE = 'Comma, "quoted"\nline';
 const MULTILINGUAL_TITLE = 'Влог: Αθήνα, Hà Nội, Łódź, İzmir';
 
-async function insertConnection(userId: number, platform: string, followers: number) {
-  const now = server.clock.now();
-  const [row] = await server.db
-    .insert(platformConnections)
-    .values({ userId, platform, platformUserId: `${platform}-${userId}`, followers, connectedAt: now, updatedAt: now })
-    .returning();
-  return row!.id;
-}
-
-async function daily(connectionId: number, date: string, values: Record<string, number>) {
-  await server.db.insert(accountMetrics).values(Object.entries(values).map(([metricType, value]) => ({ connectionId, date, metricType, value })));
-}
-
-async function content(connectionId: number, id: string, title: string, asOf: string, values: Record<string, number>) {
-  const [item] = await server.db.insert(contentItems).values({ connectionId, platformContentId: id, title, url: `https://example.com/${id}` }).returning();
-  await readAgain(item!.id, connectionId, asOf, values);
-  return item!.id;
-}
-
-async function readAgain(contentItemId: number, connectionId: number, asOf: string, values: Record<string, number>) {
-  await server.db.insert(contentMetrics).values(Object.entries(values).map(([metricType, value]) => ({ contentItemId, connectionId, metricType, asOf, value })));
-}
+const { insertConnection, daily, content, readAgain } = analyticsFactory(() => server);
 
 beforeAll(async () => {
   server = await startTestServer({ stripe: true, platforms: true });

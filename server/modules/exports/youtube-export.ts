@@ -4,7 +4,6 @@
 //
 // CSV and JSON read the table page by page (MAX_VIDEO_PAGE_SIZE videos a query) as the reply stream asks for them;
 // the PDF is a bounded report: the channel's numbers, a views chart and the first PDF_RECORD_LIMIT videos.
-import { Readable } from 'node:stream';
 import { type YoutubeVideosExportQuery, EXPORT_CONTENT_TYPES, PDF_RECORD_LIMIT, YOUTUBE_VIDEO_CSV_COLUMNS } from '../../../contract/exports.ts';
 import { DEFAULT_YOUTUBE_DAYS, MAX_VIDEO_PAGE_SIZE, type PerformanceSummary, type YoutubeVideo } from '../../../contract/youtube.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -29,6 +28,7 @@ import {
 } from './analytics-report-pdf.ts';
 import { CSV_BOM, csvLine, csvNumber, csvText } from './csv.ts';
 import type { ExportFile } from './exports.service.ts';
+import { jsonDocumentChunks, textStream } from './text-stream.ts';
 
 type VideoFilters = Omit<YoutubeVideosExportQuery, 'format'>;
 
@@ -142,7 +142,7 @@ function drawYoutubeReport(doc: PDFKit.PDFDocument, report: YoutubeReport) {
   pageFooters(doc, `Analytics Hub · YouTube · ${dayOf(report.generatedAt)}`);
 }
 
-export function renderYoutubeReportPdf(report: YoutubeReport, output: NodeJS.WritableStream): Promise<void> {
+function renderYoutubeReportPdf(report: YoutubeReport, output: NodeJS.WritableStream): Promise<void> {
   return writePdf(output, { title: 'Analytics Hub YouTube report', generatedAt: report.generatedAt }, (doc) => drawYoutubeReport(doc, report));
 }
 
@@ -161,24 +161,10 @@ export function createYoutubeExports({ youtube, clock }: { youtube: YoutubeServi
     for await (const videos of videoPages(userId, filters)) yield videos.map(csvVideo).join('');
   }
 
-  async function* jsonChunks(userId: number, filters: VideoFilters, revenueAccess: string): AsyncGenerator<string> {
-    yield `{"exportedAt":${JSON.stringify(clock.now().toISOString())},"filters":${JSON.stringify(filters)},"revenueAccess":${JSON.stringify(revenueAccess)},"videos":[`;
-    let first = true;
-    for await (const videos of videoPages(userId, filters)) {
-      const text = videos.map((video) => JSON.stringify(jsonVideo(video))).join(',\n');
-      yield first ? `\n${text}` : `,\n${text}`;
-      first = false;
-    }
-    yield '\n]}\n';
+  function jsonChunks(userId: number, filters: VideoFilters, revenueAccess: string) {
+    const head = `{"exportedAt":${JSON.stringify(clock.now().toISOString())},"filters":${JSON.stringify(filters)},"revenueAccess":${JSON.stringify(revenueAccess)},"videos":[`;
+    return jsonDocumentChunks(head, videoPages(userId, filters), jsonVideo);
   }
-
-  const textStream = (chunks: AsyncIterable<string>) =>
-    Readable.from(
-      (async function* () {
-        for await (const chunk of chunks) yield Buffer.from(chunk, 'utf8');
-      })(),
-      { objectMode: false, highWaterMark: 64 * 1024 },
-    );
 
   async function youtubeReport(userId: number, filters: VideoFilters): Promise<YoutubeReport> {
     const [first, summary] = await Promise.all([
@@ -204,5 +190,5 @@ export function createYoutubeExports({ youtube, clock }: { youtube: YoutubeServi
     return { fileName, contentType, body: textStream(csvChunks(userId, filters)) };
   }
 
-  return { youtubeVideosExport, youtubeReport };
+  return { youtubeVideosExport };
 }

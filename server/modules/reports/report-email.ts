@@ -29,7 +29,7 @@ const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
 /** "+12.5%", "−3.0%", "no change", or "new" when the previous period had nothing. */
-export function changeLabel(current: number, previous: number): string {
+function changeLabel(current: number, previous: number): string {
   if (current === previous) return 'no change';
   if (previous === 0) return 'new';
   const percent = ((current - previous) / Math.abs(previous)) * 100;
@@ -44,7 +44,7 @@ export function periodLabel(period: ReportPeriod): string {
   return period.startDate === period.endDate ? dateLabel(period.startDate) : `${dateLabel(period.startDate)} – ${dateLabel(period.endDate)}`;
 }
 
-export function keyNumberRows(data: ReportData) {
+function keyNumberRows(data: ReportData) {
   const { current, previous } = data;
   return [
     { label: 'Followers', value: integer.format(current.followers), change: changeLabel(current.followers, previous.followers) },

@@ -3,8 +3,6 @@
 import type { ReportFrequency } from '../../../contract/reports.ts';
 import { addDays } from '../platforms/providers/provider.ts';
 
-export { addDays };
-
 export interface ReportSchedule {
   frequency: ReportFrequency;
   /** ISO weekday (1 = Monday); weekly reports only. */
@@ -60,7 +58,7 @@ export function localParts(instant: Date, timeZone: string): LocalParts {
   return { date, hour: wall.hour, weekday: isoWeekday(date) };
 }
 
-export function isoWeekday(date: string): number {
+function isoWeekday(date: string): number {
   const day = new Date(`${date}T00:00:00Z`).getUTCDay();
   return day === 0 ? 7 : day;
 }

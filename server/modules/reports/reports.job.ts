@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
 import type { ReportsService } from './reports.service.ts';
 
-export const REPORTS_SCAN_JOB = 'reports-scan';
+const REPORTS_SCAN_JOB = 'reports-scan';
 /** Every minute: report times are whole hours, so a report leaves within a minute or so of its local time. */
 const SCAN_CRON = '* * * * *';
 

@@ -6,15 +6,16 @@
 // fails (the SMTP server refused or was unreachable) is marked failed and retried with backoff by a later scan; a
 // send interrupted by a crash stays `sending` and is not repeated, because the email may already have left.
 import type { FastifyBaseLogger } from 'fastify';
+import { platformDisplayName } from '../../../contract/platforms.ts';
 import type { ReportPreferences, ReportPreferencesRequest } from '../../../contract/reports.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/secure-random.ts';
 import type { AnalyticsRepository } from '../analytics/analytics.repository.ts';
-import { displayName } from '../exports/exports.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { addDays } from '../platforms/providers/provider.ts';
 import { type KeyNumbers, type ReportData, reportEmail } from './report-email.ts';
-import { addDays, latestReportAt, nextReportAt, periodOfKey, type ReportPeriod, reportPeriod, zonedTime } from './report-schedule.ts';
+import { latestReportAt, nextReportAt, periodOfKey, type ReportPeriod, reportPeriod, zonedTime } from './report-schedule.ts';
 import type { ReportPreferencesRow, ReportsRepository } from './reports.repository.ts';
 
 const HOUR = 3_600_000;
@@ -101,7 +102,7 @@ export function createReportsService({ repository, analytics, mailer, clock, has
       current,
       previous,
       connectedPlatforms: current.connections,
-      topContent: top.map((item) => ({ title: item.title, platform: displayName(item.platform), engagement: Number(item.engagement) })),
+      topContent: top.map((item) => ({ title: item.title, platform: platformDisplayName(item.platform), engagement: Number(item.engagement) })),
       insights: insights.map((insight) => ({ title: insight.title, recommendation: insight.recommendation })),
     };
   }
