@@ -17,6 +17,11 @@ export interface SessionContext {
   dataFingerprint: string;
 }
 
+/** The request's SessionContext from a `findSessionContext` row. */
+export function sessionContextOf(found: { session: SessionRow; user: UserRow; subscription: SubscriptionAccessFields | null; dataFingerprint: string }): SessionContext {
+  return { sessionId: found.session.id, user: found.user, subscription: found.subscription, dataFingerprint: found.dataFingerprint };
+}
+
 export function createAccountsRepository(db: Database) {
   // Every authenticated request runs this, and it is the only query a cached premium answer needs: the session
   // and its user, the subscription the access gate reads, and the fingerprint the analytics cache is keyed on,

@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { digestsEqual, randomToken, sha256 } from '../../lib/secure-random.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import type { AccountsRepository, SessionContext, UserRow } from './accounts.repository.ts';
+import { type AccountsRepository, type SessionContext, sessionContextOf, type UserRow } from './accounts.repository.ts';
 import { confirmationEmail } from './emails.ts';
 import { hashPassword, isCommonPassword, verifyAgainstDummy, verifyPassword } from './passwords.ts';
 
@@ -205,7 +205,7 @@ export function createAccountsService({ repository, rateLimiter, mailer, clock, 
       return undefined;
     }
     if (now - session.lastUsedAt.getTime() > SESSION_TOUCH_INTERVAL_MS) await repository.touchSession(session.id, new Date(now));
-    return { sessionId: session.id, user: found.user, subscription: found.subscription, dataFingerprint: found.dataFingerprint };
+    return sessionContextOf(found);
   }
 
   async function logout(sessionId: string) {

@@ -1,7 +1,5 @@
 import type { OutgoingMail } from '../mail/mailer.ts';
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!);
+import { escapeHtml } from '../../lib/html.ts';
 
 export function confirmationEmail({ to, name, link }: { to: string; name: string; link: string }): OutgoingMail {
   const greeting = name ? `Hi ${name},` : 'Hi,';

@@ -4,7 +4,7 @@ import type { SyncStatus } from '../../../contract/platforms.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/secure-random.ts';
-import type { AccountsRepository, SessionContext } from '../accounts/accounts.repository.ts';
+import { type AccountsRepository, sessionContextOf } from '../accounts/accounts.repository.ts';
 import type { EventsRepository } from './events.repository.ts';
 
 /** Long enough to open the stream right after asking, short enough that a leaked URL is useless. */
@@ -50,7 +50,7 @@ export function createEventsService({ repository, accounts, syncStates, clock }:
       // Signing out deletes the session and, with it, its tickets; this also catches a session ended meanwhile.
       const found = await accounts.findSessionContext(taken.sessionId);
       if (!found || found.user.id !== taken.userId) throw invalidTicket();
-      return { sessionId: found.session.id, user: found.user, subscription: found.subscription, dataFingerprint: found.dataFingerprint } satisfies SessionContext;
+      return sessionContextOf(found);
     },
 
     /** What `event: sync` says: each connection's status and how many are done. */

@@ -2,6 +2,7 @@
 // unsubscribe link; the List-Unsubscribe headers make it one click in mail clients (RFC 2369, RFC 8058).
 import type { OutgoingMail } from '../mail/mailer.ts';
 import type { ReportPeriod } from './report-schedule.ts';
+import { escapeHtml } from '../../lib/html.ts';
 
 export interface KeyNumbers {
   followers: number;
@@ -21,9 +22,6 @@ export interface ReportData {
   insights: { title: string; recommendation: string }[];
   connectedPlatforms: number;
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!);
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });

@@ -1,7 +1,5 @@
 import type { OutgoingMail } from '../mail/mailer.ts';
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!);
+import { escapeHtml } from '../../lib/html.ts';
 
 function layout(paragraphs: string[]) {
   return `<!doctype html><html><body style="font-family:system-ui,sans-serif;background:#0f172a;color:#e2e8f0;padding:24px">
