@@ -33,6 +33,11 @@ export function messageFromBody(body: unknown): string | undefined {
   return undefined;
 }
 
+/** The server's message for a failed call, or the screen's own fallback text (network down, or no message sent). */
+export function serverMessageOr(error: unknown, fallback: string): string {
+  return error instanceof ApiError ? (messageFromBody(error.body) ?? fallback) : fallback;
+}
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;

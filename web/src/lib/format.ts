@@ -25,6 +25,16 @@ export function formatDate(value: string | number | Date | null | undefined): st
   return Number.isNaN(date.getTime()) ? '' : dateFormatter.format(date);
 }
 
+/**
+ * 'YYYY-MM-DD' (a UTC calendar day from the API) → 'Nov 22, 2026'. Read as a local date on purpose: parsing it
+ * as an instant would show the previous day west of Greenwich.
+ */
+export function formatCalendarDay(day: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(day);
+  if (!match) return formatDate(day);
+  return formatDate(new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+}
+
 /** US dollars with 0 to 2 decimals: 20 → '$20', 19.5 → '$19.5', 1234.567 → '$1,234.57'. */
 export function formatCurrency(value: number): string {
   return currencyFormatter.format(finiteOrZero(value));

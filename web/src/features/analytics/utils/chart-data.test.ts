@@ -4,11 +4,11 @@ import { DOUGHNUT_DEFAULT_PALETTE } from '../../../components/charts/chart-theme
 import {
   engagementChartData,
   followersChartData,
-  formatCalendarDay,
   isEmptySeries,
   platformDistributionData,
   rankTopContent,
 } from './chart-data';
+import { formatCalendarDay } from '../../../lib/format';
 
 describe('formatCalendarDay', () => {
   it('shows the API day itself (short month, day, year), whatever the time zone', () => {

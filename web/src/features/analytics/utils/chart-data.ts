@@ -3,7 +3,7 @@
 import type { ChartData } from 'chart.js';
 import type { BreakdownItem, SeriesPoint, TopContentItem } from '../../../../../contract/analytics';
 import { chartColors, colorAt, DOUGHNUT_DEFAULT_PALETTE } from '../../../components/charts/chart-theme';
-import { formatCompactNumber, formatDate, formatPercentage } from '../../../lib/format';
+import { formatCalendarDay, formatCompactNumber, formatPercentage } from '../../../lib/format';
 
 /** Spec section 9: the Top Content list shows 5 items. */
 export const TOP_CONTENT_LIMIT = 5;
@@ -17,16 +17,6 @@ export interface ChartTableRow {
 export interface SeriesChart<T extends 'line' | 'bar'> {
   data: ChartData<T, number[], string>;
   rows: ChartTableRow[];
-}
-
-/**
- * 'YYYY-MM-DD' (a UTC calendar day from the API) → 'Nov 22, 2026'. Read as a local date on purpose: parsing it
- * as an instant would show the previous day west of Greenwich.
- */
-export function formatCalendarDay(day: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(day);
-  if (!match) return formatDate(day);
-  return formatDate(new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
 }
 
 function sortedByDate(points: readonly SeriesPoint[]): SeriesPoint[] {

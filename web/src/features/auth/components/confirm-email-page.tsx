@@ -5,9 +5,9 @@ import { Notice } from '../../../components/ui/notice';
 import { Spinner } from '../../../components/ui/spinner';
 import { confirmEmailMutationOptions } from '../api/confirm-email';
 import { useOneTimeSearchParams } from '../../../lib/use-one-time-search-params';
-import { serverMessageOr } from '../utils/auth-feedback';
+import { serverMessageOr } from '../../../lib/api-client';
 import { CONFIRMATION_FAILED, INVALID_LINK, parseConfirmationLink } from '../utils/confirmation-link';
-import { AuthLayout } from './auth-layout';
+import { AuthLayout } from '../../../components/auth-layout';
 
 function RecoveryLinks() {
   return (

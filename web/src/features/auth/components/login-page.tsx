@@ -22,7 +22,7 @@ import {
   rawResponseText,
   type LoginFeedback,
 } from '../utils/auth-feedback';
-import { AuthLayout } from './auth-layout';
+import { AuthLayout } from '../../../components/auth-layout';
 import { ErrorBox } from './error-box';
 
 type Mode = 'sign-in' | 'sign-up';

@@ -6,8 +6,8 @@ import { Notice } from '../../../components/ui/notice';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
 import { resendConfirmationMutationOptions } from '../api/resend-confirmation';
-import { serverMessageOr } from '../utils/auth-feedback';
-import { AuthLayout } from './auth-layout';
+import { serverMessageOr } from '../../../lib/api-client';
+import { AuthLayout } from '../../../components/auth-layout';
 
 const RESEND_FAILED = 'Failed to send confirmation email. Please try again.';
 

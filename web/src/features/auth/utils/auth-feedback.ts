@@ -65,11 +65,6 @@ export function hasUser(response: unknown): boolean {
   return typeof user === 'object' && user !== null;
 }
 
-/** The server's message, or the screen's own fallback text. */
-export function serverMessageOr(error: unknown, fallback: string): string {
-  return error instanceof ApiError ? (messageFromBody(error.body) ?? fallback) : fallback;
-}
-
 function errorText(error: unknown): string | undefined {
   return error instanceof Error && error.message ? error.message : undefined;
 }

@@ -1,13 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { AuthLayout } from '../../../components/auth-layout';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
 import { Spinner } from '../../../components/ui/spinner';
 import { currentUserQueryKey } from '../../../lib/current-user';
 import { useOneTimeSearchParams } from '../../../lib/use-one-time-search-params';
+import { serverMessageOr } from '../../../lib/api-client';
 import { confirmEmailChangeMutationOptions } from '../api/confirm-email-change';
 import { parseEmailChangeLink } from '../utils/email-links';
-import { errorMessage } from './form-feedback';
-import { InvalidLinkPanel, PublicPanel } from './public-panel';
+import { InvalidLinkPanel } from './public-panel';
 
 /**
  * /confirm-email-change?userId=&token=: works signed in or not (the token is the proof). The change waits for a
@@ -27,7 +28,7 @@ export function ConfirmEmailChangePage() {
 
   if (confirm.isSuccess) {
     return (
-      <PublicPanel title="Email changed" documentTitle="Email Changed · Analytics Hub">
+      <AuthLayout title="Email changed" documentTitle="Email Changed · Analytics Hub">
         <Notice tone="success">
           <p>
             Your account now uses <strong>{confirm.data.email}</strong>.
@@ -36,22 +37,22 @@ export function ConfirmEmailChangePage() {
         <ButtonLink to="/settings" className="mt-6 w-full">
           Go to Settings
         </ButtonLink>
-      </PublicPanel>
+      </AuthLayout>
     );
   }
 
   return (
-    <PublicPanel title="Confirm your new email" documentTitle="Confirm New Email · Analytics Hub">
+    <AuthLayout title="Confirm your new email" documentTitle="Confirm New Email · Analytics Hub">
       <p className="text-sm text-slate-300">Confirm that this is the address you want to use for your Analytics Hub account.</p>
       {confirm.isError ? (
         <Notice tone="error" className="mt-4">
-          <p>{errorMessage(confirm.error, 'The email could not be changed. The link may be invalid or expired.')}</p>
+          <p>{serverMessageOr(confirm.error, 'The email could not be changed. The link may be invalid or expired.')}</p>
         </Notice>
       ) : null}
       <Button className="mt-6 w-full" onClick={() => confirm.mutate({ userId: link.userId, token: link.token })} disabled={confirm.isPending}>
         {confirm.isPending ? <Spinner /> : null}
         {confirm.isPending ? 'Confirming...' : 'Confirm new email'}
       </Button>
-    </PublicPanel>
+    </AuthLayout>
   );
 }

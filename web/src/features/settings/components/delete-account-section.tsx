@@ -9,8 +9,8 @@ import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
 import { clearAuthToken } from '../../../lib/auth-token';
 import { LOGIN_ROUTE } from '../../../lib/routes';
+import { serverMessageOr } from '../../../lib/api-client';
 import { deleteAccountMutationOptions } from '../api/delete-account';
-import { errorMessage } from './form-feedback';
 
 export function DeleteAccountSection() {
   const [open, setOpen] = useState(false);
@@ -92,7 +92,7 @@ export function DeleteAccountSection() {
         </form>
         {remove.isError ? (
           <p role="alert" className="mt-3 rounded-md border border-red-500/40 bg-red-950/60 p-3 text-red-100">
-            {errorMessage(remove.error, 'Your account could not be deleted. Try again.')}
+            {serverMessageOr(remove.error, 'Your account could not be deleted. Try again.')}
           </p>
         ) : null}
       </Dialog>

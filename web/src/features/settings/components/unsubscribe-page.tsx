@@ -1,12 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
+import { AuthLayout } from '../../../components/auth-layout';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
 import { Spinner } from '../../../components/ui/spinner';
+import { serverMessageOr } from '../../../lib/api-client';
 import { unsubscribeMutationOptions } from '../api/unsubscribe';
 import { unsubscribeToken } from '../utils/email-links';
-import { errorMessage } from './form-feedback';
-import { InvalidLinkPanel, PublicPanel } from './public-panel';
+import { InvalidLinkPanel } from './public-panel';
 
 /**
  * /unsubscribe?token=…: the link at the bottom of every report, usable without signing in. It asks for one click
@@ -24,27 +25,27 @@ export function UnsubscribePage() {
 
   if (unsubscribe.isSuccess) {
     return (
-      <PublicPanel title="You are unsubscribed" documentTitle="Unsubscribed · Analytics Hub">
+      <AuthLayout title="You are unsubscribed" documentTitle="Unsubscribed · Analytics Hub">
         <Notice tone="success">
           <p>{unsubscribe.data.message}</p>
         </Notice>
         <p className="mt-4 text-sm text-slate-400">Changed your mind? Turn reports back on in Settings.</p>
-      </PublicPanel>
+      </AuthLayout>
     );
   }
 
   return (
-    <PublicPanel title="Unsubscribe from reports" documentTitle="Unsubscribe · Analytics Hub">
+    <AuthLayout title="Unsubscribe from reports" documentTitle="Unsubscribe · Analytics Hub">
       <p className="text-sm text-slate-300">Stop receiving the daily or weekly Analytics Hub report emails.</p>
       {unsubscribe.isError ? (
         <Notice tone="error" className="mt-4">
-          <p>{errorMessage(unsubscribe.error, 'You could not be unsubscribed. Try again, or turn reports off in Settings.')}</p>
+          <p>{serverMessageOr(unsubscribe.error, 'You could not be unsubscribed. Try again, or turn reports off in Settings.')}</p>
         </Notice>
       ) : null}
       <Button className="mt-6 w-full" onClick={() => unsubscribe.mutate(token)} disabled={unsubscribe.isPending}>
         {unsubscribe.isPending ? <Spinner /> : null}
         {unsubscribe.isPending ? 'Unsubscribing...' : 'Unsubscribe'}
       </Button>
-    </PublicPanel>
+    </AuthLayout>
   );
 }

@@ -3,6 +3,7 @@ import { DEMOGRAPHICS_SHOWN, type Demographic } from '../../../../../contract/yo
 import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { PanelLoading } from './panel-loading';
+import { ShareRow } from './value-marks';
 import { formatPercentage } from '../../../lib/format';
 import { topDemographics } from '../utils/youtube-chart-data';
 
@@ -25,15 +26,9 @@ export function DemographicsPanel({ demographics, days }: { demographics: UseQue
               <h3 className="mb-3 text-sm font-semibold text-slate-200">{group.title}</h3>
               <ul className="space-y-2" aria-label={`${group.title}, share of views`}>
                 {group.items.map((item) => (
-                  <li key={item.label}>
-                    <div className="flex items-baseline justify-between gap-3 text-sm">
-                      <span className="min-w-0 truncate text-slate-200">{item.label}</span>
-                      <span className="shrink-0 text-slate-300 tabular-nums">{formatPercentage(item.percentage)}</span>
-                    </div>
-                    <div className="mt-1 h-2 overflow-hidden rounded-full bg-slate-800" aria-hidden="true">
-                      <div className="h-full rounded-full bg-violet-400" style={{ width: `${Math.min(100, Math.max(0, item.percentage))}%` }} />
-                    </div>
-                  </li>
+                  <ShareRow key={item.label} label={item.label} percentage={item.percentage} barClassName="bg-violet-400">
+                    {formatPercentage(item.percentage)}
+                  </ShareRow>
                 ))}
               </ul>
             </div>

@@ -8,7 +8,7 @@ import { revenueTrendChartData } from '../utils/youtube-chart-data';
 import { revenueChange, shareOf } from '../utils/youtube-format';
 import type { YoutubeDays } from '../utils/youtube-url-state';
 import { RevenueAccessNotice } from './revenue-access-notice';
-import { Stat, ValueText } from './value-marks';
+import { ShareRow, Stat, ValueText } from './value-marks';
 
 // Chart.js is only downloaded when a chart is about to be drawn.
 const LineChart = lazy(async () => ({ default: (await import('../../../components/charts/line-chart')).LineChart }));
@@ -164,18 +164,10 @@ function RevenueDetails({ revenue, days }: { revenue: RevenueAnalytics; days: nu
           ) : (
             <ul className="space-y-2" aria-label="Estimated revenue by traffic source">
               {bySource.map((source) => (
-                <li key={source.source}>
-                  <div className="flex items-baseline justify-between gap-3 text-sm">
-                    <span className="min-w-0 truncate text-slate-200">{source.source}</span>
-                    <span className="shrink-0 text-slate-300 tabular-nums">
-                      <span className="sr-only">about </span>
-                      {formatCurrency(source.revenue)} · {formatPercentage(source.percentage)}
-                    </span>
-                  </div>
-                  <div className="mt-1 h-2 overflow-hidden rounded-full bg-slate-800" aria-hidden="true">
-                    <div className="h-full rounded-full bg-emerald-400/80" style={{ width: `${Math.min(100, Math.max(0, source.percentage))}%` }} />
-                  </div>
-                </li>
+                <ShareRow key={source.source} label={source.source} percentage={source.percentage} barClassName="bg-emerald-400/80">
+                  <span className="sr-only">about </span>
+                  {formatCurrency(source.revenue)} · {formatPercentage(source.percentage)}
+                </ShareRow>
               ))}
             </ul>
           )}

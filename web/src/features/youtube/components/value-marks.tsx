@@ -48,3 +48,18 @@ export function Stat({ label, children, hint }: StatProps) {
     </div>
   );
 }
+
+/** One row of a share list: the label and its figures, over a bar as wide as `percentage` (0 to 100). */
+export function ShareRow({ label, percentage, barClassName, children }: { label: string; percentage: number; barClassName: string; children: ReactNode }) {
+  return (
+    <li>
+      <div className="flex items-baseline justify-between gap-3 text-sm">
+        <span className="min-w-0 truncate text-slate-200">{label}</span>
+        <span className="shrink-0 text-slate-300 tabular-nums">{children}</span>
+      </div>
+      <div className="mt-1 h-2 overflow-hidden rounded-full bg-slate-800" aria-hidden="true">
+        <div className={`h-full rounded-full ${barClassName}`} style={{ width: `${Math.min(100, Math.max(0, percentage))}%` }} />
+      </div>
+    </li>
+  );
+}

@@ -13,7 +13,7 @@ import { viralPotentialQueryOptions } from '../api/get-viral-potential';
 import { isRetentionTick, retentionChartData } from '../utils/youtube-chart-data';
 import { ENGAGEMENT_TEXT_CLASSES, engagementLevel, formatWatchTime } from '../utils/youtube-format';
 import { revenueAccessReason } from './revenue-access-notice';
-import { Stat, ValueText } from './value-marks';
+import { ShareRow, Stat, ValueText } from './value-marks';
 
 // Chart.js is only downloaded when a chart is about to be drawn.
 const LineChart = lazy(async () => ({ default: (await import('../../../components/charts/line-chart')).LineChart }));
@@ -145,17 +145,9 @@ function VideoDetailBody({ video }: { video: YoutubeVideo }) {
     trafficBody = (
       <ul className="space-y-2" aria-label="Traffic sources">
         {sources.map((source) => (
-          <li key={source.id}>
-            <div className="flex items-baseline justify-between gap-3 text-sm">
-              <span className="min-w-0 truncate text-slate-200">{source.source}</span>
-              <span className="shrink-0 text-slate-300 tabular-nums">
-                {formatPercentage(source.percentage)} · {formatCompactNumber(source.views)} views
-              </span>
-            </div>
-            <div className="mt-1 h-2 overflow-hidden rounded-full bg-slate-800" aria-hidden="true">
-              <div className="h-full rounded-full bg-sky-400" style={{ width: `${Math.min(100, Math.max(0, source.percentage))}%` }} />
-            </div>
-          </li>
+          <ShareRow key={source.id} label={source.source} percentage={source.percentage} barClassName="bg-sky-400">
+            {formatPercentage(source.percentage)} · {formatCompactNumber(source.views)} views
+          </ShareRow>
         ))}
       </ul>
     );

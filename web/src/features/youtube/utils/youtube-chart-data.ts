@@ -2,17 +2,13 @@
 // chart components only pass these results to Chart.js.
 import type { ChartData } from 'chart.js';
 import type { Demographic, RetentionPoint, RevenueAnalytics } from '../../../../../contract/youtube';
+import type { ChartTextRow } from '../../../components/charts/chart-frame';
 import { chartColors } from '../../../components/charts/chart-theme';
-import { formatCurrency, formatDate, formatPercentage } from '../../../lib/format';
-
-export interface ChartTableRow {
-  label: string;
-  value: string;
-}
+import { formatCalendarDay, formatCurrency, formatPercentage } from '../../../lib/format';
 
 export interface LineChartModel {
   data: ChartData<'line', number[], string>;
-  rows: ChartTableRow[];
+  rows: ChartTextRow[];
 }
 
 /** Rows of the retention chart's text alternative: one every 10 % of the video, not all ~100 points. */
@@ -35,7 +31,7 @@ export function isRetentionTick(label: string): boolean {
  */
 export function retentionChartData(points: readonly RetentionPoint[]): LineChartModel {
   const sorted = [...points].sort((a, b) => a.timeRatio - b.timeRatio);
-  const rows: ChartTableRow[] = [];
+  const rows: ChartTextRow[] = [];
   for (let mark = 0; mark <= 1 + 1e-9; mark += RETENTION_TEXT_STEP) {
     // The point nearest to each 10 % mark, once.
     let nearest: RetentionPoint | undefined;
@@ -62,16 +58,6 @@ export function retentionChartData(points: readonly RetentionPoint[]): LineChart
     },
     rows,
   };
-}
-
-/**
- * 'YYYY-MM-DD' (a UTC calendar day from the API) → 'Nov 22, 2026'. Read as a local date on purpose: parsing it
- * as an instant would show the previous day west of Greenwich.
- */
-export function formatCalendarDay(day: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (!match) return formatDate(day);
-  return formatDate(new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
 }
 
 /** Revenue Trend: revenue per day, oldest first. */

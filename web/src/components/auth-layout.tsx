@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { LogoMark } from '../../../components/logo';
+import { LogoMark } from './logo';
 
 interface AuthLayoutProps {
   title: string;
@@ -10,7 +10,7 @@ interface AuthLayoutProps {
   children: ReactNode;
 }
 
-/** The signed-out screens: one centred card on the dark background. */
+/** The signed-out screens and the pages reached from an email link: one centred card on the dark background. */
 export function AuthLayout({ title, subtitle, documentTitle, children }: AuthLayoutProps) {
   return (
     <main className="flex min-h-screen flex-col items-center justify-center bg-slate-950 px-4 py-10">
