@@ -1,5 +1,6 @@
 // The /api/analytics and /api/sync calls (spec section 7). Premium: every one of them is behind the 402 gate.
 import { z } from 'zod';
+import { syncStatus } from './sync-status.ts';
 
 /** Spec section 3, "Analytics summary". */
 export const analyticsSummaryResponse = z.object({
@@ -175,14 +176,12 @@ export const METRIC_TYPES = [
 
 // --- /api/sync ---
 
-export const syncState = z.enum(['idle', 'queued', 'running', 'failed']);
-export type SyncState = z.infer<typeof syncState>;
 
 /** GET /api/sync/status: one entry per connection of the user. */
 export const connectionSyncStatus = z.object({
   connectionId: z.number().int(),
   platformName: z.string(),
-  status: syncState,
+  status: syncStatus,
   /** Why the last sync failed (the platform's error in our words); null otherwise. */
   message: z.string().nullable(),
   lastSyncedAt: z.iso.datetime().nullable(),
@@ -196,6 +195,6 @@ export const syncStatusResponse = z.array(connectionSyncStatus);
 export const syncTriggerResponse = z.object({
   connectionId: z.number().int(),
   jobId: z.string(),
-  status: syncState,
+  status: syncStatus,
 });
 export type SyncTrigger = z.infer<typeof syncTriggerResponse>;

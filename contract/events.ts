@@ -2,6 +2,7 @@
 // first trades its session for a single-use ticket (POST /api/events/ticket, bearer-authenticated), then opens
 // GET /api/events/stream?ticket=… . Both are premium calls (402 without access).
 import { z } from 'zod';
+import { syncStatus } from './sync-status.ts';
 
 /** POST /api/events/ticket → 201. The ticket opens one stream, once, before `expiresAt`. */
 export const eventTicketResponse = z.object({
@@ -17,7 +18,7 @@ export const eventStreamQuery = z.strictObject({ ticket: z.string().trim().min(1
 
 /** `event: sync` — a connection's sync moved on (queued, running, idle after success, failed). */
 export const syncEventData = z.object({
-  connections: z.array(z.object({ connectionId: z.number().int(), status: z.enum(['idle', 'queued', 'running', 'failed']) })),
+  connections: z.array(z.object({ connectionId: z.number().int(), status: syncStatus })),
   /** Connections not queued or running, out of all the user's connections. */
   finished: z.number().int(),
   total: z.number().int(),

@@ -1,6 +1,7 @@
 // The /api/platforms, /api/platformconnections, /api/oauth and /api/sync calls (spec section 7). Premium: every
 // one of them is behind the 402 gate. Platform tokens never appear in any of these shapes.
 import { z } from 'zod';
+import { syncStatus } from './sync-status.ts';
 
 /** Lowercase platform names, as they appear in /api/oauth/{platform}/... paths. Order = fixed ids 1 to 6. */
 export const PLATFORM_NAMES = ['youtube', 'instagram', 'tiktok', 'twitter', 'linkedin', 'patreon'] as const;
@@ -45,8 +46,8 @@ export const platform = z.object({
 export type Platform = z.infer<typeof platform>;
 export const platformsResponse = z.array(platform);
 
-export const syncStatus = z.enum(['idle', 'queued', 'running', 'failed']);
-export type SyncStatus = z.infer<typeof syncStatus>;
+
+export { syncStatus, type SyncStatus } from './sync-status.ts';
 
 /** Spec section 3 "Platform connection", plus sync and reconnection state. */
 export const platformConnection = z.object({
@@ -106,3 +107,10 @@ export const disconnectResponse = z.object({ message: z.string(), disconnected: 
 
 // The /api/sync shapes live in contract/analytics.ts (the sync feeds the analytics); re-exported here.
 export { syncStatusResponse, syncTriggerResponse } from './analytics.ts';
+
+/** A connection id in a path (`/api/platformconnections/:id`, `/api/sync/platform/:connectionId`): a positive int4. */
+export const connectionIdParam = z
+  .string()
+  .regex(/^[1-9]\d{0,9}$/, 'The connection id must be a positive integer')
+  .transform(Number)
+  .refine((value) => value <= 2_147_483_647, 'The connection id is too large');

@@ -1,6 +1,7 @@
 // The /api/youtubeanalytics calls (spec section 7, YouTube page). Premium: every one is behind the 402 gate.
 // A user without an active YouTube connection gets well-formed empty answers with `connected: false`.
 import { z } from 'zod';
+import { syncStatus } from './sync-status.ts';
 
 export const YOUTUBE_DATE_RANGES = [7, 30, 90] as const;
 export const DEFAULT_YOUTUBE_DAYS = 30;
@@ -265,7 +266,7 @@ export const viralAnalysisResponse = z.object({
 export type ViralAnalysis = z.infer<typeof viralAnalysisResponse>;
 
 /** POST /api/youtubeanalytics/sync?days → 202, the YouTube connection's sync job. */
-export const youtubeSyncResponse = z.object({ connectionId: z.number().int(), jobId: z.string(), status: z.enum(['idle', 'queued', 'running', 'failed']) });
+export const youtubeSyncResponse = z.object({ connectionId: z.number().int(), jobId: z.string(), status: syncStatus });
 
 /**
  * retentionData arrives from storage or clients in either capitalisation (timeRatio / TimeRatio, …) or as a JSON

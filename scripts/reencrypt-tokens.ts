@@ -7,19 +7,19 @@ import { openDatabase } from '../server/db/client.ts';
 import { systemClock } from '../server/lib/clock.ts';
 import { createTokenCrypto } from '../server/lib/token-crypto.ts';
 import { createPlatformsRepository } from '../server/modules/platforms/platforms.repository.ts';
-import { createPlatformsService } from '../server/modules/platforms/platforms.service.ts';
+import { createTokenCustody } from '../server/modules/platforms/token-custody.ts';
 
 const config = loadConfig();
 const logger = pino({ level: config.logLevel });
 const database = await openDatabase(config);
 await database.migrate();
-const platforms = createPlatformsService({
+const custody = createTokenCustody({
   repository: createPlatformsRepository(database.db),
   crypto: createTokenCrypto(config.encryptionKeys),
   clock: systemClock,
   config: { publicUrl: config.publicUrl, platforms: config.platforms, appKeys: config.platformAppKeys, timeoutMs: config.platformTimeoutMs },
   logger,
 });
-const result = await platforms.reencryptTokens();
+const result = await custody.reencryptTokens();
 logger.info({ ...result, currentKey: config.encryptionKeys[0]!.version }, 'platform tokens re-encrypted');
 await database.close();

@@ -5,10 +5,12 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { publicConfigResponse } from '../contract/public-config.ts';
+import { publicConfigResponse } from '#contract/public-config.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { createJobQueue, type JobQueue } from './jobs/job-queue.ts';
+import { listJobDefinitions } from './jobs/jobs.ts';
 import { createRateLimiter } from './lib/rate-limiter.ts';
 import { createTokenCrypto } from './lib/token-crypto.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
@@ -16,12 +18,13 @@ import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
 import { createAnalyticsCache } from './modules/analytics/analytics-cache.ts';
 import { createAnalyticsRepository } from './modules/analytics/analytics.repository.ts';
-import { analyticsRoutes, createAnalyticsService } from './modules/analytics/analytics.routes.ts';
+import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
+import { createAnalyticsService } from './modules/analytics/analytics.service.ts';
 import { createBillingRepository } from './modules/billing/billing.repository.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { createBillingService } from './modules/billing/billing.service.ts';
 import { createStripeClient } from './modules/billing/stripe-client.ts';
-import { createEventBus } from './modules/events/event-bus.ts';
+import { createEventBus } from './lib/event-bus.ts';
 import { createEventStreams } from './modules/events/event-stream.ts';
 import { createEventsRepository } from './modules/events/events.repository.ts';
 import { createRequireStreamTicket, eventsRoutes } from './modules/events/events.routes.ts';
@@ -35,22 +38,24 @@ import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { createPlatformsRepository } from './modules/platforms/platforms.repository.ts';
 import { platformsRoutes } from './modules/platforms/platforms.routes.ts';
 import { createPlatformsService, type PlatformsService } from './modules/platforms/platforms.service.ts';
+import { createTokenCustody, type TokenCustody } from './modules/platforms/token-custody.ts';
 import { reportPdfAttachment } from './modules/reports/report-attachment.ts';
-import { startReportSchedule } from './modules/reports/reports.job.ts';
+import { reportsScanJob } from './modules/reports/reports.job.ts';
 import { createReportsRepository } from './modules/reports/reports.repository.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { createReportsService, type ReportsService } from './modules/reports/reports.service.ts';
 import { createSettingsRepository } from './modules/settings/settings.repository.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { createSettingsService } from './modules/settings/settings.service.ts';
-import { createSyncQueue, type SyncQueue } from './modules/sync/sync.queue.ts';
+import { createSyncJobs, type SyncJobs } from './modules/sync/sync.jobs.ts';
 import { createInsightRewriter } from './modules/youtube/insights/rewrite.ts';
-import { createYoutubeQueries } from './modules/youtube/youtube.queries.ts';
+import { createYoutubeRepository } from './modules/youtube/youtube.repository.ts';
 import { youtubeRoutes } from './modules/youtube/youtube.routes.ts';
 import { createRetentionFetcher, createYoutubeService } from './modules/youtube/youtube.service.ts';
 import { createSyncRepository } from './modules/sync/sync.repository.ts';
 import { syncRoutes } from './modules/sync/sync.routes.ts';
-import { createSyncService } from './modules/sync/sync.service.ts';
+import { youtubeSyncExtension } from './modules/youtube/youtube-sync.repository.ts';
+import { createSyncRequests, createSyncService } from './modules/sync/sync.service.ts';
 import { createRequireAccess, registerAccessGate } from './plugins/access.ts';
 import { createRequireUser } from './plugins/authentication.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -74,8 +79,11 @@ export interface App {
   app: FastifyInstance;
   mailer: Mailer;
   platforms: PlatformsService;
-  /** The sync job queue (started; stopped gracefully when the app closes). */
-  sync: SyncQueue;
+  tokenCustody: TokenCustody;
+  /** The one job queue (started; stopped gracefully when the app closes). */
+  jobQueue: JobQueue;
+  /** The sync's jobs on it: `enqueue` a connection, `enqueueDue` the scheduled ones, and their definitions. */
+  syncJobs: SyncJobs;
   /** Emailed reports: `reports.runDue()` sends what is due now (the cron job calls it every minute). */
   reports: ReportsService;
 }
@@ -134,25 +142,28 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     logger: app.log,
   });
   const platformsRepository = createPlatformsRepository(db);
-  const platforms = createPlatformsService({
+  const tokenCrypto = createTokenCrypto(config.encryptionKeys);
+  const tokenCustody = createTokenCustody({
     repository: platformsRepository,
-    crypto: createTokenCrypto(config.encryptionKeys),
+    crypto: tokenCrypto,
     clock,
     config: { publicUrl: config.publicUrl, platforms: config.platforms, appKeys: config.platformAppKeys, timeoutMs: config.platformTimeoutMs },
     logger: app.log,
   });
+  const platforms = createPlatformsService({ repository: platformsRepository, custody: tokenCustody, crypto: tokenCrypto, clock, config: { appKeys: config.platformAppKeys }, logger: app.log });
   const syncIntervalMs = config.sync.intervalHours * 3_600_000;
-  const syncRepository = createSyncRepository(db);
-  const syncService = createSyncService({ repository: syncRepository, platformsRepository, platforms, clock, intervalMs: syncIntervalMs, logger: app.log });
-  const sync = createSyncQueue({
-    database,
+  const syncRepository = createSyncRepository(db, { youtube: youtubeSyncExtension });
+  const syncService = createSyncService({ repository: syncRepository, platformsRepository, custody: tokenCustody, clock, intervalMs: syncIntervalMs, logger: app.log });
+  // The one job queue; jobs are worked (and schedules fired) only where SYNC_WORKERS is on.
+  const jobQueue = createJobQueue({ database, workers: config.sync.workers, logger: app.log });
+  const syncJobs = createSyncJobs({
+    boss: jobQueue.boss,
     service: syncService,
     repository: syncRepository,
     clock,
-    config: { workers: config.sync.workers, retryLimit: config.sync.retryLimit, retryDelaySeconds: config.sync.retryDelaySeconds },
+    config: { retryLimit: config.sync.retryLimit, retryDelaySeconds: config.sync.retryDelaySeconds },
     logger: app.log,
   });
-  await sync.start();
   // Before any route: the gate attaches itself to every premium route as it is registered.
   registerAccessGate(app, { requireUser, requireAccess: createRequireAccess({ grantsAccess: billing.grantsAccess }) });
 
@@ -160,7 +171,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   accountsRoutes(app, { accounts, requireUser });
   await billingRoutes(app, { billing, requireUser });
   platformsRoutes(app, { platforms });
-  syncRoutes(app, { queue: sync, repository: syncRepository, platformsRepository, intervalMs: syncIntervalMs, displayName: syncService.nameOf });
+  syncRoutes(app, { requests: createSyncRequests({ repository: syncRepository, platformsRepository, enqueue: syncJobs.enqueue, intervalMs: syncIntervalMs }) });
   // Live updates: sync progress and fresh numbers pushed to open screens, fanned out through LISTEN/NOTIFY.
   const liveEvents = createEventBus({ database, logger: app.log });
   await liveEvents.start();
@@ -175,10 +186,10 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   const analytics = createAnalyticsService({ repository: createAnalyticsRepository(db), clock, cached: createAnalyticsCache({ db, clock }) });
   analyticsRoutes(app, { analytics });
   const youtube = createYoutubeService({
-    queries: createYoutubeQueries(db),
+    repository: createYoutubeRepository(db),
     clock,
-    enqueueSync: (connectionId) => sync.enqueue(connectionId),
-    retention: createRetentionFetcher({ db, platforms, platformsRepository, clock }),
+    enqueueSync: (connectionId) => syncJobs.enqueue(connectionId),
+    retention: createRetentionFetcher({ db, custody: tokenCustody, platformsRepository, clock }),
     rewrite: config.insightRewriting ? createInsightRewriter(config.insightRewriting, { logger: app.log }) : undefined,
     logger: app.log,
   });
@@ -207,8 +218,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     attachment: reportPdfAttachment(exportsService),
   });
   await reportsRoutes(app, { reports });
-  // The report scan runs where background jobs run (SYNC_WORKERS), on the sync queue's pg-boss instance.
-  if (config.sync.workers) await startReportSchedule(sync.boss, reports, app.log);
+  await jobQueue.start(listJobDefinitions({ sync: syncJobs.definitions, reports: reportsScanJob(reports, app.log) }));
   app.withTypeProvider<ZodTypeProvider>().get('/api/config/public', { schema: { response: { 200: publicConfigResponse } } }, async () => ({
     sandbox: config.sandbox && !config.isStripeConfigured,
     paymentLinkUrl: config.stripe.paymentLink ?? null,
@@ -256,10 +266,10 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
 
   app.addHook('onClose', async () => {
     // Running syncs finish (or time out) before the database closes.
-    await sync.stop();
+    await jobQueue.stop();
     await mailer.idle();
     mailer.close();
     await liveEvents.close();
   });
-  return { app, mailer, platforms, sync, reports };
+  return { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports };
 }

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { PLATFORM_NAMES, type PlatformName } from '../contract/platforms.ts';
+import { PLATFORM_NAMES, type PlatformName } from '#contract/platforms.ts';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no'])

@@ -1,7 +1,7 @@
 // Start-up only: configuration → database → sandbox stand-ins (when credentials are missing) → app → listen.
 import path from 'node:path';
 import { pino } from 'pino';
-import { PLATFORM_NAMES } from '../contract/platforms.ts';
+import { PLATFORM_NAMES } from '#contract/platforms.ts';
 import { startSandboxMailbox } from '../sandbox/mailbox/mailbox.ts';
 import { startPlatformSandbox } from '../sandbox/platforms/platform-sandbox.ts';
 import { type StripeSandbox, startStripeSandbox } from '../sandbox/stripe/stripe-sandbox.ts';

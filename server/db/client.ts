@@ -14,6 +14,10 @@ import pg from 'pg';
 import * as schema from './schema.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction of the database, as drizzle hands it to `db.transaction`. */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** The database or a transaction of it: what a write that may run inside another's transaction takes. */
+export type Executor = Database | Transaction;
 
 export interface DatabaseHandle {
   db: Database;

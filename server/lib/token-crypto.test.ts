@@ -1,4 +1,4 @@
-// Encryption at rest for platform tokens (security.md section 3, checklist G 26–27).
+// Encryption at rest for platform tokens (docs/security.md#token-encryption).
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createTokenCrypto, rowBinding, TokenCryptoError } from './token-crypto.ts';

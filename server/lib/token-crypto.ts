@@ -1,4 +1,4 @@
-// Encryption at rest for platform tokens (security.md section 3): AES-256-GCM, a random 96-bit IV per
+// Encryption at rest for platform tokens (docs/security.md#token-encryption): AES-256-GCM, a random 96-bit IV per
 // encryption, a 128-bit tag, and the row the value belongs to as associated data, so a ciphertext copied into
 // another row (or another column) does not decrypt. Envelopes name their key version, `v<n>:<base64 iv|tag|ciphertext>`:
 // the first configured key encrypts, every configured key decrypts, and `reencrypt` moves a value to the

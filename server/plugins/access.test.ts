@@ -1,7 +1,7 @@
 // The 402 gate, tested over every premium route the app has (read from its own route table, so a route
 // added later is covered without touching this file) and every subscription state the policy knows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentRequiredBody } from '../../contract/billing.ts';
+import { paymentRequiredBody } from '#contract/billing.ts';
 import { subscriptions } from '../db/schema.ts';
 import type { SubscriptionValues } from '../modules/billing/billing.repository.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';

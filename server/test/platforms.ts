@@ -1,6 +1,6 @@
 // Test helpers for platform connections against the platform sandbox: users with premium access (a trial with
 // a card, through the Stripe sandbox), and the OAuth round trip a browser would make.
-import type { PlatformName } from '../../contract/platforms.ts';
+import type { PlatformName } from '#contract/platforms.ts';
 import type { PlatformSandbox } from '../../sandbox/platforms/platform-sandbox.ts';
 import { GOOD_CARD, sandboxOf, submitHostedForm } from './stripe.ts';
 import type { ApiResponse, TestServer } from './test-server.ts';

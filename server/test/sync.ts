@@ -1,6 +1,9 @@
-// Test helpers for the sync engine: trigger a sync over HTTP, run the queue until idle (no sleeping), read the
-// connection's sync status.
-import type { ConnectionSyncStatus } from '../../contract/analytics.ts';
+// Test helpers for the sync engine: trigger a sync over HTTP, run the queue until idle (no sleeping) through the
+// job definition's own handler, read the connection's sync status.
+import type { ConnectionSyncStatus } from '#contract/analytics.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
+import { SYNC_JOB, type SyncJobData, type SyncJobs } from '../modules/sync/sync.jobs.ts';
+import type { RunOutcome } from '../modules/sync/sync.service.ts';
 import type { ApiResponse, TestServer } from './test-server.ts';
 
 /** POST /api/sync/platform/{id}, then runs the queue until no job is ready; answers the trigger and the status after. */
@@ -20,3 +23,34 @@ export async function syncStatusOf(server: TestServer, token: string, connection
   const response = await server.request<ConnectionSyncStatus[]>('GET', '/api/sync/status', { token });
   return response.body.find((entry) => entry.connectionId === connectionId);
 }
+
+/**
+ * Drives the app's sync jobs the way a worker would, without polling or sleeping: `drain()` fetches queued
+ * sync-connection jobs and runs the job definition's own handler until none is ready (`ignoreStartAfter` also runs
+ * jobs waiting for a retry delay or a Retry-After); `job(id)` reads one; `enqueueDue()` is the schedule's work.
+ */
+export function createSyncDriver(jobQueue: JobQueue, syncJobs: SyncJobs) {
+  const definition = syncJobs.definitions.find((candidate) => candidate.name === SYNC_JOB)!;
+  const { boss } = jobQueue;
+  return {
+    enqueueDue: syncJobs.enqueueDue,
+    job: (id: string) => boss.getJobById<SyncJobData>(SYNC_JOB, id),
+    async drain({ ignoreStartAfter = false, maxJobs = 50 }: { ignoreStartAfter?: boolean; maxJobs?: number } = {}): Promise<RunOutcome[]> {
+      const outcomes: RunOutcome[] = [];
+      for (let handled = 0; handled < maxJobs; handled += 1) {
+        const [job] = await boss.fetch<SyncJobData>(SYNC_JOB, { includeMetadata: true, batchSize: 1, ignoreStartAfter });
+        if (!job) break;
+        try {
+          outcomes.push((await definition.handle(job as never)) as RunOutcome);
+          await boss.complete(SYNC_JOB, job.id);
+        } catch (error) {
+          outcomes.push({ kind: 'retry', message: (error as Error).message });
+          await boss.fail(SYNC_JOB, job.id, { message: (error as Error).message });
+        }
+      }
+      return outcomes;
+    },
+  };
+}
+
+export type SyncDriver = ReturnType<typeof createSyncDriver>;

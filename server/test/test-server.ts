@@ -4,12 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { PLATFORM_NAMES } from '../../contract/platforms.ts';
+import { PLATFORM_NAMES } from '#contract/platforms.ts';
+import { createSyncDriver } from './sync.ts';
 import { type PlatformSandbox, startPlatformSandbox } from '../../sandbox/platforms/platform-sandbox.ts';
 import { startStripeSandbox, type StripeSandbox } from '../../sandbox/stripe/stripe-sandbox.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig, withPlatformSandbox, withStripeSandbox } from '../config.ts';
-import { createManualClock } from '../lib/clock.ts';
+import { createManualClock } from './manual-clock.ts';
 import { freePort } from '../lib/free-port.ts';
 import { createTestDatabase } from './databases.ts';
 import { confirmationLinkParams, startSmtpCapture } from './smtp-capture.ts';
@@ -95,7 +96,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     });
     config = withPlatformSandbox(config, platformSandbox);
   }
-  const { app, mailer, platforms, sync, reports } = await buildApp({ config, database: database.handle, clock, logStream });
+  const { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports } = await buildApp({ config, database: database.handle, clock, logStream });
   await app.listen({ port, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -153,10 +154,12 @@ export async function startTestServer(options: TestServerOptions = {}) {
     mailer,
     logLines,
     responseBodies,
-    /** The platforms service as built into the app (for tests of its jobs, e.g. re-encryption). */
+    /** The platforms service as built into the app. */
     platforms,
-    /** The sync job queue: `sync.drain()` runs queued jobs until none is left. */
-    sync,
+    /** Token custody as built into the app (tokens for platform calls, re-encryption). */
+    tokenCustody,
+    /** The sync jobs, driven as a worker would: `sync.drain()` runs queued jobs until none is left. */
+    sync: createSyncDriver(jobQueue, syncJobs),
     /** The emailed reports: `reports.runDue()` sends what is due at the clock's time (no cron in tests). */
     reports,
     /** Only with `{ stripe: true }`. */

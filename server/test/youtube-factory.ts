@@ -1,7 +1,7 @@
 // Test data for the YouTube section, written straight into the tables the YouTube sync fills: a connection with its
 // channel row, N videos with their numbers, daily channel metrics, traffic and demographics. Values come from the
 // caller or from deterministic formulas (no random numbers).
-import type { RevenueAccess } from '../../contract/youtube.ts';
+import type { RevenueAccess } from '#contract/youtube.ts';
 import type { Database } from '../db/client.ts';
 import {
   accountMetrics,

@@ -1,6 +1,6 @@
 // Constructed channels for the insights and viral-potential tests: deterministic formulas (no random numbers), so each
 // test knows the answer it must find.
-import type { RetentionPoint } from '../../contract/youtube.ts';
+import type { RetentionPoint } from '#contract/youtube.ts';
 import type { InsightInput, InsightVideo } from '../modules/youtube/insights/engine.ts';
 
 export const NOW = new Date('2026-11-02T10:00:00Z');

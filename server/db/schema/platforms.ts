@@ -3,7 +3,7 @@ import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex 
 import { users } from './accounts.ts';
 
 /**
- * An OAuth authorization in progress (security.md 1.6): created by GET /api/oauth/{platform}/auth-url, consumed
+ * An OAuth authorization in progress (docs/security.md#oauth-connections): created by GET /api/oauth/{platform}/auth-url, consumed
  * (deleted) by the first callback that presents its state, whoever sends it. Only the state's SHA-256 is kept;
  * the PKCE verifier is encrypted, bound to this row.
  */

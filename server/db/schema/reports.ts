@@ -1,5 +1,5 @@
 import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { ReportFrequency } from '../../../contract/reports.ts';
+import type { ReportFrequency } from '#contract/reports.ts';
 import { users } from './accounts.ts';
 
 /**

@@ -2,7 +2,7 @@ import { boolean, date, doublePrecision, index, integer, jsonb, pgTable, primary
 import { contentItems } from './analytics.ts';
 import { platformConnections } from './platforms.ts';
 
-// The YouTube section's own data (platform-apis.md 1.3–1.4). Daily channel totals (views, watch time, subscribers
+// The YouTube section's own data (docs/platforms/youtube.md). Daily channel totals (views, watch time, subscribers
 // gained, revenue, ad revenue, monetized playbacks, cpm, playback-based cpm) live in account_metrics like every
 // platform's; videos are content_items. These tables hold what only YouTube reports. A null column means YouTube
 // did not report the value (never a zero standing in for "unknown").

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { emailConfirmationTokens, sessions, subscriptions, users } from '../../db/schema.ts';
 import type { SubscriptionAccessFields } from '../billing/subscription-state.ts';
-import { platformDataFingerprint } from '../platforms/data-fingerprint.ts';
+import { platformDataFingerprint } from '../../db/platform-data-fingerprint.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
@@ -107,6 +107,12 @@ export function createAccountsRepository(db: Database) {
     async findSessionContext(sessionId: string) {
       const [row] = await findSessionContextStatement.execute({ sessionId });
       return row;
+    },
+
+    /** The session's SessionContext without checking its secret or age (for credentials already checked, e.g. a spent stream ticket). */
+    async sessionContextById(sessionId: string): Promise<SessionContext | undefined> {
+      const [found] = await findSessionContextStatement.execute({ sessionId });
+      return found && sessionContextOf(found);
     },
 
     async touchSession(sessionId: string, at: Date) {

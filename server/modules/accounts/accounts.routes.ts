@@ -11,7 +11,7 @@ import {
   registerResponse,
   resendConfirmationRequest,
   resendConfirmationResponse,
-} from '../../../contract/auth.ts';
+} from '#contract/auth.ts';
 import { currentUser } from '../../plugins/authentication.ts';
 import type { AccountsService } from './accounts.service.ts';
 

@@ -1,14 +1,16 @@
 // Sign-up, email confirmation, sign-in and sessions. Routes only translate HTTP to these functions.
 import type { FastifyBaseLogger } from 'fastify';
-import type { LoginRequest, User } from '../../../contract/auth.ts';
+import type { LoginRequest, User } from '#contract/auth.ts';
+import { LOGIN_LIMITS, MAIL_LIMITS, REGISTER_LIMIT_PER_IP } from '../../lib/account-limits.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { toPublicUser } from '../../lib/public-user.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { digestsEqual, randomToken, sha256 } from '../../lib/secure-random.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { type AccountsRepository, type SessionContext, sessionContextOf, type UserRow } from './accounts.repository.ts';
 import { confirmationEmail } from './emails.ts';
-import { hashPassword, isCommonPassword, verifyAgainstDummy, verifyPassword } from './passwords.ts';
+import { hashPassword, isCommonPassword, verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -19,31 +21,9 @@ export const SESSION_ABSOLUTE_TIMEOUT_MS = 30 * DAY;
 const SESSION_TOUCH_INTERVAL_MS = HOUR;
 const CONFIRMATION_TOKEN_TTL_MS = 48 * HOUR;
 
-export const LOGIN_LIMITS = {
-  perAccount: { maxFailures: 5, windowMs: 15 * 60_000, baseBlockMs: 60_000, maxBlockMs: 15 * 60_000 },
-  perIp: { limit: 20, windowMs: 60_000 },
-} as const;
-export const MAIL_LIMITS = {
-  perIp: { limit: 3, windowMs: 60_000 },
-  perAccount: { limit: 5, windowMs: HOUR },
-} as const;
-export const REGISTER_LIMIT_PER_IP = { limit: 10, windowMs: HOUR } as const;
-
 const INVALID_CREDENTIALS = 'Invalid username or password';
 const INVALID_CONFIRMATION = 'This confirmation link is invalid or has expired. Request a new one.';
 const RESEND_ACCEPTED = 'If an account with that email is waiting for confirmation, a new confirmation link is on its way.';
-
-export function toPublicUser(row: UserRow): User {
-  return {
-    id: row.id,
-    username: row.username,
-    email: row.email,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    emailConfirmed: row.emailConfirmedAt !== null,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
 
 function tooManyRequests(retryAfterSeconds: number, message: string) {
   return new AppError('rate_limited', message, { headers: { 'retry-after': String(retryAfterSeconds) }, details: { retryAfter: retryAfterSeconds } });

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Database, queryRows } from '../../db/client.ts';
-import { createManualClock } from '../../lib/clock.ts';
+import { createManualClock } from '../../test/manual-clock.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/databases.ts';
 import { createAnalyticsCache } from './analytics-cache.ts';
 

@@ -14,7 +14,7 @@ import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type Database, queryRows } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { platformDataFingerprint } from '../platforms/data-fingerprint.ts';
+import { platformDataFingerprint } from '../../db/platform-data-fingerprint.ts';
 
 /** Answers remembered per process (least recently used dropped first); about 100 kB each at most. */
 const REMEMBERED_ANSWERS = 256;

@@ -2,7 +2,7 @@
 // and their validation, paging, and isolation between users.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLATFORM_COLOURS } from '../../../contract/analytics.ts';
+import { PLATFORM_COLOURS } from '#contract/analytics.ts';
 import { accountMetrics, platformConnections } from '../../db/schema.ts';
 import { analyticsFactory } from '../../test/analytics-factory.ts';
 import { type Account, signUpWithAccess } from '../../test/platforms.ts';

@@ -15,7 +15,7 @@ import {
   syncSubscriptionRequest,
   syncSubscriptionResponse,
   webhookResponse,
-} from '../../../contract/billing.ts';
+} from '#contract/billing.ts';
 import { currentUser } from '../../plugins/authentication.ts';
 import type { BillingService } from './billing.service.ts';
 

@@ -3,7 +3,7 @@
 // only code that writes our copy, and it always re-reads Stripe instead of trusting what an event says.
 import type { FastifyBaseLogger } from 'fastify';
 import Stripe from 'stripe';
-import { type CreateCheckoutSessionRequest, type Invoice, type PaymentMethod, PLAN, type SubscriptionStatus } from '../../../contract/billing.ts';
+import { type CreateCheckoutSessionRequest, type Invoice, type PaymentMethod, PLAN, type SubscriptionStatus } from '#contract/billing.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { UserRow } from '../accounts/accounts.repository.ts';

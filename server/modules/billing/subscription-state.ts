@@ -1,7 +1,7 @@
 // Pure rules about a subscription: which of a customer's Stripe subscriptions counts, what we store of it,
 // and what access it gives. No I/O, so each rule is tested on its own and used the same way everywhere.
 import type Stripe from 'stripe';
-import { FREE_PLAN_NAME, hasValidAccess, PLAN, type SubscriptionStatus, subscriptionStatusValue } from '../../../contract/billing.ts';
+import { FREE_PLAN_NAME, hasValidAccess, PLAN, type SubscriptionStatus, subscriptionStatusValue } from '#contract/billing.ts';
 import type { SubscriptionRow, SubscriptionValues } from './billing.repository.ts';
 
 const DAY_MS = 86_400_000;

@@ -4,7 +4,7 @@
 // arrives, and waits for the response's `close` event before looking at what is left.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { EventBus, LiveEventKind, LiveEventListener } from './event-bus.ts';
+import type { EventBus, LiveEventKind, LiveEventListener } from '../../lib/event-bus.ts';
 import { createEventStreams, type EventStreams, STREAM_RETRY_MS } from './event-stream.ts';
 import type { EventsService } from './events.service.ts';
 

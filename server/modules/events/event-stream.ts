@@ -2,8 +2,8 @@
 // line as a heartbeat (proxies drop silent connections; the browser notices a dead one), and clean-up when the
 // browser goes away or the server shuts down.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { LIVE_EVENTS } from '../../../contract/events.ts';
-import type { EventBus, LiveEventKind } from './event-bus.ts';
+import { LIVE_EVENTS } from '#contract/events.ts';
+import type { EventBus, LiveEventKind } from '../../lib/event-bus.ts';
 import type { EventsService } from './events.service.ts';
 
 /** How soon the browser should come back after a dropped connection. */

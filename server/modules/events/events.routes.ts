@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { eventStreamQuery, eventTicketResponse } from '../../../contract/events.ts';
+import { eventStreamQuery, eventTicketResponse } from '#contract/events.ts';
 import { currentUser } from '../../plugins/authentication.ts';
 import type { EventStreams } from './event-stream.ts';
 import type { EventsService } from './events.service.ts';

@@ -1,10 +1,10 @@
 // Live updates: tickets that open a stream, and what a stream says when an event arrives.
-import type { SyncEventData } from '../../../contract/events.ts';
-import type { SyncStatus } from '../../../contract/platforms.ts';
+import type { SyncEventData } from '#contract/events.ts';
+import type { SyncStatus } from '#contract/platforms.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/secure-random.ts';
-import { type AccountsRepository, sessionContextOf } from '../accounts/accounts.repository.ts';
+import type { AccountsRepository } from '../accounts/accounts.repository.ts';
 import type { EventsRepository } from './events.repository.ts';
 
 /** Long enough to open the stream right after asking, short enough that a leaked URL is useless. */
@@ -20,7 +20,7 @@ export interface ConnectionSyncState {
 
 export interface EventsServiceDeps {
   repository: EventsRepository;
-  accounts: Pick<AccountsRepository, 'findSessionContext'>;
+  accounts: Pick<AccountsRepository, 'sessionContextById'>;
   /** The user's connections and their sync status (server/modules/sync). */
   syncStates: (userId: number) => Promise<ConnectionSyncState[]>;
   clock: Clock;
@@ -48,9 +48,9 @@ export function createEventsService({ repository, accounts, syncStates, clock }:
       const taken = await repository.takeTicket(sha256(ticket), clock.now());
       if (!taken) throw invalidTicket();
       // Signing out deletes the session and, with it, its tickets; this also catches a session ended meanwhile.
-      const found = await accounts.findSessionContext(taken.sessionId);
-      if (!found || found.user.id !== taken.userId) throw invalidTicket();
-      return sessionContextOf(found);
+      const context = await accounts.sessionContextById(taken.sessionId);
+      if (!context || context.user.id !== taken.userId) throw invalidTicket();
+      return context;
     },
 
     /** What `event: sync` says: each connection's status and how many are done. */

@@ -4,14 +4,14 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { PlatformName } from '../../../contract/platforms.ts';
+import type { PlatformName } from '#contract/platforms.ts';
 import { buildApp } from '../../app.ts';
 import { eventStreamTickets } from '../../db/schema.ts';
 import { sha256 } from '../../lib/secure-random.ts';
 import { openPostgres } from '../../db/client.ts';
 import { type Account, connect, signUpWithAccess } from '../../test/platforms.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
-import { REGISTER_LIMIT_PER_IP } from '../accounts/accounts.service.ts';
+import { REGISTER_LIMIT_PER_IP } from '../../lib/account-limits.ts';
 import { TICKET_TTL_MS } from './events.service.ts';
 
 let server: TestServer;

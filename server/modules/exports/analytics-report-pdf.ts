@@ -19,8 +19,8 @@
 // left out.
 import { PassThrough } from 'node:stream';
 import PDFDocument from 'pdfkit';
-import type { AnalyticsSummary, BreakdownItem, SeriesPoint, TopContentItem } from '../../../contract/analytics.ts';
-import type { ExportRecord } from '../../../contract/exports.ts';
+import type { AnalyticsSummary, BreakdownItem, SeriesPoint, TopContentItem } from '#contract/analytics.ts';
+import type { ExportRecord } from '#contract/exports.ts';
 import { drawText, registerPdfFonts } from './pdf-fonts.ts';
 
 export interface AnalyticsReport {

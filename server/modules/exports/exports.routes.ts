@@ -2,7 +2,7 @@
 // (the access gate in server/plugins/access.ts authenticates and checks the subscription before these run).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { analyticsExportQuery, youtubeVideosExportQuery } from '../../../contract/exports.ts';
+import { analyticsExportQuery, youtubeVideosExportQuery } from '#contract/exports.ts';
 import { currentUser } from '../../plugins/authentication.ts';
 import type { ExportFile, ExportsService } from './exports.service.ts';
 import type { createYoutubeExports } from './youtube-export.ts';

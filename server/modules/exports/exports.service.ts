@@ -1,12 +1,12 @@
 // Exports of the Analytics screen's data with its filters: CSV and JSON stream every record in the range from the
 // database, a slice at a time; the PDF is a bounded report with the charts (analytics-report-pdf.ts).
 import type { Readable } from 'node:stream';
-import { type AnalyticsQuery, DEFAULT_ANALYTICS_DAYS } from '../../../contract/analytics.ts';
-import { type AnalyticsExportQuery, CSV_EXPORT_COLUMNS, EXPORT_CONTENT_TYPES, type ExportFormat, type ExportRecord, PDF_RECORD_LIMIT } from '../../../contract/exports.ts';
-import { PLATFORM_CATALOGUE, type PlatformName, platformDisplayName, platformById } from '../../../contract/platforms.ts';
+import { type AnalyticsQuery, DEFAULT_ANALYTICS_DAYS } from '#contract/analytics.ts';
+import { type AnalyticsExportQuery, CSV_EXPORT_COLUMNS, EXPORT_CONTENT_TYPES, type ExportFormat, type ExportRecord, PDF_RECORD_LIMIT } from '#contract/exports.ts';
+import { PLATFORM_CATALOGUE, type PlatformName, platformDisplayName, platformById } from '#contract/platforms.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { dayOf } from '../platforms/providers/provider.ts';
-import type { AnalyticsService } from '../analytics/analytics.routes.ts';
+import { dayOf } from '../../lib/dates.ts';
+import type { AnalyticsService } from '../analytics/analytics.service.ts';
 import { type AnalyticsReport, renderAnalyticsReportPdfBuffer } from './analytics-report-pdf.ts';
 import { CSV_BOM, csvLine, csvNumber, csvText } from './csv.ts';
 import { type ExportCursor, type ExportFilter, type ExportRow, type ExportsRepository, planWindows } from './exports.repository.ts';
@@ -135,7 +135,7 @@ export function createExportsService({ repository, analytics, clock }: { reposit
     const contentType = EXPORT_CONTENT_TYPES[format];
     if (format === 'pdf') {
       // The report is a few pages whatever the data: made in memory, so a failure is still a clean error response.
-      return { fileName, contentType, body: await renderAnalyticsReportPdfBuffer(await analyticsReport(userId, filters)) };
+      return { fileName, contentType, body: await analyticsReportPdf(userId, filters) };
     }
     if (format === 'json') {
       const described = { ...range, platform: platform ? PLATFORM_CATALOGUE[platform].name : null, metricType: filters.metricType ?? null };
@@ -144,7 +144,10 @@ export function createExportsService({ repository, analytics, clock }: { reposit
     return { fileName, contentType, body: textStream(csvChunks(filter)) };
   }
 
-  return { analyticsExport, analyticsReport };
+  /** The analytics report as a PDF (the Analytics screen's export, and the emailed reports' attachment). */
+  const analyticsReportPdf = async (userId: number, filters: ExportFilters): Promise<Buffer> => renderAnalyticsReportPdfBuffer(await analyticsReport(userId, filters));
+
+  return { analyticsExport, analyticsReport, analyticsReportPdf };
 }
 
 export type ExportsService = ReturnType<typeof createExportsService>;

@@ -153,7 +153,7 @@ describe('the analytics PDF and the e-mailed report that attaches it', () => {
     expect(direct).toContain(MULTILINGUAL);
     expect(direct).toContain('Café ??');
 
-    const attach = reportPdfAttachment({ analyticsReport: async () => report });
+    const attach = reportPdfAttachment({ analyticsReportPdf: () => renderAnalyticsReportPdfBuffer(report) });
     const period = { frequency: 'daily', key: 'daily:2026-11-01', startDate: '2026-11-01', endDate: '2026-11-01', previousStartDate: '2026-10-31', previousEndDate: '2026-10-31' } as const;
     const attachment = await attach({ userId: 1, period });
     expect((await extract(attachment.content)).map((item) => item.str)).toEqual(direct);

@@ -4,10 +4,10 @@
 //
 // CSV and JSON read the table page by page (MAX_VIDEO_PAGE_SIZE videos a query) as the reply stream asks for them;
 // the PDF is a bounded report: the channel's numbers, a views chart and the first PDF_RECORD_LIMIT videos.
-import { type YoutubeVideosExportQuery, EXPORT_CONTENT_TYPES, PDF_RECORD_LIMIT, YOUTUBE_VIDEO_CSV_COLUMNS } from '../../../contract/exports.ts';
-import { DEFAULT_YOUTUBE_DAYS, MAX_VIDEO_PAGE_SIZE, type PerformanceSummary, type YoutubeVideo } from '../../../contract/youtube.ts';
+import { type YoutubeVideosExportQuery, EXPORT_CONTENT_TYPES, PDF_RECORD_LIMIT, YOUTUBE_VIDEO_CSV_COLUMNS } from '#contract/exports.ts';
+import { DEFAULT_YOUTUBE_DAYS, MAX_VIDEO_PAGE_SIZE, type PerformanceSummary, type YoutubeVideo } from '#contract/youtube.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { dayOf } from '../platforms/providers/provider.ts';
+import { dayOf } from '../../lib/dates.ts';
 import type { YoutubeService } from '../youtube/youtube.service.ts';
 import {
   barChart,

@@ -2,7 +2,7 @@
 // the Stripe sandbox for access, and the platform sandbox speaking each platform's wire format.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLATFORM_CATALOGUE, PLATFORM_NAMES, type PlatformName } from '../../../contract/platforms.ts';
+import { PLATFORM_CATALOGUE, PLATFORM_NAMES, type PlatformName } from '#contract/platforms.ts';
 import { oauthStates, platformConnections } from '../../db/schema.ts';
 import { sha256 } from '../../lib/secure-random.ts';
 import { createTokenCrypto, rowBinding } from '../../lib/token-crypto.ts';
@@ -14,7 +14,7 @@ import { pkceChallenge } from './platforms.service.ts';
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-/** What each platform's real authorize request must carry (platform-apis.md). */
+/** What each platform's real authorize request must carry (docs/platforms/). */
 const AUTHORIZE: Record<PlatformName, { url: string; clientParam: string; scope: string; pkce: boolean; extra?: Record<string, string> }> = {
   youtube: {
     url: 'https://accounts.google.com/o/oauth2/v2/auth',

@@ -10,19 +10,14 @@ import {
   oauthCallbackResponse,
   platformConnectionsResponse,
   platformsResponse,
-} from '../../../contract/platforms.ts';
+} from '#contract/platforms.ts';
+import { connectionIdParam } from '#contract/platforms.ts';
 import { currentUser } from '../../plugins/authentication.ts';
 import type { PlatformsService } from './platforms.service.ts';
 
 // An unknown platform name is a 404 from the service, so the path only bounds its shape here.
 const platformParams = z.strictObject({ platform: z.string().min(1).max(30) });
-export const connectionIdParams = z.strictObject({
-  id: z
-    .string()
-    .regex(/^[1-9]\d{0,9}$/, 'The connection id must be a positive integer')
-    .transform(Number)
-    .refine((value) => value <= 2_147_483_647, 'The connection id is too large'),
-});
+const connectionIdParams = z.strictObject({ id: connectionIdParam });
 
 // Premium: the access gate (server/plugins/access.ts) authenticates and checks the subscription of every route
 // under /api/platforms, /api/platformconnections, /api/oauth and /api/sync before it runs.

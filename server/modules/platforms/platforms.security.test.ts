@@ -1,16 +1,16 @@
 // OAuth state misuse, linking conflicts, platform failures, concurrent refresh, encryption at rest and key
-// rotation, IDOR, manual connections and the secret scan (security.md checklist F and G, tests 19–27).
+// rotation, IDOR, manual connections and the secret scan (docs/security.md: OAuth connections, token encryption).
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_CONNECTIONS_PER_PLATFORM, type PlatformName } from '../../../contract/platforms.ts';
+import { MAX_CONNECTIONS_PER_PLATFORM, type PlatformName } from '#contract/platforms.ts';
 import { oauthStates, platformConnections } from '../../db/schema.ts';
 import { createTokenCrypto, rowBinding } from '../../lib/token-crypto.ts';
 import { type Account, authorizeAt, authUrl, connect, platformSandboxOf, postCallback, signUpWithAccess } from '../../test/platforms.ts';
 import { syncNow } from '../../test/sync.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import { createPlatformsRepository } from './platforms.repository.ts';
-import { createPlatformsService } from './platforms.service.ts';
+import { createTokenCustody } from './token-custody.ts';
 
 const MINUTE = 60_000;
 
@@ -266,6 +266,40 @@ describe('access tokens', () => {
     await collectTokens(account);
   });
 
+  it.each(['twitter', 'linkedin'] as const)("%s's invalid_request for a used code is a 400 in words on the callback, never a 502", async (platform) => {
+    const account = await newAccount();
+    // Demo account 2: the earlier tests linked account 0 of both platforms to other users.
+    const { code, state } = await authorizeAt(server, account, platform, { account: 2 });
+    secrets.add(code!);
+    const first = await postCallback(server, account, platform, { code, state });
+    expect(first.status).toBe(200);
+    await collectTokens(account);
+    // The same code again: X and LinkedIn answer 400 invalid_request, not invalid_grant.
+    const { state: secondState } = await authorizeAt(server, account, platform, { account: 2 });
+    const response = await postCallback(server, account, platform, { code, state: secondState });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toMatch(/did not accept the authorization/);
+    // Frees the demo account for the tests below.
+    expect((await server.request('DELETE', `/api/platformconnections/${first.body.id}`, { token: account.token })).status).toBe(200);
+  });
+
+  it("X's invalid_request for a dead refresh token means reconnect, not an outage to retry", async () => {
+    const sandbox = platformSandboxOf(server);
+    const account = await newAccount();
+    const connection = (await connect(server, account, 'twitter', { account: 1 })).body;
+    await collectTokens(account);
+    await expireConnection(connection.id);
+    sandbox.failNext('twitter', 'token', 'invalid_grant');
+    const { status: synced } = await syncNow(server, account.token, connection.id);
+    expect(synced).toMatchObject({ status: 'failed', message: expect.stringContaining('Connect it again') });
+    const [listed] = (await server.request('GET', '/api/platformconnections', { token: account.token })).body;
+    expect(listed).toMatchObject({ needsReconnect: true });
+    // Nothing is left queued to retry it.
+    expect(await server.sync.drain({ ignoreStartAfter: true })).toEqual([]);
+    // Frees the demo account for the tests below.
+    expect((await server.request('DELETE', `/api/platformconnections/${connection.id}`, { token: account.token })).status).toBe(200);
+  });
+
   it('a token that no longer decrypts (copied from another row) marks the connection instead of crashing', async () => {
     const account = await newAccount();
     const first = (await connect(server, account, 'twitter', { account: 1 })).body;
@@ -287,7 +321,7 @@ describe('access tokens', () => {
     await collectTokens(account);
     const v1 = server.config.encryptionKeys[0]!;
     const v2 = { version: 'v2', key: randomBytes(32) };
-    const rotated = createPlatformsService({
+    const rotated = createTokenCustody({
       repository: createPlatformsRepository(server.db),
       crypto: createTokenCrypto([v2, v1]),
       clock: server.clock,
@@ -304,7 +338,7 @@ describe('access tokens', () => {
     }
     expect((await rotated.reencryptTokens()).reencrypted).toBe(0);
     // Put the rows back under v1 for the rest of this file's server (which only knows v1).
-    const back = createPlatformsService({
+    const back = createTokenCustody({
       repository: createPlatformsRepository(server.db),
       crypto: createTokenCrypto([v1, v2]),
       clock: server.clock,

@@ -1,7 +1,6 @@
-// Platform connections: the OAuth 2.0 authorization-code flow for six platforms (security.md 1.6), manual
-// public-profile connections, disconnection with revocation, and access tokens that are refreshed before use,
-// once per connection even under concurrency (security.md 4.4). Tokens are encrypted at rest with the row as
-// associated data and never leave this module except to go to their own platform.
+// Platform connections as users make them: the OAuth 2.0 authorization-code flow for six platforms
+// (docs/security.md), manual public-profile connections, the connection list, and disconnection with revocation.
+// Where tokens live and how they are refreshed and used is token-custody.ts.
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import {
@@ -14,92 +13,39 @@ import {
   type PlatformConnection,
   type PlatformName,
   platformById,
-  type SyncStatus,
-} from '../../../contract/platforms.ts';
-import type { PlatformAppConfig } from '../../config.ts';
+} from '#contract/platforms.ts';
+import { toSyncStatus } from '#contract/sync-status.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/secure-random.ts';
 import { rowBinding, type TokenCrypto } from '../../lib/token-crypto.ts';
-import type { ConnectionRow, PlatformQueries, PlatformsRepository } from './platforms.repository.ts';
-import { type PlatformProfile, PlatformError, type Provider, type ProviderContext, type StoredTokens, type TokenSet } from './providers/provider.ts';
-import { providers as defaultProviders } from './providers/registry.ts';
+import { PlatformError } from '../../providers/platform-error.ts';
+import type { PlatformProfile, StoredTokens, TokenSet } from '../../providers/provider.ts';
+import type { ConnectionRow, PlatformsRepository } from './platforms.repository.ts';
+import { type PlatformsConfig, resolvePlatform, type TokenCustody } from './token-custody.ts';
 
 const MINUTE = 60_000;
 export const OAUTH_STATE_TTL_MS = 10 * MINUTE;
 
-export interface PlatformsConfig {
-  publicUrl: string;
-  platforms: Record<PlatformName, PlatformAppConfig>;
-  appKeys: { youtubeApiKey: string | undefined; twitterBearerToken: string | undefined };
-  timeoutMs: number;
-}
-
 export interface PlatformsServiceDeps {
   repository: PlatformsRepository;
+  custody: TokenCustody;
   crypto: TokenCrypto;
   clock: Clock;
-  config: PlatformsConfig;
+  config: Pick<PlatformsConfig, 'appKeys'>;
   logger: FastifyBaseLogger;
-  providers?: Record<PlatformName, Provider>;
 }
-
-/** The connection needs the user to connect again; carried out of a transaction so its mark is committed. */
-export class ReconnectRequired extends Error {}
-
-const SYNC_STATES: readonly SyncStatus[] = ['idle', 'queued', 'running', 'failed'];
 
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
 export const pkceChallenge = (verifier: string) => base64url(createHash('sha256').update(verifier).digest());
 
-/** `https://<host>/<path>?<query>` → `<apiUrl>/<host>/<path>?<query>`: one base URL stands in for all of a platform's hosts. */
-export function rewritePlatformUrl(apiUrl: string | undefined, realUrl: string): string {
-  if (!apiUrl) return realUrl;
-  const url = new URL(realUrl);
-  return `${apiUrl}/${url.host}${url.pathname}${url.search}`;
-}
-
-const tokenColumn = (id: number, column: 'access_token' | 'refresh_token') => rowBinding('platform_connections', id, column);
 const verifierBinding = (stateHash: string) => rowBinding('oauth_states', stateHash, 'code_verifier');
 
-export function createPlatformsService({ repository, crypto, clock, config, logger, providers = defaultProviders }: PlatformsServiceDeps) {
-  const displayName = (platform: PlatformName) => PLATFORM_CATALOGUE[platform].name;
-  const redirectUriOf = (platform: PlatformName) => `${config.publicUrl}/auth/${platform}/callback`;
-  const isAvailable = (platform: PlatformName) => Boolean(config.platforms[platform].clientId && config.platforms[platform].clientSecret);
+export function createPlatformsService({ repository, custody, crypto, clock, config, logger }: PlatformsServiceDeps) {
+  const { providers, displayName, isAvailable, contextFor, logPlatformFailure, writeTokens, readTokens } = custody;
   const supportsManualConnect = (platform: PlatformName) =>
     providers[platform].lookupPublicProfile !== undefined &&
     Boolean(platform === 'youtube' ? config.appKeys.youtubeApiKey : platform === 'twitter' ? config.appKeys.twitterBearerToken : undefined);
-
-  function resolvePlatform(value: string): PlatformName {
-    const platform = PLATFORM_NAMES.find((name) => name === value);
-    if (!platform) throw new AppError('not_found', `Unknown platform. Use one of: ${PLATFORM_NAMES.join(', ')}.`);
-    return platform;
-  }
-
-  function contextFor(platform: PlatformName, options: { requireOAuthApp?: boolean } = {}): ProviderContext {
-    const app = config.platforms[platform];
-    if ((options.requireOAuthApp ?? true) && !isAvailable(platform)) {
-      throw new AppError('unavailable', `${displayName(platform)} is not configured on this server.`);
-    }
-    return {
-      clientId: app.clientId ?? '',
-      clientSecret: app.clientSecret ?? '',
-      redirectUri: redirectUriOf(platform),
-      url: (realUrl) => rewritePlatformUrl(app.apiUrl, realUrl),
-      timeoutMs: config.timeoutMs,
-      now: () => clock.now(),
-      appKeys: config.appKeys,
-    };
-  }
-
-  /** Logs a platform failure with what it was and where, never a token, code or response body. */
-  function logPlatformFailure(error: unknown, context: Record<string, unknown>) {
-    if (error instanceof PlatformError) {
-      logger.warn({ ...context, platform: error.platform, operation: error.operation, kind: error.kind, status: error.details.status, errorCode: error.details.errorCode }, error.message);
-    } else {
-      logger.error({ ...context, errorName: error instanceof Error ? error.name : typeof error }, 'platform call failed unexpectedly');
-    }
-  }
 
   /** A platform failure as the API answers it: the user's to fix (400), or a generic 502. */
   function toAppError(error: unknown, platform: PlatformName, context: Record<string, unknown>): AppError {
@@ -131,7 +77,7 @@ export function createPlatformsService({ repository, crypto, clock, config, logg
       manual: row.manual,
       needsReconnect: row.needsReconnect,
       lastSyncedAt: row.lastSyncedAt?.toISOString() ?? null,
-      syncStatus: SYNC_STATES.find((state) => state === row.syncStatus) ?? 'idle',
+      syncStatus: toSyncStatus(row.syncStatus),
     };
   }
 
@@ -185,158 +131,7 @@ export function createPlatformsService({ repository, crypto, clock, config, logg
     }
   }
 
-  /** Stores a token answer: a refresh without a new refresh token keeps the stored one (Google); a new one replaces it (TikTok, X, Patreon). */
-  function writeTokens(locked: PlatformQueries, row: ConnectionRow, tokens: TokenSet, extra: Partial<ConnectionRow> = {}) {
-    const now = clock.now();
-    return locked.updateConnection(row.id, {
-      ...extra,
-      accessToken: crypto.encrypt(tokens.accessToken, tokenColumn(row.id, 'access_token')),
-      refreshToken: tokens.refreshToken ? crypto.encrypt(tokens.refreshToken, tokenColumn(row.id, 'refresh_token')) : row.refreshToken,
-      tokenExpiresAt: tokens.expiresAt ?? null,
-      tokenIssuedAt: now,
-      scope: tokens.scope ?? row.scope,
-      needsReconnect: false,
-      updatedAt: now,
-    });
-  }
-
-  /** The connection's tokens in clear; a value that does not decrypt marks the connection for reconnection. */
-  async function readTokens(row: ConnectionRow, locked: PlatformQueries): Promise<StoredTokens> {
-    try {
-      if (!row.accessToken) throw new Error('no access token stored');
-      return {
-        accessToken: crypto.decrypt(row.accessToken, tokenColumn(row.id, 'access_token')),
-        refreshToken: row.refreshToken ? crypto.decrypt(row.refreshToken, tokenColumn(row.id, 'refresh_token')) : null,
-        expiresAt: row.tokenExpiresAt,
-        issuedAt: row.tokenIssuedAt,
-      };
-    } catch (error) {
-      logger.error({ connectionId: row.id, platform: row.platform, errorName: (error as Error).name, reason: (error as Error).message }, 'stored platform tokens are unreadable');
-      await locked.updateConnection(row.id, { needsReconnect: true, updatedAt: clock.now() });
-      throw new ReconnectRequired();
-    }
-  }
-
-  const isDue = (row: ConnectionRow, provider: Provider, now: Date) =>
-    row.tokenExpiresAt !== null && row.tokenExpiresAt.getTime() - provider.refreshAheadMs <= now.getTime();
-
-  // One refresh per connection at a time in this process; the row lock covers other processes.
-  const refreshesInFlight = new Map<number, Promise<string>>();
-
-  /**
-   * A usable access token for the connection, refreshed first when it is due (or when `force`, after the
-   * platform refused the current one). A refresh the platform rejects marks the connection for reconnection.
-   */
-  function accessTokenFor(connectionId: number, options: { force?: boolean } = {}): Promise<string> {
-    const running = refreshesInFlight.get(connectionId);
-    if (running) return running;
-    const work = obtainAccessToken(connectionId, options.force ?? false).finally(() => refreshesInFlight.delete(connectionId));
-    refreshesInFlight.set(connectionId, work);
-    return work;
-  }
-
-  async function obtainAccessToken(connectionId: number, force: boolean): Promise<string> {
-    const current = await repository.findConnectionById(connectionId);
-    if (!current) throw new AppError('not_found', 'No such connection.');
-    const platform = resolvePlatform(current.platform);
-    const provider = providers[platform];
-    if (current.needsReconnect) throw new ReconnectRequired();
-    if (!force && !isDue(current, provider, clock.now())) return (await readTokens(current, repository)).accessToken;
-
-    const outcome = await repository.withConnectionLock(connectionId, async (row, locked): Promise<{ token: string } | { reconnect: true } | { error: unknown }> => {
-      const now = clock.now();
-      let tokens: StoredTokens;
-      try {
-        tokens = await readTokens(row, locked);
-      } catch {
-        return { reconnect: true };
-      }
-      // Another process refreshed while we waited for the lock.
-      if (row.needsReconnect) return { reconnect: true };
-      if (!force && !isDue(row, provider, now)) return { token: tokens.accessToken };
-      if (force && row.tokenIssuedAt?.getTime() !== current.tokenIssuedAt?.getTime()) return { token: tokens.accessToken };
-      if (!provider.canRefresh(tokens, now)) {
-        const expired = force || (row.tokenExpiresAt !== null && row.tokenExpiresAt <= now);
-        if (!expired) return { token: tokens.accessToken }; // e.g. an Instagram token not yet a day old
-        await locked.updateConnection(row.id, { needsReconnect: true, updatedAt: now });
-        logger.info({ connectionId: row.id, platform }, 'platform token expired and cannot be renewed: reconnection needed');
-        return { reconnect: true };
-      }
-      try {
-        const renewed = await provider.refresh(contextFor(platform), tokens);
-        await writeTokens(locked, row, renewed);
-        return { token: renewed.accessToken };
-      } catch (error) {
-        if (error instanceof PlatformError && error.kind === 'invalid_grant') {
-          logPlatformFailure(error, { connectionId: row.id });
-          await locked.updateConnection(row.id, { needsReconnect: true, updatedAt: now });
-          return { reconnect: true };
-        }
-        return { error };
-      }
-    });
-    if (!outcome) throw new AppError('not_found', 'No such connection.');
-    if ('reconnect' in outcome) throw new ReconnectRequired();
-    if ('error' in outcome) throw outcome.error;
-    return outcome.token;
-  }
-
-  /** Reads the account's current profile: with the user's token (refreshed if due), or publicly for manual connections. */
-  async function readProfile(row: ConnectionRow): Promise<PlatformProfile> {
-    const platform = resolvePlatform(row.platform);
-    const provider = providers[platform];
-    if (row.manual) {
-      const reference = platform === 'youtube' ? row.platformUserId : (row.platformUsername ?? row.platformUserId);
-      return provider.lookupPublicProfile!(contextFor(platform, { requireOAuthApp: false }), reference);
-    }
-    const context = contextFor(platform);
-    try {
-      return await provider.profile(context, await accessTokenFor(row.id));
-    } catch (error) {
-      if (!(error instanceof PlatformError && error.kind === 'unauthorized')) throw error;
-      // The platform refused a token we thought valid (revoked, or expired early): renew once and retry.
-      return provider.profile(context, await accessTokenFor(row.id, { force: true }));
-    }
-  }
-
-  /**
-   * Runs `work` with the connection's platform, provider context and a usable access token (renewed first when
-   * due); a token the platform refuses is renewed once and `work` retried. Refused again, or not renewable: the
-   * connection is marked for reconnection and ReconnectRequired is thrown.
-   */
-  async function withPlatformAccess<T>(
-    row: ConnectionRow,
-    work: (access: { platform: PlatformName; provider: Provider; context: ProviderContext; accessToken: string }) => Promise<T>,
-  ): Promise<T> {
-    const platform = resolvePlatform(row.platform);
-    const provider = providers[platform];
-    if (row.manual || !row.accessToken) throw new ReconnectRequired('A manual connection has no access token');
-    const context = contextFor(platform);
-    try {
-      return await work({ platform, provider, context, accessToken: await accessTokenFor(row.id) });
-    } catch (error) {
-      if (!(error instanceof PlatformError && error.kind === 'unauthorized')) throw error;
-      logPlatformFailure(error, { connectionId: row.id, step: 'sync' });
-    }
-    const renewed = await accessTokenFor(row.id, { force: true });
-    try {
-      return await work({ platform, provider, context, accessToken: renewed });
-    } catch (error) {
-      if (!(error instanceof PlatformError && error.kind === 'unauthorized')) throw error;
-      logPlatformFailure(error, { connectionId: row.id, step: 'sync' });
-      await repository.updateConnection(row.id, { needsReconnect: true, updatedAt: clock.now() });
-      throw new ReconnectRequired();
-    }
-  }
-
   return {
-    redirectUriOf,
-    accessTokenFor,
-    withPlatformAccess,
-    readProfile,
-    displayName,
-    logPlatformFailure,
-
     listPlatforms(): Platform[] {
       return PLATFORM_NAMES.map((platform) => ({
         id: PLATFORM_CATALOGUE[platform].id,
@@ -461,39 +256,6 @@ export function createPlatformsService({ repository, crypto, clock, config, logg
 
     summary: (userId: number) => repository.summary(userId),
 
-    /**
-     * Key rotation: re-encrypts every stored token that is not under the current key. Idempotent and resumable
-     * (a value already under the current key is left alone); a value that does not decrypt marks its connection
-     * for reconnection. Pending OAuth states are not touched: they expire within minutes.
-     */
-    async reencryptTokens({ batchSize = 200 }: { batchSize?: number } = {}): Promise<{ scanned: number; reencrypted: number; unreadable: number }> {
-      let afterId = 0;
-      let scanned = 0;
-      let reencrypted = 0;
-      let unreadable = 0;
-      for (;;) {
-        const rows = await repository.listWithTokens(afterId, batchSize);
-        if (rows.length === 0) break;
-        for (const row of rows) {
-          afterId = row.id;
-          scanned += 1;
-          try {
-            const next = {
-              accessToken: row.accessToken && crypto.reencrypt(row.accessToken, tokenColumn(row.id, 'access_token')),
-              refreshToken: row.refreshToken && crypto.reencrypt(row.refreshToken, tokenColumn(row.id, 'refresh_token')),
-            };
-            if (next.accessToken === row.accessToken && next.refreshToken === row.refreshToken) continue;
-            // A refresh that stored new tokens meanwhile wrote them under the current key already.
-            if (await repository.replaceTokensIfUnchanged(row.id, row, next)) reencrypted += 1;
-          } catch (error) {
-            unreadable += 1;
-            logger.error({ connectionId: row.id, reason: (error as Error).message }, 'stored platform tokens are unreadable during re-encryption');
-            await repository.updateConnection(row.id, { needsReconnect: true, updatedAt: clock.now() });
-          }
-        }
-      }
-      return { scanned, reencrypted, unreadable };
-    },
   };
 
   async function revokeQuietly(row: ConnectionRow) {

@@ -1,7 +1,7 @@
 // When reports are due, in the user's own time zone: pure functions over Intl, so daylight-saving changes and
 // far-away zones are handled by the runtime's time zone database, and every case is unit-tested.
-import type { ReportFrequency } from '../../../contract/reports.ts';
-import { addDays } from '../platforms/providers/provider.ts';
+import type { ReportFrequency } from '#contract/reports.ts';
+import { addDays } from '../../lib/dates.ts';
 
 export interface ReportSchedule {
   frequency: ReportFrequency;

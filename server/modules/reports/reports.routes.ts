@@ -2,7 +2,7 @@
 // from the email without signing in, with the token as the only credential.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { reportPreferencesRequest, reportPreferencesResponse, unsubscribeQuery, unsubscribeResponse } from '../../../contract/reports.ts';
+import { reportPreferencesRequest, reportPreferencesResponse, unsubscribeQuery, unsubscribeResponse } from '#contract/reports.ts';
 import { currentUser } from '../../plugins/authentication.ts';
 import type { ReportsService } from './reports.service.ts';
 

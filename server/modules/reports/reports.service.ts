@@ -6,14 +6,14 @@
 // fails (the SMTP server refused or was unreachable) is marked failed and retried with backoff by a later scan; a
 // send interrupted by a crash stays `sending` and is not repeated, because the email may already have left.
 import type { FastifyBaseLogger } from 'fastify';
-import { platformDisplayName } from '../../../contract/platforms.ts';
-import type { ReportPreferences, ReportPreferencesRequest } from '../../../contract/reports.ts';
+import { platformDisplayName } from '#contract/platforms.ts';
+import type { ReportPreferences, ReportPreferencesRequest } from '#contract/reports.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/secure-random.ts';
 import type { AnalyticsRepository } from '../analytics/analytics.repository.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { addDays } from '../platforms/providers/provider.ts';
+import { addDays } from '../../lib/dates.ts';
 import { type KeyNumbers, type ReportData, reportEmail } from './report-email.ts';
 import { latestReportAt, nextReportAt, periodOfKey, type ReportPeriod, reportPeriod, zonedTime } from './report-schedule.ts';
 import type { ReportPreferencesRow, ReportsRepository } from './reports.repository.ts';

@@ -14,7 +14,7 @@ import {
   deleteAccountResponse,
   updateProfileRequest,
   updateProfileResponse,
-} from '../../../contract/settings.ts';
+} from '#contract/settings.ts';
 import { currentUser } from '../../plugins/authentication.ts';
 import type { SettingsService } from './settings.service.ts';
 

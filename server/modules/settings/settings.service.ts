@@ -1,15 +1,16 @@
 // The signed-in user's own account: name, email change (confirmed by a link to the new address), password change,
 // and deletion of the account with everything it owns. Every credential change asks for the current password, so a
-// stolen session token cannot take the account over for good (security.md 1.5).
+// stolen session token cannot take the account over for good (docs/security.md#sessions).
 import type { FastifyBaseLogger } from 'fastify';
-import type { ChangeEmailRequest, ChangePasswordRequest, DeleteAccountRequest, UpdateProfileRequest } from '../../../contract/settings.ts';
+import type { ChangeEmailRequest, ChangePasswordRequest, DeleteAccountRequest, UpdateProfileRequest } from '#contract/settings.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { randomToken, sha256 } from '../../lib/secure-random.ts';
 import type { UserRow } from '../accounts/accounts.repository.ts';
-import { LOGIN_LIMITS, MAIL_LIMITS, toPublicUser } from '../accounts/accounts.service.ts';
-import { hashPassword, isCommonPassword, verifyPassword } from '../accounts/passwords.ts';
+import { LOGIN_LIMITS, MAIL_LIMITS } from '../../lib/account-limits.ts';
+import { toPublicUser } from '../../lib/public-user.ts';
+import { hashPassword, isCommonPassword, verifyPassword } from '../../lib/passwords.ts';
 import type { BillingService } from '../billing/billing.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { PlatformsService } from '../platforms/platforms.service.ts';

@@ -3,12 +3,12 @@
 // snapshots themselves, computed by hand in JavaScript.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlatformName } from '../../../contract/platforms.ts';
+import type { PlatformName } from '#contract/platforms.ts';
 import { accountMetrics, contentItems, contentMetrics } from '../../db/schema.ts';
 import { connect, signUpWithAccess } from '../../test/platforms.ts';
 import { syncNow } from '../../test/sync.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
-import { addDays, dayOf } from '../platforms/providers/provider.ts';
+import { addDays, dayOf } from '../../lib/dates.ts';
 
 const DAY = 86_400_000;
 const GROWTH_METRICS = ['views', 'likes', 'comments', 'shares'];

@@ -1,12 +1,13 @@
 // The sync engine's database side: the per-connection state row (status, lease, schedule, cursor) and the one
 // transaction that stores a run's results with idempotent multi-row upserts.
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import type { SyncStatus } from '../../../contract/platforms.ts';
-import type { Database } from '../../db/client.ts';
+import type { PlatformName, SyncStatus } from '#contract/platforms.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import { accountMetrics, contentItems, contentMetrics, platformConnections, syncStates } from '../../db/schema.ts';
-import { notifyConnectionOwner } from '../events/event-bus.ts';
-import { addDays, type SyncOutput } from '../platforms/providers/provider.ts';
-import { loadYoutubeSyncState, storeYoutubeSync } from '../youtube/youtube.store.ts';
+import { notifyConnectionOwner } from '../../lib/event-bus.ts';
+import { addDays } from '../../lib/dates.ts';
+import { type SyncOutput } from '../../providers/provider.ts';
+import type { SyncExtensions } from './sync-extension.ts';
 
 export type SyncStateRow = typeof syncStates.$inferSelect;
 export type SyncStatusValue = SyncStatus;
@@ -20,7 +21,6 @@ function chunks<T>(rows: T[], size = BATCH): T[][] {
   return out;
 }
 
-type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /**
  * For platforms that keep only lifetime counters (TikTok, X): today's account value of each metric is how much the
@@ -51,7 +51,8 @@ async function storeDailyFromContentGrowth(tx: Transaction, connectionId: number
   return result.rows.length;
 }
 
-export function createSyncRepository(db: Database) {
+/** `extensions`: the platforms whose own tables a run also reads and writes (sync-extension.ts). */
+export function createSyncRepository(db: Database, extensions: SyncExtensions = {}) {
   return {
     async state(connectionId: number): Promise<SyncStateRow | undefined> {
       const [row] = await db.select().from(syncStates).where(eq(syncStates.connectionId, connectionId));
@@ -106,9 +107,9 @@ export function createSyncRepository(db: Database) {
       await db.execute(notifyConnectionOwner(connectionId, ['sync']));
     },
 
-    /** What the YouTube adapter needs to read only what is missing or stale (youtube.store.ts). */
-    youtubeSyncState(connectionId: number) {
-      return loadYoutubeSyncState(db, connectionId);
+    /** What the platform's own tables hold for the connection (undefined for a platform without an extension). */
+    extraState(connectionId: number, platform: PlatformName): Promise<unknown> {
+      return extensions[platform]?.loadState(db, connectionId) ?? Promise.resolve(undefined);
     },
 
     async knownContentIds(connectionId: number): Promise<Set<string>> {
@@ -124,7 +125,7 @@ export function createSyncRepository(db: Database) {
       connectionId: number,
       token: string,
       output: SyncOutput,
-      run: { today: string; now: Date; nextRunAt: Date; cursor: Record<string, unknown> },
+      run: { platform: PlatformName; today: string; now: Date; nextRunAt: Date; cursor: Record<string, unknown> },
     ): Promise<{ accountRows: number; contentRows: number; contentMetricRows: number }> {
       return db.transaction(async (tx) => {
         // Still ours? A run whose lease expired and was taken over must not write.
@@ -182,8 +183,9 @@ export function createSyncRepository(db: Database) {
             .onConflictDoUpdate({ target: [accountMetrics.connectionId, accountMetrics.date, accountMetrics.metricType], set: { value: sql`excluded.value` } });
         }
 
-        // YouTube's own tables (videos' analytics, traffic, demographics, retention, reach) in the same transaction.
-        if (output.youtube) await storeYoutubeSync(tx, connectionId, output.youtube, idOf, run.now);
+        // The platform's own tables (YouTube's videos, traffic, demographics, retention, reach) in the same transaction.
+        const extension = extensions[run.platform];
+        if (output.extra !== undefined && extension) await extension.store(tx, connectionId, output.extra, idOf, run.now);
 
         const derivedRows = output.dailyFromContentGrowth?.length ? await storeDailyFromContentGrowth(tx, connectionId, run.today, output.dailyFromContentGrowth) : 0;
 

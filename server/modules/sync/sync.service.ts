@@ -1,13 +1,20 @@
 // One sync run of one connection: take the connection's lease, ask its platform adapter for what changed (with a
 // usable token: refreshed before use, renewed once when refused), store the results in one transaction, and say
-// what the queue should do next. The queue (sync.queue.ts) decides retries; this file decides what happened.
+// what the queue should do next. The sync job (sync.jobs.ts) decides retries; this file decides what happened.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { type PlatformName, platformDisplayName } from '../../../contract/platforms.ts';
+import type { ConnectionSyncStatus, SyncTrigger } from '#contract/analytics.ts';
+import { PLATFORM_CATALOGUE, type PlatformName, platformDisplayName } from '#contract/platforms.ts';
+import { toSyncStatus } from '#contract/sync-status.ts';
+import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { PlatformsRepository } from '../platforms/platforms.repository.ts';
-import { type PlatformsService, ReconnectRequired } from '../platforms/platforms.service.ts';
-import { addDays, dayOf, MALFORMED_RESPONSE, PlatformError, type SyncOutput } from '../platforms/providers/provider.ts';
+import type { TokenCustody } from '../platforms/token-custody.ts';
+import { ReconnectRequired } from '../../providers/platform-error.ts';
+import { addDays, dayOf } from '../../lib/dates.ts';
+import { MALFORMED_RESPONSE } from '../../providers/http-client.ts';
+import { PlatformError } from '../../providers/platform-error.ts';
+import { type SyncOutput } from '../../providers/provider.ts';
 import type { SyncRepository } from './sync.repository.ts';
 
 const MINUTE = 60_000;
@@ -36,18 +43,17 @@ export type RunOutcome =
 export interface SyncServiceDeps {
   repository: SyncRepository;
   platformsRepository: PlatformsRepository;
-  platforms: PlatformsService;
+  custody: Pick<TokenCustody, 'readProfile' | 'withPlatformAccess' | 'logPlatformFailure'>;
   clock: Clock;
   intervalMs: number;
   logger: FastifyBaseLogger;
 }
 
-export function createSyncService({ repository, platformsRepository, platforms, clock, intervalMs, logger }: SyncServiceDeps) {
-  const nameOf = platformDisplayName;
+export function createSyncService({ repository, platformsRepository, custody, clock, intervalMs, logger }: SyncServiceDeps) {
 
   /** What went wrong, in our words (never the platform's body, which can echo request values). */
   function describe(error: unknown, platform: string): RunOutcome {
-    const name = nameOf(platform);
+    const name = platformDisplayName(platform);
     if (error instanceof ReconnectRequired) return { kind: 'failed', message: `${name} no longer accepts this connection. Connect it again.` };
     if (error instanceof PlatformError) {
       const status = error.details.status ? ` (HTTP ${error.details.status}${error.details.errorCode && error.details.errorCode !== MALFORMED_RESPONSE ? `, ${error.details.errorCode}` : ''})` : '';
@@ -82,13 +88,14 @@ export function createSyncService({ repository, platformsRepository, platforms, 
       let output: SyncOutput;
       if (row.manual) {
         // A public profile tracked without OAuth: the follower count is all there is to read.
-        const profile = await platforms.readProfile(row);
-        const metricType = row.platform === 'youtube' ? 'subscribers' : 'followers';
+        const profile = await custody.readProfile(row);
+        // The follower metric's name (subscribers, followers, patrons) is the one the platform's sync stores.
+        const metricType = PLATFORM_CATALOGUE[row.platform as PlatformName].followerLabel;
         output = { followers: profile.followers, daily: [{ date: today, metricType, value: profile.followers }], content: [], usage: { calls: 1 } };
       } else {
         const knownContentIds = await repository.knownContentIds(connectionId);
-        const youtube = row.platform === 'youtube' ? await repository.youtubeSyncState(connectionId) : undefined;
-        output = await platforms.withPlatformAccess(row, ({ provider, context, accessToken }) => {
+        const extraState = await repository.extraState(connectionId, row.platform as PlatformName);
+        output = await custody.withPlatformAccess(row, ({ provider, context, accessToken }) => {
           if (!provider.sync) throw new PlatformError('unavailable', row.platform as PlatformName, 'metrics', 'This platform has no sync adapter');
           return provider.sync(context, {
             accessToken,
@@ -99,12 +106,13 @@ export function createSyncService({ repository, platformsRepository, platforms, 
             firstSync,
             contentSince: new Date(now.getTime() - RECENT_CONTENT_DAYS * 24 * 60 * MINUTE),
             knownContentIds,
-            youtube,
+            extraState,
           });
         });
       }
       const finished = clock.now();
       const stored = await repository.storeRun(connectionId, token, output, {
+        platform: row.platform as PlatformName,
         today,
         now: finished,
         nextRunAt: new Date(finished.getTime() + intervalMs),
@@ -113,15 +121,53 @@ export function createSyncService({ repository, platformsRepository, platforms, 
       logger.info({ connectionId, platform: row.platform, ...stored, calls: output.usage.calls, quotaUnits: output.usage.quotaUnits }, 'sync stored');
       return { kind: 'done', stored, usage: output.usage };
     } catch (error) {
-      if (error instanceof PlatformError) platforms.logPlatformFailure(error, { connectionId, step: 'sync' });
+      if (error instanceof PlatformError) custody.logPlatformFailure(error, { connectionId, step: 'sync' });
       outcome = describe(error, row.platform);
     }
-    // Nothing was stored; the queue records what comes next (sync.queue.ts), the lease is released here.
+    // Nothing was stored; the sync job records what comes next (sync.jobs.ts), the lease is released here.
     await repository.release(connectionId, token, { status: outcome.kind === 'failed' ? 'failed' : 'queued', message: 'message' in outcome ? outcome.message : null, nextRunAt: null }, clock.now());
     return outcome;
   }
 
-  return { run, nameOf };
+  return { run };
 }
 
 export type SyncService = ReturnType<typeof createSyncService>;
+
+export interface SyncRequestsDeps {
+  repository: Pick<SyncRepository, 'listForUser'>;
+  platformsRepository: Pick<PlatformsRepository, 'findConnection'>;
+  /** Queues a sync of the connection (server/modules/sync/sync.jobs.ts). */
+  enqueue: (connectionId: number) => Promise<{ jobId: string; status: 'queued' | 'running' }>;
+  intervalMs: number;
+}
+
+/** What users ask of the sync engine: a sync of one of their connections now, and the state of all of them. */
+export function createSyncRequests({ repository, platformsRepository, enqueue, intervalMs }: SyncRequestsDeps) {
+  return {
+    /** Another user's connection reads as absent (404). */
+    async requestSync(userId: number, connectionId: number): Promise<SyncTrigger> {
+      const row = await platformsRepository.findConnection(userId, connectionId);
+      if (!row) throw new AppError('not_found', 'No such connection.');
+      const { jobId, status } = await enqueue(connectionId);
+      return { connectionId, jobId, status };
+    },
+
+    async statusesOf(userId: number): Promise<ConnectionSyncStatus[]> {
+      const rows = await repository.listForUser(userId);
+      return rows.map(({ connection, state }) => {
+        const scheduled = state?.nextRunAt ?? (connection.lastSyncedAt ? new Date(connection.lastSyncedAt.getTime() + intervalMs) : null);
+        return {
+          connectionId: connection.id,
+          platformName: platformDisplayName(connection.platform),
+          status: toSyncStatus(state?.status),
+          message: state?.message ?? null,
+          lastSyncedAt: connection.lastSyncedAt?.toISOString() ?? null,
+          nextRunAt: connection.isActive && !connection.needsReconnect ? (scheduled?.toISOString() ?? null) : null,
+        };
+      });
+    },
+  };
+}
+
+export type SyncRequests = ReturnType<typeof createSyncRequests>;

@@ -2,7 +2,7 @@
 // PostgreSQL) run with `sync.drain()`, and each platform's adapter against the platform sandbox.
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLATFORM_NAMES, type PlatformName } from '../../../contract/platforms.ts';
+import { PLATFORM_NAMES, type PlatformName } from '#contract/platforms.ts';
 import { accountMetrics, contentItems, contentMetrics, platformConnections, syncStates } from '../../db/schema.ts';
 import { type Account, connect, platformSandboxOf, signUpWithAccess } from '../../test/platforms.ts';
 import { syncNow, syncStatusOf } from '../../test/sync.ts';

@@ -3,7 +3,7 @@
 // the connection is not marked for reconnection, and nothing calls the platform again before then.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlatformName } from '../../../contract/platforms.ts';
+import type { PlatformName } from '#contract/platforms.ts';
 import type { FailNextOptions } from '../../../sandbox/platforms/platform-sandbox.ts';
 import { platformConnections, syncStates } from '../../db/schema.ts';
 import { type Account, connect, platformSandboxOf, signUpWithAccess } from '../../test/platforms.ts';

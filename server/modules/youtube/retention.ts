@@ -1,19 +1,20 @@
-// Audience retention on demand. reports.query answers one video's curve per call (platform-apis.md 1.4 (f)), so the
+// Audience retention on demand. reports.query answers one video's curve per call (docs/platforms/youtube.md#analytics-reports), so the
 // sync only reads it for recent and top videos; when a user opens any other video (or a cached curve is older than
 // a day) the API calls `ensureRetention`, which reads it with the connection's token (refreshed if it expired, via
-// platforms.withPlatformAccess) and caches it in youtube_videos.
-import type { RetentionPoint } from '../../../contract/youtube.ts';
+// token custody's withPlatformAccess) and caches it in youtube_videos.
+import type { RetentionPoint } from '#contract/youtube.ts';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ConnectionRow } from '../platforms/platforms.repository.ts';
-import type { PlatformsService } from '../platforms/platforms.service.ts';
-import { dayOf } from '../platforms/providers/provider.ts';
-import { DEEP_DIVE_MAX_AGE_MS, fetchRetentionCurve } from '../platforms/providers/youtube.sync.ts';
-import { storeRetention } from './youtube.store.ts';
+import type { TokenCustody } from '../platforms/token-custody.ts';
+import { dayOf } from '../../lib/dates.ts';
+import { fetchRetentionCurve } from '../../providers/youtube/retention.ts';
+import { DEEP_DIVE_MAX_AGE_MS } from '../../providers/youtube/sync-types.ts';
+import { storeRetention } from './youtube-sync.repository.ts';
 
 export interface RetentionDeps {
   db: Database;
-  platforms: Pick<PlatformsService, 'withPlatformAccess'>;
+  custody: Pick<TokenCustody, 'withPlatformAccess'>;
   clock: Clock;
 }
 
@@ -47,7 +48,7 @@ async function fetchAndStoreRetention(
 ): Promise<RetentionPoint[]> {
   const now = deps.clock.now();
   const today = dayOf(now);
-  const points = await deps.platforms.withPlatformAccess(connection, ({ context, accessToken }) =>
+  const points = await deps.custody.withPlatformAccess(connection, ({ context, accessToken }) =>
     fetchRetentionCurve(context, accessToken, { videoId: video.videoId, startDate: video.publishedAt ? dayOf(video.publishedAt) : undefined, today }),
   );
   await storeRetention(deps.db, video.contentItemId, points, now);

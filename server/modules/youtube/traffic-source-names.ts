@@ -1,4 +1,4 @@
-// Readable names for YouTube's insightTrafficSourceType values (platform-apis.md 1.4 d), as YouTube Studio words
+// Readable names for YouTube's insightTrafficSourceType values (docs/platforms/youtube.md#analytics-reports, as YouTube Studio words
 // them. A value YouTube adds later reads as "Other" until it is named here.
 const NAMES: Record<string, string> = {
   ADVERTISING: 'YouTube advertising',

@@ -13,7 +13,7 @@ import {
   youtubeVideoParams,
   youtubeVideosQuery,
   youtubeVideosResponse,
-} from '../../../contract/youtube.ts';
+} from '#contract/youtube.ts';
 import { currentUser } from '../../plugins/authentication.ts';
 import type { YoutubeService } from './youtube.service.ts';
 

@@ -20,20 +20,20 @@ import {
   type YoutubeVideoDetail,
   type YoutubeVideosQuery,
   type YoutubeVideosResponse,
-} from '../../../contract/youtube.ts';
+} from '#contract/youtube.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Database } from '../../db/client.ts';
 import type { PlatformsRepository } from '../platforms/platforms.repository.ts';
-import type { PlatformsService } from '../platforms/platforms.service.ts';
-import { addDays, dayOf } from '../platforms/providers/provider.ts';
+import type { TokenCustody } from '../platforms/token-custody.ts';
+import { addDays, dayOf } from '../../lib/dates.ts';
 import { generateInsights, type InsightInput, type InsightVideo } from './insights/engine.ts';
 import type { InsightRewriter } from './insights/rewrite.ts';
 import { round } from './insights/statistics.ts';
 import { analyzeViralPotential, engagementRateOf } from './insights/viral-potential.ts';
 import { ensureRetention } from './retention.ts';
 import { trafficSourceName } from './traffic-source-names.ts';
-import type { ChannelRow, VideoDetailRow, VideoRow, YoutubeQueries } from './youtube.queries.ts';
+import type { ChannelRow, VideoDetailRow, VideoRow, YoutubeRepository } from './youtube.repository.ts';
 
 /** The spec's fallbacks (section 3): ad revenue is 80 % of revenue, impressions 1.2 × views. */
 const AD_REVENUE_SHARE = 0.8;
@@ -61,12 +61,12 @@ export interface RetentionFetcher {
 /** The on-demand retention read (retention.ts) for a connection of the user, with the user's token. */
 export function createRetentionFetcher({
   db,
-  platforms,
+  custody,
   platformsRepository,
   clock,
 }: {
   db: Database;
-  platforms: Pick<PlatformsService, 'withPlatformAccess'>;
+  custody: Pick<TokenCustody, 'withPlatformAccess'>;
   platformsRepository: Pick<PlatformsRepository, 'findConnection'>;
   clock: Clock;
 }): RetentionFetcher {
@@ -74,15 +74,15 @@ export function createRetentionFetcher({
     async ensure(userId, connectionId, video) {
       const connection = await platformsRepository.findConnection(userId, connectionId);
       if (!connection) throw new AppError('not_found', 'No such connection.');
-      return ensureRetention({ db, platforms, clock }, connection, video);
+      return ensureRetention({ db, custody, clock }, connection, video);
     },
   };
 }
 
 export interface YoutubeServiceDeps {
-  queries: YoutubeQueries;
+  repository: YoutubeRepository;
   clock: Clock;
-  /** Queues a sync of the connection (the sync queue's enqueue). */
+  /** Queues a sync of the connection (the sync jobs' enqueue). */
   enqueueSync: (connectionId: number) => Promise<{ jobId: string; status: 'queued' | 'running' }>;
   retention?: RetentionFetcher;
   rewrite?: InsightRewriter;
@@ -194,7 +194,7 @@ function emptyRevenue(): RevenueAnalytics {
   };
 }
 
-export function createYoutubeService({ queries, clock, enqueueSync, retention, rewrite, logger }: YoutubeServiceDeps) {
+export function createYoutubeService({ repository, clock, enqueueSync, retention, rewrite, logger }: YoutubeServiceDeps) {
   const periodOf = (days: number) => {
     const endDate = dayOf(clock.now());
     const startDate = addDays(endDate, -(days - 1));
@@ -202,9 +202,9 @@ export function createYoutubeService({ queries, clock, enqueueSync, retention, r
   };
 
   async function requireVideo(userId: number, id: string): Promise<{ channel: ChannelRow; row: VideoDetailRow }> {
-    const channel = await queries.activeChannel(userId);
+    const channel = await repository.activeChannel(userId);
     const key = videoKey(id);
-    const row = channel && key ? await queries.findVideo(channel.connectionId, key) : undefined;
+    const row = channel && key ? await repository.findVideo(channel.connectionId, key) : undefined;
     if (!channel || !row) throw new AppError('not_found', NOT_FOUND);
     return { channel, row };
   }
@@ -212,9 +212,9 @@ export function createYoutubeService({ queries, clock, enqueueSync, retention, r
   async function videos(userId: number, query: YoutubeVideosQuery): Promise<YoutubeVideosResponse> {
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? DEFAULT_VIDEO_PAGE_SIZE;
-    const channel = await queries.activeChannel(userId);
+    const channel = await repository.activeChannel(userId);
     if (!channel) return { connected: false, revenueAccess: 'missingScope', videos: [], page, pageSize, total: 0, lastSyncedAt: null };
-    const { rows, total } = await queries.videosPage(channel.connectionId, {
+    const { rows, total } = await repository.videosPage(channel.connectionId, {
       publishedSince: query.days ? new Date(`${periodOf(query.days).startDate}T00:00:00Z`) : undefined,
       search: query.search || undefined,
       sort: query.sort ?? 'publishedAt',
@@ -261,7 +261,7 @@ export function createYoutubeService({ queries, clock, enqueueSync, retention, r
 
   async function trafficSources(userId: number, id: string): Promise<TrafficSource[]> {
     const { row } = await requireVideo(userId, id);
-    const rows = await queries.videoTraffic(Number(row.id));
+    const rows = await repository.videoTraffic(Number(row.id));
     const total = rows.reduce((sum, source) => sum + Number(source.views), 0);
     return rows.map((source) => ({
       id: `${row.id}:${source.source_type}`,
@@ -274,20 +274,20 @@ export function createYoutubeService({ queries, clock, enqueueSync, retention, r
   }
 
   async function demographics(userId: number, days = DEFAULT_YOUTUBE_DAYS): Promise<Demographic[]> {
-    const channel = await queries.activeChannel(userId);
+    const channel = await repository.activeChannel(userId);
     if (!channel) return [];
-    const rows = await queries.demographics(channel.connectionId, Math.min(days, MAX_DEMOGRAPHIC_DAYS));
+    const rows = await repository.demographics(channel.connectionId, Math.min(days, MAX_DEMOGRAPHIC_DAYS));
     return rows.flatMap((row) => toDemographic(row) ?? []);
   }
 
-  async function revenuePanel(channel: ChannelRow, days: number, views: number, totals: Awaited<ReturnType<YoutubeQueries['channelTotals']>>): Promise<RevenueAnalytics> {
+  async function revenuePanel(channel: ChannelRow, days: number, views: number, totals: Awaited<ReturnType<YoutubeRepository['channelTotals']>>): Promise<RevenueAnalytics> {
     if (channel.revenueAccess !== 'available') return emptyRevenue();
     const { startDate, endDate, previousStart, previousEnd } = periodOf(days);
     const [previous, trend, topVideos, sources] = await Promise.all([
-      queries.channelTotals(channel.connectionId, previousStart, previousEnd),
-      queries.revenueTrend(channel.connectionId, startDate, endDate),
-      queries.topEarningVideos(channel.connectionId, TOP_EARNING_VIDEOS),
-      queries.trafficBySource(channel.connectionId, startDate, endDate),
+      repository.channelTotals(channel.connectionId, previousStart, previousEnd),
+      repository.revenueTrend(channel.connectionId, startDate, endDate),
+      repository.topEarningVideos(channel.connectionId, TOP_EARNING_VIDEOS),
+      repository.trafficBySource(channel.connectionId, startDate, endDate),
     ]);
     const estimatedFields: RevenueAnalytics['estimatedFields'] = [];
     const total = toNumber(totals.revenue) ?? 0;
@@ -337,7 +337,7 @@ export function createYoutubeService({ queries, clock, enqueueSync, retention, r
   }
 
   async function performanceSummary(userId: number, days = DEFAULT_YOUTUBE_DAYS): Promise<PerformanceSummary> {
-    const channel = await queries.activeChannel(userId);
+    const channel = await repository.activeChannel(userId);
     if (!channel) {
       return {
         connected: false,
@@ -356,7 +356,7 @@ export function createYoutubeService({ queries, clock, enqueueSync, retention, r
       };
     }
     const { startDate, endDate } = periodOf(days);
-    const [totals, totalVideos] = await Promise.all([queries.channelTotals(channel.connectionId, startDate, endDate), queries.countVideos(channel.connectionId)]);
+    const [totals, totalVideos] = await Promise.all([repository.channelTotals(channel.connectionId, startDate, endDate), repository.countVideos(channel.connectionId)]);
     const views = toNumber(totals.views) ?? 0;
     const engagements = (toNumber(totals.likes) ?? 0) + (toNumber(totals.comments) ?? 0);
     const revenue = await revenuePanel(channel, days, views, totals);
@@ -380,13 +380,13 @@ export function createYoutubeService({ queries, clock, enqueueSync, retention, r
   }
 
   async function sync(userId: number) {
-    const channel = await queries.activeChannel(userId);
+    const channel = await repository.activeChannel(userId);
     if (!channel) throw new AppError('not_found', 'No YouTube channel is connected.');
     const { jobId, status } = await enqueueSync(channel.connectionId);
     return { connectionId: channel.connectionId, jobId, status };
   }
 
-  const toInsight = (row: Awaited<ReturnType<YoutubeQueries['latestInsights']>>[number]): Insight => ({
+  const toInsight = (row: Awaited<ReturnType<YoutubeRepository['latestInsights']>>[number]): Insight => ({
     id: Number(row.id),
     insightType: row.insight_type,
     title: row.title,
@@ -398,13 +398,13 @@ export function createYoutubeService({ queries, clock, enqueueSync, retention, r
   });
 
   async function insights(userId: number): Promise<Insight[]> {
-    const channel = await queries.activeChannel(userId);
+    const channel = await repository.activeChannel(userId);
     if (!channel) return [];
-    return (await queries.latestInsights(channel.connectionId)).map(toInsight);
+    return (await repository.latestInsights(channel.connectionId)).map(toInsight);
   }
 
   async function channelVideosForInsights(connectionId: number): Promise<InsightVideo[]> {
-    const rows = await queries.insightVideos(connectionId);
+    const rows = await repository.insightVideos(connectionId);
     return rows.map((row) => ({
       videoId: row.video_id,
       title: row.title,
@@ -421,14 +421,14 @@ export function createYoutubeService({ queries, clock, enqueueSync, retention, r
   }
 
   async function generate(userId: number): Promise<Insight[]> {
-    const channel = await queries.activeChannel(userId);
+    const channel = await repository.activeChannel(userId);
     if (!channel) return [];
     const now = clock.now();
     const since = addDays(dayOf(now), -INSIGHT_HISTORY_DAYS);
     const [videoRows, channelTraffic, daily] = await Promise.all([
       channelVideosForInsights(channel.connectionId),
-      queries.channelTraffic(channel.connectionId, since),
-      queries.dailyViewsAndRevenue(channel.connectionId, since),
+      repository.channelTraffic(channel.connectionId, since),
+      repository.dailyViewsAndRevenue(channel.connectionId, since),
     ]);
     const input: InsightInput = {
       now,
@@ -439,8 +439,8 @@ export function createYoutubeService({ queries, clock, enqueueSync, retention, r
     };
     let computed = generateInsights(input);
     if (rewrite) computed = await rewrite(computed);
-    await queries.replaceInsights(channel.connectionId, computed, now);
-    return (await queries.latestInsights(channel.connectionId)).map(toInsight);
+    await repository.replaceInsights(channel.connectionId, computed, now);
+    return (await repository.latestInsights(channel.connectionId)).map(toInsight);
   }
 
   async function viralPotential(userId: number, id: string): Promise<ViralAnalysis> {

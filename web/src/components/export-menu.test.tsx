@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ExportFormat } from '../../../contract/exports';
+import type { ExportFormat } from '#contract/exports.ts';
 import { ApiError, type DownloadedFile } from '../lib/api-client';
 import { ExportMenu } from './export-menu';
 

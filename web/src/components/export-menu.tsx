@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'react';
-import { EXPORT_FORMATS, type ExportFormat } from '../../../contract/exports';
+import { EXPORT_FORMATS, type ExportFormat } from '#contract/exports.ts';
 import type { DownloadedFile } from '../lib/api-client';
 import { saveFile } from '../lib/browser';
 import { Spinner } from './ui/spinner';

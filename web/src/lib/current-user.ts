@@ -1,6 +1,6 @@
 // GET /api/auth/me: who is signed in. Shared by the guard, the shell and the landing page, so it lives in lib.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { User } from '../../../contract/auth';
+import type { User } from '#contract/auth.ts';
 import { api } from './api-client';
 import { clearAuthToken, useAuthToken } from './auth-token';
 

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import type { EventTicketResponse } from '../../../contract/events';
+import type { EventTicketResponse } from '#contract/events.ts';
 import { ApiError } from './api-client';
 import { keysToRefresh, type LiveUpdatesDependencies, NO_ACCESS_RETRY_MS, reconnectDelay, startLiveUpdates } from './live-updates';
 

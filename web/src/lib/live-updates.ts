@@ -4,7 +4,7 @@
 // bearer-authenticated call. The spec's 2-second reload after Sync Data stays as the fallback.
 import { type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { type EventTicketResponse, LIVE_EVENTS, type SyncEventData } from '../../../contract/events';
+import { type EventTicketResponse, LIVE_EVENTS, type SyncEventData } from '#contract/events.ts';
 import { ApiError, api } from './api-client';
 import { platformConnectionsQueryKey } from './platform-connections';
 

@@ -1,7 +1,7 @@
 // GET /api/platformconnections: the user's connected accounts. The platforms screen and the dashboard both list
 // them, and a connect, disconnect or sync on either must refresh the other, so the call and its key live in lib.
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import type { PlatformConnection } from '../../../contract/platforms';
+import type { PlatformConnection } from '#contract/platforms.ts';
 import { api } from './api-client';
 
 export type { PlatformConnection };

@@ -1,6 +1,6 @@
 // GET /api/config/public: what the anonymous app needs to know about the deployment.
 import { queryOptions } from '@tanstack/react-query';
-import type { PublicConfig } from '../../../contract/public-config';
+import type { PublicConfig } from '#contract/public-config.ts';
 import { api } from './api-client';
 
 export function getPublicConfig(signal?: AbortSignal): Promise<PublicConfig> {

@@ -5,7 +5,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router';
  * The page's query parameters as they were when it opened; the address bar then drops them (a history replace, so
  * Back does not bring them back). Single-use secrets in a URL, an OAuth code and state or an emailed token, should
  * not stay in the browser history, be bookmarked, or show in a screenshot or a shared screen (RFC 9700 §4.2.4,
- * security.md §1.6). The page keeps working from the captured copy.
+ * docs/security.md#oauth-connections). The page keeps working from the captured copy.
  */
 export function useOneTimeSearchParams(): URLSearchParams {
   const [searchParams] = useSearchParams();

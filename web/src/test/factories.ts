@@ -1,6 +1,6 @@
 // Shared test data for the web app's tests.
-import type { SubscriptionStatus } from '../../../contract/billing';
-import type { PlatformConnection } from '../../../contract/platforms';
+import type { SubscriptionStatus } from '#contract/billing.ts';
+import type { PlatformConnection } from '#contract/platforms.ts';
 import type {
   Insight,
   PerformanceSummary,
@@ -9,7 +9,7 @@ import type {
   YoutubeVideo,
   YoutubeVideoDetail,
   YoutubeVideosResponse,
-} from '../../../contract/youtube';
+} from '#contract/youtube.ts';
 
 /** A subscription status as the server sends it: the Free plan with no subscription, plus overrides. */
 export function subscriptionStatus(overrides: Partial<SubscriptionStatus> = {}): SubscriptionStatus {

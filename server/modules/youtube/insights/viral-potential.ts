@@ -8,7 +8,7 @@
 // View velocity compares views at the same age: a video up to 28 days old, its current views against the other
 // videos' views after as many (fractional) days, from their day-by-day history (earlyViews, interpolated within a day);
 // an older video, its first 28 days against theirs.
-import type { ViralAnalysis, ViralFactor } from '../../../../contract/youtube.ts';
+import type { ViralAnalysis, ViralFactor } from '#contract/youtube.ts';
 import { formatCount, formatPercent, formatRatio } from './format.ts';
 import type { InsightVideo } from './engine.ts';
 import { median, round } from './statistics.ts';

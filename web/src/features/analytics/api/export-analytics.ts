@@ -1,6 +1,6 @@
 // GET /api/analytics/export?format=&days=&platformId=&metricType=: the records behind the screen, with its filters, as
 // a file. A download through the api client, because the call needs the bearer token (a plain link cannot send it).
-import type { ExportFormat } from '../../../../../contract/exports';
+import type { ExportFormat } from '#contract/exports.ts';
 import { api, type DownloadedFile } from '../../../lib/api-client';
 import type { AnalyticsFilters } from '../utils/analytics-filters';
 

@@ -1,6 +1,6 @@
 // GET /api/analytics?days=&platformId=&metricType=: the series, breakdown and top content behind the charts.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { AnalyticsResponse } from '../../../../../contract/analytics';
+import type { AnalyticsResponse } from '#contract/analytics.ts';
 import { api } from '../../../lib/api-client';
 import type { AnalyticsFilters } from '../utils/analytics-filters';
 

@@ -1,7 +1,7 @@
 // GET /api/analytics/metrics: the metric types present in the user's data, for the metric selector.
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { metricTypesResponse } from '../../../../../contract/analytics';
+import type { metricTypesResponse } from '#contract/analytics.ts';
 import { api } from '../../../lib/api-client';
 
 export type MetricTypes = z.infer<typeof metricTypesResponse>;

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AnalyticsResponse, AnalyticsSummary } from '../../../../../contract/analytics';
+import type { AnalyticsResponse, AnalyticsSummary } from '#contract/analytics.ts';
 import { AnalyticsPage } from './analytics-page';
 
 // jsdom has no canvas: the charts become plain elements that show what they were given.

@@ -9,7 +9,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { formatCompactNumber, formatCurrency } from '../../../lib/format';
 import { exportAnalytics } from '../api/export-analytics';
 import { analyticsQueryOptions } from '../api/get-analytics';
-import { analyticsSummaryQueryOptions } from '../api/get-analytics-summary';
+import { analyticsSummaryQueryOptions } from '../../../lib/analytics-summary';
 import { metricTypesQueryOptions } from '../api/get-metric-types';
 import {
   ANALYTICS_PLATFORM_OPTIONS,
@@ -20,7 +20,7 @@ import {
 } from '../utils/analytics-filters';
 import { engagementChartData, followersChartData, isEmptySeries, platformDistributionData, rankTopContent } from '../utils/chart-data';
 import { AnalyticsFilterBar } from './analytics-filter-bar';
-import { MetricCard } from './metric-card';
+import { StatCard } from '../../../components/ui/stat-card';
 
 // Chart.js is only downloaded when a chart is about to be drawn: the landing and login bundles stay light.
 const LineChart = lazy(async () => ({ default: (await import('../../../components/charts/line-chart')).LineChart }));
@@ -117,7 +117,7 @@ export function AnalyticsPage() {
       />
       <div className="space-y-6">
         <section aria-label="Summary" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
-          <MetricCard
+          <StatCard dense
             label="Total Followers"
             value={summary.data ? formatCompactNumber(summary.data.totalFollowers) : undefined}
             failed={summaryFailed}
@@ -128,7 +128,7 @@ export function AnalyticsPage() {
               </Icon>
             }
           />
-          <MetricCard
+          <StatCard dense
             label="Total Views"
             value={summary.data ? formatCompactNumber(summary.data.totalViews) : undefined}
             failed={summaryFailed}
@@ -139,7 +139,7 @@ export function AnalyticsPage() {
               </Icon>
             }
           />
-          <MetricCard
+          <StatCard dense
             label="Total Revenue"
             value={summary.data ? formatCurrency(summary.data.totalRevenue) : undefined}
             failed={summaryFailed}
@@ -149,7 +149,7 @@ export function AnalyticsPage() {
               </Icon>
             }
           />
-          <MetricCard
+          <StatCard dense
             label="Connected Platforms"
             value={summary.data ? String(summary.data.connectedPlatforms) : undefined}
             failed={summaryFailed}

@@ -1,6 +1,6 @@
 // The Analytics filters live in the URL (?days=&platform=&metric=), so a filtered view can be bookmarked, shared
 // and restored with Back. These pure functions read and write them; anything unknown falls back to the default.
-import { ANALYTICS_DATE_RANGES, DEFAULT_ANALYTICS_DAYS } from '../../../../../contract/analytics';
+import { ANALYTICS_DATE_RANGES, DEFAULT_ANALYTICS_DAYS } from '#contract/analytics.ts';
 
 export type DateRangeDays = (typeof ANALYTICS_DATE_RANGES)[number];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TopContentItem } from '../../../../../contract/analytics';
+import type { TopContentItem } from '#contract/analytics.ts';
 import { DOUGHNUT_DEFAULT_PALETTE } from '../../../components/charts/chart-theme';
 import {
   engagementChartData,

@@ -1,7 +1,7 @@
 // Turning /api/analytics answers into what the charts draw and what screen readers read instead. Pure: the
 // chart components only pass these results to Chart.js.
 import type { ChartData } from 'chart.js';
-import type { BreakdownItem, SeriesPoint, TopContentItem } from '../../../../../contract/analytics';
+import type { BreakdownItem, SeriesPoint, TopContentItem } from '#contract/analytics.ts';
 import { chartColors, colorAt, DOUGHNUT_DEFAULT_PALETTE } from '../../../components/charts/chart-theme';
 import { formatCalendarDay, formatCompactNumber, formatPercentage } from '../../../lib/format';
 

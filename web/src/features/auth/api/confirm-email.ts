@@ -1,6 +1,6 @@
 // POST /api/auth/confirm-email { userId: integer, token } → { message }. The token works once.
 import { mutationOptions } from '@tanstack/react-query';
-import type { ConfirmEmailRequest } from '../../../../../contract/auth';
+import type { ConfirmEmailRequest } from '#contract/auth.ts';
 import { api } from '../../../lib/api-client';
 
 export function confirmEmail(payload: ConfirmEmailRequest): Promise<{ message: string }> {

@@ -1,6 +1,6 @@
 // POST /api/auth/login. A 401 here means wrong credentials, so the api client does not end the session.
 import { mutationOptions } from '@tanstack/react-query';
-import type { LoginRequest, LoginResponse } from '../../../../../contract/auth';
+import type { LoginRequest, LoginResponse } from '#contract/auth.ts';
 import { api } from '../../../lib/api-client';
 
 export function login(credentials: LoginRequest): Promise<LoginResponse> {

@@ -1,6 +1,6 @@
 // POST /api/auth/register → { user, message }; 409 for a taken username or email, 400 for invalid input.
 import { mutationOptions } from '@tanstack/react-query';
-import type { RegisterRequest, RegisterResponse } from '../../../../../contract/auth';
+import type { RegisterRequest, RegisterResponse } from '#contract/auth.ts';
 import { api } from '../../../lib/api-client';
 
 export function register(payload: RegisterRequest): Promise<RegisterResponse> {

@@ -1,6 +1,6 @@
 // POST /api/auth/resend-confirmation → 202 { message } (the same answer whether or not the address is known).
 import { mutationOptions } from '@tanstack/react-query';
-import type { ResendConfirmationRequest } from '../../../../../contract/auth';
+import type { ResendConfirmationRequest } from '#contract/auth.ts';
 import { api } from '../../../lib/api-client';
 
 export function resendConfirmation(payload: ResendConfirmationRequest): Promise<{ message: string }> {

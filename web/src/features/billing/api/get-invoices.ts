@@ -1,6 +1,6 @@
 // GET /api/stripe/invoices → { invoices }: newest first, amounts in major units.
 import { queryOptions } from '@tanstack/react-query';
-import type { Invoice } from '../../../../../contract/billing';
+import type { Invoice } from '#contract/billing.ts';
 import { api } from '../../../lib/api-client';
 
 export function getInvoices(signal?: AbortSignal): Promise<{ invoices: Invoice[] }> {

@@ -1,6 +1,6 @@
 // GET /api/stripe/payment-methods → { paymentMethods }: the cards on the customer, default marked.
 import { queryOptions } from '@tanstack/react-query';
-import type { PaymentMethod } from '../../../../../contract/billing';
+import type { PaymentMethod } from '#contract/billing.ts';
 import { api } from '../../../lib/api-client';
 
 export function getPaymentMethods(signal?: AbortSignal): Promise<{ paymentMethods: PaymentMethod[] }> {

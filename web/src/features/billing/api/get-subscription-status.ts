@@ -1,6 +1,6 @@
 // GET /api/stripe/subscription-status: the plan, trial and access verdict. The guard reads it too.
 import { queryOptions } from '@tanstack/react-query';
-import type { SubscriptionStatus } from '../../../../../contract/billing';
+import type { SubscriptionStatus } from '#contract/billing.ts';
 import { api } from '../../../lib/api-client';
 
 export const subscriptionStatusQueryKey = ['billing', 'subscription-status'] as const;

@@ -2,7 +2,7 @@
 // wait for the webhook after Checkout. `sessionId` (from a payment link's return URL) lets a checkout paid
 // with the account's email join the account. Answers with the status after the sync.
 import { mutationOptions } from '@tanstack/react-query';
-import type { SubscriptionStatus } from '../../../../../contract/billing';
+import type { SubscriptionStatus } from '#contract/billing.ts';
 import { api } from '../../../lib/api-client';
 
 export function syncSubscription({ sessionId }: { sessionId?: string } = {}): Promise<SubscriptionStatus> {

@@ -1,6 +1,6 @@
 // What the billing screen shows for a subscription status (spec section 4, "Subscription derived states"),
 // as one pure function of the server's answer and the current time.
-import { trialDaysRemaining, type SubscriptionStatus } from '../../../../../contract/billing';
+import { trialDaysRemaining, type SubscriptionStatus } from '#contract/billing.ts';
 
 export type StatusBadge = 'Active' | 'Trial' | 'Inactive';
 

@@ -2,8 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AnalyticsSummary, ConnectionSyncStatus } from '../../../../../contract/analytics';
-import { SYNC_STATUS_POLL_LIMIT_MS } from '../utils/sync-progress';
+import type { AnalyticsSummary, ConnectionSyncStatus } from '#contract/analytics.ts';
+import { SYNC_STATUS_POLL_LIMIT_MS } from '../../../lib/sync-progress';
 import { DashboardPage } from './dashboard-page';
 import { platformConnection } from '../../../test/factories';
 

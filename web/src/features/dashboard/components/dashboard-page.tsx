@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PlatformBadge } from '../../../components/platform-badge';
 import { ButtonLink } from '../../../components/ui/button';
@@ -14,11 +14,11 @@ import { logError } from '../../../lib/log';
 import { accountHandle, platformConnectionsQueryOptions } from '../../../lib/platform-connections';
 import { RELOAD_AFTER_SYNC_MS, syncConnection } from '../../../lib/sync-connection';
 import { useDelayedInvalidation } from '../../../lib/use-delayed-invalidation';
-import { analyticsSummaryQueryOptions } from '../api/get-analytics-summary';
-import { syncStatusPollingQueryOptions } from '../api/get-sync-status';
+import { analyticsSummaryQueryOptions } from '../../../lib/analytics-summary';
 import { engagementRateText } from '../utils/engagement-rate';
-import { SYNC_STATUS_POLL_LIMIT_MS, syncingLabel, syncProgress } from '../utils/sync-progress';
-import { StatCard } from './stat-card';
+import { SYNC_STATUS_POLL_LIMIT_MS, syncingLabel } from '../../../lib/sync-progress';
+import { useSyncWatch } from '../../../lib/use-sync-watch';
+import { StatCard } from '../../../components/ui/stat-card';
 
 const quickActionClasses =
   'flex w-full items-center justify-between gap-3 rounded-lg border border-slate-800 bg-slate-950/60 px-4 py-3 text-left text-sm font-medium text-slate-100 transition-colors hover:border-slate-600 hover:bg-slate-800 disabled:cursor-not-allowed disabled:opacity-60 disabled:hover:border-slate-800 disabled:hover:bg-slate-950/60';
@@ -73,15 +73,6 @@ async function syncAllConnections(connectionIds: readonly number[]): Promise<{ q
   return { queuedIds, queued: queuedIds.length, failed: results.length - queuedIds.length };
 }
 
-/** One Sync Data press: which connections it queued, when, and whether their syncs have all finished. */
-interface SyncRun {
-  connectionIds: number[];
-  startedAt: number;
-  finished: boolean;
-  /** The status polling gave up (SYNC_STATUS_POLL_LIMIT_MS) before every sync had finished. */
-  timedOut?: boolean;
-}
-
 /** /dashboard: the three headline numbers, the connected accounts and quick actions (spec section 2). */
 export function DashboardPage() {
   const summary = useQuery(analyticsSummaryQueryOptions());
@@ -89,8 +80,16 @@ export function DashboardPage() {
   const reload = useDelayedInvalidation(RELOAD_AFTER_SYNC_MS);
   const queryClient = useQueryClient();
   const syncHintId = useId();
-  const [syncRun, setSyncRun] = useState<SyncRun | null>(null);
   const dashboardQueryKeys = [analyticsSummaryQueryOptions().queryKey, platformConnectionsQueryOptions().queryKey];
+  // When the syncs end the dashboard reloads once more; past the polling limit too (the live updates refresh the
+  // screen when a sync finishes later). A status call that fails stops the polling; the 2-second reload still happens.
+  const syncWatch = useSyncWatch({
+    limitMs: SYNC_STATUS_POLL_LIMIT_MS,
+    onEnd: (end) => {
+      if (end === 'statusUnknown') return;
+      for (const queryKey of dashboardQueryKeys) void queryClient.invalidateQueries({ queryKey });
+    },
+  });
   const syncAll = useMutation({
     mutationKey: ['sync', 'all'],
     mutationFn: syncAllConnections,
@@ -99,39 +98,11 @@ export function DashboardPage() {
       // The syncs run on the server: reload the dashboard after 2 seconds (spec section 9), and again as soon as
       // the status says they have all finished (a sync can take longer than 2 seconds).
       reload.schedule(dashboardQueryKeys);
-      setSyncRun({ connectionIds: queuedIds, startedAt: Date.now(), finished: false });
+      syncWatch.watch(queuedIds);
     },
   });
-  const syncStatus = useQuery({
-    ...syncStatusPollingQueryOptions(syncRun?.connectionIds ?? [], syncRun?.startedAt),
-    enabled: syncRun !== null && !syncRun.finished,
-  });
-  // Only an answer fetched after the press says anything about this run.
-  const freshStatus = syncRun && syncStatus.dataUpdatedAt >= syncRun.startedAt ? syncStatus.data : undefined;
-  const progress = syncProgress(freshStatus, syncRun?.connectionIds ?? []);
-  const runEnded = syncRun !== null && !syncRun.finished && (progress.done || syncStatus.isError);
-
-  // The polling has an upper bound: past it the run ends here, with one more reload (the live updates refresh the
-  // screen when the sync finishes later).
-  const runStartedAt = syncRun && !syncRun.finished ? syncRun.startedAt : null;
-  useEffect(() => {
-    if (runStartedAt === null) return;
-    const timer = setTimeout(() => {
-      setSyncRun((run) => (run && run.startedAt === runStartedAt && !run.finished ? { ...run, finished: true, timedOut: true } : run));
-      for (const queryKey of dashboardQueryKeys) void queryClient.invalidateQueries({ queryKey });
-    }, SYNC_STATUS_POLL_LIMIT_MS);
-    return () => clearTimeout(timer);
-    // One timer per run.
-  }, [runStartedAt]);
-
-  useEffect(() => {
-    if (!runEnded) return;
-    // A status call that fails stops the polling; the 2-second reload still happens.
-    if (syncStatus.isError) logError('Reading the sync status failed', syncStatus.error);
-    else for (const queryKey of dashboardQueryKeys) void queryClient.invalidateQueries({ queryKey });
-    setSyncRun((run) => (run ? { ...run, finished: true } : run));
-    // Runs once per run end; the keys and the error are read as they are at that moment.
-  }, [runEnded]);
+  const syncRun = syncWatch.run;
+  const progress = syncWatch.progress;
 
   // Spec section 8: dashboard load failures are logged; the cards show a dash instead of a number.
   useEffect(() => {
@@ -142,13 +113,13 @@ export function DashboardPage() {
   }, [connections.error]);
 
   const connectionList = connections.data ?? [];
-  const syncing = syncAll.isPending || reload.isScheduled || (syncRun !== null && !syncRun.finished);
-  const syncFailures = syncRun?.finished && !syncing ? progress.failures : [];
+  const syncing = syncAll.isPending || reload.isScheduled || syncWatch.watching;
+  const syncFailures = syncRun?.end && !syncing ? progress.failures : [];
   const canSync = connectionList.length > 0;
 
   let syncMessage = '';
   if (syncing) syncMessage = 'Syncing your accounts. The dashboard refreshes in a moment.';
-  else if (syncRun?.timedOut) syncMessage = 'Some accounts are still syncing. The dashboard refreshes when they finish.';
+  else if (syncRun?.end === 'timedOut') syncMessage = 'Some accounts are still syncing. The dashboard refreshes when they finish.';
   else if (syncAll.data?.failed) {
     syncMessage = `Couldn't start a sync for ${syncAll.data.failed} of ${syncAll.data.failed + syncAll.data.queued} accounts.`;
   }
@@ -266,7 +237,7 @@ export function DashboardPage() {
                 >
                   <span className="flex items-center gap-3">
                     {syncing ? <Spinner className="size-5" /> : syncIcon}
-                    {syncing ? syncingLabel(freshStatus ? progress : undefined) : 'Sync Data'}
+                    {syncing ? syncingLabel(syncWatch.progressKnown ? progress : undefined) : 'Sync Data'}
                   </span>
                 </button>
                 {canSync || connections.isPending ? null : (

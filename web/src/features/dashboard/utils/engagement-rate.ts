@@ -1,7 +1,7 @@
 // The dashboard's Engagement Rate card. A new account has no views and no sync yet; "0.0%" would read as a
 // measured (and bad) rate, so it shows a dash until there is something to measure.
-import type { AnalyticsSummary } from '../../../../../contract/analytics';
-import type { PlatformConnection } from '../../../../../contract/platforms';
+import type { AnalyticsSummary } from '#contract/analytics.ts';
+import type { PlatformConnection } from '#contract/platforms.ts';
 import { formatPercentage } from '../../../lib/format';
 
 /** '4.6%', or null when there is no data yet (no views in the summary and no connection ever synced). */

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { User } from '../../../../../contract/auth';
-import type { PublicConfig } from '../../../../../contract/public-config';
+import type { User } from '#contract/auth.ts';
+import type { PublicConfig } from '#contract/public-config.ts';
 import { useAuthToken } from '../../../lib/auth-token';
 import { assignLocation } from '../../../lib/browser';
 import { currentUserQueryKey } from '../../../lib/current-user';

@@ -1,7 +1,7 @@
 // POST /api/oauth/{platform}/callback: hands the platform's one-time code (or its refusal) and the single-use
 // state to the server, which exchanges the code and stores the connection. Truthy data means success.
 import { mutationOptions } from '@tanstack/react-query';
-import type { OAuthCallbackRequest, PlatformConnection } from '../../../../../contract/platforms';
+import type { OAuthCallbackRequest, PlatformConnection } from '#contract/platforms.ts';
 import { api } from '../../../lib/api-client';
 
 /** null for an empty answer, which the screen reports as 'Failed to complete authorization'. */

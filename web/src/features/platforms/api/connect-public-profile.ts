@@ -2,7 +2,7 @@
 // profile by handle or address without OAuth, read-only; only platforms that allow it (400 otherwise).
 import { mutationOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import type { PlatformName } from '../../../../../contract/platforms';
+import type { PlatformName } from '#contract/platforms.ts';
 import type { PlatformConnection } from '../../../lib/platform-connections';
 
 export interface ConnectPublicProfileRequest {

@@ -1,6 +1,6 @@
 // DELETE /api/oauth/{platform}/disconnect: what a click on a 'Connected' platform card does (spec section 2).
 import { mutationOptions } from '@tanstack/react-query';
-import type { PlatformName, disconnectResponse } from '../../../../../contract/platforms';
+import type { PlatformName, disconnectResponse } from '#contract/platforms.ts';
 import type { z } from 'zod';
 import { api } from '../../../lib/api-client';
 

@@ -2,7 +2,7 @@
 // browser is off to, and leave the app for the platform's consent page (spec section 7).
 import { mutationOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { PlatformName, authUrlResponse } from '../../../../../contract/platforms';
+import type { PlatformName, authUrlResponse } from '#contract/platforms.ts';
 import { api } from '../../../lib/api-client';
 import { assignLocation } from '../../../lib/browser';
 import { rememberOAuthPlatform } from '../utils/oauth-platform';

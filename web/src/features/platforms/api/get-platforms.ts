@@ -1,7 +1,7 @@
 // GET /api/platforms: the six platforms with fixed ids 1 to 6, whether this server can connect each one and
 // whether a public profile can be tracked without OAuth.
 import { queryOptions } from '@tanstack/react-query';
-import type { Platform } from '../../../../../contract/platforms';
+import type { Platform } from '#contract/platforms.ts';
 import { api } from '../../../lib/api-client';
 
 export function getPlatforms(signal?: AbortSignal): Promise<Platform[]> {

@@ -16,7 +16,7 @@ import { RELOAD_AFTER_SYNC_MS, syncConnectionMutationOptions } from '../../../li
 import { useDelayedInvalidation } from '../../../lib/use-delayed-invalidation';
 import { deleteConnectionMutationOptions } from '../api/delete-connection';
 import { startOAuthConnectionMutationOptions } from '../api/get-oauth-auth-url';
-import { syncStatusQueryOptions } from '../api/get-sync-status';
+import { syncStatusQueryOptions } from '../../../lib/sync-status';
 import { serverMessage } from '../utils/action-error';
 import { lastSyncedText } from '../utils/connection-display';
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
-import type { Platform } from '../../../../../contract/platforms';
+import type { Platform } from '#contract/platforms.ts';
 import { PlatformBadge } from '../../../components/platform-badge';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';

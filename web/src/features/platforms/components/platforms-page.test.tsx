@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Platform } from '../../../../../contract/platforms';
+import type { Platform } from '#contract/platforms.ts';
 import { assignLocation } from '../../../lib/browser';
 import { PlatformsPage } from './platforms-page';
 import { platformConnection } from '../../../test/factories';

@@ -7,7 +7,7 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { platformConnectionsQueryOptions } from '../../../lib/platform-connections';
 import { platformsQueryOptions } from '../api/get-platforms';
-import { syncStatusQueryOptions } from '../api/get-sync-status';
+import { syncStatusQueryOptions } from '../../../lib/sync-status';
 import { isPlatformConnected } from '../utils/connection-display';
 import { ConnectedAccountRow } from './connected-account-row';
 import { PlatformCard } from './platform-card';

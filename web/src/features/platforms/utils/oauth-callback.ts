@@ -1,6 +1,6 @@
 // What /auth/{platform}/callback does with its query, and what it tells the user (spec sections 5 and 8).
 import { ApiError, messageFromBody } from '../../../lib/api-client';
-import type { OAuthCallbackRequest } from '../../../../../contract/platforms';
+import type { OAuthCallbackRequest } from '#contract/platforms.ts';
 import { platformDisplayName } from './oauth-platform';
 
 export const MISSING_CODE = 'Authorization code not found';

@@ -1,5 +1,5 @@
 // Platform names in OAuth paths are lowercase (spec section 7): 'youtube' ↔ 'YouTube'.
-import { PLATFORM_CATALOGUE, PLATFORM_NAMES, type PlatformName } from '../../../../../contract/platforms';
+import { PLATFORM_CATALOGUE, PLATFORM_NAMES, type PlatformName } from '#contract/platforms.ts';
 
 /** Session storage key for the platform the browser left for; the callback clears it. */
 export const OAUTH_PLATFORM_STORAGE_KEY = 'oauth_platform';

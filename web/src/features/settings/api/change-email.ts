@@ -1,6 +1,6 @@
 // POST /api/settings/email: a confirmation link goes to the new address; the email changes when it is opened.
 import { mutationOptions } from '@tanstack/react-query';
-import type { ChangeEmailRequest } from '../../../../../contract/settings';
+import type { ChangeEmailRequest } from '#contract/settings.ts';
 import { api } from '../../../lib/api-client';
 
 export function changeEmail(body: ChangeEmailRequest): Promise<{ message: string; pendingEmail: string }> {

@@ -1,6 +1,6 @@
 // POST /api/settings/account/delete: the account, its data and tokens are gone; the subscription is cancelled.
 import { mutationOptions } from '@tanstack/react-query';
-import type { DeleteAccountRequest } from '../../../../../contract/settings';
+import type { DeleteAccountRequest } from '#contract/settings.ts';
 import { api } from '../../../lib/api-client';
 
 export function deleteAccount(body: DeleteAccountRequest): Promise<{ message: string }> {

@@ -1,6 +1,6 @@
 // GET /api/settings/account: the user and any email change waiting for confirmation.
 import { queryOptions } from '@tanstack/react-query';
-import type { AccountSettings } from '../../../../../contract/settings';
+import type { AccountSettings } from '#contract/settings.ts';
 import { api } from '../../../lib/api-client';
 
 export const accountSettingsQueryKey = ['settings', 'account'] as const;

@@ -1,6 +1,6 @@
 // PUT /api/reports/preferences.
 import { mutationOptions } from '@tanstack/react-query';
-import type { ReportPreferences, ReportPreferencesRequest } from '../../../../../contract/reports';
+import type { ReportPreferences, ReportPreferencesRequest } from '#contract/reports.ts';
 import { api } from '../../../lib/api-client';
 
 export function saveReportPreferences(body: ReportPreferencesRequest): Promise<ReportPreferences> {

@@ -1,7 +1,7 @@
 // PATCH /api/settings/profile: first and last name.
 import { mutationOptions } from '@tanstack/react-query';
-import type { User } from '../../../../../contract/auth';
-import type { UpdateProfileRequest } from '../../../../../contract/settings';
+import type { User } from '#contract/auth.ts';
+import type { UpdateProfileRequest } from '#contract/settings.ts';
 import { api } from '../../../lib/api-client';
 
 export function updateProfile(body: UpdateProfileRequest): Promise<{ user: User; message: string }> {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { DELETE_CONFIRMATION_WORD } from '../../../../../contract/settings';
+import { DELETE_CONFIRMATION_WORD } from '#contract/settings.ts';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Dialog } from '../../../components/ui/dialog';

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { PASSWORD_MIN_LENGTH } from '../../../../../contract/auth';
+import { PASSWORD_MIN_LENGTH } from '#contract/auth.ts';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { REPORT_FREQUENCIES, WEEKDAY_NAMES, type ReportFrequency, type ReportPreferences } from '../../../../../contract/reports';
+import { REPORT_FREQUENCIES, WEEKDAY_NAMES, type ReportFrequency, type ReportPreferences } from '#contract/reports.ts';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Notice } from '../../../components/ui/notice';

@@ -2,8 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { User } from '../../../../../contract/auth';
-import type { ReportPreferences } from '../../../../../contract/reports';
+import type { User } from '#contract/auth.ts';
+import type { ReportPreferences } from '#contract/reports.ts';
 import { getAuthToken, setAuthToken } from '../../../lib/auth-token';
 import { SettingsPage } from './settings-page';
 

@@ -1,5 +1,5 @@
 // Report preferences for the form: the browser's time zone as the default, the zone list, and plain-words labels.
-import { WEEKDAY_NAMES, type ReportFrequency, type ReportPreferences } from '../../../../../contract/reports';
+import { WEEKDAY_NAMES, type ReportFrequency, type ReportPreferences } from '#contract/reports.ts';
 
 export interface ReportForm {
   frequency: ReportFrequency;

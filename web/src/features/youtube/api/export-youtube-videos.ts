@@ -1,6 +1,6 @@
 // GET /api/youtubeanalytics/export?format=&sort=&order=&search=: the Video Performance table (every page, in the
 // table's order) as a file. A download through the api client: the call needs the bearer token.
-import type { ExportFormat } from '../../../../../contract/exports';
+import type { ExportFormat } from '#contract/exports.ts';
 import { api, type DownloadedFile } from '../../../lib/api-client';
 import type { VideoTableState } from '../utils/youtube-url-state';
 

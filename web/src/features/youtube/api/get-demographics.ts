@@ -1,6 +1,6 @@
 // GET /api/youtubeanalytics/demographics?days=: the audience by age and gender and by country.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { Demographic } from '../../../../../contract/youtube';
+import type { Demographic } from '#contract/youtube.ts';
 import { api } from '../../../lib/api-client';
 import { YOUTUBE_QUERY_ROOT } from './youtube-query-keys';
 

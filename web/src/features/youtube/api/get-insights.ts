@@ -1,6 +1,6 @@
 // GET /api/youtubeanalytics/insights: the insights generated so far, newest first.
 import { queryOptions } from '@tanstack/react-query';
-import type { Insight } from '../../../../../contract/youtube';
+import type { Insight } from '#contract/youtube.ts';
 import { api } from '../../../lib/api-client';
 import { YOUTUBE_QUERY_ROOT } from './youtube-query-keys';
 

@@ -1,6 +1,6 @@
 // GET /api/youtubeanalytics/performance-summary?days=: the four cards, the connection state and the Revenue panel.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { PerformanceSummary } from '../../../../../contract/youtube';
+import type { PerformanceSummary } from '#contract/youtube.ts';
 import { api } from '../../../lib/api-client';
 import { YOUTUBE_QUERY_ROOT } from './youtube-query-keys';
 

@@ -1,6 +1,6 @@
 // GET /api/youtubeanalytics/videos/{id}/traffic-sources: where a video's views came from, for the detail modal.
 import { queryOptions } from '@tanstack/react-query';
-import type { TrafficSource } from '../../../../../contract/youtube';
+import type { TrafficSource } from '#contract/youtube.ts';
 import { api } from '../../../lib/api-client';
 import { YOUTUBE_QUERY_ROOT } from './youtube-query-keys';
 

@@ -1,6 +1,6 @@
 // GET /api/youtubeanalytics/videos/{id}: one video with its audience retention curve, for the detail modal.
 import { queryOptions } from '@tanstack/react-query';
-import { normalizeRetentionData, type YoutubeVideoDetail } from '../../../../../contract/youtube';
+import { normalizeRetentionData, type YoutubeVideoDetail } from '#contract/youtube.ts';
 import { api } from '../../../lib/api-client';
 import { YOUTUBE_QUERY_ROOT } from './youtube-query-keys';
 

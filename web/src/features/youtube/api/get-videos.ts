@@ -1,7 +1,7 @@
 // GET /api/youtubeanalytics/videos?page=&pageSize=&sort=&order=&search=: one page of the Video Performance table,
 // paged and sorted on the server (a channel can hold thousands of videos).
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { YoutubeVideosResponse } from '../../../../../contract/youtube';
+import type { YoutubeVideosResponse } from '#contract/youtube.ts';
 import { api } from '../../../lib/api-client';
 import { videosQueryString, type VideoTableState } from '../utils/youtube-url-state';
 import { YOUTUBE_QUERY_ROOT } from './youtube-query-keys';

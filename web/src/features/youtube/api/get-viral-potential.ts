@@ -1,6 +1,6 @@
 // GET /api/youtubeanalytics/insights/{id}/viral-potential: a video scored against the channel's own baseline.
 import { queryOptions } from '@tanstack/react-query';
-import type { ViralAnalysis } from '../../../../../contract/youtube';
+import type { ViralAnalysis } from '#contract/youtube.ts';
 import { api } from '../../../lib/api-client';
 import { YOUTUBE_QUERY_ROOT } from './youtube-query-keys';
 

@@ -1,7 +1,7 @@
 // POST /api/youtubeanalytics/sync?days= → 202 with the YouTube connection's sync job.
 import { mutationOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { youtubeSyncResponse } from '../../../../../contract/youtube';
+import type { youtubeSyncResponse } from '#contract/youtube.ts';
 import { api } from '../../../lib/api-client';
 import { YOUTUBE_QUERY_ROOT } from './youtube-query-keys';
 

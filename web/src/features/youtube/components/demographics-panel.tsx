@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { DEMOGRAPHICS_SHOWN, type Demographic } from '../../../../../contract/youtube';
+import { DEMOGRAPHICS_SHOWN, type Demographic } from '#contract/youtube.ts';
 import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { PanelLoading } from './panel-loading';

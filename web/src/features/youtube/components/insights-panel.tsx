@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { INSIGHTS_SHOWN, type Insight } from '../../../../../contract/youtube';
+import { INSIGHTS_SHOWN, type Insight } from '#contract/youtube.ts';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';

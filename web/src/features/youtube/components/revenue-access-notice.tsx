@@ -1,4 +1,4 @@
-import type { RevenueAccess } from '../../../../../contract/youtube';
+import type { RevenueAccess } from '#contract/youtube.ts';
 import { ButtonLink } from '../../../components/ui/button';
 
 /** Why there are no revenue numbers, in one sentence. */

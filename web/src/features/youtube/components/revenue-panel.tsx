@@ -1,5 +1,5 @@
 import { lazy, Suspense, useId, type ReactNode } from 'react';
-import { TOP_EARNING_VIDEOS, YOUTUBE_DATE_RANGES, type PerformanceSummary, type RevenueAnalytics } from '../../../../../contract/youtube';
+import { TOP_EARNING_VIDEOS, YOUTUBE_DATE_RANGES, type PerformanceSummary, type RevenueAnalytics } from '#contract/youtube.ts';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';

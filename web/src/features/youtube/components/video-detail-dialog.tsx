@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import type { EstimatedVideoField, ViralAnalysis, YoutubeVideo } from '../../../../../contract/youtube';
+import type { EstimatedVideoField, ViralAnalysis, YoutubeVideo } from '#contract/youtube.ts';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
-import { DEFAULT_VIDEO_PAGE_SIZE, type RevenueAccess, type VideoSortKey, type YoutubeVideo } from '../../../../../contract/youtube';
+import { DEFAULT_VIDEO_PAGE_SIZE, type RevenueAccess, type VideoSortKey, type YoutubeVideo } from '#contract/youtube.ts';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import type { Insight, YoutubeVideo } from '../../../../../contract/youtube';
+import type { Insight, YoutubeVideo } from '#contract/youtube.ts';
 import { ExportMenu } from '../../../components/export-menu';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';

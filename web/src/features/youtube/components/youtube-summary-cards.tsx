@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import type { PerformanceSummary } from '../../../../../contract/youtube';
+import type { PerformanceSummary } from '#contract/youtube.ts';
 import { ButtonLink } from '../../../components/ui/button';
-import { Skeleton } from '../../../components/ui/skeleton';
+import { StatCard } from '../../../components/ui/stat-card';
 import { formatCompactNumber, formatPercentage } from '../../../lib/format';
 import { watchTimeHours } from '../utils/youtube-format';
 
@@ -10,29 +10,6 @@ function Icon({ children }: { children: ReactNode }) {
     <svg className="size-5" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
       {children}
     </svg>
-  );
-}
-
-/** `value`: undefined while loading, null when YouTube gives us no such figure. */
-function SummaryCard({ label, value, icon }: { label: string; value: string | null | undefined; icon: ReactNode }) {
-  return (
-    <div className="flex items-center justify-between gap-3 rounded-xl border border-slate-800 bg-slate-900 p-4 sm:p-5">
-      <dl className="min-w-0">
-        <dt className="text-sm font-medium text-slate-400">{label}</dt>
-        <dd className="mt-1">
-          {value === undefined ? (
-            <Skeleton className="mt-1 h-8 w-20" />
-          ) : value === null ? (
-            <span className="block py-1 text-base font-medium text-slate-400">Not available</span>
-          ) : (
-            <span className="block text-2xl font-bold break-words text-white tabular-nums sm:text-3xl lg:text-2xl 2xl:text-3xl">{value}</span>
-          )}
-        </dd>
-      </dl>
-      <span aria-hidden="true" className="hidden size-11 shrink-0 items-center justify-center rounded-lg bg-red-500/15 text-red-300 sm:flex lg:hidden 2xl:flex">
-        {icon}
-      </span>
-    </div>
   );
 }
 
@@ -46,7 +23,10 @@ export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary |
         Channel summary
       </h2>
       <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
-        <SummaryCard
+        <StatCard
+          dense
+          accent="red"
+          missing="notAvailable"
           label="Total Videos"
           value={summary ? formatCompactNumber(summary.totalVideos) : undefined}
           icon={
@@ -56,7 +36,10 @@ export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary |
             </Icon>
           }
         />
-        <SummaryCard
+        <StatCard
+          dense
+          accent="red"
+          missing="notAvailable"
           label="Total Views"
           value={summary ? figure(summary.totalViews, formatCompactNumber) : undefined}
           icon={
@@ -66,7 +49,10 @@ export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary |
             </Icon>
           }
         />
-        <SummaryCard
+        <StatCard
+          dense
+          accent="red"
+          missing="notAvailable"
           label="Watch Time (hours)"
           value={summary ? figure(summary.totalWatchTime, (minutes) => formatCompactNumber(watchTimeHours(minutes))) : undefined}
           icon={
@@ -76,7 +62,10 @@ export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary |
             </Icon>
           }
         />
-        <SummaryCard
+        <StatCard
+          dense
+          accent="red"
+          missing="notAvailable"
           label="Avg Engagement (%)"
           value={summary ? figure(summary.averageEngagement, formatPercentage) : undefined}
           icon={

@@ -1,24 +1,16 @@
-// Sync Latest Data: queue the YouTube sync, watch GET /api/sync/status until it has finished (at most
+// Sync Latest Data: queue the YouTube sync, watch it (web/src/lib/use-sync-watch.ts) until it has finished (at most
 // SYNC_WAIT_LIMIT_MS), then refetch every YouTube query. A live sync event may refresh the page sooner; both only
 // invalidate, so nothing is fetched twice at once.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api-client';
 import { logError } from '../../../lib/log';
 import { platformConnectionsQueryKey } from '../../../lib/platform-connections';
-import { youtubeSyncStatusQueryOptions } from '../api/get-sync-status';
+import { useSyncWatch } from '../../../lib/use-sync-watch';
 import { syncYoutubeMutationOptions } from '../api/sync-youtube';
 import { YOUTUBE_QUERY_ROOT } from '../api/youtube-query-keys';
-import { SYNC_WAIT_LIMIT_MS, syncRunState } from '../utils/sync-run';
 
-type SyncResult = { kind: 'done' } | { kind: 'failed'; message: string } | { kind: 'timedOut' } | { kind: 'statusUnknown' };
-
-interface SyncRun {
-  connectionId: number;
-  startedAt: number;
-  /** null while the sync runs. */
-  result: SyncResult | null;
-}
+/** Stop waiting for a sync after this long; the page then refreshes with whatever has arrived. */
+export const SYNC_WAIT_LIMIT_MS = 3 * 60_000;
 
 export type SyncMessageTone = 'muted' | 'success' | 'warning';
 
@@ -31,51 +23,23 @@ export interface YoutubeSync {
 
 export function useYoutubeSync(days: number): YoutubeSync {
   const queryClient = useQueryClient();
-  const [run, setRun] = useState<SyncRun | null>(null);
+  const watch = useSyncWatch({
+    limitMs: SYNC_WAIT_LIMIT_MS,
+    onEnd: (end, progress) => {
+      if (end === 'finished' && progress.failures[0]) logError('The YouTube sync failed', progress.failures[0].message);
+      void queryClient.invalidateQueries({ queryKey: YOUTUBE_QUERY_ROOT });
+      // The channel's subscriber count on the dashboard and platforms screens changes with a sync too.
+      void queryClient.invalidateQueries({ queryKey: platformConnectionsQueryKey });
+    },
+  });
   const mutation = useMutation({
     ...syncYoutubeMutationOptions(),
-    onSuccess: (job) => setRun({ connectionId: job.connectionId, startedAt: Date.now(), result: null }),
+    onSuccess: (job) => watch.watch([job.connectionId]),
     onError: (error) => logError('Starting the YouTube sync failed', error),
   });
-  const watching = run !== null && run.result === null;
-  const status = useQuery({ ...youtubeSyncStatusQueryOptions(), enabled: watching });
-  // Only an answer fetched after the sync was queued says anything about this run.
-  const fresh = run && status.dataUpdatedAt >= run.startedAt ? status.data : undefined;
-  const state = run ? syncRunState(fresh, run.connectionId) : null;
-  const ended = watching && (state?.kind !== 'running' || (status.isError && status.errorUpdatedAt >= run.startedAt));
 
-  function refreshYoutubeData() {
-    void queryClient.invalidateQueries({ queryKey: YOUTUBE_QUERY_ROOT });
-    // The channel's subscriber count on the dashboard and platforms screens changes with a sync too.
-    void queryClient.invalidateQueries({ queryKey: platformConnectionsQueryKey });
-  }
-
-  useEffect(() => {
-    if (!ended || !state) return;
-    let result: SyncResult;
-    if (state.kind === 'running') {
-      logError('Reading the sync status failed', status.error);
-      result = { kind: 'statusUnknown' };
-    } else {
-      if (state.kind === 'failed') logError('The YouTube sync failed', state.message);
-      result = state;
-    }
-    setRun((current) => (current && current.result === null ? { ...current, result } : current));
-    refreshYoutubeData();
-    // Runs once when the run ends; the state is read as it is at that moment.
-  }, [ended]);
-
-  // The upper bound: a sync that never reports back must not leave the button busy forever.
-  useEffect(() => {
-    if (!watching) return;
-    const timer = setTimeout(() => {
-      setRun((current) => (current && current.result === null ? { ...current, result: { kind: 'timedOut' } } : current));
-      refreshYoutubeData();
-    }, SYNC_WAIT_LIMIT_MS);
-    return () => clearTimeout(timer);
-  }, [watching, run?.startedAt]);
-
-  const busy = mutation.isPending || watching;
+  const busy = mutation.isPending || watch.watching;
+  const failure = watch.progress.failures[0];
   let message = '';
   let tone: SyncMessageTone = 'muted';
   if (busy) message = 'Syncing your YouTube channel. The page updates when the sync finishes.';
@@ -83,23 +47,16 @@ export function useYoutubeSync(days: number): YoutubeSync {
     const reason = mutation.error instanceof ApiError && mutation.error.status < 500 ? ` ${mutation.error.message}` : ' Try again in a moment.';
     message = `Couldn't start a sync.${reason}`;
     tone = 'warning';
-  } else if (run?.result) {
-    switch (run.result.kind) {
-      case 'done':
-        message = 'Sync finished. Your YouTube analytics are up to date.';
-        tone = 'success';
-        break;
-      case 'failed':
-        message = `The sync failed: ${run.result.message}`;
-        tone = 'warning';
-        break;
-      case 'timedOut':
-        message = 'The sync is taking longer than usual. The numbers update when it finishes.';
-        break;
-      case 'statusUnknown':
-        message = "Sync started, but we couldn't check on it. The numbers update when it finishes.";
-        break;
-    }
+  } else if (watch.run?.end === 'finished' && failure) {
+    message = `The sync failed: ${failure.message}`;
+    tone = 'warning';
+  } else if (watch.run?.end === 'finished') {
+    message = 'Sync finished. Your YouTube analytics are up to date.';
+    tone = 'success';
+  } else if (watch.run?.end === 'timedOut') {
+    message = 'The sync is taking longer than usual. The numbers update when it finishes.';
+  } else if (watch.run?.end === 'statusUnknown') {
+    message = "Sync started, but we couldn't check on it. The numbers update when it finishes.";
   }
 
   return { start: () => mutation.mutate(days), busy, message, tone };

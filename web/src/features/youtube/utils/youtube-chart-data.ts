@@ -1,7 +1,7 @@
 // Turning YouTube answers into what the charts and bar lists draw, and what screen readers read instead. Pure: the
 // chart components only pass these results to Chart.js.
 import type { ChartData } from 'chart.js';
-import type { Demographic, RetentionPoint, RevenueAnalytics } from '../../../../../contract/youtube';
+import type { Demographic, RetentionPoint, RevenueAnalytics } from '#contract/youtube.ts';
 import type { ChartTextRow } from '../../../components/charts/chart-frame';
 import { chartColors } from '../../../components/charts/chart-theme';
 import { formatCalendarDay, formatCurrency, formatPercentage } from '../../../lib/format';

@@ -7,7 +7,7 @@ import {
   VIDEO_SORT_KEYS,
   YOUTUBE_DATE_RANGES,
   type VideoSortKey,
-} from '../../../../../contract/youtube';
+} from '#contract/youtube.ts';
 
 export type YoutubeDays = (typeof YOUTUBE_DATE_RANGES)[number];
 export type SortOrder = 'asc' | 'desc';

@@ -1,0 +1,71 @@
+// The one durable job queue of the server (pg-boss), on the embedded PGlite (through the `db.executeSql` adapter) or
+// on PostgreSQL (its own pool from the connection string). Every process creates the queues; only processes that
+// work jobs (SYNC_WORKERS) poll them and fire the cron schedules, so several processes on one database run each job
+// once.
+import type { PGlite } from '@electric-sql/pglite';
+import type { FastifyBaseLogger } from 'fastify';
+import PgBoss from 'pg-boss';
+import type { JobDefinition } from './job-definition.ts';
+
+export interface JobQueueDeps {
+  database: { kind: 'pglite' | 'postgres'; pglite?: PGlite; url?: string };
+  /** Work jobs and fire schedules in this process (off in tests, which run the handlers themselves). */
+  workers: boolean;
+  logger: FastifyBaseLogger;
+}
+
+/** PGlite's query() is one statement with parameters; pg-boss also sends parameterless multi-statement DDL. */
+function pgliteAdapter(pg: PGlite): PgBoss.Db {
+  return {
+    executeSql: async (text: string, values: unknown[]) =>
+      values?.length ? { rows: (await pg.query(text, values)).rows } : { rows: (await pg.exec(text)).at(-1)?.rows ?? [] },
+  };
+}
+
+export function createJobQueue({ database, workers, logger }: JobQueueDeps) {
+  const options: PgBoss.ConstructorOptions = {
+    schema: 'pgboss',
+    // Maintenance and cron timers only where jobs are worked.
+    supervise: workers,
+    schedule: workers,
+  };
+  if (database.kind === 'pglite') {
+    if (!database.pglite) throw new Error('the embedded database is not open');
+    options.db = pgliteAdapter(database.pglite);
+  } else {
+    if (!database.url) throw new Error('the PostgreSQL connection string is missing');
+    options.connectionString = database.url;
+    options.max = 4;
+  }
+  const boss = new PgBoss(options);
+  boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
+  let started = false;
+
+  return {
+    boss,
+
+    /** Starts pg-boss, creates every definition's queue, and (with workers) works and schedules them. */
+    async start(definitions: readonly JobDefinition[]) {
+      await boss.start();
+      started = true;
+      for (const definition of definitions) await boss.createQueue(definition.name, { name: definition.name, ...definition.queue });
+      if (!workers) return;
+      for (const definition of definitions) {
+        await boss.work<object>(definition.name, { includeMetadata: true, batchSize: definition.work.batchSize ?? 1, pollingIntervalSeconds: definition.work.pollingIntervalSeconds }, async (jobs) => {
+          for (const job of jobs) await definition.handle(job);
+        });
+        if (definition.schedule) await boss.schedule(definition.name, definition.schedule);
+      }
+    },
+
+    /** Lets running jobs finish, then stops (shutdown). */
+    async stop() {
+      if (!started) return;
+      started = false;
+      // Within SHUTDOWN_GRACE_MS (10 s by default), which bounds the whole shutdown.
+      await boss.stop({ graceful: true, timeout: 8_000, wait: true });
+    },
+  };
+}
+
+export type JobQueue = ReturnType<typeof createJobQueue>;

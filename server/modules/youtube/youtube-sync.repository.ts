@@ -1,0 +1,178 @@
+// Writes of the YouTube tables (server/db/schema/youtube.ts), in the sync's transaction, and the reads the sync
+// needs. Every write is an idempotent upsert or a replace of one slice (a period's demographics, a
+// video's traffic sources), so re-running a sync with the same output stores the same rows. The one accumulating
+// value, reach (impressions, click-through rate), only grows with reports the adapter has not read before: the read
+// mark (reach_reports_through) is stored in the same transaction as the sums.
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { RetentionPoint } from '#contract/youtube.ts';
+import type { Executor } from '../../db/client.ts';
+import { youtubeChannels, youtubeChannelTraffic, youtubeDemographics, youtubeVideos, youtubeVideoTraffic } from '../../db/schema.ts';
+import type { YoutubeSyncExtras, YoutubeSyncState } from '../../providers/youtube/sync-types.ts';
+import type { SyncExtension } from '../sync/sync-extension.ts';
+
+
+/** Rows per INSERT: ~25 columns each keeps a batch far below PostgreSQL's 65,535 bind parameters. */
+const BATCH = 500;
+function chunks<T>(rows: readonly T[], size = BATCH): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < rows.length; start += size) out.push(rows.slice(start, start + size));
+  return out;
+}
+
+/** What the adapter needs to know before a sync: the reach job and read mark, fresh retention curves, complete early-view curves. */
+export async function loadYoutubeSyncState(db: Executor, connectionId: number): Promise<YoutubeSyncState> {
+  const [channel] = await db.select({ reachJobId: youtubeChannels.reachJobId, reachReportsThrough: youtubeChannels.reachReportsThrough }).from(youtubeChannels).where(eq(youtubeChannels.connectionId, connectionId));
+  const videos = await db
+    .select({ videoId: youtubeVideos.videoId, retentionFetchedAt: youtubeVideos.retentionFetchedAt, earlyViewsComplete: youtubeVideos.earlyViewsComplete })
+    .from(youtubeVideos)
+    .where(eq(youtubeVideos.connectionId, connectionId));
+  const retentionFetchedAt = new Map<string, Date>();
+  const earlyViewsComplete = new Set<string>();
+  for (const video of videos) {
+    if (video.retentionFetchedAt) retentionFetchedAt.set(video.videoId, video.retentionFetchedAt);
+    if (video.earlyViewsComplete) earlyViewsComplete.add(video.videoId);
+  }
+  return { reachJobId: channel?.reachJobId ?? null, reachReportsThrough: channel?.reachReportsThrough ?? null, retentionFetchedAt, earlyViewsComplete };
+}
+
+/**
+ * Stores a sync's YouTube extras. `contentIdOf` maps YouTube video ids to the content items the same transaction
+ * just upserted; videos without one (gone from YouTube) are skipped.
+ */
+export async function storeYoutubeSync(tx: Executor, connectionId: number, extras: YoutubeSyncExtras, contentIdOf: ReadonlyMap<string, number>, now: Date): Promise<void> {
+  await tx
+    .insert(youtubeChannels)
+    .values({ connectionId, channelId: extras.channelId, title: extras.title, revenueAccess: extras.revenueAccess, reachJobId: extras.reach.jobId, reachReportsThrough: extras.reach.reportsThrough, reachReportsSince: extras.reach.reportsSince, updatedAt: now })
+    .onConflictDoUpdate({
+      target: youtubeChannels.connectionId,
+      set: {
+        channelId: sql`excluded.channel_id`,
+        title: sql`excluded.title`,
+        revenueAccess: sql`excluded.revenue_access`,
+        reachJobId: sql`excluded.reach_job_id`,
+        reachReportsThrough: sql`excluded.reach_reports_through`,
+        // The oldest start ever read (least() skips nulls: a run that read no report keeps it).
+        reachReportsSince: sql`least(${youtubeChannels.reachReportsSince}, excluded.reach_reports_since)`,
+        updatedAt: sql`excluded.updated_at`,
+      },
+    });
+
+  const retentionOf = new Map(extras.retention.map((entry) => [entry.videoId, entry.points]));
+  const earlyOf = new Map(extras.earlyViews.map((entry) => [entry.videoId, entry]));
+  const reachOf = new Map(extras.reach.videos.map((entry) => [entry.videoId, entry]));
+  const rows = extras.videos.flatMap((video) => {
+    const contentItemId = contentIdOf.get(video.videoId);
+    if (contentItemId === undefined) return [];
+    const retention = retentionOf.get(video.videoId);
+    const early = earlyOf.get(video.videoId);
+    const reach = reachOf.get(video.videoId);
+    return [
+      {
+        contentItemId,
+        connectionId,
+        videoId: video.videoId,
+        durationSeconds: video.durationSeconds,
+        thumbnailUrl: video.thumbnailUrl,
+        views: video.views,
+        likes: video.likes,
+        comments: video.comments,
+        shares: video.shares,
+        watchTimeMinutes: video.watchTimeMinutes,
+        averageViewDurationSeconds: video.averageViewDurationSeconds,
+        averageViewPercentage: video.averageViewPercentage,
+        subscribersGained: video.subscribersGained,
+        estimatedRevenue: video.estimatedRevenue,
+        estimatedAdRevenue: video.estimatedAdRevenue,
+        cpm: video.cpm,
+        monetizedPlaybacks: video.monetizedPlaybacks,
+        // The new reports' sums only: the conflict clause adds them to what is stored.
+        impressions: reach && reach.impressions > 0 ? reach.impressions : null,
+        clickThroughRate: reach && reach.impressions > 0 ? (reach.clicks / reach.impressions) * 100 : null,
+        retention: retention ?? null,
+        retentionFetchedAt: retention ? now : null,
+        earlyViews: early?.views ?? null,
+        earlyViewsComplete: early?.complete ?? false,
+        statsUpdatedAt: now,
+      },
+    ];
+  });
+  const stored = sql.raw('"youtube_videos"');
+  for (const batch of chunks(rows)) {
+    await tx
+      .insert(youtubeVideos)
+      .values(batch)
+      .onConflictDoUpdate({
+        target: youtubeVideos.contentItemId,
+        set: {
+          connectionId: sql`excluded.connection_id`,
+          videoId: sql`excluded.video_id`,
+          durationSeconds: sql`excluded.duration_seconds`,
+          thumbnailUrl: sql`excluded.thumbnail_url`,
+          views: sql`excluded.views`,
+          likes: sql`excluded.likes`,
+          comments: sql`excluded.comments`,
+          shares: sql`excluded.shares`,
+          watchTimeMinutes: sql`excluded.watch_time_minutes`,
+          averageViewDurationSeconds: sql`excluded.average_view_duration_seconds`,
+          averageViewPercentage: sql`excluded.average_view_percentage`,
+          subscribersGained: sql`excluded.subscribers_gained`,
+          // Revenue follows the latest access: null again when the scope or the Partner Program is gone.
+          estimatedRevenue: sql`excluded.estimated_revenue`,
+          estimatedAdRevenue: sql`excluded.estimated_ad_revenue`,
+          cpm: sql`excluded.cpm`,
+          monetizedPlaybacks: sql`excluded.monetized_playbacks`,
+          // Reach adds up over reports; the click-through rate is the impression-weighted mean of old and new.
+          clickThroughRate: sql`case when excluded.impressions is null then ${stored}.click_through_rate
+            else (coalesce(${stored}.impressions, 0) * coalesce(${stored}.click_through_rate, 0) + excluded.impressions * excluded.click_through_rate)
+              / (coalesce(${stored}.impressions, 0) + excluded.impressions) end`,
+          impressions: sql`case when excluded.impressions is null then ${stored}.impressions else coalesce(${stored}.impressions, 0) + excluded.impressions end`,
+          // Curves read this sync replace the stored ones; the others stay.
+          retention: sql`coalesce(excluded.retention, ${stored}.retention)`,
+          retentionFetchedAt: sql`coalesce(excluded.retention_fetched_at, ${stored}.retention_fetched_at)`,
+          earlyViews: sql`coalesce(excluded.early_views, ${stored}.early_views)`,
+          earlyViewsComplete: sql`excluded.early_views_complete or ${stored}.early_views_complete`,
+          statsUpdatedAt: sql`excluded.stats_updated_at`,
+        },
+      });
+  }
+
+  const trafficRows = [...new Map(extras.channelTraffic.map((row) => [`${row.date}|${row.sourceType}`, { connectionId, ...row }])).values()];
+  for (const batch of chunks(trafficRows, 1000)) {
+    await tx
+      .insert(youtubeChannelTraffic)
+      .values(batch)
+      .onConflictDoUpdate({
+        target: [youtubeChannelTraffic.connectionId, youtubeChannelTraffic.date, youtubeChannelTraffic.sourceType],
+        set: { views: sql`excluded.views`, watchTimeMinutes: sql`excluded.watch_time_minutes` },
+      });
+  }
+
+  // A video's traffic sources are replaced as a whole: a source that no longer appears must not linger.
+  const readTraffic = extras.videoTraffic.flatMap((entry) => {
+    const contentItemId = contentIdOf.get(entry.videoId);
+    return contentItemId === undefined ? [] : [{ contentItemId, sources: entry.sources }];
+  });
+  if (readTraffic.length > 0) {
+    await tx.delete(youtubeVideoTraffic).where(inArray(youtubeVideoTraffic.contentItemId, readTraffic.map((entry) => entry.contentItemId)));
+    const values = readTraffic.flatMap(({ contentItemId, sources }) => [...new Map(sources.map((source) => [source.sourceType, { contentItemId, ...source, asOf: now }])).values()]);
+    for (const batch of chunks(values, 1000)) await tx.insert(youtubeVideoTraffic).values(batch);
+  }
+
+  // Each period read replaces that period's rows.
+  for (const period of extras.demographics) {
+    await tx.delete(youtubeDemographics).where(and(eq(youtubeDemographics.connectionId, connectionId), eq(youtubeDemographics.periodDays, period.periodDays)));
+    const values = [...new Map(period.rows.map((row) => [`${row.demographicType}|${row.demographicValue}`, { connectionId, periodDays: period.periodDays, ...row, asOf: now }])).values()];
+    for (const batch of chunks(values, 1000)) await tx.insert(youtubeDemographics).values(batch);
+  }
+}
+
+/** Stores a retention curve read on demand (retention.ts). */
+export async function storeRetention(db: Executor, contentItemId: number, points: RetentionPoint[], now: Date): Promise<void> {
+  await db.update(youtubeVideos).set({ retention: points, retentionFetchedAt: now }).where(eq(youtubeVideos.contentItemId, contentItemId));
+}
+
+/** YouTube's tables in the sync engine's one slot (server/modules/sync/sync-extension.ts), registered in server/app.ts. */
+export const youtubeSyncExtension: SyncExtension<YoutubeSyncState, YoutubeSyncExtras> = {
+  loadState: loadYoutubeSyncState,
+  store: storeYoutubeSync,
+};

@@ -1,0 +1,159 @@
+// Instagram sync (docs/platforms/instagram.md): the profile's followers_count, media pages (cursor paging through
+// `paging.next`), media insights for recent media, and account insights. `follower_count` is the daily NET new
+// followers: totals are derived backwards from today's followers_count.
+import { z } from 'zod';
+import { addDays } from '../lib/dates.ts';
+import { buildUrl, callCounter, count, parseBody, type PlatformResponse } from './http-client.ts';
+import { retryAfterSeconds } from './http-date.ts';
+import { PlatformError } from './platform-error.ts';
+import { type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
+
+const GRAPH = 'https://graph.instagram.com/v25.0';
+const MEDIA_FIELDS = 'id,caption,media_type,media_product_type,permalink,timestamp,like_count,comments_count';
+const MEDIA_INSIGHTS = 'views,reach,likes,comments,shares,saved,total_interactions';
+const DAY_SECONDS = 86_400;
+
+const graphError = z.looseObject({ error: z.looseObject({ code: z.number().optional(), error_subcode: z.number().optional(), message: z.string().optional() }) });
+const profileBody = z.looseObject({ id: z.string(), followers_count: count.optional() });
+const mediaBody = z.looseObject({
+  data: z.array(
+    z.looseObject({
+      id: z.string().min(1),
+      caption: z.string().optional(),
+      permalink: z.string().optional(),
+      timestamp: z.string().optional(),
+      like_count: count.optional(),
+      comments_count: count.optional(),
+    }),
+  ),
+  paging: z.looseObject({ next: z.string().optional() }).optional(),
+});
+const insightsBody = z.looseObject({
+  data: z.array(
+    z.looseObject({
+      name: z.string(),
+      values: z.array(z.looseObject({ value: z.number(), end_time: z.string().optional() })).optional(),
+      total_value: z.looseObject({ value: z.number() }).optional(),
+    }),
+  ),
+});
+
+const businessUseCaseUsage = z.record(z.string(), z.array(z.looseObject({ estimated_time_to_regain_access: z.number().nonnegative().optional() })));
+
+/**
+ * The longest `estimated_time_to_regain_access` (minutes) in `X-Business-Use-Case-Usage`, in seconds: the only
+ * time Graph throttling signals (2.7). Undefined when absent, zero or unreadable.
+ */
+function regainAccessSeconds(response: PlatformResponse): number | undefined {
+  const header = response.headers.get('x-business-use-case-usage');
+  if (!header) return undefined;
+  let usage: unknown;
+  try {
+    usage = JSON.parse(header);
+  } catch {
+    return undefined;
+  }
+  const minutes = Object.values(businessUseCaseUsage.safeParse(usage).data ?? {}).flatMap((entries) => entries.map((entry) => entry.estimated_time_to_regain_access ?? 0));
+  const longest = Math.max(0, ...minutes);
+  return longest > 0 ? longest * 60 : undefined;
+}
+
+/** Graph errors are keyed by `error.code`, not the HTTP status (2.7). */
+function graphFailure(response: PlatformResponse, operation: string): PlatformError {
+  const parsed = graphError.safeParse(response.body);
+  const code = parsed.success ? parsed.data.error.code : undefined;
+  const details = { status: response.status, errorCode: code !== undefined ? String(code) : undefined, retryAfterSeconds: retryAfterSeconds(response) ?? regainAccessSeconds(response) };
+  if (response.status === 429 || (code !== undefined && [4, 17, 32, 613, 80002].includes(code))) {
+    return new PlatformError('rate_limited', 'instagram', operation, 'The platform is rate limiting us', details);
+  }
+  if (code === 190 || response.status === 401) return new PlatformError('unauthorized', 'instagram', operation, 'The platform refused the access token', details);
+  return new PlatformError('unavailable', 'instagram', operation, 'The platform could not answer', details);
+}
+
+const METRIC_NAMES: Record<string, string> = { views: 'views', likes: 'likes', comments: 'comments', shares: 'shares', total_interactions: 'engagements', reach: 'reach', saved: 'saves' };
+
+export async function syncInstagram(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
+  const { usage, call } = callCounter();
+  async function get<T>(url: string, schema: z.ZodType<T>): Promise<T> {
+    const response = await call(context, { platform: 'instagram', operation: 'metrics', url });
+    if (response.status !== 200) throw graphFailure(response, 'metrics');
+    return parseBody(schema, response, 'instagram', 'metrics');
+  }
+  const token = input.accessToken;
+  const profile = await get(buildUrl(`${GRAPH}/me`, { fields: 'id,followers_count,media_count', access_token: token }), profileBody);
+
+  // Media: the list carries like and comment counts; older pages only matter on the first sync.
+  const content: SyncedContent[] = [];
+  let next: string | undefined = buildUrl(`${GRAPH}/me/media`, { fields: MEDIA_FIELDS, limit: '25', access_token: token });
+  while (next) {
+    const page: z.infer<typeof mediaBody> = await get(next, mediaBody);
+    let reachedOld = false;
+    for (const media of page.data) {
+      const publishedAt = media.timestamp ? new Date(media.timestamp.replace(/\+0000$/, 'Z')) : null;
+      const recent = publishedAt === null || publishedAt >= input.contentSince;
+      if (!input.firstSync && !recent && input.knownContentIds.has(media.id)) reachedOld = true;
+      const metrics: Partial<Record<string, number>> = {};
+      if (media.like_count !== undefined) metrics.likes = media.like_count;
+      if (media.comments_count !== undefined) metrics.comments = media.comments_count;
+      if (recent || !input.knownContentIds.has(media.id)) {
+        const insights = await get(buildUrl(`${GRAPH}/${media.id}/insights`, { metric: MEDIA_INSIGHTS, access_token: token }), insightsBody);
+        for (const metric of insights.data) {
+          const value = metric.total_value?.value ?? metric.values?.[0]?.value;
+          const name = METRIC_NAMES[metric.name];
+          // Missing data is an empty set, never a zero (2.5).
+          if (name && value !== undefined) metrics[name] = value;
+        }
+      }
+      const caption = media.caption ?? '';
+      content.push({ platformContentId: media.id, title: caption.split('\n')[0]!.slice(0, 120), description: caption || null, publishedAt, url: media.permalink ?? null, metrics });
+    }
+    next = reachedOld ? undefined : page.paging?.next;
+  }
+
+  // Account insights: follower_count (net new per day, last 30 days only) and per-day totals.
+  const daily: SyncOutput['daily'] = [];
+  const followers = profile.followers_count;
+  const firstInsightDay = [input.since, addDays(input.today, -30)].sort().at(-1)!;
+  const unix = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000);
+  if (followers !== undefined) {
+    daily.push({ date: input.today, metricType: 'followers', value: followers });
+    try {
+      const series = await get(
+        buildUrl(`${GRAPH}/me/insights`, { metric: 'follower_count', period: 'day', since: String(unix(firstInsightDay)), until: String(unix(input.today)), access_token: token }),
+        insightsBody,
+      );
+      const net = new Map<string, number>();
+      for (const point of series.data.find((metric) => metric.name === 'follower_count')?.values ?? []) {
+        // end_time is the end of the day it counts (07:00 UTC of the next day in Pacific time): the day before.
+        if (point.end_time) net.set(addDays(point.end_time.slice(0, 10), -1), point.value);
+      }
+      let laterNet = 0;
+      for (const day of [...net.keys()].sort().reverse()) {
+        if (day < input.today) daily.push({ date: day, metricType: 'followers', value: followers - laterNet });
+        laterNet += net.get(day) ?? 0;
+      }
+    } catch (error) {
+      // Accounts under 100 followers get no follower insights; the snapshot stands.
+      if (!(error instanceof PlatformError && error.kind === 'unavailable' && error.details.errorCode !== 'malformed_response' && (error.details.status ?? 500) < 500)) throw error;
+    }
+  }
+  for (let day = firstInsightDay; day < input.today; day = addDays(day, 1)) {
+    const totals = await get(
+      buildUrl(`${GRAPH}/me/insights`, {
+        metric: 'views,reach,accounts_engaged,total_interactions',
+        period: 'day',
+        metric_type: 'total_value',
+        since: String(unix(day)),
+        until: String(unix(day) + DAY_SECONDS),
+        access_token: token,
+      }),
+      insightsBody,
+    );
+    for (const metric of totals.data) {
+      const name = METRIC_NAMES[metric.name];
+      const value = metric.total_value?.value;
+      if (name && value !== undefined) daily.push({ date: day, metricType: name, value });
+    }
+  }
+  return { followers, daily, content, usage };
+}

@@ -1,0 +1,118 @@
+// The one interface every platform implements, and the types it speaks in. A provider only knows its platform's
+// real URLs and wire formats; where requests actually go is decided by `url()` (the real host, or the configured
+// base URL that stands in for it: the sandbox, a proxy). This file imports no platform: platforms stand on it.
+import type { PlatformName } from '#contract/platforms.ts';
+
+export interface ProviderContext {
+  clientId: string;
+  clientSecret: string;
+  /** The exact registered redirect URI: `${PUBLIC_URL}/auth/<platform>/callback`. */
+  redirectUri: string;
+  /** Maps a real platform URL to where it is served (identity without a base-URL override). */
+  url(realUrl: string): string;
+  timeoutMs: number;
+  now(): Date;
+  /** App credentials for public reads (manual connections). */
+  appKeys: { youtubeApiKey: string | undefined; twitterBearerToken: string | undefined };
+}
+
+export interface TokenSet {
+  accessToken: string;
+  /** Absent when the platform issued none (or, on refresh, kept the old one). */
+  refreshToken?: string | undefined;
+  /** When the access token expires; undefined when the platform did not say. */
+  expiresAt?: Date | undefined;
+  scope?: string | undefined;
+}
+
+export interface PlatformProfile {
+  /** The platform's stable id of the account. */
+  id: string;
+  username: string | null;
+  displayName: string | null;
+  /** Followers, subscribers or patrons. */
+  followers: number;
+  avatarUrl: string | null;
+}
+
+export interface StoredTokens {
+  accessToken: string;
+  refreshToken: string | null;
+  expiresAt: Date | null;
+  issuedAt: Date | null;
+}
+
+/**
+ * One platform. `ExtraState` and `Extra` are what a platform with tables of its own (YouTube) reads before and hands
+ * over after a sync, through the sync engine's one generic slot (server/modules/sync/sync-extension.ts).
+ */
+export interface Provider<ExtraState = unknown, Extra = unknown> {
+  platform: PlatformName;
+  /** S256 PKCE is sent (Google, X, TikTok); otherwise state is the only CSRF defence (docs/security.md). */
+  usesPkce: boolean;
+  /** How long before expiry the access token is renewed (Instagram extends its 60-day token well ahead). */
+  refreshAheadMs: number;
+  authorizeUrl(context: ProviderContext, request: { state: string; codeChallenge?: string | undefined }): string;
+  exchangeCode(context: ProviderContext, request: { code: string; codeVerifier?: string | undefined }): Promise<TokenSet>;
+  /** Whether these tokens can be renewed without the user (a refresh token, or Instagram's extendable token). */
+  canRefresh(tokens: StoredTokens, now: Date): boolean;
+  refresh(context: ProviderContext, tokens: StoredTokens): Promise<TokenSet>;
+  profile(context: ProviderContext, accessToken: string): Promise<PlatformProfile>;
+  /** Revocation at the platform, where it offers one. */
+  revoke?(context: ProviderContext, tokens: StoredTokens): Promise<void>;
+  /** A public profile read with the app's own credentials (manual connections), by handle, URL or id. */
+  lookupPublicProfile?(context: ProviderContext, handleOrUrl: string): Promise<PlatformProfile>;
+  /** Reads the account's metrics and content for the sync engine (server/modules/sync). */
+  sync?(context: ProviderContext, input: SyncInput<ExtraState>): Promise<SyncOutput<Extra>>;
+}
+
+/** What a sync asks a platform for. Dates are UTC calendar days, YYYY-MM-DD, inclusive. */
+export interface SyncInput<ExtraState = unknown> {
+  accessToken: string;
+  /** The platform's id of the account (stored at connection). */
+  platformUserId: string;
+  /** Granted scopes as stored (space or comma separated), null when unknown. */
+  scope: string | null;
+  /** First day whose daily metrics are (re)read: two years back on the first sync, a few days back afterwards. */
+  since: string;
+  /** Today (UTC). */
+  today: string;
+  /** True on the first sync of the connection (full history and every content item). */
+  firstSync: boolean;
+  /** Content published before this instant is only re-read where the platform's counters still move (e.g. last 30 days). */
+  contentSince: Date;
+  /** Platform content ids already stored for the connection. */
+  knownContentIds: ReadonlySet<string>;
+  /** What the platform's own tables already hold (loaded by its sync extension), so it reads only what is missing or stale. */
+  extraState?: ExtraState;
+}
+
+export interface SyncedContent {
+  platformContentId: string;
+  title: string;
+  description: string | null;
+  publishedAt: Date | null;
+  url: string | null;
+  /** Lifetime counters as read today; a counter the platform does not report is absent. */
+  metrics: Partial<Record<string, number>>;
+}
+
+export interface SyncOutput<Extra = unknown> {
+  /** The account's current followers (subscribers, patrons), when read. */
+  followers?: number;
+  /** Daily account metrics; a metric the platform does not report is absent, never 0. */
+  daily: { date: string; metricType: string; value: number }[];
+  content: SyncedContent[];
+  /**
+   * Content counters whose day-over-day growth is the account's daily value of the same metric, for platforms
+   * that keep only lifetime counters (TikTok, X): the sync engine derives them from consecutive snapshots.
+   */
+  dailyFromContentGrowth?: readonly string[];
+  /** Calls made and, where the platform counts them, quota units used (YouTube). */
+  usage: { calls: number; quotaUnits?: number };
+  /** What only the platform's own tables hold (YouTube's videos, traffic, reach…), stored by its sync extension in the run's transaction. */
+  extra?: Extra;
+}
+
+/** The content counters whose growth gives the daily account values on lifetime-counter platforms (TikTok, X). */
+export const CONTENT_GROWTH_METRICS = ['views', 'likes', 'comments', 'shares'] as const;

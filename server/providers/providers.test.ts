@@ -1,0 +1,72 @@
+// Pure parts of the providers: the registry, the base-URL rewrite, and reading handles and profile URLs.
+import { describe, expect, it } from 'vitest';
+import { PLATFORM_NAMES } from '#contract/platforms.ts';
+import { pkceChallenge } from '../modules/platforms/platforms.service.ts';
+import { rewritePlatformUrl } from '../modules/platforms/token-custody.ts';
+import { providers } from './registry.ts';
+import { linkedinVersion } from './linkedin-version.ts';
+import { parseTwitterUsername } from './twitter.ts';
+import { parseYouTubeReference } from './youtube/oauth.ts';
+
+describe('the provider registry', () => {
+  it('has one provider per platform, PKCE exactly where the platform supports it', () => {
+    expect(Object.keys(providers)).toEqual([...PLATFORM_NAMES]);
+    for (const name of PLATFORM_NAMES) expect(providers[name].platform).toBe(name);
+    expect(PLATFORM_NAMES.filter((name) => providers[name].usesPkce)).toEqual(['youtube', 'tiktok', 'twitter']);
+    expect(PLATFORM_NAMES.filter((name) => providers[name].revoke)).toEqual(['youtube', 'tiktok', 'twitter']);
+    expect(PLATFORM_NAMES.filter((name) => providers[name].lookupPublicProfile)).toEqual(['youtube', 'twitter']);
+  });
+});
+
+describe('rewritePlatformUrl', () => {
+  it('serves https://<host><path>?<query> at <apiUrl>/<host><path>?<query>, and leaves real URLs alone without one', () => {
+    expect(rewritePlatformUrl('http://127.0.0.1:41234', 'https://oauth2.googleapis.com/token')).toBe('http://127.0.0.1:41234/oauth2.googleapis.com/token');
+    expect(rewritePlatformUrl('http://proxy.local/base', 'https://open.tiktokapis.com/v2/user/info/?fields=a,b')).toBe(
+      'http://proxy.local/base/open.tiktokapis.com/v2/user/info/?fields=a,b',
+    );
+    expect(rewritePlatformUrl(undefined, 'https://api.x.com/2/users/me')).toBe('https://api.x.com/2/users/me');
+  });
+});
+
+describe('pkceChallenge', () => {
+  it('is BASE64URL(SHA256(verifier)) (RFC 7636 appendix B)', () => {
+    expect(pkceChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+  });
+});
+
+describe('parseYouTubeReference', () => {
+  it.each([
+    ['@mayacreates', { forHandle: '@mayacreates' }],
+    ['mayacreates', { forHandle: '@mayacreates' }],
+    ['https://www.youtube.com/@mayacreates', { forHandle: '@mayacreates' }],
+    ['youtube.com/@mayacreates/videos', { forHandle: '@mayacreates' }],
+    ['UCabcdefghijklmnopqrstuA', { id: 'UCabcdefghijklmnopqrstuA' }],
+    ['https://www.youtube.com/channel/UCabcdefghijklmnopqrstuA', { id: 'UCabcdefghijklmnopqrstuA' }],
+  ])('%s', (input, expected) => {
+    expect(parseYouTubeReference(input)).toEqual(expected);
+  });
+
+  it('refuses what is neither', () => {
+    for (const input of ['', '@a', 'https://evil.example/@x', 'https://www.youtube.com/watch?v=abc', 'has space']) expect(parseYouTubeReference(input)).toBeUndefined();
+  });
+});
+
+describe('parseTwitterUsername', () => {
+  it('reads @name, name and profile URLs on x.com and twitter.com', () => {
+    expect(parseTwitterUsername('@creator_1')).toBe('creator_1');
+    expect(parseTwitterUsername('creator_1')).toBe('creator_1');
+    expect(parseTwitterUsername('https://x.com/creator_1')).toBe('creator_1');
+    expect(parseTwitterUsername('https://twitter.com/creator_1?s=20')).toBe('creator_1');
+    expect(parseTwitterUsername('https://x.com/a/status/1')).toBe('a');
+    expect(parseTwitterUsername('way_too_long_username_here')).toBeUndefined();
+    expect(parseTwitterUsername('https://evil.example/creator')).toBeUndefined();
+  });
+});
+
+describe('linkedinVersion', () => {
+  it('is the month two months back, as YYYYMM', () => {
+    expect(linkedinVersion(new Date('2026-11-02T10:00:00Z'))).toBe('202609');
+    expect(linkedinVersion(new Date('2027-01-31T23:00:00Z'))).toBe('202611');
+    expect(linkedinVersion(new Date('2027-02-15T00:00:00Z'))).toBe('202612');
+  });
+});

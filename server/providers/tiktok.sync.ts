@@ -1,0 +1,78 @@
+// TikTok sync (docs/platforms/tiktok.md): lifetime counters only. Each sync stores today's follower count and
+// every video's counters as a dated snapshot, so the history grows from the day of connection.
+import { z } from 'zod';
+import { apiError, buildUrl, callCounter, count, parseBody } from './http-client.ts';
+import { CONTENT_GROWTH_METRICS, type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
+
+const USER_INFO_URL = 'https://open.tiktokapis.com/v2/user/info/';
+const VIDEO_LIST_URL = 'https://open.tiktokapis.com/v2/video/list/';
+const VIDEO_FIELDS = 'id,title,video_description,create_time,share_url,like_count,comment_count,share_count,view_count';
+
+const errorEnvelope = z.looseObject({ error: z.looseObject({ code: z.string() }) });
+const userBody = z.looseObject({
+  data: z.looseObject({ user: z.looseObject({ follower_count: count.optional(), likes_count: count.optional() }) }),
+});
+const videosBody = z.looseObject({
+  data: z.looseObject({
+    videos: z
+      .array(
+        z.looseObject({
+          id: z.string().min(1),
+          title: z.string().optional(),
+          video_description: z.string().optional(),
+          create_time: z.number().optional(),
+          share_url: z.string().optional(),
+          like_count: count.optional(),
+          comment_count: count.optional(),
+          share_count: count.optional(),
+          view_count: count.optional(),
+        }),
+      )
+      .optional(),
+    cursor: z.number().optional(),
+    has_more: z.boolean().optional(),
+  }),
+});
+
+export async function syncTikTok(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
+  const { usage, call } = callCounter();
+  const headers = { authorization: `Bearer ${input.accessToken}` };
+  async function request<T>(url: string, schema: z.ZodType<T>, json?: unknown): Promise<T> {
+    const response = await call(context, { platform: 'tiktok', operation: 'metrics', method: json ? 'POST' : 'GET', url, headers, json });
+    const code = errorEnvelope.safeParse(response.body).data?.error.code;
+    if (response.status !== 200 || (code !== undefined && code !== 'ok')) throw apiError(response.status === 200 ? { ...response, status: 500 } : response, 'tiktok', 'metrics', code);
+    return parseBody(schema, response, 'tiktok', 'metrics');
+  }
+
+  const user = await request(buildUrl(USER_INFO_URL, { fields: 'open_id,follower_count' }), userBody);
+  const followers = user.data.user.follower_count;
+  const daily: SyncOutput['daily'] = [];
+  if (followers !== undefined) daily.push({ date: input.today, metricType: 'followers', value: followers });
+
+  const content: SyncedContent[] = [];
+  let cursor: number | undefined;
+  for (;;) {
+    const page = await request(buildUrl(VIDEO_LIST_URL, { fields: VIDEO_FIELDS }), videosBody, { max_count: 20, ...(cursor !== undefined ? { cursor } : {}) });
+    for (const video of page.data.videos ?? []) {
+      const metrics: Partial<Record<string, number>> = {};
+      if (video.view_count !== undefined) metrics.views = video.view_count;
+      if (video.like_count !== undefined) metrics.likes = video.like_count;
+      if (video.comment_count !== undefined) metrics.comments = video.comment_count;
+      if (video.share_count !== undefined) metrics.shares = video.share_count;
+      const description = video.video_description ?? null;
+      content.push({
+        platformContentId: video.id,
+        title: video.title || description?.slice(0, 120) || `TikTok video ${video.id}`,
+        description,
+        publishedAt: video.create_time !== undefined ? new Date(video.create_time * 1000) : null,
+        url: video.share_url ?? null,
+        metrics,
+      });
+    }
+    if (!page.data.has_more || page.data.cursor === undefined || page.data.cursor === cursor) break;
+    cursor = page.data.cursor;
+  }
+  // No daily views or engagements exist at TikTok: the sync engine derives them from the growth of these counters
+  // between yesterday's snapshot and today's (server/modules/sync/sync.repository.ts).
+  return { followers, daily, content, dailyFromContentGrowth: CONTENT_GROWTH_METRICS, usage };
+}
