@@ -215,3 +215,25 @@ export function malformedJson(group: FailureGroup): Reply {
   const fragment = group === 'token' ? '{"access_token":"sbx-trunc' : group === 'revoke' ? '{"revoked":' : group === 'metrics' ? '{"data":[{"id":"17' : '{"data":{"id":"';
   return rawJson(200, fragment);
 }
+
+/**
+ * Every value of a list parameter, whether it was sent comma-joined (`part=snippet,statistics`, as our adapters
+ * write it) or repeated (`part=snippet&part=statistics`, as Google's client libraries send arrays), or both; null
+ * when the parameter is absent. The real APIs accept both forms, so the sandbox must too.
+ */
+export function listParam(query: URLSearchParams, name: string): string[] | null {
+  if (!query.has(name)) return null;
+  return query
+    .getAll(name)
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter(Boolean);
+}
+
+/**
+ * An RFC 9457 problem document, as X's API v2 answers its errors (`application/problem+json`, with `type`, `title`,
+ * `detail`, `status`).
+ */
+export function problemJson(status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): Reply {
+  return json(status, body, { 'content-type': 'application/problem+json', ...headers });
+}

@@ -1,5 +1,5 @@
 // Instagram's metrics endpoints on graph.instagram.com: the media list, media insights and account insights.
-// platform-apis.md §2.4–2.7, §7.
+// docs/platforms/instagram.md, §7.
 //
 // Modelled: `/me/media` (or `/<id>/media`) newest first with cursor paging (`paging.cursors`, `paging.next` absent
 // on the last page); `/<media-id>/insights` lifetime values per media type (FEED vs REELS metrics; deprecated

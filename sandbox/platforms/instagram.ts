@@ -1,6 +1,6 @@
 // Instagram API with Instagram Login: the authorize dialog (www.instagram.com, also api.instagram.com), the
 // short-lived token exchange (api.instagram.com), the 60-day long-lived exchange and its refresh, and the IG User
-// profile (graph.instagram.com, with or without a /vNN.N/ prefix). platform-apis.md §2.1, §2.3, §2.7.
+// profile (graph.instagram.com, with or without a /vNN.N/ prefix). docs/platforms/instagram.md#oauth, §2.3, §2.7.
 //
 // Instagram specifics modelled: the redirect carries `#_` after the query; the token endpoint takes form or
 // multipart bodies and answers `{error_type, code, error_message}` on failure; the short-lived answer has two

@@ -1,5 +1,5 @@
 // LinkedIn member post analytics: GET /rest/memberCreatorPostAnalytics?q=me (the Confirmed finder, scope and
-// queryTypes of platform-apis.md §5.4; the element shape there is unconfirmed, so `count` is sent as the doc
+// queryTypes of docs/platforms/linkedin.md#member-analytics; the element shape there is unconfirmed, so `count` is sent as the doc
 // sketches). q=entity needs post URNs from /rest/posts (restricted scope) and is not served.
 import { PERSONAS } from './demo-accounts.ts';
 import { json, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';

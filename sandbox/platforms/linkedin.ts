@@ -1,5 +1,5 @@
 // LinkedIn's authorization code flow (www.linkedin.com), OIDC userinfo and the versioned memberFollowersCount
-// finder (api.linkedin.com). platform-apis.md §5.1–§5.3, §5.5.
+// finder (api.linkedin.com). docs/platforms/linkedin.md, §5.5.
 //
 // LinkedIn specifics modelled: client credentials in the body only; 60-day access tokens and no refresh tokens
 // (programmatic refresh is for approved partners, not modelled); the token answer's `scope` is comma-separated;

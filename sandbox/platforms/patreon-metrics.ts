@@ -1,4 +1,4 @@
-// Patreon's campaign and members endpoints (JSON:API). platform-apis.md §6.2, §6.4–6.6, §7.
+// Patreon's campaign and members endpoints (JSON:API). docs/platforms/patreon.md#jsonapi, §6.4–6.6, §7.
 //
 // Modelled: `GET /api/oauth2/v2/campaigns` and `/campaigns/:id` (scope `campaigns`, `patron_count` = active patrons
 // by the sandbox clock); `GET /api/oauth2/v2/campaigns/:id/members` (scope `campaigns.members`) with

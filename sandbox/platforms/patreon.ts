@@ -1,5 +1,5 @@
 // Patreon OAuth (www.patreon.com/oauth2/authorize, /api/oauth2/token) and the API v2 identity endpoint in its
-// JSON:API shape. platform-apis.md §6.1–§6.3, §6.6.
+// JSON:API shape. docs/platforms/patreon.md, §6.6.
 //
 // Patreon specifics modelled: client credentials in the body; refresh tokens are single use (rotation; a spent one
 // revokes the family); token errors are a bare `{"error": "…"}`; v2 returns no attributes unless asked for with

@@ -40,6 +40,11 @@ export interface PlatformModule {
   failureGroups: readonly FailureGroup[];
   /** The platform's own body for an injected failure on a route of `group`. */
   failure(group: FailureGroup, kind: RenderedFailure, request: SandboxRequest, options: FailureOptions): Reply;
+  /**
+   * What the platform has billed or counted since the sandbox started (YouTube's Data API units, X's billable
+   * reads), for `GET /_sandbox/usage`; absent where the platform counts nothing.
+   */
+  usage?(): Record<string, number>;
 }
 
 const AVATAR_PATH = /^\/sandbox-avatars\/(?<key>[a-z]+)\.svg$/;

@@ -175,6 +175,14 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
     return options.retryAfter === undefined ? reply : { ...reply, headers: { ...reply.headers, 'retry-after': options.retryAfter } };
   }
 
+  function usageReport() {
+    const twitter = modules.twitter.usage?.() ?? {};
+    return {
+      youtube: { dataApiUnits: [...quotaUnits.values()].reduce((sum, units) => sum + units, 0) },
+      twitter: { postReads: twitter.postReads ?? 0, userReads: twitter.userReads ?? 0 },
+    };
+  }
+
   handleRequest = async (request, response) => {
     const method = request.method ?? 'GET';
     const rawUrl = request.url ?? '/';
@@ -191,6 +199,9 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
           html(200, indexPage(publicBaseUrl, PLATFORM_NAMES.map((platform) => ({ platformLabel: modules[platform].label, hosts: modules[platform].hosts, accounts: modules[platform].accounts })))),
         );
       }
+      // What the platforms would have billed or counted since the sandbox started (YouTube's Data API units, X's
+      // billable reads), so a benchmark or an operator can see the spend of a sync.
+      if (sandboxPath === '/_sandbox/usage' && method === 'GET') return send(response, json(200, usageReport()));
       const platform = router.platformOf(realHost);
       if (!platform) {
         return send(response, json(404, { error: 'not_found', message: `The platform sandbox does not serve the host "${rawHost}". Address a real URL https://<host><path> as ${baseUrl}/<host><path>.` }));

@@ -1,5 +1,5 @@
 // TikTok's Display API content endpoints: POST /v2/video/list/ (cursor paging, newest first) and
-// POST /v2/video/query/ (up to 20 ids). Lifetime counters only. platform-apis.md §3.3, §3.4, §7.
+// POST /v2/video/query/ (up to 20 ids). Lifetime counters only. docs/platforms/tiktok.md#video-list, §3.4, §7.
 import { PERSONAS, type Persona } from './demo-accounts.ts';
 import { bearerToken, json, mediaTypeOf, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import { catalogue, contentTitle, countersAt, dayOf, publishedBy, type ContentItem } from './metrics-data.ts';

@@ -1,5 +1,5 @@
 // TikTok Login Kit v2 (www.tiktok.com) and the Display API (open.tiktokapis.com): token, refresh with rotation,
-// revoke and user info. platform-apis.md §3.1, §3.2, §3.4.
+// revoke and user info. docs/platforms/tiktok.md#oauth, §3.2, §3.4.
 //
 // TikTok specifics modelled: `client_key` instead of client_id, in the body with client_secret (no Basic);
 // comma-separated scopes (a space-separated list is one unknown scope); the redirect carries `scopes`; trailing

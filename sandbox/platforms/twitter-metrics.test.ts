@@ -13,11 +13,11 @@ afterEach(async () => {
 
 const timeline = (id: string, query: string) => context.sandbox.url(`https://api.x.com/2/users/${id}/tweets?${query}`);
 
-async function allPosts(token: string, id: string): Promise<any[]> {
+async function allPosts(token: string, id: string, query = 'tweet.fields=created_at,public_metrics,non_public_metrics'): Promise<any[]> {
   const posts: any[] = [];
   let next: string | undefined;
   do {
-    const page = await get(timeline(id, `max_results=100&tweet.fields=created_at,public_metrics,non_public_metrics${next ? `&pagination_token=${next}` : ''}`), bearer(token));
+    const page = await get(timeline(id, `max_results=100&${query}${next ? `&pagination_token=${next}` : ''}`), bearer(token));
     expect(page.status).toBe(200);
     expect(page.body.meta.result_count).toBe(page.body.data?.length ?? 0);
     posts.push(...(page.body.data ?? []));
@@ -51,6 +51,65 @@ describe('X users/:id/tweets', () => {
     const token = await connectAs(sandbox, 'twitter', 0);
     const posts = await allPosts(token, sandbox.accounts.twitter[0]!.id);
     expect(posts).toHaveLength(3200);
+  });
+
+  it('with exclude=replies reaches only the newest 800 posts, replies among them dropped', async () => {
+    const { sandbox } = context;
+    context.clock.advance(365 * DAY);
+    const token = await connectAs(sandbox, 'twitter', 0);
+    const id = sandbox.accounts.twitter[0]!.id;
+    const everything = await allPosts(token, id, 'tweet.fields=referenced_tweets,in_reply_to_user_id,conversation_id');
+    expect(everything).toHaveLength(3200);
+    const isReply = (post: any) => post.referenced_tweets?.some((reference: any) => reference.type === 'replied_to') === true;
+    const replies = everything.filter(isReply);
+    // About a fifth of the demo posts answer another account, and say so the way X does.
+    expect(replies.length / everything.length).toBeGreaterThan(0.15);
+    expect(replies.length / everything.length).toBeLessThan(0.25);
+    for (const reply of replies) expect(reply).toMatchObject({ in_reply_to_user_id: expect.any(String), conversation_id: reply.referenced_tweets[0].id });
+
+    const withoutReplies = await allPosts(token, id, 'exclude=replies&tweet.fields=referenced_tweets');
+    const newest800 = everything.slice(0, 800);
+    expect(withoutReplies.map((post) => post.id)).toEqual(newest800.filter((post) => !isReply(post)).map((post) => post.id));
+    expect(withoutReplies.length).toBeLessThan(800);
+    // exclude=retweets alone keeps the 3,200 reach.
+    expect(await allPosts(token, id, 'exclude=retweets&tweet.fields=id')).toHaveLength(3200);
+    expect((await get(timeline(id, 'exclude=quotes'), bearer(token))).body).toMatchObject({ title: 'Invalid Request', errors: [{ parameters: { exclude: ['quotes'] } }] });
+  });
+
+  it('accepts the post-era names (post.fields, referenced_posts) and answers in them', async () => {
+    const { sandbox } = context;
+    const token = await connectAs(sandbox, 'twitter', 1);
+    const id = sandbox.accounts.twitter[1]!.id;
+    const tweetEra = await get(timeline(id, 'max_results=100&tweet.fields=public_metrics'), bearer(token));
+    const postEra = await get(timeline(id, 'max_results=100&post.fields=public_metrics&expansions=referenced_posts'), bearer(token));
+    expect(postEra.status).toBe(200);
+    expect(postEra.body.data.map((post: any) => post.id)).toEqual(tweetEra.body.data.map((post: any) => post.id));
+    const [tweet, post] = [tweetEra.body.data[0], postEra.body.data[0]];
+    expect(post.public_metrics).toMatchObject({ repost_count: tweet.public_metrics.retweet_count, like_count: tweet.public_metrics.like_count });
+    expect(post.public_metrics).not.toHaveProperty('retweet_count');
+    expect(post.edit_history_post_ids).toEqual([post.id]);
+    expect(postEra.body.data.some((entry: any) => entry.referenced_posts?.[0]?.type === 'replied_to')).toBe(true);
+    // Each naming is checked against its own list, and errors are problem JSON.
+    const wrongList = await get(timeline(id, 'post.fields=edit_history_tweet_ids'), bearer(token));
+    expect(wrongList).toMatchObject({ status: 400, body: { title: 'Invalid Request', type: 'https://api.x.com/2/problems/invalid-request', errors: [{ parameters: { 'post.fields': ['edit_history_tweet_ids'] } }] } });
+    expect(wrongList.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+
+  it('counts billable reads once per post and UTC day, and reports them at /_sandbox/usage', async () => {
+    const { sandbox } = context;
+    const usage = async () => (await get(`${sandbox.baseUrl}/_sandbox/usage`)).body;
+    const start = await usage();
+    expect(start).toEqual({ youtube: { dataApiUnits: expect.any(Number) }, twitter: { postReads: 0, userReads: 0 } });
+    const token = await connectAs(sandbox, 'twitter', 2);
+    const id = sandbox.accounts.twitter[2]!.id;
+    await get(timeline(id, 'max_results=50'), bearer(token));
+    await get(timeline(id, 'max_results=50'), bearer(token)); // the same posts again, the same day: not billed again
+    await get(context.sandbox.url('https://api.x.com/2/users/me'), bearer(token));
+    expect((await usage()).twitter).toEqual({ postReads: 50, userReads: 1 });
+    context.clock.advance(DAY);
+    const nextDay = await get(timeline(id, 'max_results=5'), bearer(await connectAs(sandbox, 'twitter', 2)));
+    expect(nextDay.status).toBe(200);
+    expect((await usage()).twitter).toEqual({ postReads: 55, userReads: 1 });
   });
 
   it('validates max_results, sends rate-limit headers and is deterministic', async () => {

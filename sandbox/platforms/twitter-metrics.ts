@@ -1,11 +1,11 @@
-// X's user timeline with metrics: GET /2/users/:id/tweets. platform-apis.md §4.3, §4.5, §7.
+// X's user timeline with metrics: GET /2/users/:id/tweets. docs/platforms/x.md#timeline, §4.5, §7.
 //
 // Modelled: newest first, `max_results` 5–100, `pagination_token` ← `meta.next_token` (absent on the last page),
 // only the newest 3,200 posts reachable, `since_id` / `until_id` / `start_time` / `end_time`, `public_metrics` on
 // every post, `non_public_metrics` and `organic_metrics` only on the token owner's posts from the last 30 days,
 // `x-rate-limit-*` headers on every answer, problem JSON errors.
 import { PERSONAS, type Persona } from './demo-accounts.ts';
-import { bearerToken, json, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
+import { bearerToken, json, listParam, problemJson, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import { catalogue, contentTitle, countersAt, dayOf, DAY_MS, decodeCursor, encodeCursor, publishedBy, type ContentItem } from './metrics-data.ts';
 import { secretsEqual, type OAuthStore } from './oauth-core.ts';
 import type { PlatformContext, RenderedFailure } from './platform-module.ts';
@@ -15,8 +15,24 @@ const TWEET_FIELDS = [
   'edit_controls', 'edit_history_tweet_ids', 'entities', 'geo', 'id', 'in_reply_to_user_id', 'lang', 'media_metadata', 'non_public_metrics', 'note_tweet',
   'organic_metrics', 'possibly_sensitive', 'promoted_metrics', 'public_metrics', 'referenced_tweets', 'reply_settings', 'scopes', 'source', 'text', 'withheld',
 ] as const;
-const TIMELINE_PARAMS = ['max_results', 'pagination_token', 'since_id', 'until_id', 'start_time', 'end_time', 'exclude', 'tweet.fields', 'expansions', 'media.fields', 'user.fields', 'poll.fields', 'place.fields'];
+/** The same fields under X's post-era names (OpenAPI v2.167), requested with `post.fields`. */
+const POST_FIELDS = [
+  'article', 'article_title', 'attachments', 'card_uri', 'community_id', 'context_annotations', 'conversation_id', 'created_at', 'display_text_range',
+  'edit_controls', 'entities', 'geo', 'id', 'lang', 'matched_media_notes', 'media_metadata', 'non_public_metrics', 'note_post', 'note_request_suggestions',
+  'organic_metrics', 'paid_partnership', 'possibly_sensitive', 'promoted_metrics', 'public_metrics', 'reply_settings', 'scopes', 'source',
+  'suggested_source_links', 'suggested_source_links_with_counts', 'text', 'withheld',
+] as const;
+const TIMELINE_PARAMS = ['max_results', 'pagination_token', 'since_id', 'until_id', 'start_time', 'end_time', 'exclude', 'tweet.fields', 'post.fields', 'expansions', 'media.fields', 'user.fields', 'poll.fields', 'place.fields'];
 const TIMELINE_CAP = 3200;
+/** With exclude=replies the timeline reaches only the newest 800 posts (replies among them dropped). */
+const TIMELINE_CAP_WITHOUT_REPLIES = 800;
+/** Share of a demo account's posts that are replies to other accounts, in percent. */
+const REPLY_PERCENT = 20;
+/** The account the demo replies answer (X's own @X account). */
+const REPLIED_USER_ID = '783214';
+
+/** Whether a demo post is a reply to another account's post (deterministic per post). */
+export const isReply = (item: ContentItem) => item.random('reply').int(0, 99) < REPLY_PERCENT;
 const TWITTER_EPOCH = 1288834974657n;
 const PRIVATE_WINDOW_MS = 30 * DAY_MS;
 
@@ -42,16 +58,17 @@ export function xPostId(item: ContentItem): bigint {
 }
 
 export interface TwitterMetricsDeps {
+  billing: XBilling;
   store: OAuthStore;
   users: readonly { id: string; username: string; followersCount: number }[];
   rateHeaders(key: string, limit: number): Record<string, string>;
   rateWindowMs: number;
 }
 
-const problem = (status: number, title: string, detail = title, headers: Record<string, string> = {}, type = 'about:blank') => json(status, { title, type, status, detail }, headers);
+const problem = (status: number, title: string, detail = title, headers: Record<string, string> = {}, type = 'about:blank') => problemJson(status, { title, type, status, detail }, headers);
 
 function invalidRequest(parameters: Record<string, string[]>, message: string, headers: Record<string, string> = {}): Reply {
-  return json(400, { errors: [{ parameters, message }], title: 'Invalid Request', detail: 'One or more parameters to your request was invalid.', type: 'https://api.twitter.com/2/problems/invalid-request' }, headers);
+  return problemJson(400, { errors: [{ parameters, message }], title: 'Invalid Request', detail: 'One or more parameters to your request was invalid.', type: 'https://api.x.com/2/problems/invalid-request' }, headers);
 }
 
 export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetricsDeps) {
@@ -77,17 +94,23 @@ export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetr
     if (!Number.isInteger(maxResults) || maxResults < 5 || maxResults > 100) {
       return invalidRequest({ max_results: [rawMax ?? ''] }, `The \`max_results\` query parameter value [${rawMax}] is not between 5 and 100`, headers);
     }
-    const fields = (query.get('tweet.fields') ?? '').split(',').filter(Boolean);
-    const badField = fields.find((field) => !(TWEET_FIELDS as readonly string[]).includes(field));
-    if (badField) return invalidRequest({ 'tweet.fields': [badField] }, `The \`tweet.fields\` query parameter value [${badField}] is not one of [${TWEET_FIELDS.join(',')}]`, headers);
+    // X accepts the tweet-era and the post-era names alike; a request in the post-era form is answered in it
+    // (docs/decisions/010-x-field-naming.md).
+    const postEra = query.has('post.fields') || (listParam(query, 'expansions') ?? []).some((expansion) => expansion.includes('post'));
+    const fieldsParam = query.has('post.fields') ? 'post.fields' : 'tweet.fields';
+    const allowedFields: readonly string[] = fieldsParam === 'post.fields' ? POST_FIELDS : TWEET_FIELDS;
+    const fields = listParam(query, fieldsParam) ?? [];
+    const badField = fields.find((field) => !allowedFields.includes(field));
+    if (badField) return invalidRequest({ [fieldsParam]: [badField] }, `The \`${fieldsParam}\` query parameter value [${badField}] is not one of [${allowedFields.join(',')}]`, headers);
+    const expansions = listParam(query, 'expansions') ?? [];
     const badExclude = (query.get('exclude') ?? '').split(',').filter(Boolean).find((value) => value !== 'replies' && value !== 'retweets');
     if (badExclude) return invalidRequest({ exclude: [badExclude] }, `The \`exclude\` query parameter value [${badExclude}] is not one of [replies,retweets]`, headers);
     const wantsPrivate = fields.includes('non_public_metrics') || fields.includes('organic_metrics') || fields.includes('promoted_metrics');
     if (appOnly && wantsPrivate) {
-      return json(403, {
+      return problemJson(403, {
         title: 'Unsupported Authentication',
         detail: 'Authenticating with OAuth 2.0 Application-Only is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 User Context].',
-        type: 'https://api.twitter.com/2/problems/unsupported-authentication',
+        type: 'https://api.x.com/2/problems/unsupported-authentication',
         status: 403,
       }, headers);
     }
@@ -95,10 +118,10 @@ export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetr
     const id = request.params.id!;
     const index = deps.users.findIndex((user) => user.id === id);
     if (index < 0) {
-      return json(200, { errors: [{ value: id, detail: `Could not find user with id: [${id}].`, title: 'Not Found Error', resource_type: 'user', parameter: 'id', resource_id: id, type: 'https://api.twitter.com/2/problems/resource-not-found' }] }, headers);
+      return json(200, { errors: [{ value: id, detail: `Could not find user with id: [${id}].`, title: 'Not Found Error', resource_type: 'user', parameter: 'id', resource_id: id, type: 'https://api.x.com/2/problems/resource-not-found' }] }, headers);
     }
     if (wantsPrivate && viewer !== index) {
-      return json(403, { title: 'Authorization Error', detail: 'Sorry, you are not authorized to access non_public_metrics on this Tweet.', type: 'https://api.twitter.com/2/problems/not-authorized-for-field', status: 403 }, headers);
+      return problemJson(403, { title: 'Authorization Error', detail: 'Sorry, you are not authorized to access non_public_metrics on this Tweet.', type: 'https://api.x.com/2/problems/not-authorized-for-field', status: 403 }, headers);
     }
 
     const parseTime = (name: string): number | null | undefined => {
@@ -118,9 +141,13 @@ export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetr
     const untilId = idParam('until_id');
     if (sinceId === null || untilId === null) return invalidRequest({ since_id: [query.get('since_id') ?? ''] }, 'Invalid id', headers);
 
-    // The newest 3,200 posts are all a timeline reaches.
+    // The newest 3,200 posts are all a timeline reaches, and only the newest 800 with exclude=replies.
     const now = context.now();
-    const reachable = publishedBy(postsOf(index), now).slice(0, TIMELINE_CAP);
+    const excluded = listParam(query, 'exclude') ?? [];
+    const withoutReplies = excluded.includes('replies');
+    const reachable = publishedBy(postsOf(index), now)
+      .slice(0, withoutReplies ? TIMELINE_CAP_WITHOUT_REPLIES : TIMELINE_CAP)
+      .filter((item) => !(withoutReplies && isReply(item)));
     const matching = reachable.filter((item) => {
       const postId = xPostId(item);
       return (sinceId === undefined || postId > sinceId) && (untilId === undefined || postId < untilId) && (startTime === undefined || item.publishedMs >= startTime) && (endTime === undefined || item.publishedMs <= endTime);
@@ -134,12 +161,15 @@ export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetr
     }
     const page = matching.slice(offset, offset + maxResults);
     const day = dayOf(now);
+    deps.billing.postsRead(page.map((item) => xPostId(item).toString()));
     const data = page.map((item) => {
       const postId = xPostId(item).toString();
       const counters = countersAt(item, day);
-      const post: Record<string, unknown> = { id: postId, text: `${item.title} ${item.description.match(/#\w+/g)?.slice(0, 2).join(' ') ?? ''}`.trim(), edit_history_tweet_ids: [postId] };
+      const post: Record<string, unknown> = { id: postId, text: `${item.title} ${item.description.match(/#\w+/g)?.slice(0, 2).join(' ') ?? ''}`.trim(), [postEra ? 'edit_history_post_ids' : 'edit_history_tweet_ids']: [postId] };
+      if (postEra && isReply(item) && expansions.includes('referenced_posts')) post.referenced_posts = [{ type: 'replied_to', id: (xPostId(item) - 1n).toString() }];
+      if (postEra && isReply(item) && expansions.includes('in_reply_to_user_id')) post.in_reply_to_user_id = REPLIED_USER_ID;
       const publicMetrics = {
-        retweet_count: counters.shares,
+        [postEra ? 'repost_count' : 'retweet_count']: counters.shares,
         reply_count: counters.comments,
         like_count: counters.likes,
         quote_count: Math.round(counters.shares * 0.15),
@@ -153,7 +183,9 @@ export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetr
         if (field === 'created_at') post.created_at = new Date(item.publishedMs).toISOString();
         else if (field === 'public_metrics') post.public_metrics = publicMetrics;
         else if (field === 'author_id') post.author_id = id;
-        else if (field === 'conversation_id') post.conversation_id = postId;
+        else if (field === 'conversation_id') post.conversation_id = isReply(item) ? (xPostId(item) - 1n).toString() : postId;
+        else if (field === 'referenced_tweets' && isReply(item)) post.referenced_tweets = [{ type: 'replied_to', id: (xPostId(item) - 1n).toString() }];
+        else if (field === 'in_reply_to_user_id' && isReply(item)) post.in_reply_to_user_id = REPLIED_USER_ID;
         else if (field === 'lang') post.lang = 'en';
         else if (field === 'possibly_sensitive') post.possibly_sensitive = false;
         else if (field === 'reply_settings') post.reply_settings = 'everyone';
@@ -197,3 +229,30 @@ export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetr
 
   return { routes, failure };
 }
+
+/**
+ * X bills every resource a read returns (docs/platforms/x.md#errors-limits-and-billing): a post or a user, once per
+ * UTC day however often it is read again that day. This counts what the real API would bill since the sandbox
+ * started, for `GET /_sandbox/usage`.
+ */
+export function createXBilling(now: () => Date) {
+  const lastBilledDay = new Map<string, string>();
+  const totals = { postReads: 0, userReads: 0 };
+  const bill = (kind: 'post' | 'user', ids: readonly string[]) => {
+    const day = now().toISOString().slice(0, 10);
+    for (const id of ids) {
+      const key = `${kind}:${id}`;
+      if (lastBilledDay.get(key) === day) continue;
+      lastBilledDay.set(key, day);
+      if (kind === 'post') totals.postReads += 1;
+      else totals.userReads += 1;
+    }
+  };
+  return {
+    postsRead: (ids: readonly string[]) => bill('post', ids),
+    usersRead: (ids: readonly string[]) => bill('user', ids),
+    usage: () => ({ ...totals }),
+  };
+}
+
+export type XBilling = ReturnType<typeof createXBilling>;

@@ -70,7 +70,7 @@ describe('X OAuth 2.0', () => {
         description: expect.any(String),
         profile_image_url: expect.stringContaining('/pbs.twimg.com/'),
         verified: false,
-        public_metrics: { followers_count: demo.followers, following_count: expect.any(Number), tweet_count: expect.any(Number), listed_count: expect.any(Number), like_count: expect.any(Number), media_count: expect.any(Number) },
+        public_metrics: { followers_count: demo.followers, following_count: expect.any(Number), tweet_count: expect.any(Number), post_count: expect.any(Number), listed_count: expect.any(Number), like_count: expect.any(Number), media_count: expect.any(Number) },
       },
     });
     expect((await get(meUrl(''), bearer(token.body.access_token))).body).toEqual({ data: { id: demo.id, name: 'Theo Park', username: 'theocooks' } });
@@ -195,9 +195,9 @@ describe('X API v2 users', () => {
     const missing = await get(sandbox.url('https://api.x.com/2/users/by/username/nobody_here'), app);
     expect(missing).toMatchObject({
       status: 200,
-      body: { errors: [{ value: 'nobody_here', detail: 'Could not find user with username: [nobody_here].', title: 'Not Found Error', resource_type: 'user', parameter: 'username', type: 'https://api.twitter.com/2/problems/resource-not-found' }] },
+      body: { errors: [{ value: 'nobody_here', detail: 'Could not find user with username: [nobody_here].', title: 'Not Found Error', resource_type: 'user', parameter: 'username', type: 'https://api.x.com/2/problems/resource-not-found' }] },
     });
-    expect((await get(sandbox.url('https://api.x.com/2/users/by/username/not-valid!'), app)).body).toMatchObject({ title: 'Invalid Request', type: 'https://api.twitter.com/2/problems/invalid-request' });
+    expect((await get(sandbox.url('https://api.x.com/2/users/by/username/not-valid!'), app)).body).toMatchObject({ title: 'Invalid Request', type: 'https://api.x.com/2/problems/invalid-request' });
     expect((await get(sandbox.url('https://api.x.com/2/users/by/username/mayacreates'), bearer('AAAAwrong'))).status).toBe(401);
     expect((await get(sandbox.url('https://api.x.com/2/users/by/username/mayacreates?user.fields=followers'), app)).body).toMatchObject({ title: 'Invalid Request', errors: [{ parameters: { 'user.fields': ['followers'] } }] });
   });
@@ -205,7 +205,7 @@ describe('X API v2 users', () => {
   it('refuses the app bearer token on users/me and needs tweet.read and users.read', async () => {
     const { sandbox } = context;
     const appOnly = await get(meUrl(), bearer(sandbox.appKeys.twitterBearerToken));
-    expect(appOnly).toMatchObject({ status: 403, body: { type: 'https://api.twitter.com/2/problems/unsupported-authentication' } });
+    expect(appOnly).toMatchObject({ status: 403, body: { type: 'https://api.x.com/2/problems/unsupported-authentication' } });
     const tweetsOnly = await connect({ scope: 'tweet.read' });
     expect((await get(meUrl(), bearer(tweetsOnly.access_token))).status).toBe(403);
     const tokens = await connect();

@@ -1,5 +1,5 @@
 // X (Twitter) OAuth 2.0 with PKCE (x.com / twitter.com authorize; api.x.com / api.twitter.com token, revoke) and
-// the users/me and users/by/username lookups of API v2. platform-apis.md §4.1, §4.2, §4.5.
+// the users/me and users/by/username lookups of API v2. docs/platforms/x.md#oauth, §4.2, §4.5.
 //
 // X specifics modelled: PKCE is required (`S256`, `s256` or `plain`); the registered client is confidential, so
 // the token and revoke endpoints want HTTP Basic (a body-only client gets `unauthorized_client`); a refresh token
@@ -8,9 +8,9 @@
 // (informational: only `failNext(…, 'rate_limited')` produces a 429); users/me refuses the app-only bearer token.
 import { createAuthorizeRoutes } from './authorize-flow.ts';
 import { accountRandom, compactCount, PERSONAS, tierCount, type DemoAccount, type Persona } from './demo-accounts.ts';
-import { basicCredentials, bearerToken, json, readForm, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
+import { basicCredentials, bearerToken, json, listParam, problemJson, readForm, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import { randomToken, secretsEqual, type Grant } from './oauth-core.ts';
-import { createTwitterMetrics } from './twitter-metrics.ts';
+import { createTwitterMetrics, createXBilling } from './twitter-metrics.ts';
 import { avatarRoute, avatarUrl, type PlatformContext, type PlatformModule } from './platform-module.ts';
 
 const AUTH_HOSTS = ['x.com', 'twitter.com'];
@@ -49,8 +49,9 @@ const USER_FIELDS = [
   'most_recent_tweet_id', 'name', 'parody', 'pinned_tweet_id', 'profile_banner_url', 'profile_image_url', 'protected', 'public_metrics',
   'receives_your_dm', 'subscription', 'subscription_type', 'url', 'username', 'verified', 'verified_followers_count', 'verified_type', 'withheld',
 ] as const;
-const USER_EXPANSIONS = ['affiliation.user_id', 'most_recent_tweet_id', 'pinned_tweet_id'];
-const LOOKUP_PARAMS = ['expansions', 'tweet.fields', 'user.fields'];
+/** Tweet-era and post-era (OpenAPI v2.167) expansion names alike. */
+const USER_EXPANSIONS = ['affiliation.user_id', 'most_recent_tweet_id', 'pinned_tweet_id', 'affiliation', 'most_recent_post_id', 'pinned_post_id'];
+const LOOKUP_PARAMS = ['expansions', 'tweet.fields', 'post.fields', 'user.fields'];
 
 const RATE_WINDOW_MS = 15 * 60 * 1000;
 
@@ -94,14 +95,14 @@ export function xUser(persona: Persona): XUser {
   };
 }
 
-const problem = (status: number, title: string, detail = title, headers: Record<string, string> = {}) => json(status, { title, type: 'about:blank', status, detail }, headers);
+const problem = (status: number, title: string, detail = title, headers: Record<string, string> = {}) => problemJson(status, { title, type: 'about:blank', status, detail }, headers);
 
 function invalidRequest(parameters: Record<string, string[]>, message: string): Reply {
-  return json(400, {
+  return problemJson(400, {
     errors: [{ parameters, message }],
     title: 'Invalid Request',
     detail: 'One or more parameters to your request was invalid.',
-    type: 'https://api.twitter.com/2/problems/invalid-request',
+    type: 'https://api.x.com/2/problems/invalid-request',
   });
 }
 
@@ -266,6 +267,8 @@ export function createTwitter(context: PlatformContext): PlatformModule {
         followers_count: user.followersCount,
         following_count: user.followingCount,
         tweet_count: user.tweetCount,
+        // The same count under its post-era name (OpenAPI v2.167); X's documents name it both ways.
+        post_count: user.tweetCount,
         listed_count: user.listedCount,
         like_count: user.likeCount,
         media_count: user.mediaCount,
@@ -284,10 +287,10 @@ export function createTwitter(context: PlatformContext): PlatformModule {
   function me(request: SandboxRequest): Reply {
     const token = bearerToken(request.headers);
     if (token && secretsEqual(token, context.appKeys.twitterBearerToken)) {
-      return json(403, {
+      return problemJson(403, {
         title: 'Unsupported Authentication',
         detail: 'Authenticating with OAuth 2.0 Application-Only is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 User Context].',
-        type: 'https://api.twitter.com/2/problems/unsupported-authentication',
+        type: 'https://api.x.com/2/problems/unsupported-authentication',
         status: 403,
       });
     }
@@ -297,6 +300,7 @@ export function createTwitter(context: PlatformContext): PlatformModule {
     if (!check.grant.scopes.includes('tweet.read') || !check.grant.scopes.includes('users.read')) return problem(403, 'Forbidden', 'Forbidden', headers);
     const rendered = renderUser(request, check.grant.accountIndex);
     if ('error' in rendered) return { ...rendered.error, headers: { ...rendered.error.headers, ...headers } };
+    billing.usersRead([String(rendered.data.id)]);
     return json(200, { data: rendered.data }, headers);
   }
 
@@ -329,7 +333,7 @@ export function createTwitter(context: PlatformContext): PlatformModule {
               resource_type: 'user',
               parameter: 'username',
               resource_id: username,
-              type: 'https://api.twitter.com/2/problems/resource-not-found',
+              type: 'https://api.x.com/2/problems/resource-not-found',
             },
           ],
         },
@@ -338,10 +342,12 @@ export function createTwitter(context: PlatformContext): PlatformModule {
     }
     const rendered = renderUser(request, index);
     if ('error' in rendered) return { ...rendered.error, headers: { ...rendered.error.headers, ...headers } };
+    billing.usersRead([String(rendered.data.id)]);
     return json(200, { data: rendered.data }, headers);
   }
 
-  const metrics = createTwitterMetrics(context, { store, users, rateHeaders, rateWindowMs: RATE_WINDOW_MS });
+  const billing = createXBilling(context.now);
+  const metrics = createTwitterMetrics(context, { billing, store, users, rateHeaders, rateWindowMs: RATE_WINDOW_MS });
   const routes: RouteDefinition[] = [
     ...authorizeRoutes,
     { platform: 'twitter', hosts: API_HOSTS, method: 'POST', path: '/2/oauth2/token', endpoint: 'token', group: 'token', handle: token },
@@ -358,6 +364,7 @@ export function createTwitter(context: PlatformContext): PlatformModule {
     hosts: [...AUTH_HOSTS, ...API_HOSTS, CDN_HOST],
     accounts,
     routes,
+    usage: billing.usage,
     failureGroups: ['token', 'profile', 'revoke', 'metrics'],
     failure(group, kind) {
       if (group === 'metrics') return metrics.failure(kind);

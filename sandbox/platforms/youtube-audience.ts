@@ -7,7 +7,7 @@ import type { Persona } from './demo-accounts.ts';
 import { ANCHOR_DAY, type ContentItem, dayNoise, normal } from './metrics-data.ts';
 import { seededRandom } from './demo-accounts.ts';
 
-/** insightTrafficSourceType values (platform-apis.md 1.4 (d)) with a base share and a yearly trend (log scale). */
+/** insightTrafficSourceType values (docs/platforms/youtube.md#analytics-reports) with a base share and a yearly trend (log scale). */
 const TRAFFIC_SOURCES: readonly { type: string; share: number; trend: number }[] = [
   { type: 'RELATED_VIDEO', share: 0.3, trend: 0.05 },
   { type: 'YT_SEARCH', share: 0.22, trend: 0.25 },

@@ -212,20 +212,31 @@ describe('YouTube Analytics reports.query', () => {
     }
   });
 
-  it('pages the per-video listing by 200 with a 1-based startIndex; its views trail videos.list by the processing delay', async () => {
+  it('lists at most 200 videos in the top-videos report, refuses paging past them, and serves every video in filters=video== batches of at most 200', async () => {
     const token = await connect(0);
     const ids = await allUploads(token);
-    const listed: (string | number)[][] = [];
-    for (let startIndex = 1; ; startIndex += 200) {
-      const page = await get(report(`startDate=2024-01-01&endDate=2026-05-04&dimensions=video&metrics=views,estimatedMinutesWatched,averageViewDuration,averageViewPercentage,likes,comments,shares,subscribersGained&sort=-views&maxResults=200&startIndex=${startIndex}`), bearer(token));
-      expect(page.status).toBe(200);
-      listed.push(...(page.body.rows ?? []));
-      if ((page.body.rows ?? []).length < 200) break;
-    }
+    expect(ids.length).toBeGreaterThan(800);
+    const totals = 'startDate=2024-01-01&endDate=2026-05-04&dimensions=video&metrics=views,estimatedMinutesWatched,averageViewDuration,averageViewPercentage,likes,comments,shares,subscribersGained&sort=-views&maxResults=200';
+    const top = await get(report(`${totals}&startIndex=1`), bearer(token));
+    expect(top.status).toBe(200);
+    expect(top.body.rows).toHaveLength(200);
+    // A page that starts inside the 200 ends with them.
+    expect((await get(report(`${totals}&startIndex=151`), bearer(token))).body.rows).toHaveLength(50);
+    const past = await get(report(`${totals}&startIndex=201`), bearer(token));
+    expect(past.status).toBe(400);
+    expect(past.body.error.errors[0].reason).toBe('badRequest');
     expect((await get(report('startDate=2024-01-01&endDate=2026-05-04&dimensions=video&metrics=views&sort=-views&maxResults=201'), bearer(token))).status).toBe(400);
+    // Every video, in batches of known ids.
+    const listed: (string | number)[][] = [];
+    for (let start = 0; start < ids.length; start += 200) {
+      const batch = await get(report(`${totals}&filters=video==${ids.slice(start, start + 200).join(',')}`), bearer(token));
+      expect(batch.status).toBe(200);
+      listed.push(...(batch.body.rows ?? []));
+    }
+    expect((await get(report(`${totals}&filters=video==${ids.slice(0, 201).join(',')}`), bearer(token))).status).toBe(400);
     expect(new Set(listed.map((row) => row[0])).size).toBe(listed.length);
     expect(listed.length).toBeGreaterThan(ids.length * 0.95);
-    const views = listed.map((row) => row[1] as number);
+    const views = top.body.rows.map((row: (string | number)[]) => row[1] as number);
     expect([...views].sort((a, b) => b - a)).toEqual(views);
     // The same videos from the Data API: lifetime counters now vs the report through three days ago.
     const sample = listed.slice(0, 50);

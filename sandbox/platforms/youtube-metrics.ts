@@ -1,5 +1,5 @@
 // YouTube's metrics endpoints: Data API v3 playlistItems.list and videos.list (www.googleapis.com) and YouTube
-// Analytics API v2 reports.query (youtubeanalytics.googleapis.com). platform-apis.md §1.3, §1.4, §1.5, §7.
+// Analytics API v2 reports.query (youtubeanalytics.googleapis.com). docs/platforms/youtube.md#data-api, §1.4, §1.5, §7.
 //
 // Modelled: the uploads playlist (`UU…`) newest first with 50-item pages and opaque page tokens; videos.list with
 // at most 50 ids, counts as strings, ISO 8601 durations and thumbnails; reports.query for no dimension, `day`,
@@ -11,7 +11,7 @@
 // not supported." for every other combination. Data API list calls cost 1 quota unit per key or token. The
 // Reporting API's reach reports (impressions, click-through rate) are in youtube-reporting.ts.
 import { PERSONAS, type Persona } from './demo-accounts.ts';
-import { bearerToken, json, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
+import { bearerToken, json, listParam, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import {
   catalogue,
   contentTitle,
@@ -35,6 +35,12 @@ import { channelTrafficMix, countryShares, demographicShares, retentionCurve, SO
 import type { PlatformContext, RenderedFailure } from './platform-module.ts';
 
 export const DATA_API_HOST = 'www.googleapis.com';
+/** A `dimensions=video` report lists at most this many videos in total, however it is paged. */
+export const TOP_VIDEOS_LIMIT = 200;
+/** A `filters=video==…` list holds at most this many ids. */
+export const MAX_FILTER_VIDEOS = 200;
+/** The Data API answers on both: our adapters address www.googleapis.com, Google's client libraries youtube.googleapis.com. */
+export const DATA_API_HOSTS = [DATA_API_HOST, 'youtube.googleapis.com'];
 export const ANALYTICS_HOST = 'youtubeanalytics.googleapis.com';
 
 const SCOPE_READONLY = 'https://www.googleapis.com/auth/youtube.readonly';
@@ -94,7 +100,7 @@ const ADDITIVE = ['views', 'engagedViews', 'estimatedMinutesWatched', 'likes', '
 const REVENUE_METRICS = ['estimatedRevenue', 'estimatedAdRevenue', 'grossRevenue', 'cpm', 'monetizedPlaybacks', 'playbackBasedCpm', 'adImpressions', 'estimatedRedPartnerRevenue'] as const;
 const BASIC_METRICS = [...ADDITIVE, 'averageViewDuration', 'averageViewPercentage'] as const;
 const AUDIENCE_METRICS = ['viewerPercentage', 'audienceWatchRatio', 'relativeRetentionPerformance'] as const;
-/** Known to reports.query, but refused with any dimensions (platform-apis.md 1.4 (g)): use the Reporting API. */
+/** Known to reports.query, but refused with any dimensions (docs/platforms/youtube.md#reporting-api): use the Reporting API. */
 const THUMBNAIL_METRICS = ['videoThumbnailImpressions', 'videoThumbnailImpressionsClickRate'] as const;
 const ALL_METRICS: readonly string[] = [...BASIC_METRICS, ...REVENUE_METRICS, ...AUDIENCE_METRICS, ...THUMBNAIL_METRICS];
 const TRAFFIC_METRICS: readonly string[] = ['views', 'estimatedMinutesWatched'];
@@ -262,9 +268,8 @@ export function createYoutubeMetrics(context: PlatformContext, deps: YoutubeMetr
   }
 
   function parts(request: SandboxRequest, allowed: readonly string[]): Set<string> | Reply {
-    const raw = request.query.get('part');
-    if (!raw) return googleApiError(400, 'Required parameter: part', { reason: 'required', location: 'part', locationType: 'parameter' });
-    const requested = raw.split(',').map((part) => part.trim());
+    const requested = listParam(request.query, 'part') ?? [];
+    if (requested.length === 0) return googleApiError(400, 'Required parameter: part', { reason: 'required', location: 'part', locationType: 'parameter' });
     const unknown = requested.find((part) => !allowed.includes(part));
     if (unknown !== undefined) return googleApiError(400, `'${unknown}'`, { domain: 'youtube.part', reason: 'unknownPart', location: 'part', locationType: 'parameter' });
     return new Set(requested);
@@ -340,13 +345,12 @@ export function createYoutubeMetrics(context: PlatformContext, deps: YoutubeMetr
     chargeQuota(caller.credential);
     const requested = parts(request, ['id', 'snippet', 'contentDetails', 'statistics', 'status']);
     if (!(requested instanceof Set)) return requested;
-    const rawIds = request.query.get('id');
-    if (rawIds === null) {
+    const ids = listParam(request.query, 'id');
+    if (ids === null) {
       const other = ['chart', 'myRating'].find((name) => request.query.has(name));
       if (other) return badRequest(`The sandbox does not implement the ${other} filter.`, 'badRequest', other);
       return badRequest('No filter selected. Expected one of: myRating, chart, id', 'missingRequiredParameter');
     }
-    const ids = rawIds.split(',').map((id) => id.trim()).filter(Boolean);
     if (ids.length > 50) return badRequest('The request specifies an invalid filter parameter.', 'invalidFilters', 'id');
     const day = today();
     const now = context.now().getTime();
@@ -462,7 +466,7 @@ export function createYoutubeMetrics(context: PlatformContext, deps: YoutubeMetr
     if (startDay === null) return badRequest(`Invalid value '${query.get('startDate')}'. Values must match the following regular expression: '[0-9]{4}-[0-9]{2}-[0-9]{2}'`, 'invalidParameter', 'startDate');
     if (endDay === null) return badRequest(`Invalid value '${query.get('endDate')}'. Values must match the following regular expression: '[0-9]{4}-[0-9]{2}-[0-9]{2}'`, 'invalidParameter', 'endDate');
     if (endDay < startDay) return badRequest('The start date must be on or before the end date.', 'badRequest');
-    const metrics = query.get('metrics')!.split(',').map((metric) => metric.trim());
+    const metrics = listParam(query, 'metrics')!;
     const unknownMetric = metrics.find((metric) => !ALL_METRICS.includes(metric));
     if (unknownMetric !== undefined) return badRequest(`Unknown identifier (${unknownMetric}) given in field parameters.metrics.`, 'badRequest');
     if (new Set(metrics).size !== metrics.length) return notSupported();
@@ -471,18 +475,19 @@ export function createYoutubeMetrics(context: PlatformContext, deps: YoutubeMetr
     // Thumbnail impressions and click-through rate: refused with every dimension combination (use the Reporting API).
     if (metrics.some((metric) => (THUMBNAIL_METRICS as readonly string[]).includes(metric))) return notSupported();
 
-    const dimensions = (query.get('dimensions') ?? '').split(',').map((dimension) => dimension.trim()).filter(Boolean);
+    const dimensions = listParam(query, 'dimensions') ?? [];
     const report = reportOf(dimensions, metrics);
     if (report === null) return notSupported();
 
-    // Filters: only video==ID[,ID…] (up to 500).
+    // Filters: only video==ID[,ID…], at most MAX_FILTER_VIDEOS ids.
     let filterVideos: ContentItem[] | null = null;
     const rawFilters = query.get('filters');
     if (rawFilters) {
       const filters = rawFilters.split(';').filter(Boolean);
       if (filters.length !== 1 || !filters[0]!.startsWith('video==')) return notSupported();
       const filterIds = filters[0]!.slice('video=='.length).split(',').filter(Boolean);
-      if (filterIds.length === 0 || filterIds.length > 500) return notSupported();
+      if (filterIds.length === 0) return notSupported();
+      if (filterIds.length > MAX_FILTER_VIDEOS) return badRequest(`The filter lists ${filterIds.length} videos; at most ${MAX_FILTER_VIDEOS} are allowed in one query.`, 'badRequest', 'filters');
       filterVideos = filterIds.flatMap((id) => {
         const found = byId.get(id);
         return found && found.index === index ? [found.item] : [];
@@ -493,7 +498,7 @@ export function createYoutubeMetrics(context: PlatformContext, deps: YoutubeMetr
       return notSupported();
     }
 
-    const sort = (query.get('sort') ?? '').split(',').map((key) => key.trim()).filter(Boolean);
+    const sort = listParam(query, 'sort') ?? [];
     const rawMax = query.get('maxResults');
     const maxResults = rawMax === null ? null : Number(rawMax);
     if (maxResults !== null && (!Number.isInteger(maxResults) || maxResults < 1)) return badRequest(`Invalid value '${rawMax}'. Values must be within the range: [1, ]`, 'invalidParameter', 'maxResults');
@@ -502,8 +507,13 @@ export function createYoutubeMetrics(context: PlatformContext, deps: YoutubeMetr
     if (!Number.isInteger(startIndex) || startIndex < 1) return badRequest(`Invalid value '${rawStart}'. Values must be within the range: [1, ]`, 'invalidParameter', 'startIndex');
 
     if (report === 'video') {
-      // The top-videos report: a descending metric sort and maxResults ≤ 200 are required.
-      if (sort.length !== 1 || !sort[0]!.startsWith('-') || !metrics.includes(sort[0]!.slice(1)) || maxResults === null || maxResults > 200) return notSupported();
+      // The top-videos report: a descending metric sort and maxResults ≤ 200 are required, and the listing reaches
+      // at most TOP_VIDEOS_LIMIT rows in total: paging past them is refused (per-video figures of a larger channel
+      // come from filters=video==… batches of known ids).
+      if (sort.length !== 1 || !sort[0]!.startsWith('-') || !metrics.includes(sort[0]!.slice(1)) || maxResults === null || maxResults > TOP_VIDEOS_LIMIT) return notSupported();
+      if (startIndex > TOP_VIDEOS_LIMIT) {
+        return badRequest(`The top-videos report has at most ${TOP_VIDEOS_LIMIT} rows: startIndex ${startIndex} is past them. Query specific videos with filters=video==ID1,ID2,… instead.`, 'badRequest', 'startIndex');
+      }
     } else if (report === 'day') {
       if (sort.some((key) => key !== 'day' && key !== '-day')) return notSupported();
     } else if (report === 'total') {
@@ -588,7 +598,9 @@ export function createYoutubeMetrics(context: PlatformContext, deps: YoutubeMetr
       }
     }
     if (report !== 'video' && report !== 'day' && sort.length > 0) rows = sortRows(rows, [...dimensions, ...metrics], sort);
-    rows = rows.slice(startIndex - 1, maxResults === null ? undefined : startIndex - 1 + maxResults);
+    // The unfiltered top-videos listing ends at its 200th row, wherever the page starts.
+    const end = report === 'video' && !filterVideos ? TOP_VIDEOS_LIMIT : Infinity;
+    rows = rows.slice(startIndex - 1, Math.min(end, maxResults === null ? Infinity : startIndex - 1 + maxResults));
     const dimensionType = (dimension: string) => (dimension === 'elapsedVideoTimeRatio' ? 'FLOAT' : 'STRING');
     const columnHeaders = [
       ...dimensions.map((dimension) => ({ name: dimension, columnType: 'DIMENSION', dataType: dimensionType(dimension) })),
@@ -655,8 +667,8 @@ export function createYoutubeMetrics(context: PlatformContext, deps: YoutubeMetr
   }
 
   const routes: RouteDefinition[] = [
-    { platform: 'youtube', hosts: [DATA_API_HOST], method: 'GET', path: '/youtube/v3/playlistItems', endpoint: 'playlistItems.list', group: 'metrics', handle: playlistItems },
-    { platform: 'youtube', hosts: [DATA_API_HOST], method: 'GET', path: '/youtube/v3/videos', endpoint: 'videos.list', group: 'metrics', handle: videosList },
+    { platform: 'youtube', hosts: DATA_API_HOSTS, method: 'GET', path: '/youtube/v3/playlistItems', endpoint: 'playlistItems.list', group: 'metrics', handle: playlistItems },
+    { platform: 'youtube', hosts: DATA_API_HOSTS, method: 'GET', path: '/youtube/v3/videos', endpoint: 'videos.list', group: 'metrics', handle: videosList },
     { platform: 'youtube', hosts: [ANALYTICS_HOST], method: 'GET', path: '/v2/reports', endpoint: 'reports.query', group: 'metrics', handle: reportsQuery },
     ...createYoutubeReporting(context, { channels: deps.channels, videosOf, youtubeVideoId, googleApiError, invalidCredentials }).routes,
   ];

@@ -1,4 +1,4 @@
-// The YouTube Reporting API (youtubereporting.googleapis.com): bulk, asynchronous CSV reports. platform-apis.md 1.4 (g):
+// The YouTube Reporting API (youtubereporting.googleapis.com): bulk, asynchronous CSV reports. docs/platforms/youtube.md#reporting-api:
 // impressions and click-through rate are only documented in its "reach" reports, so the sandbox serves those.
 //
 // Modelled: reportTypes.list; jobs.create (JSON body {reportTypeId, name}; one job per report type and channel, a

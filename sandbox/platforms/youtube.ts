@@ -1,5 +1,5 @@
 // YouTube through Google's OAuth 2.0 (accounts.google.com, oauth2.googleapis.com) and the YouTube Data API v3
-// channels resource (www.googleapis.com). platform-apis.md §1.1, §1.2, §1.5.
+// channels resource (www.googleapis.com). docs/platforms/youtube.md#oauth, §1.2, §1.5.
 //
 // Google specifics modelled: client credentials by HTTP Basic or in the body; a refresh token only when
 // `access_type=offline` and the consent screen was shown (first consent, new scopes, or `prompt=consent`); the
@@ -9,15 +9,14 @@
 import { createHash } from 'node:crypto';
 import { createAuthorizeRoutes } from './authorize-flow.ts';
 import { accountRandom, compactCount, PERSONAS, tierCount, type DemoAccount, type Persona } from './demo-accounts.ts';
-import { basicCredentials, bearerToken, json, readForm, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
+import { basicCredentials, bearerToken, json, listParam, readForm, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import { randomToken, secretsEqual, type AccessCheck } from './oauth-core.ts';
 import { avatarRoute, avatarUrl, type PlatformContext, type PlatformModule } from './platform-module.ts';
-import { ANALYTICS_HOST, createYoutubeMetrics } from './youtube-metrics.ts';
+import { ANALYTICS_HOST, createYoutubeMetrics, DATA_API_HOSTS } from './youtube-metrics.ts';
 import { REPORTING_HOST } from './youtube-reporting.ts';
 
 const AUTH_HOST = 'accounts.google.com';
 const TOKEN_HOST = 'oauth2.googleapis.com';
-const API_HOST = 'www.googleapis.com';
 const CDN_HOST = 'yt3.ggpht.com';
 
 export const GOOGLE_SCOPES = {
@@ -319,9 +318,8 @@ export function createYoutube(context: PlatformContext): PlatformModule {
     }
 
     metrics.chargeQuota(bearer ?? query.get('key') ?? String(request.headers['x-goog-api-key']));
-    const rawPart = query.get('part');
-    if (!rawPart) return googleApiError(400, 'Required parameter: part', { reason: 'required', location: 'part' });
-    const requestedParts = rawPart.split(',').map((part) => part.trim());
+    const requestedParts = listParam(query, 'part') ?? [];
+    if (requestedParts.length === 0) return googleApiError(400, 'Required parameter: part', { reason: 'required', location: 'part' });
     const unknownPart = requestedParts.find((part) => !(CHANNEL_PARTS as readonly string[]).includes(part));
     if (unknownPart !== undefined) return googleApiError(400, `'${unknownPart}'`, { domain: 'youtube.part', reason: 'unknownPart', location: 'part' });
     const parts = new Set(requestedParts as ChannelPart[]);
@@ -348,7 +346,7 @@ export function createYoutube(context: PlatformContext): PlatformModule {
       }
       matched = [access.grant.accountIndex];
     } else if (filter === 'id') {
-      const ids = (query.get('id') ?? '').split(',').map((id) => id.trim());
+      const ids = listParam(query, 'id') ?? [];
       matched = ids.map((id) => channels.findIndex((channel) => channel.id === id)).filter((index) => index >= 0);
     } else if (filter === 'forHandle') {
       const handle = (query.get('forHandle') ?? '').replace(/^@/, '').toLowerCase();
@@ -363,7 +361,7 @@ export function createYoutube(context: PlatformContext): PlatformModule {
     const items = matched.map((index) => channelResource({ ...channels[index]!, videoCount: metrics.videoCount(index) }, parts, avatarUrl(context, CDN_HOST, index)));
     return json(200, {
       kind: 'youtube#channelListResponse',
-      etag: etagOf(`list:${filter}:${items.map((item) => item.id).join(',')}:${rawPart}`),
+      etag: etagOf(`list:${filter}:${items.map((item) => item.id).join(',')}:${requestedParts.join(",")}`),
       pageInfo: { totalResults: items.length, resultsPerPage: 5 },
       // An empty result has no `items` at all.
       ...(items.length > 0 ? { items } : {}),
@@ -376,7 +374,7 @@ export function createYoutube(context: PlatformContext): PlatformModule {
     { platform: 'youtube', hosts: [TOKEN_HOST], method: 'POST', path: '/revoke', endpoint: 'revoke', group: 'revoke', handle: revoke },
     {
       platform: 'youtube',
-      hosts: [API_HOST],
+      hosts: DATA_API_HOSTS,
       method: 'GET',
       path: '/youtube/v3/channels',
       endpoint: (request) => (request.query.has('mine') ? 'profile' : 'lookup'),
@@ -390,7 +388,7 @@ export function createYoutube(context: PlatformContext): PlatformModule {
   return {
     platform: 'youtube',
     label: 'YouTube',
-    hosts: [AUTH_HOST, TOKEN_HOST, API_HOST, ANALYTICS_HOST, REPORTING_HOST, CDN_HOST],
+    hosts: [AUTH_HOST, TOKEN_HOST, ...DATA_API_HOSTS, ANALYTICS_HOST, REPORTING_HOST, CDN_HOST],
     accounts,
     routes,
     failureGroups: ['token', 'profile', 'revoke', 'metrics'],

@@ -7,7 +7,7 @@
 // only `advanceCustomerClock` grows, so advancing one customer never moves another. Work that falls due is done
 // lazily, in time order, whenever the sandbox settles (before each request, and on a timer).
 import type Stripe from 'stripe';
-import { PLAN } from '../../contract/billing.ts';
+import { PLAN } from '#contract/billing.ts';
 import { invalidRequest, resourceMissing } from './errors.ts';
 import { API_VERSION, type Renderer } from './objects.ts';
 import {

@@ -1,7 +1,7 @@
 // The browser side of the sandbox: the pages Stripe would host (Checkout, payment link, portal, invoice) and
 // their form posts. Each post changes state through the billing engine and answers with a redirect (POST →
 // redirect → GET), or re-renders the form with the error next to the field.
-import { PLAN } from '../../contract/billing.ts';
+import { PLAN } from '#contract/billing.ts';
 import { isEnded, type BillingEngine } from './billing-engine.ts';
 import type { FormObject } from './form-encoding.ts';
 import {

@@ -2,7 +2,7 @@
 // items, the invoice's subscription under parent.subscription_details). Each builder is checked against the SDK's
 // own type with `satisfies`, so a field Stripe adds, renames or removes breaks the compile, not the product.
 import Stripe from 'stripe';
-import { PLAN } from '../../contract/billing.ts';
+import { PLAN } from '#contract/billing.ts';
 import { invalidRequest } from './errors.ts';
 import type {
   CheckoutSessionRecord,
