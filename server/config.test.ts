@@ -76,6 +76,14 @@ describe('loadConfig', () => {
     expect({ ...a, dataDir: '', encryptionKeys: [] }).toEqual({ ...b, dataDir: '', encryptionKeys: [] });
   });
 
+  it('sends a configured, published LinkedIn version and refuses a December one (LinkedIn publishes none)', () => {
+    const linkedin = (value?: string) => loadConfig({ DATA_DIR: tempDir(), LINKEDIN_API_VERSION: value }).platforms.linkedin.apiVersion;
+    expect(linkedin()).toBe('202610');
+    expect(linkedin('202701')).toBe('202701');
+    expect(loadConfig({ DATA_DIR: tempDir() }).platforms.twitter.apiVersion).toBeUndefined();
+    for (const refused of ['202612', '2026-10', '202613', 'latest']) expect(() => linkedin(refused), refused).toThrow(/LINKEDIN_API_VERSION.*no December version/s);
+  });
+
   it('reads TRUST_PROXY as nothing trusted, a hop count or proxy addresses, and refuses to trust every hop', () => {
     const trustProxy = (value?: string) => loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: value }).trustProxy;
     for (const off of [undefined, '', 'false', '0']) expect(trustProxy(off)).toBe(false);

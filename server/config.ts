@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { PLATFORM_NAMES, type PlatformName } from '#contract/platforms.ts';
+import { DEFAULT_LINKEDIN_VERSION, LINKEDIN_VERSION_PATTERN } from './providers/linkedin-version.ts';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no'])
@@ -102,6 +103,11 @@ const envSchema = z.object({
   TIKTOK_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   TWITTER_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   LINKEDIN_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** The LinkedIn-Version sent: a published month, bumped deliberately (LinkedIn publishes no December version). */
+  LINKEDIN_API_VERSION: z
+    .string()
+    .regex(LINKEDIN_VERSION_PATTERN, 'expected a published LinkedIn version as YYYYMM, January to November (LinkedIn publishes no December version)')
+    .default(DEFAULT_LINKEDIN_VERSION),
   PATREON_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** How long one call to a platform may take before it counts as failed (ms). */
   PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
@@ -165,6 +171,8 @@ export interface PlatformAppConfig {
   apiUrl: string | undefined;
   /** Real credentials were configured (not filled in by the sandbox). */
   isConfigured: boolean;
+  /** The API version to send, for a platform that versions its API (LinkedIn). */
+  apiVersion: string | undefined;
 }
 
 const platformEnvKeys = {
@@ -253,7 +261,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         const keys = platformEnvKeys[name];
         const clientId = values[keys.clientId];
         const clientSecret = values[keys.clientSecret];
-        return [name, { clientId, clientSecret, apiUrl: values[keys.apiUrl]?.replace(/\/+$/, ''), isConfigured: Boolean(clientId && clientSecret) }];
+        const apiVersion = name === 'linkedin' ? values.LINKEDIN_API_VERSION : undefined;
+        return [name, { clientId, clientSecret, apiUrl: values[keys.apiUrl]?.replace(/\/+$/, ''), isConfigured: Boolean(clientId && clientSecret), apiVersion }];
       }),
     ) as Record<PlatformName, PlatformAppConfig>,
     platformAppKeys: { youtubeApiKey: values.YOUTUBE_API_KEY, twitterBearerToken: values.TWITTER_BEARER_TOKEN },

@@ -114,6 +114,9 @@ describe('LinkedIn', () => {
     expect(await get(followersUrl(), { ...bearer(token), 'linkedin-version': '202405' })).toMatchObject({ status: 426, body: { code: 'NONEXISTENT_VERSION', message: 'Requested version 202405 is not active' } });
     expect(await get(followersUrl(), { ...bearer(token), 'linkedin-version': '202612' })).toMatchObject({ status: 426 });
     expect((await get(followersUrl(), { ...bearer(token), 'linkedin-version': '202506' })).status).toBe(200);
+    // No December version exists, though 202512 lies inside the active year.
+    expect(await get(followersUrl(), { ...bearer(token), 'linkedin-version': '202512' })).toMatchObject({ status: 426, body: { code: 'NONEXISTENT_VERSION', message: 'Requested version 202512 is not active' } });
+    expect((await get(followersUrl(), { ...bearer(token), 'linkedin-version': '202511' })).status).toBe(200);
     expect((await get(followersUrl('q=other'), { ...bearer(token), ...VERSION })).status).toBe(400);
   });
 

@@ -201,7 +201,9 @@ export function createLinkedin(context: PlatformContext): PlatformModule {
     const month = versionMonth(version);
     const now = context.now();
     const currentMonth = now.getUTCFullYear() * 12 + now.getUTCMonth();
-    if (month === null || month > currentMonth || month < currentMonth - 11) {
+    // Active: released (LinkedIn publishes no December version) and not yet sunset (about a year after release).
+    const isDecember = month !== null && month % 12 === 11;
+    if (month === null || isDecember || month > currentMonth || month < currentMonth - 11) {
       return json(426, { status: 426, code: 'NONEXISTENT_VERSION', message: `Requested version ${version} is not active` });
     }
     return null;

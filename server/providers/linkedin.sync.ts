@@ -2,7 +2,7 @@
 // daily post analytics (one queryType per call) where the API grants them; an app without post analytics
 // (403) keeps the follower snapshot.
 import { z } from 'zod';
-import { linkedinVersion } from './linkedin-version.ts';
+import { sendVersioned } from './linkedin-version.ts';
 import { apiError, buildUrl, callCounter, count, parseBody } from './http-client.ts';
 import { PlatformError } from './platform-error.ts';
 import { type ProviderContext, type SyncInput, type SyncOutput } from './provider.ts';
@@ -29,9 +29,9 @@ const restliDate = (value: string) => {
 
 export async function syncLinkedIn(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
   const { usage, call } = callCounter();
-  const headers = { authorization: `Bearer ${input.accessToken}`, 'LinkedIn-Version': linkedinVersion(context.now()), 'X-Restli-Protocol-Version': '2.0.0' };
+  const headers = (version: string) => ({ authorization: `Bearer ${input.accessToken}`, 'LinkedIn-Version': version, 'X-Restli-Protocol-Version': '2.0.0' });
   async function get<T>(url: string, schema: z.ZodType<T>): Promise<T> {
-    const response = await call(context, { platform: 'linkedin', operation: 'metrics', url, headers });
+    const response = await sendVersioned(context, (version) => call(context, { platform: 'linkedin', operation: 'metrics', url, headers: headers(version) }));
     if (response.status !== 200) throw apiError(response, 'linkedin', 'metrics');
     return parseBody(schema, response, 'linkedin', 'metrics');
   }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { apiError, buildUrl, callPlatform, count, parseBody } from './http-client.ts';
 import { DEAD_GRANT_ERRORS, requestTokens, standardRefresh } from './oauth-tokens.ts';
 import { type Provider } from './provider.ts';
-import { linkedinVersion } from './linkedin-version.ts';
+import { sendVersioned } from './linkedin-version.ts';
 
 const AUTHORIZE_URL = 'https://www.linkedin.com/oauth/v2/authorization';
 const TOKEN_URL = 'https://www.linkedin.com/oauth/v2/accessToken';
@@ -59,12 +59,14 @@ export const linkedin: Omit<Provider, 'sync'> = {
     const identity = await callPlatform(context, { platform: 'linkedin', operation: 'profile', url: USERINFO_URL, headers: { authorization } });
     if (identity.status !== 200) throw apiError(identity, 'linkedin', 'profile');
     const user = parseBody(userinfoBody, identity, 'linkedin', 'profile');
-    const followers = await callPlatform(context, {
-      platform: 'linkedin',
-      operation: 'profile',
-      url: buildUrl(FOLLOWERS_URL, { q: 'me' }),
-      headers: { authorization, 'LinkedIn-Version': linkedinVersion(context.now()), 'X-Restli-Protocol-Version': '2.0.0' },
-    });
+    const followers = await sendVersioned(context, (version) =>
+      callPlatform(context, {
+        platform: 'linkedin',
+        operation: 'profile',
+        url: buildUrl(FOLLOWERS_URL, { q: 'me' }),
+        headers: { authorization, 'LinkedIn-Version': version, 'X-Restli-Protocol-Version': '2.0.0' },
+      }),
+    );
     if (followers.status !== 200) throw apiError(followers, 'linkedin', 'profile');
     const followerCount = parseBody(followersBody, followers, 'linkedin', 'profile').elements[0]?.memberFollowersCount ?? 0;
     // OIDC has no public username: the member id stands in where the spec shows "@username or platform user id".

@@ -14,6 +14,14 @@ export interface ProviderContext {
   now(): Date;
   /** App credentials for public reads (manual connections). */
   appKeys: { youtubeApiKey: string | undefined; twitterBearerToken: string | undefined };
+  /** The platform API version to send, where the platform versions its API (LinkedIn); undefined: the default. */
+  apiVersion: string | undefined;
+  /** Where a provider reports what an operator should know (a fallback taken); never tokens or bodies. */
+  logger: ProviderLogger;
+}
+
+export interface ProviderLogger {
+  warn(fields: Record<string, unknown>, message: string): void;
 }
 
 export interface TokenSet {

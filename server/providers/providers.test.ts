@@ -4,7 +4,7 @@ import { PLATFORM_NAMES } from '#contract/platforms.ts';
 import { pkceChallenge } from '../modules/platforms/platforms.service.ts';
 import { rewritePlatformUrl } from '../modules/platforms/token-custody.ts';
 import { providers } from './registry.ts';
-import { linkedinVersion } from './linkedin-version.ts';
+import { DEFAULT_LINKEDIN_VERSION, LINKEDIN_VERSION_PATTERN, previousLinkedinVersion } from './linkedin-version.ts';
 import { parseTwitterUsername } from './twitter.ts';
 import { parseYouTubeReference } from './youtube/oauth.ts';
 
@@ -63,10 +63,14 @@ describe('parseTwitterUsername', () => {
   });
 });
 
-describe('linkedinVersion', () => {
-  it('is the month two months back, as YYYYMM', () => {
-    expect(linkedinVersion(new Date('2026-11-02T10:00:00Z'))).toBe('202609');
-    expect(linkedinVersion(new Date('2027-01-31T23:00:00Z'))).toBe('202611');
-    expect(linkedinVersion(new Date('2027-02-15T00:00:00Z'))).toBe('202612');
+describe('previousLinkedinVersion', () => {
+  it('steps back one published month, skipping December (LinkedIn publishes none)', () => {
+    expect(previousLinkedinVersion('202610')).toBe('202609');
+    expect(previousLinkedinVersion('202602')).toBe('202601');
+    expect(previousLinkedinVersion('202601')).toBe('202511');
+  });
+  it('the default is a published month', () => {
+    expect(DEFAULT_LINKEDIN_VERSION).toMatch(LINKEDIN_VERSION_PATTERN);
+    expect('202612').not.toMatch(LINKEDIN_VERSION_PATTERN);
   });
 });

@@ -65,6 +65,8 @@ export function createTokenCustody({ repository, crypto, clock, config, logger, 
       timeoutMs: config.timeoutMs,
       now: () => clock.now(),
       appKeys: config.appKeys,
+      apiVersion: app.apiVersion,
+      logger,
     };
   }
 
