@@ -63,10 +63,47 @@ describe('Instagram media', () => {
     expect(deprecated.status).toBe(400);
     expect(deprecated.body.error.code).toBe(100);
   });
+
+  it('has no insights for media posted before the account became a business account (100 / 2108006)', async () => {
+    const token = await connectAs(context.sandbox, 'instagram', 1);
+    const media = await allMedia(token, 'id');
+    const answers = await Promise.all(media.map(async (item) => (await get(graph(`${item.id}/insights?metric=views,reach`), bearer(token))).body));
+    const refused = answers.filter((body) => body.error);
+    // The oldest 30 posts (the list is newest first), and only those.
+    expect(refused).toHaveLength(30);
+    expect(answers.slice(-30).every((body) => body.error)).toBe(true);
+    expect(refused[0].error).toMatchObject({ code: 100, error_subcode: 2108006, type: 'OAuthException', message: expect.stringContaining('Before Business Account Conversion') });
+    // The other demo accounts were business accounts from their first post.
+    const maya = await connectAs(context.sandbox, 'instagram', 0);
+    const oldest = (await allMedia(maya, 'id')).at(-1)!;
+    expect((await get(graph(`${oldest.id}/insights?metric=views`), bearer(maya))).status).toBe(200);
+  });
 });
 
 describe('Instagram account insights', () => {
-  it('serves follower_count as daily net new followers for the last 30 days only', async () => {
+  it('serves follower_count as daily gross new followers, unfollows only in follows_and_unfollows by follow_type', async () => {
+    const token = await connectAs(context.sandbox, 'instagram', 0);
+    const now = context.clock.now().getTime();
+    const day = Math.floor(now / DAY) * DAY - 5 * DAY;
+    const gross = await get(graph(`me/insights?metric=follower_count&period=day&since=${seconds(day)}&until=${seconds(day + DAY)}`), bearer(token));
+    const [newFollowers] = gross.body.data[0].values;
+    expect(newFollowers.value).toBeGreaterThanOrEqual(0);
+    const follows = await get(graph(`me/insights?metric=follows_and_unfollows&period=day&metric_type=total_value&breakdown=follow_type&since=${seconds(day)}&until=${seconds(day + DAY)}`), bearer(token));
+    expect(follows.status).toBe(200);
+    const { total_value: total } = follows.body.data[0];
+    expect(total.breakdowns[0].dimension_keys).toEqual(['follow_type']);
+    const byType = Object.fromEntries(total.breakdowns[0].results.map((result: any) => [result.dimension_values[0], result.value]));
+    expect(byType.FOLLOWER).toBe(newFollowers.value);
+    expect(byType.NON_FOLLOWER).toBeGreaterThan(0);
+    // Every day of the month: never negative, and unfollows are not netted out of it.
+    const month = await get(graph(`me/insights?metric=follower_count&period=day&since=${seconds(now - 30 * DAY)}&until=${seconds(now)}`), bearer(token));
+    expect(month.body.data[0].values.every((point: any) => point.value >= 0)).toBe(true);
+    // follows_and_unfollows only with its breakdown; a breakdown only where the metric has it.
+    expect((await get(graph(`me/insights?metric=follows_and_unfollows&period=day&metric_type=total_value&since=${seconds(day)}&until=${seconds(day + DAY)}`), bearer(token))).body.error).toMatchObject({ code: 100 });
+    expect((await get(graph(`me/insights?metric=views,follows_and_unfollows&period=day&metric_type=total_value&breakdown=follow_type&since=${seconds(day)}&until=${seconds(day + DAY)}`), bearer(token))).body.error).toMatchObject({ code: 100, message: expect.stringContaining('(views)') });
+  });
+
+  it('serves follower_count for the last 30 days only', async () => {
     const token = await connectAs(context.sandbox, 'instagram', 0);
     const now = context.clock.now().getTime();
     const answer = await get(graph(`me/insights?metric=follower_count&period=day&since=${seconds(now - 30 * DAY)}&until=${seconds(now)}`), bearer(token));

@@ -3,9 +3,11 @@
 //
 // Modelled: `/me/media` (or `/<id>/media`) newest first with cursor paging (`paging.cursors`, `paging.next` absent
 // on the last page); `/<media-id>/insights` lifetime values per media type (FEED vs REELS metrics; deprecated
-// metrics → code 100); `/me/insights` with `follower_count` as daily net new followers (last 30 days excluding
-// today, none below 100 followers) and total_value metrics (`views` only with `metric_type=total_value`); ranges of
-// at most 30 days. Errors are Graph error objects keyed by `error.code`.
+// metrics → code 100; media posted before the account became a business account → code 100, subcode 2108006);
+// `/me/insights` with `follower_count` as daily GROSS new followers (never negative; last 30 days excluding today,
+// none below 100 followers), unfollows only through `follows_and_unfollows` broken down by `follow_type`, and
+// total_value metrics (`views` only with `metric_type=total_value`; a breakdown only where the metric has it);
+// ranges of at most 30 days. Errors are Graph error objects keyed by `error.code`.
 import { PERSONAS, type Persona } from './demo-accounts.ts';
 import { json, type FailureOptions, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import { catalogue, contentTitle, countersAt, dailyValue, dayOf, DAY_MS, decodeCursor, encodeCursor, netFollowers, publishedBy, type ContentItem } from './metrics-data.ts';
@@ -56,6 +58,23 @@ export function mediaFacts(item: ContentItem): MediaFacts {
   const mediaType = roll < 0.55 ? 'VIDEO' : roll < 0.8 ? 'IMAGE' : 'CAROUSEL_ALBUM';
   return { id: `18${random.digits(15)}`, shortcode: `C${random.chars(SHORTCODE_ALPHABET, 10)}`, mediaType, productType: mediaType === 'VIDEO' ? 'REELS' : 'FEED' };
 }
+
+/**
+ * The demo account that began as a personal account (theo, the medium one): its oldest media predate the switch to
+ * a business account, and Instagram has no insights for them (code 100, subcode 2108006).
+ */
+export const CONVERTED_ACCOUNT_INDEX = 1;
+const POSTS_BEFORE_CONVERSION = 30;
+/** Whether a media was posted before its account became a business account (its insights answer 2108006). */
+export const predatesConversion = (index: number, item: ContentItem) => index === CONVERTED_ACCOUNT_INDEX && item.seq < POSTS_BEFORE_CONVERSION;
+
+/** Which breakdowns each account metric offers (a metric without one refuses `breakdown`). */
+const BREAKDOWNS: Record<string, readonly string[]> = {
+  reach: ['media_product_type', 'follow_type'],
+  views: ['follower_type', 'media_product_type'],
+  follows_and_unfollows: ['follow_type'],
+  profile_links_taps: ['contact_button_type'],
+};
 
 const MEDIA_FIELDS = ['id', 'caption', 'media_type', 'media_product_type', 'media_url', 'thumbnail_url', 'permalink', 'shortcode', 'timestamp', 'username', 'like_count', 'comments_count', 'is_comment_enabled'] as const;
 const FEED_METRICS = ['views', 'reach', 'likes', 'comments', 'shares', 'saved', 'total_interactions', 'follows', 'profile_visits', 'profile_activity'];
@@ -170,7 +189,7 @@ export function createInstagramMetrics(context: PlatformContext, deps: Instagram
     return json(200, body);
   }
 
-  function insightsEntry(node: string, name: string, period: string, value: { values: unknown[] } | { total_value: { value: number } }) {
+  function insightsEntry(node: string, name: string, period: string, value: { values: unknown[] } | { total_value: { value: number; breakdowns?: unknown[] } }) {
     const [title, description] = TITLES[name] ?? [name, ''];
     return { name, period, ...value, title, description, id: `${node}/insights/${name}/${period}` };
   }
@@ -182,6 +201,9 @@ export function createInstagramMetrics(context: PlatformContext, deps: Instagram
     const bad = metrics.find((metric) => !allowed.includes(metric));
     if (bad !== undefined) {
       return graphError(400, { message: `(#100) metric[${metrics.indexOf(bad)}] must be one of the following values: ${allowed.join(', ')}`, code: 100 });
+    }
+    if (predatesConversion(found.index, found.item)) {
+      return deps.graphError(400, { message: '(#100) Media Posted Before Business Account Conversion', type: 'OAuthException', code: 100, error_subcode: 2108006 });
     }
     const counters = countersAt(found.item, today());
     const random = found.item.random('insights');
@@ -233,9 +255,9 @@ export function createInstagramMetrics(context: PlatformContext, deps: Instagram
         return Math.round(views * 0.038) + Math.round(views * 0.003) + Math.round(views * 0.0035) + Math.round(views * 0.005);
       case 'profile_links_taps':
         return Math.round(views * 0.0006);
-      case 'follows_and_unfollows':
       case 'follower_count':
-        return netFollowers('instagram', persona, followers, shape.growth, day).net;
+        // Gross: the accounts that started following that day. Unfollows are not subtracted.
+        return netFollowers('instagram', persona, followers, shape.growth, day).gained;
       default:
         return 0;
     }
@@ -257,6 +279,15 @@ export function createInstagramMetrics(context: PlatformContext, deps: Instagram
     }
     if (metricType === 'total_value' && metrics.includes('follower_count')) {
       return graphError(400, { message: '(#100) The following metrics (follower_count) do not support metric_type=total_value', code: 100 });
+    }
+    const breakdown = query.get('breakdown');
+    if (breakdown !== null) {
+      if (metricType !== 'total_value') return graphError(400, { message: '(#100) breakdown is only supported with metric_type=total_value', code: 100 });
+      const without = metrics.filter((metric) => !(BREAKDOWNS[metric] ?? []).includes(breakdown));
+      if (without.length > 0) return graphError(400, { message: `(#100) The following metrics (${without.join(', ')}) do not support breakdown=${breakdown}`, code: 100 });
+    }
+    if (metricType === 'total_value' && metrics.includes('follows_and_unfollows') && breakdown !== 'follow_type') {
+      return graphError(400, { message: '(#100) The metric follows_and_unfollows requires breakdown=follow_type', code: 100 });
     }
     const nowSeconds = Math.floor(context.now().getTime() / 1000);
     const parseTime = (name: string, fallback: number) => {
@@ -287,6 +318,21 @@ export function createInstagramMetrics(context: PlatformContext, deps: Instagram
           values.push({ value: accountDaily(index, metric, day), end_time: new Date((day + 1) * DAY_MS + 7 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, '+0000') });
         }
         data.push(insightsEntry(node, metric, 'day', { values }));
+      } else if (metric === 'follows_and_unfollows') {
+        // FOLLOWER: accounts that followed in the range; NON_FOLLOWER: accounts that unfollowed (or left Instagram).
+        const persona = PERSONAS[index]!;
+        let follows = 0;
+        let unfollows = 0;
+        for (let day = firstDay; day <= lastDay; day += 1) {
+          const change = netFollowers('instagram', persona, followers, SHAPE[persona.tier].growth, day);
+          follows += change.gained;
+          unfollows += change.lost;
+        }
+        const results = [
+          { dimension_values: ['FOLLOWER'], value: follows },
+          { dimension_values: ['NON_FOLLOWER'], value: unfollows },
+        ];
+        data.push(insightsEntry(node, metric, 'day', { total_value: { value: follows + unfollows, breakdowns: [{ dimension_keys: ['follow_type'], results }] } }));
       } else {
         let total = 0;
         for (let day = firstDay; day <= lastDay; day += 1) total += accountDaily(index, metric, day);

@@ -1,6 +1,7 @@
 // Instagram sync (docs/platforms/instagram.md): the profile's followers_count, media pages (cursor paging through
-// `paging.next`), media insights for recent media, and account insights. `follower_count` is the daily NET new
-// followers: totals are derived backwards from today's followers_count.
+// `paging.next`), media insights for recent media, and account insights. Follower history is derived backwards
+// from today's followers_count with each day's follows minus unfollows (`follows_and_unfollows` by `follow_type`):
+// `follower_count` counts new followers only (gross, never negative), so it cannot give a total.
 import { z } from 'zod';
 import { addDays } from '../lib/dates.ts';
 import { buildUrl, callCounter, count, parseBody, type PlatformResponse } from './http-client.ts';
@@ -33,7 +34,12 @@ const insightsBody = z.looseObject({
     z.looseObject({
       name: z.string(),
       values: z.array(z.looseObject({ value: z.number(), end_time: z.string().optional() })).optional(),
-      total_value: z.looseObject({ value: z.number() }).optional(),
+      total_value: z
+        .looseObject({
+          value: z.number(),
+          breakdowns: z.array(z.looseObject({ dimension_keys: z.array(z.string()).optional(), results: z.array(z.looseObject({ dimension_values: z.array(z.string()), value: z.number() })) })).optional(),
+        })
+        .optional(),
     }),
   ),
 });
@@ -70,6 +76,22 @@ function graphFailure(response: PlatformResponse, operation: string): PlatformEr
   return new PlatformError('unavailable', 'instagram', operation, 'The platform could not answer', details);
 }
 
+/**
+ * A Graph answer about one thing we can do without (one media's insights, one day's follower changes): any 4xx that
+ * is neither throttling nor a dead token, e.g. code 100 with subcode 2108006 (media posted before the account became
+ * a business account), code 10 (too few viewers) or code 100 (a metric unavailable for the item).
+ */
+const isItemRefusal = (error: unknown) =>
+  error instanceof PlatformError && error.kind === 'unavailable' && error.details.errorCode !== 'malformed_response' && (error.details.status ?? 500) >= 400 && (error.details.status ?? 500) < 500;
+
+/** Follows minus unfollows from a `follows_and_unfollows` answer broken down by `follow_type`; undefined when absent. */
+function netFollowChange(body: z.infer<typeof insightsBody>): number | undefined {
+  const breakdown = body.data.find((metric) => metric.name === 'follows_and_unfollows')?.total_value?.breakdowns?.find((entry) => entry.dimension_keys?.includes('follow_type'));
+  if (!breakdown) return undefined;
+  const valueOf = (type: string) => breakdown.results.find((result) => result.dimension_values[0] === type)?.value ?? 0;
+  return valueOf('FOLLOWER') - valueOf('NON_FOLLOWER');
+}
+
 const METRIC_NAMES: Record<string, string> = { views: 'views', likes: 'likes', comments: 'comments', shares: 'shares', total_interactions: 'engagements', reach: 'reach', saved: 'saves' };
 
 export async function syncInstagram(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
@@ -96,7 +118,14 @@ export async function syncInstagram(context: ProviderContext, input: SyncInput):
       if (media.like_count !== undefined) metrics.likes = media.like_count;
       if (media.comments_count !== undefined) metrics.comments = media.comments_count;
       if (recent || !input.knownContentIds.has(media.id)) {
-        const insights = await get(buildUrl(`${GRAPH}/${media.id}/insights`, { metric: MEDIA_INSIGHTS, access_token: token }), insightsBody);
+        let insights: z.infer<typeof insightsBody> = { data: [] };
+        try {
+          insights = await get(buildUrl(`${GRAPH}/${media.id}/insights`, { metric: MEDIA_INSIGHTS, access_token: token }), insightsBody);
+        } catch (error) {
+          // This media has no insights (posted before the business conversion, too few viewers…): keep it with
+          // the list's counts and go on. Throttling and a dead token stop the sync.
+          if (!isItemRefusal(error)) throw error;
+        }
         for (const metric of insights.data) {
           const value = metric.total_value?.value ?? metric.values?.[0]?.value;
           const name = METRIC_NAMES[metric.name];
@@ -110,49 +139,38 @@ export async function syncInstagram(context: ProviderContext, input: SyncInput):
     next = reachedOld ? undefined : page.paging?.next;
   }
 
-  // Account insights: follower_count (net new per day, last 30 days only) and per-day totals.
+  // Account insights, day by day: totals, and follows and unfollows (follower history, last 30 days only).
   const daily: SyncOutput['daily'] = [];
   const followers = profile.followers_count;
   const firstInsightDay = [input.since, addDays(input.today, -30)].sort().at(-1)!;
   const unix = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000);
-  if (followers !== undefined) {
-    daily.push({ date: input.today, metricType: 'followers', value: followers });
-    try {
-      const series = await get(
-        buildUrl(`${GRAPH}/me/insights`, { metric: 'follower_count', period: 'day', since: String(unix(firstInsightDay)), until: String(unix(input.today)), access_token: token }),
-        insightsBody,
-      );
-      const net = new Map<string, number>();
-      for (const point of series.data.find((metric) => metric.name === 'follower_count')?.values ?? []) {
-        // end_time is the end of the day it counts (07:00 UTC of the next day in Pacific time): the day before.
-        if (point.end_time) net.set(addDays(point.end_time.slice(0, 10), -1), point.value);
-      }
-      let laterNet = 0;
-      for (const day of [...net.keys()].sort().reverse()) {
-        if (day < input.today) daily.push({ date: day, metricType: 'followers', value: followers - laterNet });
-        laterNet += net.get(day) ?? 0;
-      }
-    } catch (error) {
-      // Accounts under 100 followers get no follower insights; the snapshot stands.
-      if (!(error instanceof PlatformError && error.kind === 'unavailable' && error.details.errorCode !== 'malformed_response' && (error.details.status ?? 500) < 500)) throw error;
-    }
-  }
+  if (followers !== undefined) daily.push({ date: input.today, metricType: 'followers', value: followers });
+  const netChange = new Map<string, number>();
   for (let day = firstInsightDay; day < input.today; day = addDays(day, 1)) {
-    const totals = await get(
-      buildUrl(`${GRAPH}/me/insights`, {
-        metric: 'views,reach,accounts_engaged,total_interactions',
-        period: 'day',
-        metric_type: 'total_value',
-        since: String(unix(day)),
-        until: String(unix(day) + DAY_SECONDS),
-        access_token: token,
-      }),
-      insightsBody,
-    );
+    const range = { period: 'day', metric_type: 'total_value', since: String(unix(day)), until: String(unix(day) + DAY_SECONDS), access_token: token };
+    const totals = await get(buildUrl(`${GRAPH}/me/insights`, { metric: 'views,reach,accounts_engaged,total_interactions', ...range }), insightsBody);
     for (const metric of totals.data) {
       const name = METRIC_NAMES[metric.name];
       const value = metric.total_value?.value;
       if (name && value !== undefined) daily.push({ date: day, metricType: name, value });
+    }
+    if (followers === undefined) continue;
+    try {
+      const changes = await get(buildUrl(`${GRAPH}/me/insights`, { metric: 'follows_and_unfollows', breakdown: 'follow_type', ...range }), insightsBody);
+      const net = netFollowChange(changes);
+      if (net !== undefined) netChange.set(day, net);
+    } catch (error) {
+      // No follower insights for this account (e.g. under 100 followers): the snapshot stands.
+      if (!isItemRefusal(error)) throw error;
+    }
+  }
+  // The total at the end of each day, back from today's count, as far as the days without a gap reach. (Today's
+  // own changes so far are not known: the count read now stands for the end of yesterday as well.)
+  if (followers !== undefined) {
+    let laterNet = 0;
+    for (let day = addDays(input.today, -1); netChange.has(day); day = addDays(day, -1)) {
+      daily.push({ date: day, metricType: 'followers', value: followers - laterNet });
+      laterNet += netChange.get(day)!;
     }
   }
   return { followers, daily, content, usage };
