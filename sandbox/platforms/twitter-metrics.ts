@@ -128,7 +128,8 @@ export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetr
       const raw = query.get(name);
       if (raw === null) return undefined;
       const ms = Date.parse(raw);
-      return /^\d{4}-\d{2}-\d{2}T/.test(raw) && !Number.isNaN(ms) ? ms : null;
+      // X takes YYYY-MM-DDTHH:mm:ssZ (milliseconds allowed, as in its own created_at); no offsets, no bare dates.
+      return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/.test(raw) && !Number.isNaN(ms) ? ms : null;
     };
     const startTime = parseTime('start_time');
     const endTime = parseTime('end_time');

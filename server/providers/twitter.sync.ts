@@ -36,6 +36,9 @@ const tweetsBody = z.looseObject({
   meta: z.looseObject({ next_token: z.string().optional() }).optional(),
 });
 
+/** X's timestamp form, `YYYY-MM-DDTHH:mm:ssZ`. */
+const rfc3339Seconds = (date: Date) => `${date.toISOString().slice(0, 19)}Z`;
+
 export async function syncTwitter(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
   const { usage, call } = callCounter();
   const headers = { authorization: `Bearer ${input.accessToken}` };
@@ -68,6 +71,9 @@ export async function syncTwitter(context: ProviderContext, input: SyncInput): P
         // Replies are dropped below instead.
         exclude: 'retweets',
         'tweet.fields': 'created_at,public_metrics,referenced_tweets',
+        // After the first sync, only the posts of the window are asked for: X bills every post it returns, so a
+        // page that runs past the window would pay for posts we do not re-read.
+        start_time: input.firstSync ? undefined : rfc3339Seconds(input.contentSince),
         pagination_token: paginationToken,
       }),
       tweetsBody,
