@@ -52,6 +52,7 @@ import { createInsightRewriter } from './modules/youtube/insights/rewrite.ts';
 import { createYoutubeRepository } from './modules/youtube/youtube.repository.ts';
 import { youtubeRoutes } from './modules/youtube/youtube.routes.ts';
 import { createRetentionFetcher, createYoutubeService } from './modules/youtube/youtube.service.ts';
+import { createTrafficFetcher } from './modules/youtube/video-traffic.ts';
 import { createSyncRepository } from './modules/sync/sync.repository.ts';
 import { syncRoutes } from './modules/sync/sync.routes.ts';
 import { youtubeSyncExtension } from './modules/youtube/youtube-sync.repository.ts';
@@ -190,6 +191,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     clock,
     enqueueSync: (connectionId) => syncJobs.enqueue(connectionId),
     retention: createRetentionFetcher({ db, custody: tokenCustody, platformsRepository, clock }),
+    traffic: createTrafficFetcher({ db, custody: tokenCustody, platformsRepository, clock }),
     rewrite: config.insightRewriting ? createInsightRewriter(config.insightRewriting, { logger: app.log }) : undefined,
     logger: app.log,
   });

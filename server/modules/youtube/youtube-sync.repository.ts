@@ -5,9 +5,9 @@
 // mark (reach_reports_through) is stored in the same transaction as the sums.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { RetentionPoint } from '#contract/youtube.ts';
-import type { Executor } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { youtubeChannels, youtubeChannelTraffic, youtubeDemographics, youtubeVideos, youtubeVideoTraffic } from '../../db/schema.ts';
-import type { YoutubeSyncExtras, YoutubeSyncState } from '../../providers/youtube/sync-types.ts';
+import type { TrafficSourceViews, YoutubeSyncExtras, YoutubeSyncState } from '../../providers/youtube/sync-types.ts';
 import type { SyncExtension } from '../sync/sync-extension.ts';
 
 
@@ -164,6 +164,24 @@ export async function storeYoutubeSync(tx: Executor, connectionId: number, extra
     const values = [...new Map(period.rows.map((row) => [`${row.demographicType}|${row.demographicValue}`, { connectionId, periodDays: period.periodDays, ...row, asOf: now }])).values()];
     for (const batch of chunks(values, 1000)) await tx.insert(youtubeDemographics).values(batch);
   }
+}
+
+/** Replaces a video's traffic sources with ones read on demand (video-traffic.ts). */
+export async function storeVideoTraffic(db: Database, contentItemId: number, sources: TrafficSourceViews[], now: Date): Promise<void> {
+  const values = [...new Map(sources.map((source) => [source.sourceType, { contentItemId, ...source, asOf: now }])).values()];
+  await db.transaction(async (tx) => {
+    await tx.delete(youtubeVideoTraffic).where(eq(youtubeVideoTraffic.contentItemId, contentItemId));
+    if (values.length > 0) {
+      // Another process may have stored the same read meanwhile: the newer read wins.
+      await tx
+        .insert(youtubeVideoTraffic)
+        .values(values)
+        .onConflictDoUpdate({
+          target: [youtubeVideoTraffic.contentItemId, youtubeVideoTraffic.sourceType],
+          set: { views: sql`excluded.views`, watchTimeMinutes: sql`excluded.watch_time_minutes`, asOf: sql`excluded.as_of` },
+        });
+    }
+  });
 }
 
 /** Stores a retention curve read on demand (retention.ts). */

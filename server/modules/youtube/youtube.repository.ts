@@ -167,9 +167,9 @@ export function createYoutubeRepository(db: Database) {
     },
 
     videoTraffic(contentItemId: number) {
-      return queryRows<{ source_type: string; views: number; watch_time_minutes: number | null }>(
+      return queryRows<{ source_type: string; views: number; watch_time_minutes: number | null; as_of: string | Date }>(
         db,
-        sql`select source_type, views, watch_time_minutes from youtube_video_traffic
+        sql`select source_type, views, watch_time_minutes, as_of from youtube_video_traffic
           where content_item_id = ${contentItemId} order by views desc, source_type`,
       );
     },

@@ -1,8 +1,8 @@
 // The YouTube section end to end: a sandbox YouTube channel connected by OAuth and synced through the queue, then
 // every /api/youtubeanalytics call over HTTP on what the sync stored, including the on-demand retention read.
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { youtubeVideos } from '../../db/schema.ts';
+import { contentItems, youtubeVideos } from '../../db/schema.ts';
 import { type Account, connect, platformSandboxOf, signUpWithAccess } from '../../test/platforms.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 
@@ -81,6 +81,44 @@ describe('a synced sandbox channel', () => {
     const traffic = await get(`/api/youtubeanalytics/videos/${top.videoId}/traffic-sources`);
     expect(traffic.status).toBe(200);
     for (const source of traffic.body) expect(source.source).not.toBe('');
+  });
+
+  it('reads any video’s traffic sources on demand (not only the videos the sync reads), and keeps them for a day', async () => {
+    const sandbox = platformSandboxOf(server);
+    // A video the sync did not deep-dive (no traffic sources stored), with views YouTube has processed (Analytics
+    // lags two to three days, so a video of the last days may have none yet).
+    const [unread] = await server.db
+      .select({ contentItemId: youtubeVideos.contentItemId, views: youtubeVideos.views })
+      .from(youtubeVideos)
+      .innerJoin(contentItems, eq(contentItems.id, youtubeVideos.contentItemId))
+      .where(
+        and(
+          eq(youtubeVideos.connectionId, connectionId),
+          gt(youtubeVideos.views, 0),
+          lt(contentItems.publishedAt, new Date(server.clock.now().getTime() - 7 * 24 * 60 * 60 * 1000)),
+          sql`not exists (select 1 from youtube_video_traffic t where t.content_item_id = ${youtubeVideos.contentItemId})`,
+        ),
+      )
+      .limit(1);
+    expect(unread).toBeDefined();
+    const before = sandbox.countCalls('youtube', 'reports.query');
+    const traffic = await get(`/api/youtubeanalytics/videos/${unread!.contentItemId}/traffic-sources`);
+    expect(traffic.status).toBe(200);
+    expect(traffic.body.length).toBeGreaterThan(0);
+    expect(traffic.body[0]).toEqual({ id: expect.any(String), source: expect.any(String), sourceType: expect.any(String), views: expect.any(Number), watchTimeMinutes: expect.any(Number), percentage: expect.any(Number) });
+    const shares = traffic.body.reduce((sum: number, source: { percentage: number }) => sum + source.percentage, 0);
+    expect(shares).toBeCloseTo(100, 0);
+    expect(sandbox.countCalls('youtube', 'reports.query')).toBe(before + 1);
+    // Fresh for a day: asking again reads nothing from YouTube; a day later it is read again.
+    expect((await get(`/api/youtubeanalytics/videos/${unread!.contentItemId}/traffic-sources`)).body).toEqual(traffic.body);
+    expect(sandbox.countCalls('youtube', 'reports.query')).toBe(before + 1);
+    server.clock.advance(24 * 60 * 60 * 1000);
+    expect((await get(`/api/youtubeanalytics/videos/${unread!.contentItemId}/traffic-sources`)).status).toBe(200);
+    expect(sandbox.countCalls('youtube', 'reports.query')).toBe(before + 2);
+    // Another user's request for the same id: 404, and nothing read.
+    const other = await signUpWithAccess(server);
+    expect((await server.request('GET', `/api/youtubeanalytics/videos/${unread!.contentItemId}/traffic-sources`, { token: other.token })).status).toBe(404);
+    expect(sandbox.countCalls('youtube', 'reports.query')).toBe(before + 2);
   });
 
   it('generates insights deterministically and scores viral potential', async () => {

@@ -33,6 +33,7 @@ import { round } from './insights/statistics.ts';
 import { analyzeViralPotential, engagementRateOf } from './insights/viral-potential.ts';
 import { ensureRetention } from './retention.ts';
 import { trafficSourceName } from './traffic-source-names.ts';
+import type { TrafficFetcher } from './video-traffic.ts';
 import type { ChannelRow, VideoDetailRow, VideoRow, YoutubeRepository } from './youtube.repository.ts';
 
 /** The spec's fallbacks (section 3): ad revenue is 80 % of revenue, impressions 1.2 × views. */
@@ -85,6 +86,8 @@ export interface YoutubeServiceDeps {
   /** Queues a sync of the connection (the sync jobs' enqueue). */
   enqueueSync: (connectionId: number) => Promise<{ jobId: string; status: 'queued' | 'running' }>;
   retention?: RetentionFetcher;
+  /** Reads a video's traffic sources on demand (video-traffic.ts). */
+  traffic?: TrafficFetcher;
   rewrite?: InsightRewriter;
   logger: FastifyBaseLogger;
 }
@@ -194,7 +197,7 @@ function emptyRevenue(): RevenueAnalytics {
   };
 }
 
-export function createYoutubeService({ repository, clock, enqueueSync, retention, rewrite, logger }: YoutubeServiceDeps) {
+export function createYoutubeService({ repository, clock, enqueueSync, retention, traffic, rewrite, logger }: YoutubeServiceDeps) {
   const periodOf = (days: number) => {
     const endDate = dayOf(clock.now());
     const startDate = addDays(endDate, -(days - 1));
@@ -260,8 +263,19 @@ export function createYoutubeService({ repository, clock, enqueueSync, retention
   }
 
   async function trafficSources(userId: number, id: string): Promise<TrafficSource[]> {
-    const { row } = await requireVideo(userId, id);
-    const rows = await repository.videoTraffic(Number(row.id));
+    const { channel, row } = await requireVideo(userId, id);
+    let rows = await repository.videoTraffic(Number(row.id));
+    if (traffic) {
+      // Any video, not only those the sync reads: missing or day-old sources are read from YouTube now.
+      const readAt = rows.length > 0 ? new Date(Math.min(...rows.map((source) => new Date(source.as_of).getTime()))) : null;
+      const video = { contentItemId: Number(row.id), videoId: row.video_id, publishedAt: row.published_at ? new Date(row.published_at) : null, readAt };
+      try {
+        if (await traffic.refreshIfStale(userId, channel.connectionId, video)) rows = await repository.videoTraffic(Number(row.id));
+      } catch (error) {
+        // YouTube unreachable or the connection needs reconnecting: the stored sources (possibly none) still answer.
+        logger.warn({ connectionId: channel.connectionId, contentItemId: Number(row.id), error: (error as Error).name }, 'traffic sources refresh failed; answering the stored ones');
+      }
+    }
     const total = rows.reduce((sum, source) => sum + Number(source.views), 0);
     return rows.map((source) => ({
       id: `${row.id}:${source.source_type}`,

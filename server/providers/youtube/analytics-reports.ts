@@ -3,8 +3,9 @@
 // of them costs Data API quota. Each answer is checked column by column (client.ts) before anything is kept.
 import { addDays } from '../../lib/dates.ts';
 import { PlatformError } from '../platform-error.ts';
-import type { SyncOutput } from '../provider.ts';
-import { type Cell, isoDayPattern, malformed, num, type YoutubeClient } from './client.ts';
+import type { ProviderContext, SyncOutput } from '../provider.ts';
+import { type Cell, isoDayPattern, malformed, num, type YoutubeClient, youtubeClient } from './client.ts';
+import { EARLIEST_DAY } from './retention.ts';
 import { DEMOGRAPHIC_PERIODS, EARLY_VIEW_DAYS, TRAFFIC_WINDOW_DAYS, type TrafficSourceViews, type YoutubeSyncExtras, type YoutubeVideoStats } from './sync-types.ts';
 
 /** reports.query metric → our daily account metric type. */
@@ -186,6 +187,14 @@ export async function readDemographics(client: YoutubeClient, today: string): Pr
 export async function readVideoTraffic(client: YoutubeClient, videoId: string, window: Window): Promise<TrafficSourceViews[]> {
   const rows = await client.report({ ...window, filters: `video==${videoId}`, sort: '-views' }, ['insightTrafficSourceType'], ['views', 'estimatedMinutesWatched']);
   return rows.map((row) => ({ sourceType: String(row.insightTrafficSourceType), views: num(row.views!), watchTimeMinutes: num(row.estimatedMinutesWatched!) }));
+}
+
+/**
+ * One video's lifetime traffic sources, read now (for the on-demand path in server/modules/youtube/video-traffic.ts).
+ * `startDate` is the video's publishing day when known.
+ */
+export async function fetchVideoTraffic(context: ProviderContext, accessToken: string, request: { videoId: string; startDate?: string | undefined; today: string }): Promise<TrafficSourceViews[]> {
+  return readVideoTraffic(youtubeClient(context, accessToken), request.videoId, { startDate: request.startDate ?? EARLIEST_DAY, endDate: request.today });
 }
 
 /**
