@@ -63,15 +63,32 @@ export function createAnalyticsRepository(db: Database) {
       return { rows, total: Number(counted?.total ?? 0) };
     },
 
-    /** Follower totals summed per day. */
+    /**
+     * Follower totals per day, showing no change that did not happen: the total starts on the first day every
+     * connection's history in the range has begun (a platform joining mid-range would otherwise make it jump), and a
+     * connection without a row on a later day counts with its last known total (YouTube's figures lag two or three
+     * days; a missing day is not a loss of followers).
+     */
     followersOverTime(filter: AnalyticsFilter, types: readonly string[]) {
       if (types.length === 0) return Promise.resolve([]);
       return queryRows<{ date: string; value: number }>(
         db,
-        sql`select m.date::text as date, sum(m.value)::float8 as value
-          from account_metrics m join platform_connections c on c.id = m.connection_id
-          where ${connectionScope(filter)} and m.date between ${filter.startDate} and ${filter.endDate} and m.metric_type in (${list(types)})
-          group by m.date order by m.date`,
+        sql`with per_connection as (
+            select m.connection_id, m.date, sum(m.value) as value
+            from account_metrics m join platform_connections c on c.id = m.connection_id
+            where ${connectionScope(filter)} and m.date between ${filter.startDate} and ${filter.endDate} and m.metric_type in (${list(types)})
+            group by m.connection_id, m.date
+          ),
+          every_history_begun as (
+            select max(first_day) as since from (select min(date) as first_day from per_connection group by connection_id) firsts
+          )
+          select days.date::text as date, sum(latest.value)::float8 as value
+          from (select distinct date from per_connection where date >= (select since from every_history_begun)) days
+          cross join lateral (
+            select distinct on (p.connection_id) p.value from per_connection p
+            where p.date <= days.date order by p.connection_id, p.date desc
+          ) latest
+          group by days.date order by days.date`,
       );
     },
 

@@ -48,10 +48,11 @@ describe('GET /api/analytics', () => {
     const response = await get('/api/analytics?days=7');
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ startDate: '2026-10-27', endDate: '2026-11-02' });
+    // The total starts when both histories have begun (TikTok's on 11-01: no jump on the day it joins), and YouTube
+    // without a row on 11-02 counts with its last total (no drop that did not happen).
     expect(response.body.followersOverTime).toEqual([
-      { date: '2026-10-31', value: 1000 },
       { date: '2026-11-01', value: 1510 },
-      { date: '2026-11-02', value: 510 },
+      { date: '2026-11-02', value: 1520 },
     ]);
     // YouTube's own engagements (15, 25); TikTok's likes + comments (10).
     expect(response.body.engagementOverTime).toEqual([
@@ -104,7 +105,9 @@ describe('GET /api/analytics', () => {
     const range = await get('/api/analytics?startDate=2026-11-01&endDate=2026-11-01');
     expect(range.body.followersOverTime).toEqual([{ date: '2026-11-01', value: 1510 }]);
     const ninety = await get('/api/analytics?days=90');
-    expect(ninety.body.followersOverTime[0]).toEqual({ date: '2026-10-01', value: 900 });
+    expect(ninety.body.followersOverTime[0]).toEqual({ date: '2026-11-01', value: 1510 });
+    // One platform alone: its whole history.
+    expect((await get('/api/analytics?days=90&platformId=1')).body.followersOverTime[0]).toEqual({ date: '2026-10-01', value: 900 });
     const platform = await get('/api/analytics/platform/3?days=7');
     expect(platform.status).toBe(200);
     expect(platform.body.platformBreakdown).toEqual([{ name: 'TikTok', followers: 510, percentage: 100, color: PLATFORM_COLOURS[0] }]);

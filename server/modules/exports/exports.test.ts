@@ -237,8 +237,9 @@ describe('PDF export', () => {
     expect(first).toContain('In this period: 13 records, 10 engagements.');
     expect(first).toContain('Followers Growth');
     expect(first).toContain('Engagement Rate (engagements per day)');
-    // Chart axes: the followers line's dates (Oct 31 … Nov 2).
-    expect(first).toEqual(expect.arrayContaining(['Oct 31', 'Nov 1', 'Nov 2']));
+    // Chart axes: the followers line starts on Nov 2, the first day both connections' histories have begun; the
+    // engagement bars' day, Oct 31.
+    expect(first).toEqual(expect.arrayContaining(['Nov 2', 'Oct 31']));
     expect(first.at(-1)).toBe('Analytics Hub · 2026-10-27 to 2026-11-02 · Page 1 of 2');
 
     // Platform distribution legend: followers and whole percentages.
