@@ -1,0 +1,40 @@
+// Every demo account of the platform sandbox (three per platform, eighteen in all: the large, medium and small
+// creators, each with the quirks the sandbox gives it) connects and completes a first and a second sync without
+// an error, as a person trying the product from a fresh `npm start` would.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { PLATFORM_NAMES } from '#contract/platforms.ts';
+import { connect, platformSandboxOf, signUpWithAccess } from '../../test/platforms.ts';
+import { syncNow } from '../../test/sync.ts';
+import { startTestServer, type TestServer } from '../../test/test-server.ts';
+
+const DAY = 86_400_000;
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ stripe: true, platforms: true });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+it('all eighteen demo accounts connect and sync twice (the next day too) with status ok', { timeout: 300_000 }, async () => {
+  const sandbox = platformSandboxOf(server);
+  const connections: { platform: string; index: number; token: string; id: number }[] = [];
+  // One creator holding all of them (up to five accounts per platform are allowed).
+  const account = await signUpWithAccess(server);
+  for (const platform of PLATFORM_NAMES) {
+    expect(sandbox.accounts[platform]).toHaveLength(3);
+    for (let index = 0; index < 3; index += 1) {
+      const connected = await connect(server, account, platform, { account: index });
+      expect({ platform, index, status: connected.status, body: connected.status === 200 ? null : connected.body }).toEqual({ platform, index, status: 200, body: null });
+      connections.push({ platform, index, token: account.token, id: connected.body.id });
+    }
+  }
+  for (const round of ['first', 'second'] as const) {
+    if (round === 'second') server.clock.advance(DAY);
+    for (const { platform, index, token, id } of connections) {
+      const { status } = await syncNow(server, token, id);
+      expect({ platform, index, round, status: status?.status, message: status?.message }).toEqual({ platform, index, round, status: 'idle', message: null });
+    }
+  }
+});
