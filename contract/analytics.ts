@@ -6,10 +6,15 @@ import { syncStatus } from './sync-status.ts';
 export const analyticsSummaryResponse = z.object({
   /** Sum over the active connections of each one's latest followers (subscribers, patrons). */
   totalFollowers: z.number(),
-  /** Percent over the last 30 days: engagements / views × 100, e.g. 4.2 for 4.2 %. 0 without views. */
+  /**
+   * Percent over the last 30 days: engagements / views × 100, e.g. 4.2 for 4.2 %; a platform that reports
+   * impressions instead of views (LinkedIn) counts its engagements over its impressions. 0 without either.
+   */
   averageEngagementRate: z.number(),
-  /** Views (or impressions) over the last 30 days. */
+  /** Views over the last 30 days: views only (impressions are not views). */
   totalViews: z.number(),
+  /** Impressions over the last 30 days, from platforms that report impressions rather than views (LinkedIn posts). */
+  totalImpressions: z.number(),
   /** USD, major units: YouTube estimatedRevenue over the last 30 days plus each Patreon campaign's latest monthly pledges. */
   totalRevenue: z.number(),
   connectedPlatforms: z.number().int(),

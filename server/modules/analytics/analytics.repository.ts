@@ -7,6 +7,7 @@ import { type Database, queryRows } from '../../db/client.ts';
 export const FOLLOWER_TYPES = ['followers', 'subscribers', 'patrons'] as const;
 /** Account metric types that are engagements; `engagements` itself, where a platform reports it, wins over the sum. */
 export const ENGAGEMENT_PARTS = ['likes', 'comments', 'shares'] as const;
+/** What the engagement rate divides by: views, or impressions where a platform reports no views (LinkedIn). */
 export const VIEW_TYPES = ['views', 'impressions'] as const;
 
 export interface AnalyticsFilter {
@@ -161,12 +162,13 @@ export function createAnalyticsRepository(db: Database) {
 
     /** Dashboard totals over [startDate, endDate]. */
     async summary(userId: number, startDate: string, endDate: string) {
-      const [row] = await queryRows<{ followers: number; connections: number; views: number; engagements: number; engaged_views: number; revenue: number; pledges: number }>(
+      const [row] = await queryRows<{ followers: number; connections: number; views: number; impressions: number; engagements: number; engaged_views: number; revenue: number; pledges: number }>(
         db,
         sql`with mine as (select id, followers from platform_connections where user_id = ${userId} and is_active),
           per_day as (
             select m.connection_id, m.date,
-              sum(m.value) filter (where m.metric_type in (${list(VIEW_TYPES)})) as views,
+              sum(m.value) filter (where m.metric_type = 'views') as views,
+              sum(m.value) filter (where m.metric_type = 'impressions') as impressions,
               coalesce(max(m.value) filter (where m.metric_type = 'engagements'), sum(m.value) filter (where m.metric_type in (${list(ENGAGEMENT_PARTS)}))) as engagements,
               sum(m.value) filter (where m.metric_type = 'revenue') as revenue
             from account_metrics m join mine on mine.id = m.connection_id
@@ -175,14 +177,18 @@ export function createAnalyticsRepository(db: Database) {
             group by m.connection_id, m.date
           ),
           per_connection as (
-            select connection_id, sum(views) as views, sum(engagements) as engagements, sum(revenue) as revenue from per_day group by connection_id
+            select connection_id, sum(views) as views, sum(impressions) as impressions, sum(engagements) as engagements, sum(revenue) as revenue,
+              -- What this connection's engagements are measured against: its views, else its impressions.
+              coalesce(nullif(sum(views), 0), sum(impressions)) as reach
+            from per_day group by connection_id
           )
           select
             (select coalesce(sum(followers), 0) from mine)::float8 as followers,
             (select count(*) from mine)::int as connections,
             coalesce((select sum(views) from per_connection), 0)::float8 as views,
-            coalesce((select sum(engagements) from per_connection where views > 0), 0)::float8 as engagements,
-            coalesce((select sum(views) from per_connection where views > 0 and engagements is not null), 0)::float8 as engaged_views,
+            coalesce((select sum(impressions) from per_connection), 0)::float8 as impressions,
+            coalesce((select sum(engagements) from per_connection where reach > 0), 0)::float8 as engagements,
+            coalesce((select sum(reach) from per_connection where reach > 0 and engagements is not null), 0)::float8 as engaged_views,
             coalesce((select sum(revenue) from per_connection), 0)::float8 as revenue,
             coalesce((select sum(latest.value) from mine cross join lateral (
               select m.value from account_metrics m where m.connection_id = mine.id and m.metric_type = 'monthly_pledges' and m.date <= ${endDate}

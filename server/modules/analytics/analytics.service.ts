@@ -105,6 +105,7 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
       totalFollowers: Number(row.followers),
       averageEngagementRate: Math.round(rate * 100) / 100,
       totalViews: Number(row.views),
+      totalImpressions: Number(row.impressions),
       totalRevenue: Math.round((Number(row.revenue) + Number(row.pledges)) * 100) / 100,
       connectedPlatforms: Number(row.connections),
     };

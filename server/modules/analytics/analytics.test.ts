@@ -138,7 +138,18 @@ describe('GET /api/analytics', () => {
 describe('GET /api/analytics/summary and /metrics', () => {
   it('sums the last 30 days: engagement rate = engagements / views × 100 where views are reported', async () => {
     const response = await get('/api/analytics/summary');
-    expect(response.body).toEqual({ totalFollowers: 1520, averageEngagementRate: 8, totalViews: 500, totalRevenue: 6, connectedPlatforms: 2 });
+    expect(response.body).toEqual({ totalFollowers: 1520, averageEngagementRate: 8, totalViews: 500, totalImpressions: 0, totalRevenue: 6, connectedPlatforms: 2 });
+  });
+
+  it('counts views only in totalViews; LinkedIn impressions apart, and its engagements over its impressions', async () => {
+    const dana = await signUpWithAccess(server);
+    const youtube = await insertConnection(dana.user.id, 'youtube', 100);
+    const linkedin = await insertConnection(dana.user.id, 'linkedin', 50);
+    await daily(youtube, '2026-11-01', { views: 1000, likes: 40, comments: 10 });
+    await daily(linkedin, '2026-11-01', { impressions: 4000, likes: 70, comments: 20, shares: 10 });
+    const summary = (await get('/api/analytics/summary', dana)).body;
+    // (50 + 100) engagements over (1,000 views + 4,000 impressions).
+    expect(summary).toMatchObject({ totalViews: 1000, totalImpressions: 4000, averageEngagementRate: 3 });
   });
 
   it('lists the metric types present, for the filter', async () => {

@@ -290,6 +290,16 @@ function drawReport(doc: Doc, report: AnalyticsReport) {
     color: MUTED,
     lineBreak: false,
   });
+  if (report.summary.totalImpressions > 0) {
+    // Total Views counts views only; impressions (LinkedIn) are said apart, as on the screen.
+    y += 14;
+    drawText(doc, `Total Views counts views only. LinkedIn reports impressions instead: ${formatReportNumber(report.summary.totalImpressions)} in the last 30 days.`, left, y, {
+      font: 'regular',
+      size: 9.5,
+      color: MUTED,
+      lineBreak: false,
+    });
+  }
   y += 24;
 
   const chartHeight = 170;

@@ -18,6 +18,7 @@ const summary: AnalyticsSummary = {
   totalFollowers: 128_449,
   averageEngagementRate: 4.2,
   totalViews: 2_345_678,
+  totalImpressions: 0,
   totalRevenue: 1234.567,
   connectedPlatforms: 3,
 };
@@ -129,6 +130,19 @@ describe('AnalyticsPage', () => {
 
     const cards = screen.getByRole('region', { name: 'Summary' });
     expect(within(cards).getAllByRole('definition').map((value) => value.textContent)).toEqual(['128.4K', '2.3M', '$1,234.57', '3']);
+    expect(screen.queryByText(/LinkedIn reports impressions/)).toBeNull();
+  });
+
+  it('says that Total Views counts views only, and how many LinkedIn impressions there are', async () => {
+    mockServer({
+      'GET /api/analytics/summary': { status: 200, body: { ...summary, totalImpressions: 45_600 } },
+      'GET /api/analytics/metrics': { status: 200, body: ['impressions'] },
+      'GET /api/analytics': { status: 200, body: analytics },
+    });
+    renderPage();
+    expect(await screen.findByText('Total Views counts views only. LinkedIn reports impressions instead: 45.6K in the last 30 days.')).toBeTruthy();
+    const cards = screen.getByRole('region', { name: 'Summary' });
+    expect(within(cards).getAllByRole('definition')[1]!.textContent).toBe('2.3M');
   });
 
   it('says so when there is nothing to draw', async () => {

@@ -161,6 +161,11 @@ export function AnalyticsPage() {
             }
           />
         </section>
+        {summary.data && summary.data.totalImpressions > 0 ? (
+          <p className="-mt-3 text-xs text-slate-400">
+            Total Views counts views only. LinkedIn reports impressions instead: {formatCompactNumber(summary.data.totalImpressions)} in the last 30 days.
+          </p>
+        ) : null}
 
         <AnalyticsFilterBar
           filters={filters}

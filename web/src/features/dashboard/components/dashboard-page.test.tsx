@@ -13,6 +13,7 @@ const summary: AnalyticsSummary = {
   totalFollowers: 128_449,
   averageEngagementRate: 4.567,
   totalViews: 1_000_000,
+  totalImpressions: 0,
   totalRevenue: 1234.5,
   connectedPlatforms: 3,
 };

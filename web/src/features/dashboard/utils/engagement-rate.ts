@@ -4,12 +4,12 @@ import type { AnalyticsSummary } from '#contract/analytics.ts';
 import type { PlatformConnection } from '#contract/platforms.ts';
 import { formatPercentage } from '../../../lib/format';
 
-/** '4.6%', or null when there is no data yet (no views in the summary and no connection ever synced). */
+/** '4.6%', or null when there is no data yet (no views or impressions in the summary and no connection ever synced). */
 export function engagementRateText(
-  summary: Pick<AnalyticsSummary, 'averageEngagementRate' | 'totalViews'>,
+  summary: Pick<AnalyticsSummary, 'averageEngagementRate' | 'totalViews' | 'totalImpressions'>,
   connections: readonly Pick<PlatformConnection, 'lastSyncedAt'>[],
 ): string | null {
   const neverSynced = connections.every((connection) => connection.lastSyncedAt === null);
-  if (summary.totalViews === 0 && neverSynced) return null;
+  if (summary.totalViews === 0 && summary.totalImpressions === 0 && neverSynced) return null;
   return formatPercentage(summary.averageEngagementRate);
 }
