@@ -170,6 +170,8 @@ export const METRIC_TYPES = [
   'views',
   'impressions',
   'likes',
+  /** LinkedIn: every kind of reaction (like, celebrate, support…), not only likes. */
+  'reactions',
   'comments',
   'shares',
   'engagements',

@@ -9,7 +9,8 @@ import { type ProviderContext, type SyncInput, type SyncOutput } from './provide
 
 const FOLLOWERS_URL = 'https://api.linkedin.com/rest/memberFollowersCount';
 const POST_ANALYTICS_URL = 'https://api.linkedin.com/rest/memberCreatorPostAnalytics';
-const QUERY_TYPES: Record<string, string> = { IMPRESSION: 'impressions', REACTION: 'likes', COMMENT: 'comments', RESHARE: 'shares' };
+/** LinkedIn's REACTION counts every reaction (like, celebrate, support, love, insightful, funny): reactions, not likes. */
+const QUERY_TYPES: Record<string, string> = { IMPRESSION: 'impressions', REACTION: 'reactions', COMMENT: 'comments', RESHARE: 'shares' };
 
 const followersBody = z.looseObject({ elements: z.array(z.looseObject({ memberFollowersCount: count })) });
 const day = z.looseObject({ year: z.number(), month: z.number(), day: z.number() });

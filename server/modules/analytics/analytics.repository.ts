@@ -6,7 +6,7 @@ import { type Database, queryRows } from '../../db/client.ts';
 /** Account metric types that are follower totals (subscribers on YouTube, patrons on Patreon). */
 export const FOLLOWER_TYPES = ['followers', 'subscribers', 'patrons'] as const;
 /** Account metric types that are engagements; `engagements` itself, where a platform reports it, wins over the sum. */
-export const ENGAGEMENT_PARTS = ['likes', 'comments', 'shares'] as const;
+export const ENGAGEMENT_PARTS = ['likes', 'reactions', 'comments', 'shares'] as const;
 /** What the engagement rate divides by: views, or impressions where a platform reports no views (LinkedIn). */
 export const VIEW_TYPES = ['views', 'impressions'] as const;
 

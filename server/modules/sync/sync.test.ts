@@ -54,6 +54,8 @@ describe.each(PLATFORM_NAMES.map((platform) => [platform] as const))('%s sync', 
     // A metric the platform does not report is absent, never zero: no revenue outside YouTube and Patreon.
     const types = new Set((await server.db.select({ type: accountMetrics.metricType }).from(accountMetrics).where(eq(accountMetrics.connectionId, connectionId))).map((row) => row.type));
     if (platform !== 'youtube') expect(types.has('revenue')).toBe(false);
+    // LinkedIn's REACTION counts every kind of reaction: stored as reactions, never as likes.
+    if (platform === 'linkedin') expect({ reactions: types.has('reactions'), likes: types.has('likes') }).toEqual({ reactions: true, likes: false });
 
     // Same day again: idempotent upserts.
     await syncNow(server, account.token, connectionId);
