@@ -1,7 +1,10 @@
-// What a sync costs at the platforms, as the platform sandbox counts it (GET /_sandbox/usage, the way X bills: each
-// post or user returned, once per UTC day): a steady-state day of the most active X demo account stays within 150
-// post reads, so thousands of creators fit in an X budget.
+// What a sync costs at the platforms, as the platform sandbox counts it (GET /_sandbox/usage): YouTube Data API
+// quota units (10,000 a day per project) and X's billable reads (each post or user returned, once per UTC day). At
+// steady state the large YouTube channel costs at most 8 units a day on average (3 for a second sync the same day)
+// and the most active X account at most 150 post reads a day, so thousands of creators fit in the budgets.
+import { and, eq, lt } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { youtubeVideos } from '../../db/schema.ts';
 import { connect, platformSandboxOf, signUpWithAccess } from '../../test/platforms.ts';
 import { syncNow } from '../../test/sync.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
@@ -51,4 +54,35 @@ it('X: after the first sync, a day costs at most 150 post reads and one user rea
     expect(reads).toBeGreaterThan(0);
     expect(reads).toBeLessThanOrEqual(150);
   }
+});
+
+it('YouTube: a second sync the same day costs at most 3 units, a day at most 8 on average, and every counter is at most a week old', async () => {
+  const account = await signUpWithAccess(server);
+  // Demo account 0: the large channel (over 1,200 videos).
+  const connected = await connect(server, account, 'youtube', { account: 0 });
+  expect(connected.status).toBe(200);
+  const units = async () => (await usage()).youtube.dataApiUnits;
+  let before = await units();
+  expect((await syncNow(server, account.token, connected.body.id)).status).toMatchObject({ status: 'idle' });
+  const first = (await units()) - before;
+  // The first sync reads every video: 1 + 2 × ceil(videos / 50).
+  expect(first).toBeGreaterThan(40);
+
+  before = await units();
+  expect((await syncNow(server, account.token, connected.body.id)).status).toMatchObject({ status: 'idle', message: null });
+  expect((await units()) - before).toBeLessThanOrEqual(3);
+
+  const perDay: number[] = [];
+  for (let day = 1; day <= 14; day += 1) {
+    server.clock.advance(DAY);
+    before = await units();
+    expect((await syncNow(server, account.token, connected.body.id)).status).toMatchObject({ status: 'idle', message: null });
+    perDay.push((await units()) - before);
+    // No video's counters are older than a week.
+    const weekAgo = new Date(server.clock.now().getTime() - 7 * DAY);
+    const stale = await server.db.select({ videoId: youtubeVideos.videoId }).from(youtubeVideos).where(and(eq(youtubeVideos.connectionId, connected.body.id), lt(youtubeVideos.statsUpdatedAt, weekAgo)));
+    expect(stale).toEqual([]);
+  }
+  expect(perDay.reduce((sum, value) => sum + value, 0) / perDay.length).toBeLessThanOrEqual(8);
+  expect(Math.max(...perDay)).toBeLessThanOrEqual(10);
 });

@@ -6,8 +6,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { RetentionPoint } from '#contract/youtube.ts';
 import type { Database, Executor } from '../../db/client.ts';
-import { youtubeChannels, youtubeChannelTraffic, youtubeDemographics, youtubeVideos, youtubeVideoTraffic } from '../../db/schema.ts';
-import type { TrafficSourceViews, YoutubeSyncExtras, YoutubeSyncState } from '../../providers/youtube/sync-types.ts';
+import { contentItems, youtubeChannels, youtubeChannelTraffic, youtubeDemographics, youtubeVideos, youtubeVideoTraffic } from '../../db/schema.ts';
+import type { KnownVideo, TrafficSourceViews, YoutubeSyncExtras, YoutubeSyncState } from '../../providers/youtube/sync-types.ts';
 import type { SyncExtension } from '../sync/sync-extension.ts';
 
 
@@ -23,16 +23,26 @@ function chunks<T>(rows: readonly T[], size = BATCH): T[][] {
 export async function loadYoutubeSyncState(db: Executor, connectionId: number): Promise<YoutubeSyncState> {
   const [channel] = await db.select({ reachJobId: youtubeChannels.reachJobId, reachReportsThrough: youtubeChannels.reachReportsThrough }).from(youtubeChannels).where(eq(youtubeChannels.connectionId, connectionId));
   const videos = await db
-    .select({ videoId: youtubeVideos.videoId, retentionFetchedAt: youtubeVideos.retentionFetchedAt, earlyViewsComplete: youtubeVideos.earlyViewsComplete })
+    .select({
+      videoId: youtubeVideos.videoId,
+      retentionFetchedAt: youtubeVideos.retentionFetchedAt,
+      earlyViewsComplete: youtubeVideos.earlyViewsComplete,
+      views: youtubeVideos.views,
+      countersReadAt: youtubeVideos.statsUpdatedAt,
+      publishedAt: contentItems.publishedAt,
+    })
     .from(youtubeVideos)
+    .innerJoin(contentItems, eq(contentItems.id, youtubeVideos.contentItemId))
     .where(eq(youtubeVideos.connectionId, connectionId));
   const retentionFetchedAt = new Map<string, Date>();
   const earlyViewsComplete = new Set<string>();
+  const known = new Map<string, KnownVideo>();
   for (const video of videos) {
     if (video.retentionFetchedAt) retentionFetchedAt.set(video.videoId, video.retentionFetchedAt);
     if (video.earlyViewsComplete) earlyViewsComplete.add(video.videoId);
+    known.set(video.videoId, { publishedAt: video.publishedAt, views: video.views, countersReadAt: video.countersReadAt });
   }
-  return { reachJobId: channel?.reachJobId ?? null, reachReportsThrough: channel?.reachReportsThrough ?? null, retentionFetchedAt, earlyViewsComplete };
+  return { reachJobId: channel?.reachJobId ?? null, reachReportsThrough: channel?.reachReportsThrough ?? null, retentionFetchedAt, earlyViewsComplete, known };
 }
 
 /**
@@ -60,8 +70,18 @@ export async function storeYoutubeSync(tx: Executor, connectionId: number, extra
   const retentionOf = new Map(extras.retention.map((entry) => [entry.videoId, entry.points]));
   const earlyOf = new Map(extras.earlyViews.map((entry) => [entry.videoId, entry]));
   const reachOf = new Map(extras.reach.videos.map((entry) => [entry.videoId, entry]));
+  // Videos whose counters were not read this run are not among the run's content items: look theirs up.
+  const unlisted = extras.videos.filter((video) => !contentIdOf.has(video.videoId)).map((video) => video.videoId);
+  const itemIds = new Map(contentIdOf);
+  for (const batch of chunks(unlisted, 1000)) {
+    const found = await tx
+      .select({ id: contentItems.id, platformContentId: contentItems.platformContentId })
+      .from(contentItems)
+      .where(and(eq(contentItems.connectionId, connectionId), inArray(contentItems.platformContentId, batch)));
+    for (const row of found) itemIds.set(row.platformContentId, row.id);
+  }
   const rows = extras.videos.flatMap((video) => {
-    const contentItemId = contentIdOf.get(video.videoId);
+    const contentItemId = itemIds.get(video.videoId);
     if (contentItemId === undefined) return [];
     const retention = retentionOf.get(video.videoId);
     const early = earlyOf.get(video.videoId);
@@ -92,7 +112,8 @@ export async function storeYoutubeSync(tx: Executor, connectionId: number, extra
         retentionFetchedAt: retention ? now : null,
         earlyViews: early?.views ?? null,
         earlyViewsComplete: early?.complete ?? false,
-        statsUpdatedAt: now,
+        // When the Data API counters were read; null keeps the stored time (and, below, the stored counters).
+        statsUpdatedAt: video.countersRead ? now : null,
       },
     ];
   });
@@ -106,11 +127,12 @@ export async function storeYoutubeSync(tx: Executor, connectionId: number, extra
         set: {
           connectionId: sql`excluded.connection_id`,
           videoId: sql`excluded.video_id`,
-          durationSeconds: sql`excluded.duration_seconds`,
-          thumbnailUrl: sql`excluded.thumbnail_url`,
-          views: sql`excluded.views`,
-          likes: sql`excluded.likes`,
-          comments: sql`excluded.comments`,
+          // The Data API fields move only with a read of them (stats_updated_at set); otherwise the stored ones stand.
+          durationSeconds: sql`case when excluded.stats_updated_at is null then ${stored}.duration_seconds else excluded.duration_seconds end`,
+          thumbnailUrl: sql`case when excluded.stats_updated_at is null then ${stored}.thumbnail_url else excluded.thumbnail_url end`,
+          views: sql`case when excluded.stats_updated_at is null then ${stored}.views else excluded.views end`,
+          likes: sql`case when excluded.stats_updated_at is null then ${stored}.likes else excluded.likes end`,
+          comments: sql`case when excluded.stats_updated_at is null then ${stored}.comments else excluded.comments end`,
           shares: sql`excluded.shares`,
           watchTimeMinutes: sql`excluded.watch_time_minutes`,
           averageViewDurationSeconds: sql`excluded.average_view_duration_seconds`,
@@ -131,7 +153,7 @@ export async function storeYoutubeSync(tx: Executor, connectionId: number, extra
           retentionFetchedAt: sql`coalesce(excluded.retention_fetched_at, ${stored}.retention_fetched_at)`,
           earlyViews: sql`coalesce(excluded.early_views, ${stored}.early_views)`,
           earlyViewsComplete: sql`excluded.early_views_complete or ${stored}.early_views_complete`,
-          statsUpdatedAt: sql`excluded.stats_updated_at`,
+          statsUpdatedAt: sql`coalesce(excluded.stats_updated_at, ${stored}.stats_updated_at)`,
         },
       });
   }

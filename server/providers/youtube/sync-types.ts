@@ -15,6 +15,22 @@ export const EARLY_VIEW_DAYS = 28;
 export const EARLY_VIEWS_PER_SYNC = 50;
 /** Days of channel traffic per reports.query call. */
 export const TRAFFIC_WINDOW_DAYS = 183;
+/**
+ * Data API counters (views, likes, comments: one quota unit per 50 videos) are re-read daily for videos published
+ * in the last COUNTERS_DAILY_DAYS, and for every other video at least every COUNTERS_MAX_AGE_DAYS: a seventh of them
+ * each day. Their lifetime totals come from the Analytics API (no Data API quota) at every sync.
+ */
+export const COUNTERS_DAILY_DAYS = 30;
+export const COUNTERS_MAX_AGE_DAYS = 7;
+
+/** What is stored of a known video, for choosing which counters to re-read. */
+export interface KnownVideo {
+  publishedAt: Date | null;
+  /** The stored Data API view count (the most viewed videos are deep-dived). */
+  views: number | null;
+  /** When its Data API counters were last read. */
+  countersReadAt: Date | null;
+}
 
 /** What the store already holds for the connection, so the adapter only reads what is missing or stale. */
 export interface YoutubeSyncState {
@@ -25,10 +41,14 @@ export interface YoutubeSyncState {
   retentionFetchedAt: ReadonlyMap<string, Date>;
   /** Videos whose early-views curve is complete (every day of the window read). */
   earlyViewsComplete: ReadonlySet<string>;
+  /** The stored videos by YouTube id (absent: the state predates this field, so every counter is read). */
+  known?: ReadonlyMap<string, KnownVideo>;
 }
 
 export interface YoutubeVideoStats {
   videoId: string;
+  /** Whether the Data API fields below (duration, thumbnail, counters) were read this sync; if not, the stored ones stand. */
+  countersRead: boolean;
   durationSeconds: number | null;
   thumbnailUrl: string | null;
   /** Data API counters (near real time). */

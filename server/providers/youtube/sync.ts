@@ -17,8 +17,21 @@ import { youtubeClient, type YoutubeClient } from './client.ts';
 import { readReach } from './reach-reports.ts';
 import { EARLIEST_DAY, readRetention } from './retention.ts';
 import { grantsYoutubeAnalytics, grantsYoutubeRevenue } from './scopes.ts';
-import { DEEP_DIVE_MAX_AGE_MS, DEEP_DIVE_RECENT, DEEP_DIVE_TOP, EARLY_VIEWS_PER_SYNC, type YoutubeSyncExtras, type YoutubeSyncState, type YoutubeVideoStats } from './sync-types.ts';
+import {
+  COUNTERS_DAILY_DAYS,
+  COUNTERS_MAX_AGE_DAYS,
+  DEEP_DIVE_MAX_AGE_MS,
+  DEEP_DIVE_RECENT,
+  DEEP_DIVE_TOP,
+  EARLY_VIEWS_PER_SYNC,
+  type KnownVideo,
+  type YoutubeSyncExtras,
+  type YoutubeSyncState,
+  type YoutubeVideoStats,
+} from './sync-types.ts';
 import { listNewUploads, readOwnChannel, readVideos } from './videos.ts';
+
+const DAY_MS = 86_400_000;
 
 /** reports.query has no rows for the last days (48–72 h processing). */
 const ANALYTICS_LAG_DAYS = 3;
@@ -33,9 +46,13 @@ export async function syncYouTube(context: ProviderContext, input: SyncInput<You
   const channel = await readOwnChannel(client);
   const channelStart = channel.snippet?.publishedAt && !Number.isNaN(Date.parse(channel.snippet.publishedAt)) ? dayOf(new Date(channel.snippet.publishedAt)) : EARLIEST_DAY;
   const newIds = await listNewUploads(client, channel.contentDetails?.relatedPlaylists.uploads, input.knownContentIds, input.firstSync);
-  // Every stored video's counters still move: refresh them with the new ones, 50 per call.
-  const ids = [...new Set([...newIds, ...input.knownContentIds])];
-  const { content, stats } = await readVideos(client, ids);
+  // Counters of new and due videos from the Data API (50 per quota unit); the other stored videos keep theirs and
+  // still get their Analytics totals below.
+  const due = [...input.knownContentIds].filter((videoId) => countersDue(videoId, state.known?.get(videoId), context.now(), today));
+  const { content, stats } = await readVideos(client, [...new Set([...newIds, ...due])]);
+  for (const videoId of input.knownContentIds) {
+    if (!stats.has(videoId)) stats.set(videoId, storedStats(videoId, state.known?.get(videoId)));
+  }
   const subscribers = channel.statistics?.subscriberCount;
   const base = { channelId: channel.id, title: channel.snippet?.title ?? null, videos: [...stats.values()] };
 
@@ -77,12 +94,56 @@ export async function syncYouTube(context: ProviderContext, input: SyncInput<You
   return { followers: subscribers, daily, content, usage: client.usage, extra };
 }
 
+/**
+ * Whether a stored video's Data API counters are read this sync: not twice the same UTC day; daily while the video
+ * is young (COUNTERS_DAILY_DAYS); otherwise on its day of the week (a stable seventh of the videos each day) or once
+ * they are COUNTERS_MAX_AGE_DAYS old. A video the state knows nothing of is read.
+ */
+export function countersDue(videoId: string, known: KnownVideo | undefined, now: Date, today: string): boolean {
+  if (!known?.countersReadAt) return true;
+  if (dayOf(known.countersReadAt) === today) return false;
+  if (known.publishedAt && now.getTime() - known.publishedAt.getTime() < COUNTERS_DAILY_DAYS * DAY_MS) return true;
+  if (now.getTime() - known.countersReadAt.getTime() >= COUNTERS_MAX_AGE_DAYS * DAY_MS - DAY_MS / 2) return true;
+  return weekdayOf(videoId) === Math.floor(Date.parse(`${today}T00:00:00Z`) / DAY_MS) % COUNTERS_MAX_AGE_DAYS;
+}
+
+/** A stable day of the week (0–6) for a video id, spreading the weekly reads evenly. */
+function weekdayOf(videoId: string): number {
+  let hash = 0;
+  for (const char of videoId) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return hash % COUNTERS_MAX_AGE_DAYS;
+}
+
+/** The stats of a video whose counters are not read this sync: the stored views (for ranking), the rest to come from Analytics. */
+function storedStats(videoId: string, known: KnownVideo | undefined): YoutubeVideoStats {
+  return {
+    videoId,
+    countersRead: false,
+    durationSeconds: null,
+    thumbnailUrl: null,
+    views: known?.views ?? null,
+    likes: null,
+    comments: null,
+    shares: null,
+    watchTimeMinutes: null,
+    averageViewDurationSeconds: null,
+    averageViewPercentage: null,
+    subscribersGained: null,
+    estimatedRevenue: null,
+    estimatedAdRevenue: null,
+    cpm: null,
+    monetizedPlaybacks: null,
+  };
+}
+
 /** The videos newest first (by publishing time; unknown last). */
 function newestFirst(stats: Map<string, YoutubeVideoStats>, publishedOf: Map<string, Date | null>): YoutubeVideoStats[] {
   return [...stats.values()].sort((a, b) => (publishedOf.get(b.videoId)?.getTime() ?? 0) - (publishedOf.get(a.videoId)?.getTime() ?? 0));
 }
 
-const publishedTimes = (content: SyncedContent[]) => new Map(content.map((item) => [item.platformContentId, item.publishedAt]));
+/** Publishing times: as read this sync, else as stored. */
+const publishedTimes = (content: SyncedContent[], state: YoutubeSyncState) =>
+  new Map([...[...(state.known ?? new Map<string, KnownVideo>())].map(([videoId, known]) => [videoId, known.publishedAt] as const), ...content.map((item) => [item.platformContentId, item.publishedAt] as const)]);
 
 /** Retention and per-video traffic (one video per call) for the newest and the most viewed videos, when stale. */
 async function readDeepDives(
@@ -92,7 +153,7 @@ async function readDeepDives(
   content: SyncedContent[],
   at: { channelStart: string; today: string; now: Date },
 ): Promise<Pick<YoutubeSyncExtras, 'retention' | 'videoTraffic'>> {
-  const publishedOf = publishedTimes(content);
+  const publishedOf = publishedTimes(content, state);
   const byViews = [...stats.values()].sort((a, b) => (b.views ?? 0) - (a.views ?? 0));
   const candidates = [...newestFirst(stats, publishedOf).slice(0, DEEP_DIVE_RECENT), ...byViews.slice(0, DEEP_DIVE_TOP)].map((video) => video.videoId);
   const stale = [...new Set(candidates)].filter((videoId) => {
@@ -112,7 +173,7 @@ async function readDeepDives(
 
 /** Early-views curves of videos whose curve is not complete yet, newest first (young videos every sync), capped per sync. */
 async function readEarlyViewCurves(client: YoutubeClient, state: YoutubeSyncState, stats: Map<string, YoutubeVideoStats>, content: SyncedContent[], today: string): Promise<YoutubeSyncExtras['earlyViews']> {
-  const publishedOf = publishedTimes(content);
+  const publishedOf = publishedTimes(content, state);
   const lastProcessedDay = addDays(today, -ANALYTICS_LAG_DAYS);
   const candidates = newestFirst(stats, publishedOf)
     .filter((video) => !state.earlyViewsComplete.has(video.videoId) && publishedOf.get(video.videoId))

@@ -120,6 +120,7 @@ export async function readVideos(client: YoutubeClient, ids: readonly string[]):
       const thumbnails = video.snippet?.thumbnails;
       stats.set(video.id, {
         videoId: video.id,
+        countersRead: true,
         durationSeconds: durationSeconds(video.contentDetails?.duration),
         thumbnailUrl: thumbnails?.medium?.url ?? thumbnails?.high?.url ?? thumbnails?.default?.url ?? null,
         views: metrics.views ?? null,
