@@ -125,6 +125,11 @@ export const youtubeVideoDetailResponse = youtubeVideo.extend({
    * impressions are the 1.2 × views estimate or no reach report was read.
    */
   impressionsSince: z.iso.datetime().nullable(),
+  /**
+   * When the views, likes and comments were read from YouTube: daily for videos of the last 30 days, at least weekly
+   * for older ones (Data API quota). Null when never read.
+   */
+  countersReadAt: z.iso.datetime().nullable(),
 });
 export type YoutubeVideoDetail = z.infer<typeof youtubeVideoDetailResponse>;
 

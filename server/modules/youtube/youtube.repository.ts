@@ -42,6 +42,7 @@ export interface VideoRow {
 export interface VideoDetailRow extends VideoRow {
   retention: unknown;
   retention_fetched_at: string | Date | null;
+  stats_updated_at: string | Date | null;
   early_views: unknown;
 }
 
@@ -158,7 +159,7 @@ export function createYoutubeRepository(db: Database) {
       const match = 'id' in key ? sql`ci.id = ${key.id}` : sql`(ci.platform_content_id = ${key.videoId} or yv.video_id = ${key.videoId})`;
       const [row] = await queryRows<VideoDetailRow>(
         db,
-        sql`select ${videoColumns}, yv.retention, yv.retention_fetched_at, yv.early_views
+        sql`select ${videoColumns}, yv.retention, yv.retention_fetched_at, yv.stats_updated_at, yv.early_views
           from content_items ci left join youtube_videos yv on yv.content_item_id = ci.id
           where ci.connection_id = ${connectionId} and ${match}
           order by ci.id limit 1`,

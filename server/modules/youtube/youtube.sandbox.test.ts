@@ -65,6 +65,8 @@ describe('a synced sandbox channel', () => {
     const detail = await get(`/api/youtubeanalytics/videos/${uncached!.contentItemId}`);
     expect(detail.status).toBe(200);
     expect(detail.body.retentionData.length).toBeGreaterThan(10);
+    // Its counters were read by the sync that just ran.
+    expect(detail.body.countersReadAt).toBe(server.clock.now().toISOString());
     expect(detail.body.retentionData[0]).toEqual({ timeRatio: expect.any(Number), watchRatio: expect.any(Number), relativePerformance: expect.any(Number) });
     expect(platformSandboxOf(server).countCalls('youtube', 'reports.query')).toBe(before + 1);
     // Fresh for a day: opening it again reads nothing from YouTube.

@@ -259,7 +259,7 @@ export function createYoutubeService({ repository, clock, enqueueSync, retention
     const video = toVideo(row, channel.revenueAccess);
     // Only a reported figure has a start; the 1.2 × views estimate stands for the video's whole life.
     const impressionsSince = channel.reachSince && !video.estimatedFields.includes('impressions') ? channel.reachSince.toISOString() : null;
-    return { ...video, retentionData, revenueAccess: channel.revenueAccess, impressionsSince };
+    return { ...video, retentionData, revenueAccess: channel.revenueAccess, impressionsSince, countersReadAt: toIso(row.stats_updated_at) };
   }
 
   async function trafficSources(userId: number, id: string): Promise<TrafficSource[]> {

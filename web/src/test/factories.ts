@@ -105,6 +105,7 @@ export function youtubeVideoDetail(overrides: Partial<YoutubeVideoDetail> = {}):
     ],
     revenueAccess: 'available',
     impressionsSince: '2026-10-23T07:00:00.000Z',
+    countersReadAt: '2026-11-22T08:00:00.000Z',
     ...overrides,
   };
 }

@@ -110,6 +110,7 @@ function VideoDetailBody({ video }: { video: YoutubeVideo }) {
   const revenueAccess = detail.data?.revenueAccess;
   const published = formatDate(shown.publishedAt);
   const impressionsSince = formatDate(detail.data?.impressionsSince);
+  const countersReadAt = formatDate(detail.data?.countersReadAt);
   const retention = detail.data ? retentionChartData(detail.data.retentionData) : undefined;
 
   let retentionBody;
@@ -199,6 +200,7 @@ function VideoDetailBody({ video }: { video: YoutubeVideo }) {
           />
         </Stat>
       </dl>
+      {countersReadAt ? <p className="mt-2 text-xs text-slate-400">Views, likes and comments as read from YouTube on {countersReadAt}.</p> : null}
       {impressionsSince ? (
         <p className="mt-2 text-xs text-slate-400">
           Impressions and CTR count from {impressionsSince}, when YouTube's reach reports for this channel begin; views cover the video's whole life.

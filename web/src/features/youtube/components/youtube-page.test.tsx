@@ -327,6 +327,17 @@ describe('YouTubePage actions', { timeout: 20_000 }, () => {
     expect(within(dialog).getAllByRole('definition').map((value) => value.textContent)).toContain('3.1K');
   });
 
+  it('says when the video’s views, likes and comments were read from YouTube', async () => {
+    connectedServer({
+      'GET /api/youtubeanalytics/videos/101': { status: 200, body: youtubeVideoDetail({ countersReadAt: '2026-11-19T08:00:00.000Z' }) },
+      'GET /api/youtubeanalytics/videos/101/traffic-sources': { status: 200, body: [] },
+    });
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'View details: Lisbon on $40 a day' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Lisbon on $40 a day' });
+    expect(await within(dialog).findByText('Views, likes and comments as read from YouTube on Nov 19, 2026.')).toBeTruthy();
+  });
+
   it('opens a video with its numbers, retention chart, traffic sources and viral potential', async () => {
     const server = connectedServer({
       'GET /api/youtubeanalytics/videos/101': { status: 200, body: youtubeVideoDetail({ impressions: 57_840, estimatedFields: ['impressions'], impressionsSince: null }) },
