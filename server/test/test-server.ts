@@ -12,7 +12,7 @@ import { buildApp } from '../app.ts';
 import { loadConfig, withPlatformSandbox, withStripeSandbox } from '../config.ts';
 import { createManualClock } from './manual-clock.ts';
 import { freePort } from '../lib/free-port.ts';
-import { createTestDatabase } from './databases.ts';
+import { createTestDatabase, type TestDatabase } from './databases.ts';
 import { confirmationLinkParams, startSmtpCapture } from './smtp-capture.ts';
 
 export const TEST_PUBLIC_URL = 'http://app.analyticshub.test';
@@ -36,10 +36,12 @@ export interface TestServerOptions {
    * at it as server/main.ts does. Platform calls time out after 1 s here, so a `timeout` failure is quick.
    */
   platforms?: boolean;
+  /** The database to run on; by default a fresh copy of the test run's template (inside Vitest only). */
+  database?: TestDatabase;
 }
 
 export async function startTestServer(options: TestServerOptions = {}) {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const smtp = await startSmtpCapture();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-test-'));
   const clock = createManualClock(new Date('2026-11-02T10:00:00Z'));
