@@ -61,7 +61,13 @@ export const platformConnection = z.object({
   displayName: z.string().nullable(),
   avatarUrl: z.string().nullable(),
   connectedAt: z.iso.datetime(),
-  followers: z.number().int(),
+  /** Null when the user declined the permission that reads it (see missingPermissions). */
+  followers: z.number().int().nullable(),
+  /**
+   * Optional permissions the user declined on the platform's consent page (TikTok lets them untick some): the
+   * connection works with what was granted; each entry says what is missing and which permission would add it.
+   */
+  missingPermissions: z.array(z.object({ permission: z.string(), label: z.string(), provides: z.array(z.string()) })),
   isActive: z.boolean(),
   /** A public profile tracked without OAuth: read-only, public metrics only. */
   manual: z.boolean(),

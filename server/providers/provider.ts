@@ -38,8 +38,8 @@ export interface PlatformProfile {
   id: string;
   username: string | null;
   displayName: string | null;
-  /** Followers, subscribers or patrons. */
-  followers: number;
+  /** Followers, subscribers or patrons; null when the user did not grant the permission that reads them. */
+  followers: number | null;
   avatarUrl: string | null;
 }
 
@@ -65,13 +65,45 @@ export interface Provider<ExtraState = unknown, Extra = unknown> {
   /** Whether these tokens can be renewed without the user (a refresh token, or Instagram's extendable token). */
   canRefresh(tokens: StoredTokens, now: Date): boolean;
   refresh(context: ProviderContext, tokens: StoredTokens): Promise<TokenSet>;
-  profile(context: ProviderContext, accessToken: string): Promise<PlatformProfile>;
+  /** `grantedScope`: the scopes the token carries as stored (null or absent when unknown: ask for everything). */
+  profile(context: ProviderContext, accessToken: string, grantedScope?: string | null): Promise<PlatformProfile>;
   /** Revocation at the platform, where it offers one. */
   revoke?(context: ProviderContext, tokens: StoredTokens): Promise<void>;
   /** A public profile read with the app's own credentials (manual connections), by handle, URL or id. */
   lookupPublicProfile?(context: ProviderContext, handleOrUrl: string): Promise<PlatformProfile>;
+  /**
+   * Scopes the user may decline on the platform's consent page (granular consent, e.g. TikTok), and what the
+   * product cannot read without each: the connection works with what was granted and says what is missing.
+   */
+  optionalScopes?: readonly OptionalScope[];
   /** Reads the account's metrics and content for the sync engine (server/modules/sync). */
   sync?(context: ProviderContext, input: SyncInput<ExtraState>): Promise<SyncOutput<Extra>>;
+}
+
+export interface OptionalScope {
+  scope: string;
+  /** The permission as the platform's consent page names it. */
+  label: string;
+  /** What the product reads with it, in words (e.g. 'followers'). */
+  provides: readonly string[];
+}
+
+/** The scopes a stored grant carries (space- or comma-separated), or null when the platform did not say. */
+export function grantedScopes(scope: string | null | undefined): ReadonlySet<string> | null {
+  if (scope === null || scope === undefined || scope.trim() === '') return null;
+  return new Set(scope.split(/[\s,]+/).filter(Boolean));
+}
+
+/** Whether the grant carries `scope`; an unknown grant is taken as complete (the platform refuses what is not). */
+export function hasScope(scope: string | null | undefined, wanted: string): boolean {
+  return grantedScopes(scope)?.has(wanted) ?? true;
+}
+
+/** The optional scopes this grant lacks (none when the grant is unknown). */
+export function missingOptionalScopes(provider: Pick<Provider, 'optionalScopes'>, scope: string | null | undefined): OptionalScope[] {
+  const granted = grantedScopes(scope);
+  if (!granted) return [];
+  return (provider.optionalScopes ?? []).filter((optional) => !granted.has(optional.scope));
 }
 
 /** What a sync asks a platform for. Dates are UTC calendar days, YYYY-MM-DD, inclusive. */

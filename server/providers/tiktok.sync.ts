@@ -2,7 +2,7 @@
 // every video's counters as a dated snapshot, so the history grows from the day of connection.
 import { z } from 'zod';
 import { apiError, buildUrl, callCounter, count, parseBody } from './http-client.ts';
-import { CONTENT_GROWTH_METRICS, type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
+import { CONTENT_GROWTH_METRICS, hasScope, type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
 
 const USER_INFO_URL = 'https://open.tiktokapis.com/v2/user/info/';
 const VIDEO_LIST_URL = 'https://open.tiktokapis.com/v2/video/list/';
@@ -44,10 +44,16 @@ export async function syncTikTok(context: ProviderContext, input: SyncInput): Pr
     return parseBody(schema, response, 'tiktok', 'metrics');
   }
 
-  const user = await request(buildUrl(USER_INFO_URL, { fields: 'open_id,follower_count' }), userBody);
-  const followers = user.data.user.follower_count;
+  // The user may have unticked user.info.stats or video.list at consent: read only what was granted (asking
+  // outside the grant answers scope_not_authorized), and store nothing for the rest rather than a zero.
   const daily: SyncOutput['daily'] = [];
-  if (followers !== undefined) daily.push({ date: input.today, metricType: 'followers', value: followers });
+  let followers: number | undefined;
+  if (hasScope(input.scope, 'user.info.stats')) {
+    const user = await request(buildUrl(USER_INFO_URL, { fields: 'open_id,follower_count' }), userBody);
+    followers = user.data.user.follower_count;
+    if (followers !== undefined) daily.push({ date: input.today, metricType: 'followers', value: followers });
+  }
+  if (!hasScope(input.scope, 'video.list')) return { ...(followers !== undefined ? { followers } : {}), daily, content: [], usage };
 
   const content: SyncedContent[] = [];
   let cursor: number | undefined;
@@ -74,5 +80,5 @@ export async function syncTikTok(context: ProviderContext, input: SyncInput): Pr
   }
   // No daily views or engagements exist at TikTok: the sync engine derives them from the growth of these counters
   // between yesterday's snapshot and today's (server/modules/sync/sync.repository.ts).
-  return { followers, daily, content, dailyFromContentGrowth: CONTENT_GROWTH_METRICS, usage };
+  return { ...(followers !== undefined ? { followers } : {}), daily, content, dailyFromContentGrowth: CONTENT_GROWTH_METRICS, usage };
 }

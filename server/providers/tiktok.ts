@@ -4,14 +4,32 @@ import { z } from 'zod';
 import { apiError, buildUrl, callPlatform, count, parseBody } from './http-client.ts';
 import { requestTokens, standardRefresh } from './oauth-tokens.ts';
 import { PlatformError } from './platform-error.ts';
-import { type Provider } from './provider.ts';
+import { hasScope, type OptionalScope, type Provider } from './provider.ts';
 
 const AUTHORIZE_URL = 'https://www.tiktok.com/v2/auth/authorize/';
 const TOKEN_URL = 'https://open.tiktokapis.com/v2/oauth/token/';
 const REVOKE_URL = 'https://open.tiktokapis.com/v2/oauth/revoke/';
 const USER_INFO_URL = 'https://open.tiktokapis.com/v2/user/info/';
 export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.list'];
-const USER_FIELDS = 'open_id,union_id,avatar_url,display_name,username,follower_count';
+/**
+ * TikTok's consent page lets the user untick every scope but user.info.basic; each user-info field needs its
+ * scope, and asking for one outside the grant fails the whole call (scope_not_authorized).
+ */
+export const TIKTOK_OPTIONAL_SCOPES: readonly OptionalScope[] = [
+  { scope: 'user.info.profile', label: 'Read your profile details', provides: ['username'] },
+  { scope: 'user.info.stats', label: 'Read your profile statistics', provides: ['followers'] },
+  { scope: 'video.list', label: 'Read your public videos', provides: ['videos', 'views', 'likes', 'comments', 'shares'] },
+];
+const BASIC_FIELDS = ['open_id', 'union_id', 'avatar_url', 'display_name'];
+
+/** The user-info fields this grant may ask for (every field when the grant is unknown). */
+function userFields(grantedScope: string | null | undefined): string {
+  return [
+    ...BASIC_FIELDS,
+    ...(hasScope(grantedScope, 'user.info.profile') ? ['username'] : []),
+    ...(hasScope(grantedScope, 'user.info.stats') ? ['follower_count'] : []),
+  ].join(',');
+}
 
 const userInfoBody = z.looseObject({
   data: z.looseObject({
@@ -31,6 +49,7 @@ const errorEnvelope = z.looseObject({ error: z.looseObject({ code: z.string() })
 export const tiktok: Omit<Provider, 'sync'> = {
   platform: 'tiktok',
   usesPkce: true,
+  optionalScopes: TIKTOK_OPTIONAL_SCOPES,
   ...standardRefresh,
 
   authorizeUrl(context, { state, codeChallenge }) {
@@ -71,11 +90,11 @@ export const tiktok: Omit<Provider, 'sync'> = {
     });
   },
 
-  async profile(context, accessToken) {
+  async profile(context, accessToken, grantedScope) {
     const response = await callPlatform(context, {
       platform: 'tiktok',
       operation: 'profile',
-      url: buildUrl(USER_INFO_URL, { fields: USER_FIELDS }),
+      url: buildUrl(USER_INFO_URL, { fields: userFields(grantedScope) }),
       headers: { authorization: `Bearer ${accessToken}` },
     });
     // Success still carries an error object, with code "ok".
@@ -91,7 +110,7 @@ export const tiktok: Omit<Provider, 'sync'> = {
       id: user.open_id,
       username: user.username ?? null,
       displayName: user.display_name ?? null,
-      followers: user.follower_count ?? 0,
+      followers: user.follower_count ?? null,
       avatarUrl: user.avatar_url ?? null,
     };
   },

@@ -20,7 +20,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/secure-random.ts';
 import { rowBinding, type TokenCrypto } from '../../lib/token-crypto.ts';
 import { PlatformError } from '../../providers/platform-error.ts';
-import type { PlatformProfile, StoredTokens, TokenSet } from '../../providers/provider.ts';
+import { missingOptionalScopes, type PlatformProfile, type StoredTokens, type TokenSet } from '../../providers/provider.ts';
 import type { ConnectionRow, PlatformsRepository } from './platforms.repository.ts';
 import { type PlatformsConfig, resolvePlatform, type TokenCustody } from './token-custody.ts';
 
@@ -62,6 +62,7 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
 
   function toConnection(row: ConnectionRow): PlatformConnection {
     const platform = resolvePlatform(row.platform);
+    const missing = row.manual ? [] : missingOptionalScopes(providers[platform], row.scope);
     return {
       id: row.id,
       platformId: PLATFORM_CATALOGUE[platform].id,
@@ -72,7 +73,8 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
       displayName: row.displayName,
       avatarUrl: row.avatarUrl,
       connectedAt: row.connectedAt.toISOString(),
-      followers: row.followers,
+      followers: missing.some((scope) => scope.provides.includes('followers')) ? null : row.followers,
+      missingPermissions: missing.map(({ scope, label, provides }) => ({ permission: scope, label, provides: [...provides] })),
       isActive: row.isActive,
       manual: row.manual,
       needsReconnect: row.needsReconnect,
@@ -85,7 +87,8 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
     platformUsername: profile.username,
     displayName: profile.displayName,
     avatarUrl: profile.avatarUrl,
-    followers: profile.followers,
+    // Unknown (the permission was declined): the stored count is kept, and answered as null (toConnection).
+    ...(profile.followers !== null ? { followers: profile.followers } : {}),
   });
 
   /**
@@ -196,7 +199,7 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
       let profile: PlatformProfile;
       try {
         tokens = await provider.exchangeCode({ ...context, redirectUri: pending.redirectUri }, { code: body.code, codeVerifier });
-        profile = await provider.profile(context, tokens.accessToken);
+        profile = await provider.profile(context, tokens.accessToken, tokens.scope);
       } catch (error) {
         throw toAppError(error, platform, { userId, step: 'connect' });
       }

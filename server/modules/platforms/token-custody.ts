@@ -185,11 +185,11 @@ export function createTokenCustody({ repository, crypto, clock, config, logger, 
     }
     const context = contextFor(platform);
     try {
-      return await provider.profile(context, await accessTokenFor(row.id));
+      return await provider.profile(context, await accessTokenFor(row.id), row.scope);
     } catch (error) {
       if (!(error instanceof PlatformError && error.kind === 'unauthorized')) throw error;
       // The platform refused a token we thought valid (revoked, or expired early): renew once and retry.
-      return provider.profile(context, await accessTokenFor(row.id, { force: true }));
+      return provider.profile(context, await accessTokenFor(row.id, { force: true }), row.scope);
     }
   }
 

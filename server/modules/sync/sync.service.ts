@@ -91,7 +91,10 @@ export function createSyncService({ repository, platformsRepository, custody, cl
         const profile = await custody.readProfile(row);
         // The follower metric's name (subscribers, followers, patrons) is the one the platform's sync stores.
         const metricType = PLATFORM_CATALOGUE[row.platform as PlatformName].followerLabel;
-        output = { followers: profile.followers, daily: [{ date: today, metricType, value: profile.followers }], content: [], usage: { calls: 1 } };
+        output =
+          profile.followers === null
+            ? { daily: [], content: [], usage: { calls: 1 } }
+            : { followers: profile.followers, daily: [{ date: today, metricType, value: profile.followers }], content: [], usage: { calls: 1 } };
       } else {
         const knownContentIds = await repository.knownContentIds(connectionId);
         const extraState = await repository.extraState(connectionId, row.platform as PlatformName);

@@ -42,6 +42,7 @@ export function platformConnection(overrides: Partial<PlatformConnection> = {}):
     avatarUrl: null,
     connectedAt: '2026-03-01T10:00:00.000Z',
     followers: 12_345,
+    missingPermissions: [],
     isActive: true,
     manual: false,
     needsReconnect: false,

@@ -28,6 +28,39 @@ function SyncIcon() {
   );
 }
 
+/** A list in words: "a", "a and b", "a, b and c". */
+function wordList(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/**
+ * Permissions the user declined at the platform's consent page (TikTok lets them untick some): the connection works
+ * with what was granted; this says what is missing and offers to ask again, never forcing it.
+ */
+function MissingPermissionsNote({ connection, busy, reconnecting, onAllow }: { connection: PlatformConnection; busy: boolean; reconnecting: boolean; onAllow: () => void }) {
+  const missing = connection.missingPermissions;
+  return (
+    <div className="mt-3 flex flex-col gap-2 rounded-md border border-slate-700 bg-slate-900/60 p-3 text-sm text-slate-300 sm:flex-row sm:items-center">
+      <div className="flex-1">
+        <p>
+          Not shared by {connection.platformName}: {wordList(missing.flatMap((permission) => permission.provides))}.
+        </p>
+        <ul className="mt-1 list-disc pl-5 text-xs text-slate-400">
+          {missing.map((permission) => (
+            <li key={permission.permission}>
+              {wordList(permission.provides)}: allow “{permission.label}” <span className="font-mono">({permission.permission})</span>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <Button size="sm" variant="secondary" disabled={busy} aria-label={reconnecting ? undefined : `Allow more permissions for ${connection.platformName} ${accountHandle(connection)}`} onClick={onAllow}>
+        {reconnecting ? <Spinner /> : null}
+        {reconnecting ? 'Connecting...' : 'Allow more'}
+      </Button>
+    </div>
+  );
+}
+
 interface ConnectedAccountRowProps {
   connection: PlatformConnection;
   /** The platform's reason for the last failed sync, from GET /sync/status. */
@@ -145,6 +178,17 @@ export function ConnectedAccountRow({ connection, syncFailure }: ConnectedAccoun
         </Button>
       </div>
       </div>
+      {connection.missingPermissions.length > 0 && !connection.needsReconnect ? (
+        <MissingPermissionsNote
+          connection={connection}
+          busy={busy}
+          reconnecting={reconnecting}
+          onAllow={() => {
+            resetErrors();
+            reconnect.mutate(connection.platform);
+          }}
+        />
+      ) : null}
       {error ? (
         <p role="alert" className="mt-3 text-sm text-red-300">
           {error}

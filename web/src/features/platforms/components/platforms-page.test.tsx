@@ -190,6 +190,41 @@ describe('PlatformsPage', () => {
     expect(within(await platformCard('Patreon')).getByRole('button', { name: 'Connected Patreon' })).toBeTruthy();
   });
 
+  it('says which numbers a declined TikTok permission leaves out, and offers to ask again without forcing it', async () => {
+    const server = mockServer({
+      ...base,
+      'GET /api/platformconnections': {
+        status: 200,
+        body: [
+          connection({
+            id: 7,
+            platformId: 3,
+            platformName: 'TikTok',
+            platform: 'tiktok',
+            platformUsername: 'maya_tt',
+            followers: null,
+            missingPermissions: [
+              { permission: 'user.info.stats', label: 'Read your profile statistics', provides: ['followers'] },
+              { permission: 'video.list', label: 'Read your public videos', provides: ['videos', 'views'] },
+            ],
+          }),
+        ],
+      },
+      'GET /api/oauth/tiktok/auth-url': { status: 200, body: { authUrl: 'https://www.tiktok.com/v2/auth/authorize/?state=t' } },
+    });
+    renderPage();
+    const accounts = (await screen.findByRole('heading', { name: 'Connected Accounts' })).closest('section')!;
+    const [row] = await within(accounts).findAllByRole('listitem');
+    expect(row!.textContent).toContain('Followers not available');
+    expect(row!.textContent).toContain('Not shared by TikTok: followers, videos and views.');
+    expect(row!.textContent).toContain('followers: allow “Read your profile statistics” (user.info.stats)');
+    expect(row!.textContent).toContain('videos and views: allow “Read your public videos” (video.list)');
+    expect(within(row!).queryByText('Needs reconnection')).toBeNull();
+    fireEvent.click(within(row!).getByRole('button', { name: 'Allow more permissions for TikTok @maya_tt' }));
+    await vi.waitFor(() => expect(assignLocation).toHaveBeenCalledWith('https://www.tiktok.com/v2/auth/authorize/?state=t'));
+    expect(server.count('GET /api/oauth/tiktok/auth-url')).toBe(1);
+  });
+
   it("disconnects a connected platform on click, saying 'Disconnecting...' meanwhile", async () => {
     const disconnect = deferred();
     let connected = true;
