@@ -30,7 +30,7 @@ async function usage(): Promise<Usage> {
   return (await response.json()) as Usage;
 }
 
-it('X: after the first sync, a day costs at most 150 post reads and one user read', async () => {
+it('X: after the first sync, a day costs at most 150 post reads and one user read', { timeout: 180_000 }, async () => {
   const account = await signUpWithAccess(server);
   // Demo account 0 posts the most (about 1,500 a year, a fifth of them replies).
   const connected = await connect(server, account, 'twitter', { account: 0 });
@@ -56,7 +56,7 @@ it('X: after the first sync, a day costs at most 150 post reads and one user rea
   }
 });
 
-it('YouTube: a second sync the same day costs at most 3 units, a day at most 8 on average, and every counter is at most a week old', async () => {
+it('YouTube: a second sync the same day costs at most 3 units, a day at most 8 on average, and every counter is at most a week old', { timeout: 300_000 }, async () => {
   const account = await signUpWithAccess(server);
   // Demo account 0: the large channel (over 1,200 videos).
   const connected = await connect(server, account, 'youtube', { account: 0 });
