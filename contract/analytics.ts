@@ -15,11 +15,38 @@ export const analyticsSummaryResponse = z.object({
   totalViews: z.number(),
   /** Impressions over the last 30 days, from platforms that report impressions rather than views (LinkedIn posts). */
   totalImpressions: z.number(),
-  /** USD, major units: YouTube estimatedRevenue over the last 30 days plus each Patreon campaign's latest monthly pledges. */
+  /**
+   * USD, major units: YouTube estimatedRevenue over the last 30 days plus the latest monthly pledges of each Patreon
+   * campaign whose currency is set to USD. Pledges in another currency, or in one not set yet, are in pledgesNotInUsd.
+   */
   totalRevenue: z.number(),
+  /**
+   * Patreon pledges never added to totalRevenue because they are not in US dollars (no conversion is made): the
+   * latest monthly pledges per campaign currency; currency null for campaigns whose currency the creator has not set.
+   */
+  pledgesNotInUsd: z.array(z.object({ currency: z.string().nullable(), monthlyAmount: z.number(), connections: z.number().int() })),
   connectedPlatforms: z.number().int(),
 });
 export type AnalyticsSummary = z.infer<typeof analyticsSummaryResponse>;
+
+/**
+ * What Total Revenue leaves out, in words, for the screen and the PDF alike; null when it leaves out nothing.
+ * Pledges in another currency are shown in that currency, never converted with a rate nobody can check.
+ */
+export function revenueCurrencyNote(pledges: AnalyticsSummary['pledgesNotInUsd']): string | null {
+  if (pledges.length === 0) return null;
+  const amount = (value: number, currency: string | null) =>
+    currency
+      ? new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value)
+      : new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+  const campaigns = (count: number) => (count === 1 ? '1 campaign' : `${count} campaigns`);
+  const parts = pledges.map((pledge) =>
+    pledge.currency
+      ? `${amount(pledge.monthlyAmount, pledge.currency)} a month in ${pledge.currency} (${campaigns(pledge.connections)}, not converted)`
+      : `${amount(pledge.monthlyAmount, null)} a month from ${campaigns(pledge.connections)} whose currency is not set yet (set it on the Platforms page)`,
+  );
+  return `Total Revenue counts US dollars only. Patreon pledges left out: ${parts.join('; ')}.`;
+}
 
 /** The date ranges the Analytics screen offers (spec section 9); the API accepts any 1 to 730. */
 export const ANALYTICS_DATE_RANGES = [7, 30, 90] as const;
@@ -179,6 +206,10 @@ export const METRIC_TYPES = [
   'subscribers_gained',
   'subscribers_lost',
   'revenue',
+  /** Patreon: active members, counting free trials and gifted memberships (patrons are the paying ones). */
+  'members',
+  /** Patreon: the month's pledges of paying patrons, in the campaign's currency (the connection's currency). */
+  'monthly_pledges',
 ] as const;
 
 // --- /api/sync ---

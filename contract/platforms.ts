@@ -28,6 +28,17 @@ export function platformById(id: number): PlatformName | undefined {
   return PLATFORM_NAMES.find((name) => PLATFORM_CATALOGUE[name].id === id);
 }
 
+/**
+ * Platforms whose amounts come without a currency: a Patreon campaign's pledges are in the campaign's currency, and
+ * no API field names it. The creator sets it on the connection; until then the amounts are summed with nothing.
+ */
+export const PLATFORMS_WITH_UNNAMED_CURRENCY: readonly PlatformName[] = ['patreon'];
+
+/** ISO 4217 codes the runtime knows (Node and browsers both carry the list). */
+export function isKnownCurrency(code: string): boolean {
+  return Intl.supportedValuesOf('currency').includes(code);
+}
+
 /** How many accounts of one platform a user may connect (a creator can have two channels, not fifty). */
 export const MAX_CONNECTIONS_PER_PLATFORM = 5;
 
@@ -68,6 +79,11 @@ export const platformConnection = z.object({
    * connection works with what was granted; each entry says what is missing and which permission would add it.
    */
   missingPermissions: z.array(z.object({ permission: z.string(), label: z.string(), provides: z.array(z.string()) })),
+  /**
+   * ISO 4217 code of the amounts of a platform that names no currency (Patreon: the campaign's currency), as the
+   * creator set it; null until set, and always null for platforms whose amounts name their currency.
+   */
+  currency: z.string().nullable(),
   isActive: z.boolean(),
   /** A public profile tracked without OAuth: read-only, public metrics only. */
   manual: z.boolean(),
@@ -93,6 +109,19 @@ export const connectPlatformRequest = z
   .refine((body) => body.handle !== undefined || body.url !== undefined, { message: 'handle or url is required' });
 export type ConnectPlatformRequest = z.infer<typeof connectPlatformRequest>;
 export const connectPlatformResponse = platformConnection;
+
+/** PATCH /api/platformconnections/{id}: the currency of a Patreon campaign's amounts (null: not known). */
+export const updateConnectionRequest = z.strictObject({
+  currency: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{3}$/, 'currency must be a three-letter ISO 4217 code, e.g. EUR')
+    .refine(isKnownCurrency, 'currency is not an ISO 4217 currency code')
+    .nullable(),
+});
+export type UpdateConnectionRequest = z.infer<typeof updateConnectionRequest>;
+export const updateConnectionResponse = platformConnection;
 
 export const authUrlResponse = z.object({ authUrl: z.string() });
 

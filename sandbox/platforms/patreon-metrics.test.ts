@@ -12,7 +12,9 @@ afterEach(async () => {
 });
 
 const api = (path: string) => context.sandbox.url(`https://www.patreon.com/api/oauth2/v2/${path}`);
-const MEMBER_FIELDS = 'full_name,patron_status,currently_entitled_amount_cents,pledge_relationship_start,lifetime_support_cents,last_charge_date,last_charge_status,pledge_cadence';
+const MEMBER_FIELDS = 'full_name,patron_status,currently_entitled_amount_cents,pledge_relationship_start,lifetime_support_cents,last_charge_date,last_charge_status,pledge_cadence,is_free_trial,is_gifted,will_pay_amount_cents';
+/** Active and paying: free-trial and gifted members are active but pay nothing. */
+const paying = (member: any) => member.attributes.patron_status === 'active_patron' && !member.attributes.is_free_trial && !member.attributes.is_gifted;
 
 async function campaignId(token: string): Promise<string> {
   const campaigns = await get(api('campaigns?fields%5Bcampaign%5D=patron_count,created_at'), bearer(token));
@@ -36,7 +38,7 @@ async function allMembers(token: string, id: string, count = 100) {
 }
 
 describe('Patreon campaign members', () => {
-  it('pages through every member; active patrons equal the campaign patron_count', async () => {
+  it('pages through every member; paying patrons equal the campaign patron_count', async () => {
     const { sandbox } = context;
     const token = await connectAs(sandbox, 'patreon', 1);
     const campaigns = await get(api('campaigns?fields%5Bcampaign%5D=patron_count'), bearer(token));
@@ -44,7 +46,7 @@ describe('Patreon campaign members', () => {
     expect(patronCount).toBe(sandbox.accounts.patreon[1]!.followers);
     const { members, tiers } = await allMembers(token, campaigns.body.data[0].id);
     expect(new Set(members.map((member) => member.id)).size).toBe(members.length);
-    const active = members.filter((member) => member.attributes.patron_status === 'active_patron');
+    const active = members.filter(paying);
     expect(active).toHaveLength(patronCount);
     expect(members.some((member) => member.attributes.patron_status === 'former_patron')).toBe(true);
     const sample = active[0];
@@ -57,6 +59,25 @@ describe('Patreon campaign members', () => {
     expect(sandbox.countCalls('patreon', 'campaigns')).toBe(1);
   });
 
+  it('has active free-trial and gifted members who pay nothing, and a campaign charging in euros', async () => {
+    const { sandbox } = context;
+    const token = await connectAs(sandbox, 'patreon', 1);
+    const { members, tiers } = await allMembers(token, await campaignId(token), 1000);
+    const trials = members.filter((member) => member.attributes.is_free_trial);
+    const gifts = members.filter((member) => member.attributes.is_gifted);
+    expect(trials.length).toBeGreaterThanOrEqual(2);
+    expect(gifts.length).toBeGreaterThanOrEqual(1);
+    for (const member of [...trials, ...gifts]) {
+      expect(member.attributes).toMatchObject({ patron_status: 'active_patron', lifetime_support_cents: 0 });
+      expect(member.attributes.currently_entitled_amount_cents).toBeGreaterThan(0);
+    }
+    for (const trial of trials) expect(trial.attributes).toMatchObject({ last_charge_status: 'Free Trial', will_pay_amount_cents: trial.attributes.currently_entitled_amount_cents });
+    for (const gift of gifts) expect(gift.attributes).toMatchObject({ last_charge_status: null, will_pay_amount_cents: 0 });
+    // No currency anywhere in the answer: theo's tiers are euro amounts (4, 8, 20), told only in their descriptions.
+    expect(JSON.stringify({ members, tiers: [...tiers.values()] })).not.toMatch(/currency/i);
+    expect([...tiers.values()].map((tier) => tier.attributes.amount_cents).sort((a, b) => a - b)).toEqual([400, 800, 2000]);
+  });
+
   it('is deterministic and follows the clock', async () => {
     const { sandbox } = context;
     const token = await connectAs(sandbox, 'patreon', 2);
@@ -67,8 +88,8 @@ describe('Patreon campaign members', () => {
     context.clock.advance(120 * DAY);
     const later = await allMembers(await connectAs(sandbox, 'patreon', 2), id, 1000);
     expect(later.members.length).toBeGreaterThan(first.members.length);
-    // The number of active patrons stays the campaign's patron_count.
-    expect(later.members.filter((member) => member.attributes.patron_status === 'active_patron')).toHaveLength(sandbox.accounts.patreon[2]!.followers!);
+    // The number of paying patrons stays the campaign's patron_count.
+    expect(later.members.filter(paying)).toHaveLength(sandbox.accounts.patreon[2]!.followers!);
     expect(sandbox.countCalls('patreon', 'campaign.members')).toBe(3);
   });
 

@@ -26,8 +26,26 @@ interface Tier {
   description: string;
 }
 
+/**
+ * Who pays: a paying patron is charged each cadence; a free-trial member pays nothing until the trial ends (7 days,
+ * here never converting); a gifted membership (a month) is paid by someone else. Both are active members with
+ * `patron_status: active_patron` that bring no revenue (docs/platforms/patreon.md).
+ */
+type MemberKind = 'paying' | 'free_trial' | 'gifted';
+const FREE_TRIAL_DAYS = 7;
+const GIFT_DAYS = 30;
+
+/**
+ * The currency each demo campaign charges in. The API carries none (amounts are in the campaign's currency): theo's
+ * kitchen charges in euros, so a product that assumes dollars shows the wrong money.
+ */
+export const PATREON_CAMPAIGN_CURRENCIES: Record<string, string> = { maya: 'USD', theo: 'EUR', ivy: 'USD' };
+const CURRENCY_SIGNS: Record<string, string> = { USD: '$', EUR: '€' };
+const TIER_AMOUNTS: Record<string, [number, number, number]> = { USD: [300, 700, 1500], EUR: [400, 800, 2000] };
+
 interface Member {
   id: string;
+  kind: MemberKind;
   userId: string;
   firstName: string;
   lastName: string;
@@ -62,14 +80,16 @@ export function createPatreonMetrics(context: PlatformContext, deps: PatreonMetr
     const creator = deps.creators[index]!;
     const random = accountRandom('patreon', persona, 'members');
     const names = TIER_NAMES[persona.key] ?? TIER_NAMES.maya!;
-    const tiers: Tier[] = [300, 700, 1500].map((amountCents, position) => ({ id: String(random.int(1_000_000, 9_999_999)), title: names[position]!, amountCents, description: `${names[position]} — $${amountCents / 100} a month.` }));
+    const currency = PATREON_CAMPAIGN_CURRENCIES[persona.key] ?? 'USD';
+    const tiers: Tier[] = TIER_AMOUNTS[currency]!.map((amountCents, position) => ({ id: String(random.int(1_000_000, 9_999_999)), title: names[position]!, amountCents, description: `${names[position]} — ${CURRENCY_SIGNS[currency]}${amountCents / 100} a month.` }));
     const campaignStart = Date.parse(creator.campaignCreatedAt);
     const between = (from: number, to: number) => from + Math.floor(random.next() * Math.max(1, to - from));
     const members: Member[] = [];
-    const add = (startMs: number, endMs: number | null, declined: boolean) => {
+    const add = (startMs: number, endMs: number | null, declined: boolean, kind: MemberKind = 'paying') => {
       const roll = random.next();
       members.push({
         id: random.uuid(),
+        kind,
         userId: random.digits(8),
         firstName: random.pick(FIRST_NAMES),
         lastName: random.pick(LAST_NAMES),
@@ -89,6 +109,17 @@ export function createPatreonMetrics(context: PlatformContext, deps: PatreonMetr
         const tenure = Math.max(31, Math.round(-Math.log(1 - random.next()) * 420)) * DAY_MS;
         add(start, start + tenure, false);
         start += tenure;
+      }
+    }
+    // Free trials and gifts on top of the paying seats: chains of 7-day trials (never converting) and one-month gifts,
+    // so a few are active at every clock without changing the paying count.
+    const chains: [MemberKind, number, number][] = [
+      ['free_trial', Math.max(2, Math.round(creator.patronCount * 0.03)), FREE_TRIAL_DAYS],
+      ['gifted', Math.max(1, Math.round(creator.patronCount * 0.02)), GIFT_DAYS],
+    ];
+    for (const [kind, seats, days] of chains) {
+      for (let seat = 0; seat < seats; seat += 1) {
+        for (let start = between(contentStartMs - days * DAY_MS, contentStartMs); start < CONTENT_END_DAY * DAY_MS; start += days * DAY_MS) add(start, start + days * DAY_MS, false, kind);
       }
     }
     // A few declined pledges on top (not counted as active).
@@ -115,9 +146,10 @@ export function createPatreonMetrics(context: PlatformContext, deps: PatreonMetr
     return member.declined ? 'declined_patron' : 'active_patron';
   }
 
+  /** The campaign's patron_count: active paying patrons (free trials and gifts pay nothing). */
   const patronCount = (index: number) => {
     const nowMs = context.now().getTime();
-    return populations[index]!.members.filter((member) => statusOf(member, nowMs) === 'active_patron').length;
+    return populations[index]!.members.filter((member) => member.kind === 'paying' && statusOf(member, nowMs) === 'active_patron').length;
   };
 
   /** The caller's grant if it may read the campaign `id` with `scope`; else the error reply. */
@@ -197,10 +229,15 @@ export function createPatreonMetrics(context: PlatformContext, deps: PatreonMetr
     const data = page.map((member) => {
       const status = statusOf(member, nowMs)!;
       const untilMs = member.endMs !== null ? Math.min(member.endMs, nowMs) : nowMs;
-      const paid = charges(member, untilMs);
+      const paid = member.kind === 'paying' ? charges(member, untilMs) : [];
       const perCharge = member.cadence === 12 ? Math.round(member.tier.amountCents * 12 * 0.9) : member.tier.amountCents;
       const successful = member.declined ? paid.slice(0, -1) : paid;
-      const next = status === 'active_patron' ? charges(member, nowMs + 400 * DAY_MS).find((at) => at > nowMs) : undefined;
+      const next =
+        status !== 'active_patron' || member.kind === 'gifted'
+          ? undefined
+          : member.kind === 'free_trial'
+            ? member.endMs!
+            : charges(member, nowMs + 400 * DAY_MS).find((at) => at > nowMs);
       const entitled = status === 'former_patron' ? 0 : perCharge;
       const values: Record<string, unknown> = {
         campaign_lifetime_support_cents: successful.length * perCharge,
@@ -208,17 +245,17 @@ export function createPatreonMetrics(context: PlatformContext, deps: PatreonMetr
         ...(canSeeEmail ? { email: `${member.firstName}.${member.lastName}.${member.userId.slice(0, 4)}@example.com`.toLowerCase() } : {}),
         full_name: `${member.firstName} ${member.lastName}`,
         is_follower: false,
-        is_free_trial: false,
-        is_gifted: false,
-        last_charge_date: paid.length > 0 ? isoPlus(paid.at(-1)!) : null,
-        last_charge_status: paid.length === 0 ? null : member.declined ? 'Declined' : 'Paid',
+        is_free_trial: member.kind === 'free_trial' && status === 'active_patron',
+        is_gifted: member.kind === 'gifted' && status === 'active_patron',
+        last_charge_date: paid.length > 0 ? isoPlus(paid.at(-1)!) : member.kind === 'free_trial' ? isoPlus(member.startMs) : null,
+        last_charge_status: member.kind === 'free_trial' ? 'Free Trial' : paid.length === 0 ? null : member.declined ? 'Declined' : 'Paid',
         lifetime_support_cents: successful.length * perCharge,
         next_charge_date: next !== undefined ? isoPlus(next) : null,
         note: '',
         patron_status: status,
         pledge_cadence: member.cadence,
         pledge_relationship_start: isoPlus(member.startMs),
-        will_pay_amount_cents: status === 'active_patron' ? perCharge : 0,
+        will_pay_amount_cents: status === 'active_patron' && member.kind !== 'gifted' ? perCharge : 0,
       };
       const relationships: Record<string, unknown> = {};
       if (includes.includes('currently_entitled_tiers')) {

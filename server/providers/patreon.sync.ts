@@ -1,5 +1,6 @@
 // Patreon sync (docs/platforms/patreon.md): the campaign's members (cursor paging, 1000 a page) give today's
-// paying patrons and monthly pledge revenue (USD), stored as a dated snapshot. No per-post metrics exist.
+// members, paying patrons and monthly pledges, stored as a dated snapshot. No per-post metrics exist. The pledges are
+// in the campaign's currency, which no API field names: the connection's currency (set by the creator) says which.
 import { z } from 'zod';
 import { buildUrl, callCounter, parseBody, type PlatformResponse } from './http-client.ts';
 import { retryAfterSeconds } from './http-date.ts';
@@ -19,6 +20,8 @@ const membersBody = z.looseObject({
         patron_status: z.string().nullable().optional(),
         currently_entitled_amount_cents: z.number().nullable().optional(),
         pledge_cadence: z.number().nullable().optional(),
+        is_free_trial: z.boolean().nullable().optional(),
+        is_gifted: z.boolean().nullable().optional(),
       }),
     }),
   ),
@@ -47,13 +50,14 @@ export async function syncPatreon(context: ProviderContext, input: SyncInput): P
   // A patron without a campaign of their own has no patrons.
   if (!campaign) return { followers: 0, daily: [{ date: input.today, metricType: 'patrons', value: 0 }], content: [], usage };
 
+  let members = 0;
   let patrons = 0;
   let monthlyCents = 0;
   let cursor: string | undefined;
   do {
     const page = await get(
       buildUrl(membersUrl(campaign.id), {
-        'fields[member]': 'patron_status,currently_entitled_amount_cents,pledge_cadence',
+        'fields[member]': 'patron_status,currently_entitled_amount_cents,pledge_cadence,is_free_trial,is_gifted',
         'page[count]': '1000',
         'page[cursor]': cursor,
       }),
@@ -61,12 +65,16 @@ export async function syncPatreon(context: ProviderContext, input: SyncInput): P
     );
     for (const member of page.data) {
       if (member.attributes.patron_status !== 'active_patron') continue;
+      members += 1;
+      // Members on a free trial or a gifted membership are members, but pay nothing: not patrons, no revenue.
+      if (member.attributes.is_free_trial || member.attributes.is_gifted) continue;
       patrons += 1;
       // Annual pledges (cadence 12) count for a twelfth per month.
       monthlyCents += (member.attributes.currently_entitled_amount_cents ?? 0) / Math.max(1, member.attributes.pledge_cadence ?? 1);
     }
     cursor = page.meta?.pagination?.cursors?.next ?? undefined;
   } while (cursor);
+  daily.push({ date: input.today, metricType: 'members', value: members });
   daily.push({ date: input.today, metricType: 'patrons', value: patrons });
   daily.push({ date: input.today, metricType: 'monthly_pledges', value: Math.round(monthlyCents) / 100 });
   return { followers: patrons, daily, content: [], usage };

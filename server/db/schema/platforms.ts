@@ -53,6 +53,11 @@ export const platformConnections = pgTable(
     /** When the current access token was issued (Instagram can only extend a token at least 24 hours old). */
     tokenIssuedAt: timestamp('token_issued_at', { withTimezone: true }),
     scope: text('scope'),
+    /**
+     * ISO 4217 code of the amounts the platform reports without naming a currency (a Patreon campaign's pledges are
+     * in the campaign's currency, which no API field carries): set by the creator; null until then.
+     */
+    currency: text('currency'),
     needsReconnect: boolean('needs_reconnect').notNull().default(false),
     syncStatus: text('sync_status').notNull().default('idle'),
     syncMessage: text('sync_message'),

@@ -162,7 +162,7 @@ export function createAnalyticsRepository(db: Database) {
 
     /** Dashboard totals over [startDate, endDate]. */
     async summary(userId: number, startDate: string, endDate: string) {
-      const [row] = await queryRows<{ followers: number; connections: number; views: number; impressions: number; engagements: number; engaged_views: number; revenue: number; pledges: number }>(
+      const [row] = await queryRows<{ followers: number; connections: number; views: number; impressions: number; engagements: number; engaged_views: number; revenue: number }>(
         db,
         sql`with mine as (select id, followers from platform_connections where user_id = ${userId} and is_active),
           per_day as (
@@ -189,12 +189,25 @@ export function createAnalyticsRepository(db: Database) {
             coalesce((select sum(impressions) from per_connection), 0)::float8 as impressions,
             coalesce((select sum(engagements) from per_connection where reach > 0), 0)::float8 as engagements,
             coalesce((select sum(reach) from per_connection where reach > 0 and engagements is not null), 0)::float8 as engaged_views,
-            coalesce((select sum(revenue) from per_connection), 0)::float8 as revenue,
-            coalesce((select sum(latest.value) from mine cross join lateral (
-              select m.value from account_metrics m where m.connection_id = mine.id and m.metric_type = 'monthly_pledges' and m.date <= ${endDate}
-              order by m.date desc limit 1) latest), 0)::float8 as pledges`,
+            coalesce((select sum(revenue) from per_connection), 0)::float8 as revenue`,
       );
       return row!;
+    },
+
+    /**
+     * Each Patreon campaign's latest monthly pledges up to endDate, summed per currency: the connection's currency as
+     * the creator set it (null: not set). Amounts of different currencies are never added together here.
+     */
+    async pledgesByCurrency(userId: number, endDate: string) {
+      return queryRows<{ currency: string | null; amount: number; connections: number }>(
+        db,
+        sql`select c.currency, sum(latest.value)::float8 as amount, count(*)::int as connections
+          from platform_connections c cross join lateral (
+            select m.value from account_metrics m where m.connection_id = c.id and m.metric_type = 'monthly_pledges' and m.date <= ${endDate}
+            order by m.date desc limit 1) latest
+          where c.user_id = ${userId} and c.is_active
+          group by c.currency order by c.currency nulls last`,
+      );
     },
   };
 }

@@ -99,14 +99,18 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
   async function computeSummary(userId: number) {
     const endDate = dayOf(clock.now());
     const startDate = addDays(endDate, -(SUMMARY_DAYS - 1));
-    const row = await repository.summary(userId, startDate, endDate);
+    const [row, pledges] = await Promise.all([repository.summary(userId, startDate, endDate), repository.pledgesByCurrency(userId, endDate)]);
+    const usdPledges = pledges.filter((pledge) => pledge.currency === 'USD').reduce((sum, pledge) => sum + Number(pledge.amount), 0);
     const rate = row.engaged_views > 0 ? (Number(row.engagements) / Number(row.engaged_views)) * 100 : 0;
     return {
       totalFollowers: Number(row.followers),
       averageEngagementRate: Math.round(rate * 100) / 100,
       totalViews: Number(row.views),
       totalImpressions: Number(row.impressions),
-      totalRevenue: Math.round((Number(row.revenue) + Number(row.pledges)) * 100) / 100,
+      totalRevenue: Math.round((Number(row.revenue) + usdPledges) * 100) / 100,
+      pledgesNotInUsd: pledges
+        .filter((pledge) => pledge.currency !== 'USD')
+        .map((pledge) => ({ currency: pledge.currency, monthlyAmount: Math.round(Number(pledge.amount) * 100) / 100, connections: Number(pledge.connections) })),
       connectedPlatforms: Number(row.connections),
     };
   }

@@ -138,7 +138,7 @@ describe('GET /api/analytics', () => {
 describe('GET /api/analytics/summary and /metrics', () => {
   it('sums the last 30 days: engagement rate = engagements / views × 100 where views are reported', async () => {
     const response = await get('/api/analytics/summary');
-    expect(response.body).toEqual({ totalFollowers: 1520, averageEngagementRate: 8, totalViews: 500, totalImpressions: 0, totalRevenue: 6, connectedPlatforms: 2 });
+    expect(response.body).toEqual({ totalFollowers: 1520, averageEngagementRate: 8, totalViews: 500, totalImpressions: 0, totalRevenue: 6, pledgesNotInUsd: [], connectedPlatforms: 2 });
   });
 
   it('counts views only in totalViews; LinkedIn impressions apart, and its engagements over its impressions', async () => {

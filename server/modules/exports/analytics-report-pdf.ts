@@ -19,7 +19,7 @@
 // left out.
 import { PassThrough } from 'node:stream';
 import PDFDocument from 'pdfkit';
-import type { AnalyticsSummary, BreakdownItem, SeriesPoint, TopContentItem } from '#contract/analytics.ts';
+import { type AnalyticsSummary, type BreakdownItem, revenueCurrencyNote, type SeriesPoint, type TopContentItem } from '#contract/analytics.ts';
 import type { ExportRecord } from '#contract/exports.ts';
 import { drawText, registerPdfFonts } from './pdf-fonts.ts';
 
@@ -299,6 +299,12 @@ function drawReport(doc: Doc, report: AnalyticsReport) {
       color: MUTED,
       lineBreak: false,
     });
+  }
+  const currencyNote = revenueCurrencyNote(report.summary.pledgesNotInUsd);
+  if (currencyNote) {
+    y += 14;
+    drawText(doc, currencyNote, left, y, { font: 'regular', size: 9.5, color: MUTED, width: CONTENT_WIDTH });
+    y += doc.heightOfString(currencyNote, { width: CONTENT_WIDTH }) - 14;
   }
   y += 24;
 

@@ -138,7 +138,7 @@ const report: AnalyticsReport = {
   endDate: '2026-11-01',
   platform: null,
   metricType: null,
-  summary: { totalFollowers: 10, totalViews: 20, totalImpressions: 0, totalRevenue: 0, averageEngagementRate: 1, connectedPlatforms: 1 },
+  summary: { totalFollowers: 10, totalViews: 20, totalImpressions: 0, totalRevenue: 0, pledgesNotInUsd: [], averageEngagementRate: 1, connectedPlatforms: 1 },
   followersOverTime: [{ date: '2026-11-01', value: 10 }],
   engagementOverTime: [{ date: '2026-11-01', value: 3 }],
   platformBreakdown: [{ name: 'YouTube', followers: 10, percentage: 100, color: '#FF0000' }],

@@ -10,6 +10,8 @@ import {
   oauthCallbackResponse,
   platformConnectionsResponse,
   platformsResponse,
+  updateConnectionRequest,
+  updateConnectionResponse,
 } from '#contract/platforms.ts';
 import { connectionIdParam } from '#contract/platforms.ts';
 import { currentUser } from '../../plugins/authentication.ts';
@@ -34,6 +36,12 @@ export function platformsRoutes(app: FastifyInstance, { platforms }: { platforms
     '/api/platformconnections/connect',
     { schema: { body: connectPlatformRequest, response: { 201: connectPlatformResponse } } },
     async (request, reply) => reply.status(201).send(await platforms.connectManually(currentUser(request).id, request.body)),
+  );
+
+  routes.patch(
+    '/api/platformconnections/:id',
+    { schema: { params: connectionIdParams, body: updateConnectionRequest, response: { 200: updateConnectionResponse } } },
+    async (request) => platforms.updateConnection(currentUser(request).id, request.params.id, request.body),
   );
 
   routes.delete('/api/platformconnections/:id', { schema: { params: connectionIdParams, response: { 200: disconnectResponse } } }, async (request) =>

@@ -13,6 +13,8 @@ import {
   type PlatformConnection,
   type PlatformName,
   platformById,
+  PLATFORMS_WITH_UNNAMED_CURRENCY,
+  type UpdateConnectionRequest,
 } from '#contract/platforms.ts';
 import { toSyncStatus } from '#contract/sync-status.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -74,6 +76,7 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
       avatarUrl: row.avatarUrl,
       connectedAt: row.connectedAt.toISOString(),
       followers: missing.some((scope) => scope.provides.includes('followers')) ? null : row.followers,
+      currency: PLATFORMS_WITH_UNNAMED_CURRENCY.includes(platform) ? row.currency : null,
       missingPermissions: missing.map(({ scope, label, provides }) => ({ permission: scope, label, provides: [...provides] })),
       isActive: row.isActive,
       manual: row.manual,
@@ -235,6 +238,19 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
       const row = await storeConnection(userId, platform, profile, undefined);
       await repository.updateConnection(row.id, { lastSyncedAt: clock.now() });
       return toConnection((await repository.findConnectionById(row.id))!);
+    },
+
+    /** Sets the currency of the amounts of a platform that names none (a Patreon campaign's pledges). */
+    async updateConnection(userId: number, connectionId: number, body: UpdateConnectionRequest): Promise<PlatformConnection> {
+      const row = await repository.findConnection(userId, connectionId);
+      if (!row) throw new AppError('not_found', 'No such connection.');
+      const platform = resolvePlatform(row.platform);
+      if (!PLATFORMS_WITH_UNNAMED_CURRENCY.includes(platform)) {
+        throw new AppError('bad_request', `${displayName(platform)} names the currency of its amounts: there is no currency to set.`);
+      }
+      const updated = await repository.updateConnection(row.id, { currency: body.currency, updatedAt: clock.now() });
+      logger.info({ userId, connectionId, currency: body.currency }, 'connection currency set');
+      return toConnection(updated ?? row);
     },
 
     /** Revokes the tokens at the platform where it offers revocation, then deletes the connection and its tokens. */

@@ -43,6 +43,7 @@ export function platformConnection(overrides: Partial<PlatformConnection> = {}):
     connectedAt: '2026-03-01T10:00:00.000Z',
     followers: 12_345,
     missingPermissions: [],
+    currency: null,
     isActive: true,
     manual: false,
     needsReconnect: false,

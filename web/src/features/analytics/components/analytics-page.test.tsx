@@ -20,6 +20,7 @@ const summary: AnalyticsSummary = {
   totalViews: 2_345_678,
   totalImpressions: 0,
   totalRevenue: 1234.567,
+  pledgesNotInUsd: [],
   connectedPlatforms: 3,
 };
 

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, type ReactNode } from 'react';
+import { revenueCurrencyNote } from '#contract/analytics.ts';
 import { useSearchParams } from 'react-router';
 import { ExportMenu } from '../../../components/export-menu';
 import { Button } from '../../../components/ui/button';
@@ -161,6 +162,9 @@ export function AnalyticsPage() {
             }
           />
         </section>
+        {summary.data && revenueCurrencyNote(summary.data.pledgesNotInUsd) ? (
+          <p className="-mt-3 text-xs text-slate-400">{revenueCurrencyNote(summary.data.pledgesNotInUsd)}</p>
+        ) : null}
         {summary.data && summary.data.totalImpressions > 0 ? (
           <p className="-mt-3 text-xs text-slate-400">
             Total Views counts views only. LinkedIn reports impressions instead: {formatCompactNumber(summary.data.totalImpressions)} in the last 30 days.

@@ -15,6 +15,7 @@ const summary: AnalyticsSummary = {
   totalViews: 1_000_000,
   totalImpressions: 0,
   totalRevenue: 1234.5,
+  pledgesNotInUsd: [],
   connectedPlatforms: 3,
 };
 

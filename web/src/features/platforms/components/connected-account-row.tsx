@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { PLATFORMS_WITH_UNNAMED_CURRENCY } from '#contract/platforms.ts';
 import { Badge } from '../../../components/ui/badge';
 import { PlatformBadge } from '../../../components/platform-badge';
 import { Button } from '../../../components/ui/button';
@@ -19,6 +20,7 @@ import { startOAuthConnectionMutationOptions } from '../api/get-oauth-auth-url';
 import { syncStatusQueryOptions } from '../../../lib/sync-status';
 import { serverMessage } from '../utils/action-error';
 import { lastSyncedText } from '../utils/connection-display';
+import { CampaignCurrency } from './campaign-currency';
 
 function SyncIcon() {
   return (
@@ -178,6 +180,7 @@ export function ConnectedAccountRow({ connection, syncFailure }: ConnectedAccoun
         </Button>
       </div>
       </div>
+      {PLATFORMS_WITH_UNNAMED_CURRENCY.includes(connection.platform) && !connection.manual ? <CampaignCurrency connection={connection} /> : null}
       {connection.missingPermissions.length > 0 && !connection.needsReconnect ? (
         <MissingPermissionsNote
           connection={connection}

@@ -225,6 +225,27 @@ describe('PlatformsPage', () => {
     expect(server.count('GET /api/oauth/tiktok/auth-url')).toBe(1);
   });
 
+  it("sets a Patreon campaign's currency, which Patreon never names, and shows a refusal in words", async () => {
+    let currency: string | null = null;
+    const patreon = () => connection({ id: 5, platformId: 6, platformName: 'Patreon', platform: 'patreon', platformUsername: null, platformUserId: 'patreon-991', followers: 87, currency });
+    const server = mockServer({
+      ...base,
+      'GET /api/platformconnections': () => ({ status: 200, body: [patreon()] }),
+      'PATCH /api/platformconnections/5': () => {
+        currency = 'EUR';
+        return { status: 200, body: patreon() };
+      },
+    });
+    renderPage();
+    const select = (await screen.findByLabelText(/Campaign currency/)) as HTMLSelectElement;
+    expect(select.value).toBe('');
+    expect(screen.getByText(/Until you set it, pledges are added to no total\./)).toBeTruthy();
+    fireEvent.change(select, { target: { value: 'EUR' } });
+    await vi.waitFor(() => expect(screen.getByText(/Pledges are counted in EUR\./)).toBeTruthy());
+    expect(server.calls.find((call) => call.key === 'PATCH /api/platformconnections/5')?.body).toEqual({ currency: 'EUR' });
+    expect(((await screen.findByLabelText(/Campaign currency/)) as HTMLSelectElement).value).toBe('EUR');
+  });
+
   it("disconnects a connected platform on click, saying 'Disconnecting...' meanwhile", async () => {
     const disconnect = deferred();
     let connected = true;

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { revenueCurrencyNote } from './analytics.ts';
+
+describe('revenueCurrencyNote', () => {
+  it('says nothing when every pledge is in dollars', () => {
+    expect(revenueCurrencyNote([])).toBeNull();
+  });
+
+  it('names each currency left out with its amount, and the campaigns whose currency is not set', () => {
+    expect(
+      revenueCurrencyNote([
+        { currency: 'EUR', monthlyAmount: 1234.5, connections: 1 },
+        { currency: null, monthlyAmount: 99, connections: 2 },
+      ]),
+    ).toBe(
+      'Total Revenue counts US dollars only. Patreon pledges left out: €1,234.50 a month in EUR (1 campaign, not converted); 99.00 a month from 2 campaigns whose currency is not set yet (set it on the Platforms page).',
+    );
+  });
+});
