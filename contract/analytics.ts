@@ -163,6 +163,33 @@ export const analyticsPaging = z.object({
   hasMore: z.boolean(),
 });
 
+/** How a series we derived was made (server/db/derived-metrics.ts says which rows). */
+export const DERIVATION_METHODS = {
+  snapshots: 'from daily snapshots of lifetime counters',
+  followsAndUnfollows: 'from daily follows minus unfollows',
+  gainedAndLost: 'from daily subscribers gained minus lost',
+} as const;
+
+/** A series of the answer that is our derivation, not the platform's own daily figure, and over which days. */
+export const derivedSeries = z.object({
+  /** Display name, e.g. "TikTok". */
+  platform: z.string(),
+  /** The metric types derived, e.g. ["views", "likes"]. */
+  metrics: z.array(z.string()),
+  /** One of DERIVATION_METHODS' values. */
+  method: z.string(),
+  /** First and last day (YYYY-MM-DD) of the range holding derived values. */
+  startDate: z.string(),
+  endDate: z.string(),
+});
+export type DerivedSeries = z.infer<typeof derivedSeries>;
+
+/** "TikTok views, likes and shares: from daily snapshots of lifetime counters since Nov 3, 2026." */
+export function derivedSeriesSentence(series: DerivedSeries, formatDay: (day: string) => string): string {
+  const metrics = series.metrics.length <= 1 ? (series.metrics[0] ?? '') : `${series.metrics.slice(0, -1).join(', ')} and ${series.metrics.at(-1)}`;
+  return `${series.platform} ${metrics.replaceAll('_', ' ')}: ${series.method} since ${formatDay(series.startDate)}.`;
+}
+
 export const analyticsResponse = z.object({
   /** The range actually used (YYYY-MM-DD, inclusive). */
   startDate: z.string(),
@@ -183,6 +210,8 @@ export const analyticsResponse = z.object({
   platformBreakdown: z.array(breakdownItem),
   /** Top 5 content items by engagement. */
   topContent: z.array(topContentItem),
+  /** The series in this answer that we derived rather than read as daily figures (charts and exports mark them). */
+  derivedSeries: z.array(derivedSeries),
 });
 export type AnalyticsResponse = z.infer<typeof analyticsResponse>;
 

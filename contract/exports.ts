@@ -26,7 +26,8 @@ export const analyticsExportQuery = analyticsQuery.omit({ page: true, pageSize: 
 export type AnalyticsExportQuery = z.infer<typeof analyticsExportQuery>;
 
 /** The header row of the CSV export, in column order. */
-export const CSV_EXPORT_COLUMNS = ['Date', 'Platform', 'Metric', 'Value', 'Content title'] as const;
+/** "Derived" says how we made a value the platform does not report per day (empty: the platform's own figure). */
+export const CSV_EXPORT_COLUMNS = ['Date', 'Platform', 'Metric', 'Value', 'Content title', 'Derived'] as const;
 
 /** One record of the JSON export (the same fields as the CSV, named as in the analytics API). */
 export const exportRecord = z.object({
@@ -36,6 +37,8 @@ export const exportRecord = z.object({
   metricType: z.string(),
   value: z.number().nullable(),
   contentTitle: z.string().nullable(),
+  /** How we derived the value (e.g. "from daily snapshots of lifetime counters"); null for the platform's own figure. */
+  derivation: z.string().nullable(),
 });
 export type ExportRecord = z.infer<typeof exportRecord>;
 

@@ -1,7 +1,9 @@
 // The analytics queries. Every aggregation runs in SQL over the user's own connections (the user id is in every
 // WHERE clause, so another user's rows cannot appear), using the (connection, date) indexes of the metric tables.
 import { sql } from 'drizzle-orm';
+import { PLATFORM_NAMES } from '#contract/platforms.ts';
 import { type Database, queryRows } from '../../db/client.ts';
+import { derivationOf } from '../../db/derived-metrics.ts';
 
 /** Account metric types that are follower totals (subscribers on YouTube, patrons on Patreon). */
 export const FOLLOWER_TYPES = ['followers', 'subscribers', 'patrons'] as const;
@@ -18,6 +20,8 @@ export interface AnalyticsFilter {
   platform?: string | undefined;
   metricType?: string | undefined;
 }
+
+const METRIC_ORDER = ['followers', 'subscribers', 'views', 'likes', 'comments', 'shares'];
 
 const list = (values: readonly string[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
 
@@ -158,6 +162,24 @@ export function createAnalyticsRepository(db: Database) {
           where c.user_id = ${userId} and c.is_active order by 1`,
       );
       return rows.map((row) => row.metric_type);
+    },
+
+    /**
+     * The account series of the filter that we derived (server/db/derived-metrics.ts), per platform, metric and
+     * method, with the first and last day holding such values.
+     */
+    async derivedSeries(filter: AnalyticsFilter) {
+      const derivation = derivationOf('m', 'c');
+      return queryRows<{ platform: string; metric_type: string; method: string; start_date: string; end_date: string }>(
+        db,
+        sql`select c.platform, m.metric_type, ${derivation} as method, min(m.date)::text as start_date, max(m.date)::text as end_date
+          from account_metrics m join platform_connections c on c.id = m.connection_id
+          where ${connectionScope(filter)} and m.date between ${filter.startDate} and ${filter.endDate}
+            ${filter.metricType ? sql`and m.metric_type = ${filter.metricType}` : sql``}
+            and ${derivation} is not null
+          group by c.platform, m.metric_type, 3
+          order by array_position(array[${list(PLATFORM_NAMES)}]::text[], c.platform), array_position(array[${list(METRIC_ORDER)}]::text[], m.metric_type)`,
+      );
     },
 
     /** Dashboard totals over [startDate, endDate]. */

@@ -3,6 +3,7 @@
 import {
   type AnalyticsQuery,
   type AnalyticsResponse,
+  type DerivedSeries,
   type AnalyticsSummary,
   analyticsResponse,
   analyticsSummaryResponse,
@@ -52,12 +53,13 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
     const pageSize = query.pageSize ?? DEFAULT_ANALYTICS_PAGE_SIZE;
     const followerTypes = query.metricType ? FOLLOWER_TYPES.filter((type) => type === query.metricType) : FOLLOWER_TYPES;
     const engagementOnly = query.metricType && [...ENGAGEMENT_PARTS, 'engagements'].includes(query.metricType) ? query.metricType : undefined;
-    const [metrics, followers, engagement, breakdown, top] = await Promise.all([
+    const [metrics, followers, engagement, breakdown, top, derived] = await Promise.all([
       repository.metricsPage(filter, pageSize, (page - 1) * pageSize),
       repository.followersOverTime(filter, followerTypes),
       query.metricType && !engagementOnly ? Promise.resolve([]) : repository.engagementOverTime(filter, engagementOnly),
       repository.platformFollowers(filter),
       repository.topContent(filter, TOP_CONTENT),
+      repository.derivedSeries(filter),
     ]);
     const totalFollowers = breakdown.reduce((sum, row) => sum + row.followers, 0);
     const ordered = [...breakdown].sort((a, b) => PLATFORM_NAMES.indexOf(a.platform as PlatformName) - PLATFORM_NAMES.indexOf(b.platform as PlatformName));
@@ -89,7 +91,22 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
         engagement: Number(row.engagement),
         url: row.url,
       })),
+      derivedSeries: groupDerived(derived),
     };
+  }
+
+  /** One entry per platform and method, its metrics in the stored order, over the widest span of them. */
+  function groupDerived(rows: { platform: string; metric_type: string; method: string; start_date: string; end_date: string }[]): DerivedSeries[] {
+    const grouped = new Map<string, DerivedSeries>();
+    for (const row of rows) {
+      const key = `${row.platform}\u0000${row.method}`;
+      const entry = grouped.get(key) ?? { platform: displayName(row.platform), metrics: [], method: row.method, startDate: row.start_date, endDate: row.end_date };
+      entry.metrics.push(row.metric_type);
+      if (row.start_date < entry.startDate) entry.startDate = row.start_date;
+      if (row.end_date > entry.endDate) entry.endDate = row.end_date;
+      grouped.set(key, entry);
+    }
+    return [...grouped.values()];
   }
 
   function summaryJson(owner: CacheOwner): Promise<Buffer> {

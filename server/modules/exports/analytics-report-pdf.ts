@@ -19,7 +19,7 @@
 // left out.
 import { PassThrough } from 'node:stream';
 import PDFDocument from 'pdfkit';
-import { type AnalyticsSummary, type BreakdownItem, revenueCurrencyNote, type SeriesPoint, type TopContentItem } from '#contract/analytics.ts';
+import { type AnalyticsSummary, type BreakdownItem, type DerivedSeries, derivedSeriesSentence, revenueCurrencyNote, type SeriesPoint, type TopContentItem } from '#contract/analytics.ts';
 import type { ExportRecord } from '#contract/exports.ts';
 import { drawText, registerPdfFonts } from './pdf-fonts.ts';
 
@@ -39,8 +39,10 @@ export interface AnalyticsReport {
   engagementOverTime: SeriesPoint[];
   platformBreakdown: BreakdownItem[];
   topContent: TopContentItem[];
+  /** The series we derived rather than read as daily figures, said under the charts. */
+  derivedSeries: DerivedSeries[];
   /** The newest records in the range, newest first (at most PDF_RECORD_LIMIT are listed). */
-  records: ExportRecord[];
+  records: Omit<ExportRecord, 'derivation'>[];
   /** Every record in the range (the CSV export's row count). */
   totalRecords: number;
 }
@@ -101,6 +103,12 @@ function tickIndices(length: number, count = X_TICKS): number[] {
 function shortDate(date: string): string {
   const parsed = new Date(`${date}T00:00:00Z`);
   return Number.isNaN(parsed.getTime()) ? date : parsed.toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+}
+
+/** "2026-11-03" → "Nov 3, 2026". */
+function reportDay(date: string): string {
+  const parsed = new Date(`${date}T00:00:00Z`);
+  return Number.isNaN(parsed.getTime()) ? date : parsed.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 }
 
 export function sectionTitle(doc: Doc, title: string, y: number) {
@@ -319,7 +327,18 @@ function drawReport(doc: Doc, report: AnalyticsReport) {
   else barChart(doc, report.engagementOverTime, left, y, CONTENT_WIDTH, chartHeight);
 
   doc.addPage();
-  y = sectionTitle(doc, 'Platform Distribution', PAGE.margin);
+  y = PAGE.margin;
+  if (report.derivedSeries.length > 0) {
+    // The charts' series we derived rather than read as daily figures, as the screen says under its charts.
+    y = sectionTitle(doc, 'Derived by Analytics Hub', y);
+    for (const series of report.derivedSeries) {
+      const sentence = derivedSeriesSentence(series, reportDay);
+      drawText(doc, sentence, left, y, { font: 'regular', size: 9.5, color: MUTED, width: CONTENT_WIDTH });
+      y += doc.heightOfString(sentence, { width: CONTENT_WIDTH }) + 4;
+    }
+    y += 14;
+  }
+  y = sectionTitle(doc, 'Platform Distribution', y);
   if (report.platformBreakdown.length === 0) {
     emptyBox(doc, 'No platform data available', left, y, CONTENT_WIDTH, 100);
     y += 118;

@@ -9,6 +9,7 @@
 // day in the range. exports.test.ts checks that both answer the same records.
 import { sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.ts';
+import { derivationOf } from '../../db/derived-metrics.ts';
 
 export interface ExportFilter {
   userId: number;
@@ -35,6 +36,8 @@ export interface ExportRow {
   metric_type: string;
   value: number;
   content_title: string | null;
+  /** How we derived the value (DERIVATION_METHODS), or null for the platform's own figure. */
+  derivation: string | null;
 }
 
 /**
@@ -56,11 +59,11 @@ function recordsQuery(filter: ExportFilter, window: ExportWindow = {}) {
   const from = window.from ?? filter.startDate;
   const beforeA = window.before ? sql` and m.date < ${window.before}` : sql``;
   const beforeC = window.before ? sql` and d.day < ${window.before}` : sql``;
-  return sql`select 0 as src, m.id, m.metric_type, m.date, m.value, c.platform, null::int as item
+  return sql`select 0 as src, m.id, m.metric_type, m.date, m.value, c.platform, null::int as item, ${derivationOf('m', 'c')} as derivation
       from account_metrics m join platform_connections c on c.id = m.connection_id
       where ${scope} and m.date between ${from} and ${filter.endDate}${beforeA}${typeA}
     union all
-    select 1, cm.id, cm.metric_type, cm.as_of, cm.value, d.platform, cm.content_item_id
+    select 1, cm.id, cm.metric_type, cm.as_of, cm.value, d.platform, cm.content_item_id, null::text
       from (
         -- Each connection's latest day with content counters in the whole range (not the window's).
         select c.id as connection_id, c.platform,
@@ -88,7 +91,7 @@ export function createExportsRepository(db: Database) {
         : sql``;
       return queryRows<ExportRow>(
         db,
-        sql`select r.src as source, r.id, r.date::text as date, r.platform, r.metric_type, r.value, ci.title as content_title
+        sql`select r.src as source, r.id, r.date::text as date, r.platform, r.metric_type, r.value, ci.title as content_title, r.derivation
           from (${recordsQuery(filter, window)}) r
           left join content_items ci on ci.id = r.item
           ${keyset}

@@ -51,10 +51,11 @@ const toExportRecord = (row: ExportRow): ExportRecord => ({
   // JSON has no NaN or Infinity; PostgreSQL doubles can hold them.
   value: Number.isFinite(Number(row.value)) ? Number(row.value) : null,
   contentTitle: row.content_title,
+  derivation: row.derivation,
 });
 
 const csvRecord = (record: ExportRecord) =>
-  csvLine([csvText(record.date), csvText(record.platformName), csvText(record.metricType), csvNumber(record.value), csvText(record.contentTitle)]);
+  csvLine([csvText(record.date), csvText(record.platformName), csvText(record.metricType), csvNumber(record.value), csvText(record.contentTitle), csvText(record.derivation)]);
 
 export interface ExportFile {
   fileName: string;
@@ -116,6 +117,7 @@ export function createExportsService({ repository, analytics, clock }: { reposit
       engagementOverTime: data.engagementOverTime,
       platformBreakdown: data.platformBreakdown,
       topContent: data.topContent,
+      derivedSeries: data.derivedSeries,
       records: data.allMetrics.map((record) => ({
         date: record.date,
         platformName: record.platformName,

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DERIVATION_METHODS } from '#contract/analytics.ts';
 import { analyticsFactory } from '../../test/analytics-factory.ts';
 import { type Account, signUpWithAccess } from '../../test/platforms.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
@@ -92,19 +93,22 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-// Newest first; within a day account metrics, then content metrics, each in the order they were stored.
+/** The subscriber history before the connection (made today) is derived from each day's gains and losses. */
+const GAINED_AND_LOST = DERIVATION_METHODS.gainedAndLost;
+// Newest first; within a day account metrics, then content metrics, each in the order they were stored; the sixth
+// cell says how we derived a value (absent: the platform's own figure).
 const EXPECTED = [
   ['2026-11-02', 'TikTok', 'followers', 510, null],
   ['2026-11-02', 'TikTok', 'likes', 40, '@mention me'],
   ['2026-11-02', 'TikTok', 'shares', 2, '-5 tips'],
   ['2026-11-02', 'TikTok', 'views', 7, 'Café 日本'],
-  ['2026-11-01', 'YouTube', 'subscribers', 1010, null],
+  ['2026-11-01', 'YouTube', 'subscribers', 1010, null, GAINED_AND_LOST],
   ['2026-11-01', 'YouTube', 'views', 300, null],
   ['2026-11-01', 'YouTube', 'revenue', -12.5, null],
   ['2026-11-01', 'YouTube', 'likes', 30, EVIL_TITLE],
   ['2026-11-01', 'YouTube', 'comments', 5, EVIL_TITLE],
   ['2026-11-01', 'YouTube', 'likes', 50, QUOTED_TITLE],
-  ['2026-10-31', 'YouTube', 'subscribers', 1000, null],
+  ['2026-10-31', 'YouTube', 'subscribers', 1000, null, GAINED_AND_LOST],
   ['2026-10-31', 'YouTube', 'views', 200, null],
   ['2026-10-31', 'YouTube', 'likes', 10, null],
 ] as const;
@@ -120,25 +124,25 @@ describe('CSV export', () => {
     const text = response.bytes.subarray(3).toString('utf8');
     expect(text.endsWith('\r\n')).toBe(true);
     const rows = parseCsv(text);
-    expect(rows[0]).toEqual(['Date', 'Platform', 'Metric', 'Value', 'Content title']);
+    expect(rows[0]).toEqual(['Date', 'Platform', 'Metric', 'Value', 'Content title', 'Derived']);
     expect(rows.slice(1)).toEqual([
-      ['2026-11-02', 'TikTok', 'followers', '510', ''],
-      ['2026-11-02', 'TikTok', 'likes', '40', "'@mention me"],
-      ['2026-11-02', 'TikTok', 'shares', '2', "'-5 tips"],
-      ['2026-11-02', 'TikTok', 'views', '7', 'Café 日本'],
-      ['2026-11-01', 'YouTube', 'subscribers', '1010', ''],
-      ['2026-11-01', 'YouTube', 'views', '300', ''],
-      ['2026-11-01', 'YouTube', 'revenue', '-12.5', ''],
-      ['2026-11-01', 'YouTube', 'likes', '30', `'${EVIL_TITLE}`],
-      ['2026-11-01', 'YouTube', 'comments', '5', `'${EVIL_TITLE}`],
-      ['2026-11-01', 'YouTube', 'likes', '50', QUOTED_TITLE],
-      ['2026-10-31', 'YouTube', 'subscribers', '1000', ''],
-      ['2026-10-31', 'YouTube', 'views', '200', ''],
-      ['2026-10-31', 'YouTube', 'likes', '10', ''],
+      ['2026-11-02', 'TikTok', 'followers', '510', '', ''],
+      ['2026-11-02', 'TikTok', 'likes', '40', "'@mention me", ''],
+      ['2026-11-02', 'TikTok', 'shares', '2', "'-5 tips", ''],
+      ['2026-11-02', 'TikTok', 'views', '7', 'Café 日本', ''],
+      ['2026-11-01', 'YouTube', 'subscribers', '1010', '', GAINED_AND_LOST],
+      ['2026-11-01', 'YouTube', 'views', '300', '', ''],
+      ['2026-11-01', 'YouTube', 'revenue', '-12.5', '', ''],
+      ['2026-11-01', 'YouTube', 'likes', '30', `'${EVIL_TITLE}`, ''],
+      ['2026-11-01', 'YouTube', 'comments', '5', `'${EVIL_TITLE}`, ''],
+      ['2026-11-01', 'YouTube', 'likes', '50', QUOTED_TITLE, ''],
+      ['2026-10-31', 'YouTube', 'subscribers', '1000', '', GAINED_AND_LOST],
+      ['2026-10-31', 'YouTube', 'views', '200', '', ''],
+      ['2026-10-31', 'YouTube', 'likes', '10', '', ''],
     ]);
     // On the wire: the negative number is a bare numeric cell, the formula cell is quoted text.
-    expect(text).toContain('\r\n2026-11-01,YouTube,revenue,-12.5,\r\n');
-    expect(text).toContain(`,"'=HYPERLINK(""http://evil.example"",""x"")"\r\n`);
+    expect(text).toContain('\r\n2026-11-01,YouTube,revenue,-12.5,,\r\n');
+    expect(text).toContain(`,"'=HYPERLINK(""http://evil.example"",""x"")",\r\n`);
   });
 
   it('follows the platform and metric filters, and names the file after them', async () => {
@@ -146,9 +150,9 @@ describe('CSV export', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="analytics-hub-youtube-likes-last-7-days-2026-11-02.csv"');
     expect(parseCsv(response.bytes.subarray(3).toString('utf8')).slice(1)).toEqual([
-      ['2026-11-01', 'YouTube', 'likes', '30', `'${EVIL_TITLE}`],
-      ['2026-11-01', 'YouTube', 'likes', '50', QUOTED_TITLE],
-      ['2026-10-31', 'YouTube', 'likes', '10', ''],
+      ['2026-11-01', 'YouTube', 'likes', '30', `'${EVIL_TITLE}`, ''],
+      ['2026-11-01', 'YouTube', 'likes', '50', QUOTED_TITLE, ''],
+      ['2026-10-31', 'YouTube', 'likes', '10', '', ''],
     ]);
   });
 
@@ -156,7 +160,7 @@ describe('CSV export', () => {
     const response = await download('format=csv&startDate=2025-01-01&endDate=2025-01-31');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="analytics-hub-2025-01-01-to-2025-01-31-2026-11-02.csv"');
-    expect(parseCsv(response.bytes.subarray(3).toString('utf8'))).toEqual([['Date', 'Platform', 'Metric', 'Value', 'Content title']]);
+    expect(parseCsv(response.bytes.subarray(3).toString('utf8'))).toEqual([['Date', 'Platform', 'Metric', 'Value', 'Content title', 'Derived']]);
   });
 });
 
@@ -171,7 +175,7 @@ describe('JSON export', () => {
     expect(document).toEqual({
       exportedAt: '2026-11-02T10:00:00.000Z',
       filters: { startDate: '2026-10-27', endDate: '2026-11-02', platform: null, metricType: null },
-      records: EXPECTED.map(([date, platformName, metricType, value, contentTitle]) => ({ date, platformName, metricType, value, contentTitle })),
+      records: EXPECTED.map(([date, platformName, metricType, value, contentTitle, derivation]) => ({ date, platformName, metricType, value, contentTitle, derivation: derivation ?? null })),
     });
   });
 
@@ -187,7 +191,7 @@ describe('JSON export', () => {
       expect(shown.status).toBe(200);
       const exported = JSON.parse((await download(`format=json&${filters}`)).bytes.toString('utf8'));
       expect(exported.filters).toMatchObject({ startDate: shown.body.startDate, endDate: shown.body.endDate });
-      expect(exported.records).toEqual(
+      expect(exported.records.map(({ derivation: _derivation, ...record }: Record<string, unknown>) => record)).toEqual(
         shown.body.allMetrics.map(({ date, platformName, metricType, value, contentTitle }: Record<string, unknown>) => ({ date, platformName, metricType, value, contentTitle })),
       );
       expect(exported.records.length).toBe(shown.body.paging.total);
@@ -339,9 +343,9 @@ describe('bad input, access and isolation', () => {
     // And Bob sees his own.
     const bobs = JSON.parse((await download('format=json&days=7', bob)).bytes.toString('utf8'));
     expect(bobs.records).toEqual([
-      { date: '2026-11-01', platformName: 'YouTube', metricType: 'subscribers', value: 999_999, contentTitle: null },
-      { date: '2026-11-01', platformName: 'YouTube', metricType: 'views', value: 123_456, contentTitle: null },
-      { date: '2026-11-01', platformName: 'YouTube', metricType: 'likes', value: 99_999, contentTitle: 'Bob video' },
+      { date: '2026-11-01', platformName: 'YouTube', metricType: 'subscribers', value: 999_999, contentTitle: null, derivation: GAINED_AND_LOST },
+      { date: '2026-11-01', platformName: 'YouTube', metricType: 'views', value: 123_456, contentTitle: null, derivation: null },
+      { date: '2026-11-01', platformName: 'YouTube', metricType: 'likes', value: 99_999, contentTitle: 'Bob video', derivation: null },
     ]);
   });
 });

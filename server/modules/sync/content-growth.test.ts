@@ -3,7 +3,8 @@
 // snapshots themselves, computed by hand in JavaScript.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlatformName } from '#contract/platforms.ts';
+import { DERIVATION_METHODS } from '#contract/analytics.ts';
+import { PLATFORM_CATALOGUE, type PlatformName } from '#contract/platforms.ts';
 import { accountMetrics, contentItems, contentMetrics } from '../../db/schema.ts';
 import { connect, signUpWithAccess } from '../../test/platforms.ts';
 import { syncNow } from '../../test/sync.ts';
@@ -80,5 +81,21 @@ describe.each([['tiktok'], ['twitter']] as [PlatformName][])('%s daily values fr
     const fourthDay = dayOf(server.clock.now());
     await syncNow(server, account.token, connectionId);
     expect(Object.keys(await dailyValues(connectionId, fourthDay))).toEqual(['followers']);
+
+    // The analytics answer and the exports say these series are ours, made from snapshots, and since when.
+    const analytics = await server.request('GET', `/api/analytics?days=7&platformId=${PLATFORM_CATALOGUE[platform].id}`, { token: account.token });
+    expect(analytics.body.derivedSeries).toEqual([
+      {
+        platform: PLATFORM_CATALOGUE[platform].name,
+        metrics: expect.arrayContaining(['views', 'likes']),
+        method: DERIVATION_METHODS.snapshots,
+        startDate: secondDay,
+        endDate: secondDay,
+      },
+    ]);
+    const exported = (await server.request('GET', `/api/analytics/export?format=json&days=7&platformId=${PLATFORM_CATALOGUE[platform].id}`, { token: account.token })).body;
+    const accountRecords = exported.records.filter((record: { contentTitle: string | null }) => record.contentTitle === null);
+    expect(accountRecords.filter((record: { metricType: string }) => record.metricType === 'followers').every((record: { derivation: unknown }) => record.derivation === null)).toBe(true);
+    expect(accountRecords.filter((record: { metricType: string }) => record.metricType === 'views').map((record: { derivation: unknown }) => record.derivation)).toEqual([DERIVATION_METHODS.snapshots]);
   });
 });

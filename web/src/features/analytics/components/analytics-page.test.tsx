@@ -42,6 +42,7 @@ const analytics: AnalyticsResponse = {
     { id: 'c1', title: 'Studio tour', description: null, platform: 'YouTube', engagement: 4_321, url: null },
     { id: 'c2', title: '', description: 'A day in the life', platform: 'TikTok', engagement: 987, url: null },
   ],
+  derivedSeries: [{ platform: 'TikTok', metrics: ['views', 'likes', 'comments'], method: 'from daily snapshots of lifetime counters', startDate: '2026-11-03', endDate: '2026-11-21' }],
 };
 
 const emptyAnalytics: AnalyticsResponse = { ...analytics, followersOverTime: [], engagementOverTime: [], platformBreakdown: [], topContent: [] };
@@ -120,6 +121,11 @@ describe('AnalyticsPage', () => {
     const followersTable = screen.getByRole('table', { name: 'Followers growth, last 30 days' });
     expect(within(followersTable).getAllByRole('row').map((row) => row.textContent)).toEqual(['DateFollowers', 'Nov 20, 20261K', 'Nov 21, 20261.2K']);
     expect(await screen.findByRole('img', { name: 'Engagements per day, last 30 days' })).toBeTruthy();
+    // What we derived is said under the chart it feeds: TikTok's likes and comments, not its views (not charted here).
+    const engagementCard = screen.getByRole('heading', { name: 'Engagement Rate' }).closest('section')!;
+    expect(within(engagementCard).getByText('TikTok likes and comments: from daily snapshots of lifetime counters since Nov 3, 2026.')).toBeTruthy();
+    const followersCard = screen.getByRole('heading', { name: 'Followers Growth' }).closest('section')!;
+    expect(within(followersCard).queryByText(/Derived by Analytics Hub/)).toBeNull();
     const doughnut = await screen.findByRole('img', { name: 'Followers by platform, last 30 days' });
     expect(within(doughnut).getByTestId('doughnut-chart').dataset.labels).toBe('["YouTube (75.0%)","TikTok (25.0%)"]');
 

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, type ReactNode } from 'react';
-import { revenueCurrencyNote } from '#contract/analytics.ts';
+import { type DerivedSeries, derivedSeriesSentence, revenueCurrencyNote } from '#contract/analytics.ts';
 import { useSearchParams } from 'react-router';
 import { ExportMenu } from '../../../components/export-menu';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
-import { formatCompactNumber, formatCurrency } from '../../../lib/format';
+import { formatCalendarDay, formatCompactNumber, formatCurrency } from '../../../lib/format';
 import { exportAnalytics } from '../api/export-analytics';
 import { analyticsQueryOptions } from '../api/get-analytics';
 import { analyticsSummaryQueryOptions } from '../../../lib/analytics-summary';
@@ -56,6 +56,30 @@ function periodLabel(filters: AnalyticsFilters): string {
 }
 
 /** /analytics: the four numbers, the filters (kept in the URL) and the charts (spec section 2). */
+const FOLLOWER_METRICS = ['followers', 'subscribers'];
+const ENGAGEMENT_METRICS = ['likes', 'comments', 'shares'];
+
+/**
+ * Which part of a chart we derived rather than read as the platform's daily figure (TikTok and X keep lifetime
+ * counters only; Instagram's follower history is follows minus unfollows), and since when.
+ */
+function DerivedNote({ series, metrics }: { series: DerivedSeries[]; metrics: readonly string[] }) {
+  const shown = series
+    .map((entry) => ({ ...entry, metrics: entry.metrics.filter((metric) => metrics.includes(metric)) }))
+    .filter((entry) => entry.metrics.length > 0);
+  if (shown.length === 0) return null;
+  return (
+    <div className="mt-3 text-xs text-slate-400">
+      <p className="font-medium text-slate-300">Derived by Analytics Hub:</p>
+      <ul className="list-disc pl-5">
+        {shown.map((entry) => (
+          <li key={`${entry.platform}-${entry.method}`}>{derivedSeriesSentence(entry, formatCalendarDay)}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 export function AnalyticsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const filters = filtersFromSearchParams(searchParams);
@@ -196,6 +220,7 @@ export function AnalyticsPage() {
               isEmptySeries(data?.followersOverTime),
               'No followers data available',
             )}
+            {data && !isEmptySeries(data.followersOverTime) ? <DerivedNote series={data.derivedSeries} metrics={FOLLOWER_METRICS} /> : null}
           </Card>
           <Card title="Engagement Rate" className="min-w-0">
             {chartBody(
@@ -207,6 +232,7 @@ export function AnalyticsPage() {
               isEmptySeries(data?.engagementOverTime),
               'No engagement data available',
             )}
+            {data && !isEmptySeries(data.engagementOverTime) ? <DerivedNote series={data.derivedSeries} metrics={ENGAGEMENT_METRICS} /> : null}
           </Card>
           <Card title="Platform Distribution" className="min-w-0">
             {chartBody(
