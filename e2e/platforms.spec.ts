@@ -42,6 +42,40 @@ test.describe('platform connections', () => {
     expect(problems).toEqual([]);
   });
 
+  test('TikTok with permissions unticked says what is missing; a Patreon campaign gets its currency', async ({ page, server, smtp }) => {
+    const problems = watchPageProblems(page);
+    await signInWithTrial(page, server, smtp);
+    await page.getByRole('link', { name: 'Platforms' }).click();
+
+    await page.getByRole('button', { name: /^Connect TikTok/ }).click();
+    await expect(page.getByRole('heading', { name: /wants to access your TikTok account/ })).toBeVisible();
+    await page.getByRole('checkbox', { name: /Read your profile statistics/ }).uncheck();
+    await page.getByRole('checkbox', { name: /Read your public videos/ }).uncheck();
+    await page.getByRole('button', { name: 'Authorize' }).click();
+    await expect(page.getByText('Successfully connected!')).toBeVisible();
+    await page.getByRole('button', { name: /platforms/i }).or(page.getByRole('link', { name: /platforms/i })).first().click();
+
+    const accounts = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Connected Accounts' }) });
+    await expect(accounts.getByText('Not shared by TikTok: followers, videos, views, likes, comments and shares.')).toBeVisible();
+    await expect(accounts.getByText('Followers not available')).toBeVisible();
+    await expect(accounts.getByRole('button', { name: /^Allow more permissions for TikTok/ })).toBeEnabled();
+
+    await page.getByRole('button', { name: /^Connect Patreon/ }).click();
+    await expect(page.getByRole('heading', { name: /wants to access your Patreon account/ })).toBeVisible();
+    await page.getByRole('radio').nth(1).check();
+    await page.getByRole('button', { name: 'Authorize' }).click();
+    await expect(page.getByText('Successfully connected!')).toBeVisible();
+    await page.getByRole('button', { name: /platforms/i }).or(page.getByRole('link', { name: /platforms/i })).first().click();
+    const currency = accounts.getByLabel(/Campaign currency/);
+    await expect(currency).toHaveValue('');
+    await currency.selectOption('EUR');
+    await expect(accounts.getByText('Pledges are counted in EUR.', { exact: false })).toBeVisible();
+    await page.reload();
+    await expect(accounts.getByLabel(/Campaign currency/)).toHaveValue('EUR');
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
+  });
+
   test('denying at the platform shows the failure with its reason', async ({ page, server, smtp }) => {
     await signInWithTrial(page, server, smtp);
     await page.getByRole('link', { name: 'Platforms' }).click();
