@@ -1,8 +1,9 @@
 // The /v1 endpoints the product calls (plus the test helpers), each validating its parameters the way Stripe does
 // and answering with rendered Stripe objects, expanded on request.
 import { z } from 'zod';
-import type { BillingEngine, CheckoutSessionInput } from './billing-engine.ts';
-import { applyMetadata } from './billing-engine.ts';
+import type { BillingEngine } from './billing-engine.ts';
+import { applyMetadata } from './billing-records.ts';
+import type { CheckoutSessionInput } from './checkout-sessions.ts';
 import { invalidRequest, resourceMissing } from './errors.ts';
 import type { FormObject } from './form-encoding.ts';
 import { listObject, type JsonObject, type Renderer } from './objects.ts';

@@ -2,7 +2,8 @@
 // their form posts. Each post changes state through the billing engine and answers with a redirect (POST →
 // redirect → GET), or re-renders the form with the error next to the field.
 import { PLAN } from '#contract/billing.ts';
-import { isEnded, type BillingEngine } from './billing-engine.ts';
+import type { BillingEngine } from './billing-engine.ts';
+import { isEnded } from './billing-records.ts';
 import type { FormObject } from './form-encoding.ts';
 import {
   checkoutPage,

@@ -1,0 +1,124 @@
+// Invoices and charges: a subscription's invoice is drafted, announced and finalized, then charged with the
+// subscription's card; failed renewals book their retries here.
+import { PLAN } from '#contract/billing.ts';
+import { invalidRequest, resourceMissing } from './errors.ts';
+import { DAY, type BillingRecords } from './billing-records.ts';
+import { newId, type InvoiceRecord, type SubscriptionRecord } from './state.ts';
+
+/**
+ * Retries of a failed renewal, in days after the first failure (a custom retry schedule in Stripe's settings).
+ * When the last one fails, the subscription is canceled and the invoice marked uncollectible: Stripe's default
+ * "cancel the subscription if all retries fail".
+ */
+const RETRY_SCHEDULE_DAYS = [3, 5, 7];
+
+export type Invoicing = ReturnType<typeof createInvoicing>;
+
+export function createInvoicing(records: BillingRecords) {
+  const { state, store, renderer, emit, customerNow, customerRecord, subscriptionRecord, openInvoicesOf, changeSubscription, paymentMethodFor } = records;
+
+  /** A new draft invoice for the subscription's next line; `issueInvoice` announces and finalizes it. */
+  function draftInvoice(
+    sub: SubscriptionRecord,
+    billingReason: InvoiceRecord['billingReason'],
+    at: number,
+    line: { start: number; end: number; isTrial: boolean },
+  ): InvoiceRecord {
+    const customer = customerRecord(sub.customer);
+    const invoice: InvoiceRecord = {
+      id: newId('in'),
+      lineItemId: newId('il'),
+      customer: customer.id,
+      customerEmail: customer.email,
+      customerName: customer.name,
+      subscription: sub.id,
+      subscriptionItem: sub.itemId,
+      subscriptionMetadata: { ...sub.metadata },
+      price: sub.price,
+      quantity: sub.quantity,
+      billingReason,
+      isTrial: line.isTrial,
+      created: at,
+      linePeriodStart: line.start,
+      linePeriodEnd: line.end,
+      number: null,
+      status: 'draft',
+      amountDue: line.isTrial ? 0 : PLAN.priceCents * sub.quantity,
+      amountPaid: 0,
+      attemptCount: 0,
+      nextPaymentAttempt: null,
+      firstFailedAt: null,
+      finalizedAt: null,
+      paidAt: null,
+      voidedAt: null,
+      markedUncollectibleAt: null,
+      paymentMethod: null,
+    };
+    state.invoices[invoice.id] = invoice;
+    store.markChanged();
+    return invoice;
+  }
+
+  /**
+   * `invoice.created`, then numbers the invoice and opens it for payment (`invoice.finalized`). Stripe waits about
+   * an hour between the two for renewals; the sandbox does not.
+   */
+  function issueInvoice(invoice: InvoiceRecord, at: number): void {
+    const customer = customerRecord(invoice.customer);
+    emit('invoice.created', renderer.invoice(invoice), customer.id, at);
+    invoice.number = `${customer.invoicePrefix}-${String(customer.nextInvoiceSequence).padStart(4, '0')}`;
+    customer.nextInvoiceSequence += 1;
+    invoice.status = 'open';
+    invoice.finalizedAt = at;
+    store.markChanged();
+    emit('invoice.finalized', renderer.invoice(invoice), customer.id, at);
+  }
+
+  /**
+   * Charges an open invoice with the subscription's card. A $0 invoice is simply paid. `scheduleRetries` says
+   * whether a failure books the next automatic retry (renewals do; a first invoice or a manual attempt does not).
+   */
+  function attemptPayment(invoice: InvoiceRecord, at: number, { scheduleRetries }: { scheduleRetries: boolean }): boolean {
+    const sub = subscriptionRecord(invoice.subscription);
+    const paymentMethod = invoice.amountDue > 0 ? paymentMethodFor(sub) : null;
+    const succeeds = invoice.amountDue === 0 || (paymentMethod !== null && !paymentMethod.chargesFail);
+    if (invoice.amountDue > 0) invoice.attemptCount += 1;
+    store.markChanged();
+    if (succeeds) {
+      invoice.status = 'paid';
+      invoice.amountPaid = invoice.amountDue;
+      invoice.paidAt = at;
+      invoice.nextPaymentAttempt = null;
+      invoice.paymentMethod = paymentMethod?.id ?? null;
+      emit('invoice.paid', renderer.invoice(invoice), invoice.customer, at);
+      emit('invoice.payment_succeeded', renderer.invoice(invoice), invoice.customer, at);
+      return true;
+    }
+    if (scheduleRetries) {
+      const firstFailedAt = (invoice.firstFailedAt ??= at);
+      // The next slot of the schedule still ahead, so manual attempts in between do not shift it.
+      invoice.nextPaymentAttempt = RETRY_SCHEDULE_DAYS.map((days) => firstFailedAt + days * DAY).find((time) => time > at) ?? null;
+    }
+    emit('invoice.payment_failed', renderer.invoice(invoice), invoice.customer, at);
+    return false;
+  }
+
+  /** The portal's "Pay" on an open invoice: one attempt now; a paid invoice brings its subscription back to active. */
+  function payInvoice(invoiceId: string): boolean {
+    const invoice = state.invoices[invoiceId];
+    if (!invoice) throw resourceMissing('invoice', invoiceId);
+    if (invoice.status !== 'open') throw invalidRequest('Invoice is already paid or no longer payable.');
+    const at = customerNow(invoice.customer);
+    const paid = attemptPayment(invoice, at, { scheduleRetries: false });
+    const sub = subscriptionRecord(invoice.subscription);
+    const recoverable = sub.status === 'past_due' || sub.status === 'incomplete';
+    if (paid && recoverable && openInvoicesOf(sub.id).length === 0) {
+      changeSubscription(sub, at, () => {
+        sub.status = 'active';
+      });
+    }
+    return paid;
+  }
+
+  return { draftInvoice, issueInvoice, attemptPayment, payInvoice };
+}
