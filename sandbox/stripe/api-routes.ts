@@ -37,6 +37,9 @@ const cancellationDetails = z.strictObject({
   feedback: z.union([z.literal('').transform(() => null), cancellationFeedback]).optional(),
 });
 
+/** The parameters Stripe accepts on an update with payment_behavior=pending_if_incomplete (of those the sandbox has). */
+const PENDING_UPDATE_PARAMS: ReadonlySet<string> = new Set(['payment_behavior', 'proration_behavior', 'trial_end', 'expand']);
+
 export function createApiRoutes({ engine, renderer, state }: { engine: BillingEngine; renderer: Renderer; state: SandboxState }): ApiRoute[] {
   /**
    * Stripe's list semantics: newest first (ties keep creation order, newest first), a page of `limit` (default 10)
@@ -405,10 +408,27 @@ export function createApiRoutes({ engine, renderer, state }: { engine: BillingEn
             description: formNullableString.optional(),
             cancellation_details: cancellationDetails.optional(),
             trial_end: z.literal('now', { error: 'The Stripe sandbox only supports trial_end=now on update.' }).optional(),
+            payment_behavior: z
+              .enum(['allow_incomplete', 'pending_if_incomplete'], { error: 'The Stripe sandbox supports payment_behavior allow_incomplete and pending_if_incomplete.' })
+              .optional(),
+            // With one flat-priced item nothing is prorated; accepted because pending updates may pass it.
+            proration_behavior: z.enum(['always_invoice', 'create_prorations', 'none']).optional(),
             expand: expandParam,
           }),
           params,
         );
+        if (input.payment_behavior === 'pending_if_incomplete') {
+          // Stripe's rule: a pending update may only carry the parameters that make or shape its invoice.
+          const unsupported = Object.keys(params).find((key) => !PENDING_UPDATE_PARAMS.has(key));
+          if (unsupported !== undefined) {
+            throw invalidRequest(`When payment_behavior=pending_if_incomplete, ${unsupported} cannot be updated. Only ${[...PENDING_UPDATE_PARAMS].join(', ')} can be passed.`, {
+              param: unsupported,
+            });
+          }
+          if (input.trial_end === undefined) {
+            throw invalidRequest('The Stripe sandbox makes pending updates of trial_end=now only: pass trial_end=now.', { param: 'trial_end', code: 'parameter_missing' });
+          }
+        }
         const sub = engine.updateSubscription(path.id!, {
           cancelAtPeriodEnd: input.cancel_at_period_end,
           defaultPaymentMethod: input.default_payment_method,
@@ -417,8 +437,27 @@ export function createApiRoutes({ engine, renderer, state }: { engine: BillingEn
           cancellationComment: input.cancellation_details?.comment,
           cancellationFeedback: input.cancellation_details?.feedback,
           endTrialNow: input.trial_end === 'now' ? true : undefined,
+          paymentBehavior: input.payment_behavior,
         });
         return renderer.expand(renderer.subscription(sub), input.expand ?? []);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v1/subscriptions/:id/resume',
+      handle({ params, path }) {
+        const input = parseParams(
+          z.strictObject({
+            // Resuming with the anchor unchanged would prorate, which the sandbox does not model.
+            billing_cycle_anchor: z.strictObject({ type: z.literal('now', { error: 'The Stripe sandbox resumes with billing_cycle_anchor[type]=now only.' }) }).optional(),
+            payment_behavior: z.literal('resume_on_payment_attempt', { error: 'The Stripe sandbox resumes with payment_behavior=resume_on_payment_attempt only.' }).optional(),
+            // With the anchor reset to now Stripe makes no prorations, so every value means the same here.
+            proration_behavior: z.enum(['always_invoice', 'create_prorations', 'none']).optional(),
+            expand: expandParam,
+          }),
+          params,
+        );
+        return renderer.expand(renderer.subscription(engine.resumeSubscription(path.id!)), input.expand ?? []);
       },
     },
     {

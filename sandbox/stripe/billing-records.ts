@@ -214,6 +214,7 @@ export function createBillingRecords({ store, renderer, wallClock, publish }: Bi
       expYear: card.expYear,
       fingerprint: card.fingerprint,
       chargesFail: card.chargesFail,
+      requiresAuthentication: card.requiresAuthentication,
       billingEmail: customer.email,
     };
     state.paymentMethods[paymentMethod.id] = paymentMethod;

@@ -142,7 +142,8 @@ export function createCheckoutSessions(records: BillingRecords, invoicing: Invoi
     sub.latestInvoice = invoice.id;
     emit('customer.subscription.created', renderer.subscription(sub), customer.id, at);
     issueInvoice(invoice, at);
-    const paid = attemptPayment(invoice, at, { scheduleRetries: false });
+    // The customer is on the Checkout page, so a card that asks for 3-D Secure is authenticated there.
+    const paid = attemptPayment(invoice, at, { scheduleRetries: false, onSession: true });
     if (!trialEnd && paid) {
       changeSubscription(sub, at, () => {
         sub.status = 'active';

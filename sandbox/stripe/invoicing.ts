@@ -1,7 +1,6 @@
 // Invoices and charges: a subscription's invoice is drafted, announced and finalized, then charged with the
 // subscription's card; failed renewals book their retries here.
 import { PLAN } from '#contract/billing.ts';
-import { invalidRequest, resourceMissing } from './errors.ts';
 import { DAY, type BillingRecords } from './billing-records.ts';
 import { newId, type InvoiceRecord, type SubscriptionRecord } from './state.ts';
 
@@ -15,7 +14,7 @@ const RETRY_SCHEDULE_DAYS = [3, 5, 7];
 export type Invoicing = ReturnType<typeof createInvoicing>;
 
 export function createInvoicing(records: BillingRecords) {
-  const { state, store, renderer, emit, customerNow, customerRecord, subscriptionRecord, openInvoicesOf, changeSubscription, paymentMethodFor } = records;
+  const { state, store, renderer, emit, customerRecord, subscriptionRecord, paymentMethodFor } = records;
 
   /** A new draft invoice for the subscription's next line; `issueInvoice` announces and finalizes it. */
   function draftInvoice(
@@ -77,11 +76,15 @@ export function createInvoicing(records: BillingRecords) {
   /**
    * Charges an open invoice with the subscription's card. A $0 invoice is simply paid. `scheduleRetries` says
    * whether a failure books the next automatic retry (renewals do; a first invoice or a manual attempt does not).
+   * `onSession` says whether the customer is on a page to answer 3-D Secure: a card that asks for it is then
+   * authenticated and charged; off-session (renewals, API calls) the charge fails and the invoice needs action,
+   * which Stripe announces with `invoice.payment_action_required` after `invoice.payment_failed`.
    */
-  function attemptPayment(invoice: InvoiceRecord, at: number, { scheduleRetries }: { scheduleRetries: boolean }): boolean {
+  function attemptPayment(invoice: InvoiceRecord, at: number, { scheduleRetries, onSession }: { scheduleRetries: boolean; onSession: boolean }): boolean {
     const sub = subscriptionRecord(invoice.subscription);
     const paymentMethod = invoice.amountDue > 0 ? paymentMethodFor(sub) : null;
-    const succeeds = invoice.amountDue === 0 || (paymentMethod !== null && !paymentMethod.chargesFail);
+    const needsAuthentication = !onSession && paymentMethod?.requiresAuthentication === true;
+    const succeeds = invoice.amountDue === 0 || (paymentMethod !== null && !paymentMethod.chargesFail && !needsAuthentication);
     if (invoice.amountDue > 0) invoice.attemptCount += 1;
     store.markChanged();
     if (succeeds) {
@@ -100,25 +103,17 @@ export function createInvoicing(records: BillingRecords) {
       invoice.nextPaymentAttempt = RETRY_SCHEDULE_DAYS.map((days) => firstFailedAt + days * DAY).find((time) => time > at) ?? null;
     }
     emit('invoice.payment_failed', renderer.invoice(invoice), invoice.customer, at);
+    if (needsAuthentication) emit('invoice.payment_action_required', renderer.invoice(invoice), invoice.customer, at);
     return false;
   }
 
-  /** The portal's "Pay" on an open invoice: one attempt now; a paid invoice brings its subscription back to active. */
-  function payInvoice(invoiceId: string): boolean {
-    const invoice = state.invoices[invoiceId];
-    if (!invoice) throw resourceMissing('invoice', invoiceId);
-    if (invoice.status !== 'open') throw invalidRequest('Invoice is already paid or no longer payable.');
-    const at = customerNow(invoice.customer);
-    const paid = attemptPayment(invoice, at, { scheduleRetries: false });
-    const sub = subscriptionRecord(invoice.subscription);
-    const recoverable = sub.status === 'past_due' || sub.status === 'incomplete';
-    if (paid && recoverable && openInvoicesOf(sub.id).length === 0) {
-      changeSubscription(sub, at, () => {
-        sub.status = 'active';
-      });
-    }
-    return paid;
+  function voidInvoice(invoice: InvoiceRecord, at: number): void {
+    invoice.status = 'void';
+    invoice.voidedAt = at;
+    invoice.nextPaymentAttempt = null;
+    store.markChanged();
+    emit('invoice.voided', renderer.invoice(invoice), invoice.customer, at);
   }
 
-  return { draftInvoice, issueInvoice, attemptPayment, payInvoice };
+  return { draftInvoice, issueInvoice, attemptPayment, voidInvoice };
 }

@@ -279,10 +279,30 @@ export function createRenderer(state: SandboxState, publicBaseUrl: string): Rend
       payment_settings: { payment_method_options: null, payment_method_types: null, save_default_payment_method: 'off' },
       pending_invoice_item_interval: null,
       pending_setup_intent: null,
-      pending_update: null,
+      pending_update: record.pendingUpdate
+        ? {
+            billing_cycle_anchor: record.pendingUpdate.billingCycleAnchor,
+            cancel_at_period_end: null,
+            discount: null,
+            discounts: null,
+            expires_at: record.pendingUpdate.expiresAt,
+            metadata: null,
+            subscription_items: null,
+            trial_end: record.pendingUpdate.trialEnd,
+            trial_from_plan: null,
+          }
+        : null,
       schedule: null,
       start_date: record.created,
       status: record.status,
+      // Why a subscription is paused: in the sandbox only a trial that ended without a payment method pauses one.
+      ...(record.status === 'paused'
+        ? {
+            status_details: {
+              paused: { subscription: { type: 'trial_end_without_payment_method' }, transitioned_at: record.pausedAt ?? record.currentPeriodEnd, type: 'subscription' },
+            },
+          }
+        : {}),
       test_clock: state.customers[record.customer]?.testClock ?? null,
       transfer_data: null,
       trial_end: record.trialEnd,

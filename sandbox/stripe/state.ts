@@ -51,6 +51,8 @@ export interface PaymentMethodRecord {
   fingerprint: string;
   /** Test card 4000 0000 0000 0341: attaches fine, every charge is declined. */
   chargesFail: boolean;
+  /** Test card 4000 0027 6000 3184: every off-session charge needs 3-D Secure (absent in older state files). */
+  requiresAuthentication?: boolean;
   billingEmail: string | null;
 }
 
@@ -81,6 +83,19 @@ export interface SubscriptionRecord {
   latestInvoice: string | null;
   description: string | null;
   metadata: Record<string, string>;
+  /** When the subscription last became `paused` (absent in older state files). */
+  pausedAt?: number | null;
+  /** An update made with payment_behavior=pending_if_incomplete whose invoice is not paid yet. */
+  pendingUpdate?: PendingUpdateRecord | null;
+}
+
+/** What a pending update will change once its invoice is paid (the sandbox supports ending the trial). */
+export interface PendingUpdateRecord {
+  invoice: string;
+  trialEnd: number;
+  billingCycleAnchor: number;
+  /** The trial end, the period end or 23 hours after the update, whichever comes first. */
+  expiresAt: number;
 }
 
 export interface InvoiceRecord {
@@ -95,7 +110,7 @@ export interface InvoiceRecord {
   subscriptionMetadata: Record<string, string>;
   price: string;
   quantity: number;
-  billingReason: 'subscription_create' | 'subscription_cycle';
+  billingReason: 'subscription_create' | 'subscription_cycle' | 'subscription_update';
   /** Trial invoices say so in their line description and cost nothing. */
   isTrial: boolean;
   created: number;

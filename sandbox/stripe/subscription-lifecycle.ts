@@ -2,16 +2,18 @@
 // cancellation, expiry of an unpaid first invoice; and doing, in time order, whatever fell due on a customer's clock
 // (lazily: before each request, and on a timer).
 import type Stripe from 'stripe';
-import { invalidRequest } from './errors.ts';
 import { applyMetadata, DAY, isEnded, nextPeriodEnd, type BillingRecords, type MetadataUpdate } from './billing-records.ts';
 import type { Invoicing } from './invoicing.ts';
-import type { InvoiceRecord, SubscriptionRecord, TestClockRecord } from './state.ts';
+import { invalidRequest, resourceMissing } from './errors.ts';
+import type { InvoiceRecord, PendingUpdateRecord, SubscriptionRecord, TestClockRecord } from './state.ts';
 import type { CardDetails } from './test-cards.ts';
 
 /** Stripe sends `customer.subscription.trial_will_end` three days before the trial ends. */
 const TRIAL_WILL_END_NOTICE = 3 * DAY;
 /** An unpaid first invoice leaves the subscription `incomplete` for 23 hours, then it expires. */
 const INCOMPLETE_EXPIRY = 23 * 3600;
+/** A pending update is discarded 23 hours after the update at the latest (sooner if the trial or period ends). */
+const PENDING_UPDATE_LIFETIME = 23 * 3600;
 
 export interface SubscriptionChanges {
   cancelAtPeriodEnd?: boolean;
@@ -21,6 +23,8 @@ export interface SubscriptionChanges {
   cancellationComment?: string | null;
   cancellationFeedback?: Stripe.Subscription.CancellationDetails.Feedback | null;
   endTrialNow?: boolean;
+  /** `pending_if_incomplete`: apply the change only once the invoice it makes is paid. */
+  paymentBehavior?: 'allow_incomplete' | 'pending_if_incomplete';
 }
 
 export type SubscriptionLifecycle = ReturnType<typeof createSubscriptionLifecycle>;
@@ -44,7 +48,7 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
     attachCard,
     paymentMethodFor,
   } = records;
-  const { draftInvoice, issueInvoice, attemptPayment, payInvoice } = invoicing;
+  const { draftInvoice, issueInvoice, attemptPayment, voidInvoice } = invoicing;
 
   // ---- clocks ----------------------------------------------------------------------------------------------
 
@@ -109,6 +113,34 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
     }
   }
 
+  // ---- invoices --------------------------------------------------------------------------------------------
+
+  /**
+   * The portal's "Pay" on an open invoice: one attempt now, with the customer on the page (so 3-D Secure is
+   * answered). A paid invoice brings its subscription back to active, or applies the update waiting for it.
+   */
+  function payInvoice(invoiceId: string): boolean {
+    const invoice = state.invoices[invoiceId];
+    if (!invoice) throw resourceMissing('invoice', invoiceId);
+    if (invoice.status !== 'open') throw invalidRequest('Invoice is already paid or no longer payable.');
+    const at = customerNow(invoice.customer);
+    const paid = attemptPayment(invoice, at, { scheduleRetries: false, onSession: true });
+    const sub = subscriptionRecord(invoice.subscription);
+    const pending = sub.pendingUpdate;
+    if (paid && pending?.invoice === invoice.id) {
+      changeSubscription(sub, at, () => applyTrialEnd(sub, pending, invoice));
+      emit('customer.subscription.pending_update_applied', renderer.subscription(sub), sub.customer, at);
+      return paid;
+    }
+    const recoverable = sub.status === 'past_due' || sub.status === 'incomplete';
+    if (paid && recoverable && openInvoicesOf(sub.id).length === 0) {
+      changeSubscription(sub, at, () => {
+        sub.status = 'active';
+      });
+    }
+    return paid;
+  }
+
   // ---- subscription changes --------------------------------------------------------------------------------
 
   function updateSubscription(id: string, changes: SubscriptionChanges): SubscriptionRecord {
@@ -123,6 +155,11 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
       throw invalidRequest('trial_end can only be set to now on a subscription that is trialing.', { param: 'trial_end' });
     }
     const at = customerNow(sub.customer);
+    if (changes.paymentBehavior === 'pending_if_incomplete') {
+      endTrialIfPaid(sub, at);
+      settleCustomer(sub.customer);
+      return sub;
+    }
     changeSubscription(sub, at, () => {
       if (changes.cancelAtPeriodEnd === true) {
         sub.cancelAtPeriodEnd = true;
@@ -147,6 +184,76 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
         if (sub.cancelAtPeriodEnd) sub.cancelAt = at;
       }
     });
+    settleCustomer(sub.customer);
+    return sub;
+  }
+
+  /**
+   * `trial_end=now` with `payment_behavior=pending_if_incomplete`: the invoice for the first period is made and
+   * charged off-session now; the trial ends only if it is paid. If not, the change waits in `pending_update` (the
+   * subscription carries on trialing) until the invoice is paid or the update expires.
+   */
+  function endTrialIfPaid(sub: SubscriptionRecord, at: number): void {
+    if (sub.pendingUpdate) throw invalidRequest('This subscription already has a pending update waiting for its invoice to be paid.');
+    const end = nextPeriodEnd(at, at);
+    const invoice = draftInvoice(sub, 'subscription_update', at, { start: at, end, isTrial: false });
+    issueInvoice(invoice, at);
+    const update: PendingUpdateRecord = {
+      invoice: invoice.id,
+      trialEnd: at,
+      billingCycleAnchor: at,
+      expiresAt: Math.min(sub.trialEnd ?? sub.currentPeriodEnd, sub.currentPeriodEnd, at + PENDING_UPDATE_LIFETIME),
+    };
+    const paid = attemptPayment(invoice, at, { scheduleRetries: false, onSession: false });
+    changeSubscription(sub, at, () => {
+      sub.latestInvoice = invoice.id;
+      if (paid) applyTrialEnd(sub, update, invoice);
+      else sub.pendingUpdate = update;
+    });
+  }
+
+  /** The trial ends as the (possibly pending) update asked, and the paid invoice's period begins. */
+  function applyTrialEnd(sub: SubscriptionRecord, update: PendingUpdateRecord, invoice: InvoiceRecord): void {
+    sub.trialEnd = update.trialEnd;
+    sub.billingCycleAnchor = update.billingCycleAnchor;
+    sub.currentPeriodStart = invoice.linePeriodStart;
+    sub.currentPeriodEnd = invoice.linePeriodEnd;
+    sub.status = 'active';
+    sub.pendingUpdate = null;
+    if (sub.cancelAtPeriodEnd) sub.cancelAt = sub.currentPeriodEnd;
+  }
+
+  /** Nobody paid the update's invoice in time: Stripe voids it and discards the update. */
+  function expirePendingUpdate(sub: SubscriptionRecord, update: PendingUpdateRecord, at: number): void {
+    const invoice = state.invoices[update.invoice];
+    if (invoice?.status === 'open') voidInvoice(invoice, at);
+    changeSubscription(sub, at, () => {
+      sub.pendingUpdate = null;
+    });
+    emit('customer.subscription.pending_update_expired', renderer.subscription(sub), sub.customer, at);
+  }
+
+  /**
+   * POST /v1/subscriptions/:id/resume of a paused subscription, with Stripe's defaults (billing_cycle_anchor now,
+   * payment_behavior resume_on_payment_attempt): a new period starts now and its invoice is charged off-session;
+   * the subscription is active if that succeeds and past_due (with no automatic retries) if not.
+   */
+  function resumeSubscription(id: string): SubscriptionRecord {
+    const sub = subscriptionRecord(id);
+    if (sub.status !== 'paused') throw invalidRequest(`Only a paused subscription can be resumed; this one is ${sub.status}.`);
+    const at = customerNow(sub.customer);
+    const end = nextPeriodEnd(at, at);
+    changeSubscription(sub, at, () => {
+      sub.billingCycleAnchor = at;
+      sub.currentPeriodStart = at;
+      sub.currentPeriodEnd = end;
+      sub.pausedAt = null;
+      const invoice = draftInvoice(sub, 'subscription_update', at, { start: at, end, isTrial: false });
+      issueInvoice(invoice, at);
+      sub.latestInvoice = invoice.id;
+      sub.status = attemptPayment(invoice, at, { scheduleRetries: false, onSession: false }) ? 'active' : 'past_due';
+    });
+    emit('customer.subscription.resumed', renderer.subscription(sub), sub.customer, at);
     settleCustomer(sub.customer);
     return sub;
   }
@@ -188,7 +295,7 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
       const invoice = draftInvoice(sub, 'subscription_cycle', at, { start: at, end, isTrial: false });
       issueInvoice(invoice, at);
       sub.latestInvoice = invoice.id;
-      sub.status = attemptPayment(invoice, at, { scheduleRetries: true }) ? 'active' : 'past_due';
+      sub.status = attemptPayment(invoice, at, { scheduleRetries: true, onSession: false }) ? 'active' : 'past_due';
     });
   }
 
@@ -201,6 +308,7 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
     if (sub.trialEndBehavior === 'pause') {
       changeSubscription(sub, at, () => {
         sub.status = 'paused';
+        sub.pausedAt = at;
       });
       emit('customer.subscription.paused', renderer.subscription(sub), sub.customer, at);
       return;
@@ -209,7 +317,7 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
   }
 
   function retryPayment(sub: SubscriptionRecord, invoice: InvoiceRecord, at: number): void {
-    if (attemptPayment(invoice, at, { scheduleRetries: true })) {
+    if (attemptPayment(invoice, at, { scheduleRetries: true, onSession: false })) {
       if (openInvoicesOf(sub.id).length === 0) {
         changeSubscription(sub, at, () => {
           sub.status = 'active';
@@ -225,11 +333,7 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
   }
 
   function expireIncomplete(sub: SubscriptionRecord, at: number): void {
-    for (const invoice of openInvoicesOf(sub.id)) {
-      invoice.status = 'void';
-      invoice.voidedAt = at;
-      emit('invoice.voided', renderer.invoice(invoice), invoice.customer, at);
-    }
+    for (const invoice of openInvoicesOf(sub.id)) voidInvoice(invoice, at);
     changeSubscription(sub, at, () => {
       sub.status = 'incomplete_expired';
       sub.endedAt = at;
@@ -251,6 +355,8 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
       if (at !== null) actions.push({ at, rank, run: () => run(at) });
     };
     const cancelling = (at: number) => endSubscription(sub, at, sub.cancellationReason, { requestedAt: sub.canceledAt });
+    const pending = sub.pendingUpdate;
+    if (pending) add(pending.expiresAt, 1, (at) => expirePendingUpdate(sub, pending, at));
     switch (sub.status) {
       case 'trialing':
         if (!sub.trialWillEndSent && sub.trialEnd !== null) {
@@ -310,7 +416,9 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
     advanceTestClock,
     advanceCustomerClock,
     replaceDefaultCard,
+    payInvoice,
     updateSubscription,
+    resumeSubscription,
     cancelSubscriptionNow,
     settleCustomer,
     settleDueSubscriptions,
