@@ -101,7 +101,7 @@ describe('invoice.payment_action_required (card 4000 0027 6000 3184)', () => {
 });
 
 describe('customer.subscription.resumed', () => {
-  it('a subscription paused at trial end without a card is active again, with access, once resumed', async () => {
+  it('a subscription paused at trial end without a card: the user adds a card and resumes it, and has access again', async () => {
     const account = (await server.signUp()) as Account;
     // The product's checkout links a customer; this subscription is one made elsewhere (the dashboard) with
     // trial_settings.end_behavior.missing_payment_method=pause, which the product's own checkout does not use.
@@ -122,13 +122,23 @@ describe('customer.subscription.resumed', () => {
     expect(await status(account)).toMatchObject({ status: 'paused', hasValidAccess: false });
     expect(await premium(account)).toBe(402);
 
+    // Resuming charges the first month at once, so the product asks for a card first.
+    const withoutCard = await server.request('POST', '/api/stripe/resume-subscription', { token: account.token });
+    expect(withoutCard.status).toBe(409);
+    expect((await stripe.subscriptions.retrieve(subscriptionId)).status).toBe('paused');
+
+    // Adding a card does not resume anything at Stripe; the user's "Resume" does.
     await portalAction(account, 'card', GOOD_CARD);
+    expect(await status(account)).toMatchObject({ status: 'paused', hasValidAccess: false });
     const resumedAt = after(startedAt, 8 * DAY);
     await advance(account, resumedAt);
-    await stripe.subscriptions.resume(subscriptionId);
+    const answer = await server.request('POST', '/api/stripe/resume-subscription', { token: account.token });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ status: 'active', hasValidAccess: true });
     await sandboxOf(server).flushWebhooks();
 
     expect(await recordedEvents('customer.subscription.resumed')).toHaveLength(1);
+    expect((await stripe.subscriptions.retrieve(subscriptionId)).status).toBe('active');
     const resumed = await status(account);
     expect(resumed).toMatchObject({ status: 'active', hasValidAccess: true, planName: 'Pro' });
     expect(new Date(resumed.currentPeriodEnd).getTime()).toBeGreaterThan(after(resumedAt, 27 * DAY).getTime());
