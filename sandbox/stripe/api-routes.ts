@@ -171,7 +171,7 @@ export function createApiRoutes({ engine, renderer, state }: { engine: BillingEn
       handle({ params, path }) {
         const input = parseParams(z.strictObject({ ...listParams, type: z.string().optional() }), params);
         const customer = engine.customerRecord(path.id!);
-        const cards = input.type === undefined || input.type === 'card' ? Object.values(state.paymentMethods).filter((pm) => pm.customer === customer.id) : [];
+        const cards = Object.values(state.paymentMethods).filter((pm) => pm.customer === customer.id && (input.type === undefined || (pm.type ?? 'card') === input.type));
         return paginate(cards, input, `/v1/customers/${customer.id}/payment_methods`, renderer.paymentMethod);
       },
     },
@@ -185,7 +185,7 @@ export function createApiRoutes({ engine, renderer, state }: { engine: BillingEn
         const input = parseParams(z.strictObject({ ...listParams, customer: z.string().optional(), type: z.string().optional() }), params);
         checkFilters(input);
         const cards = Object.values(state.paymentMethods).filter(
-          (pm) => (input.customer === undefined || pm.customer === input.customer) && (input.type === undefined || input.type === 'card'),
+          (pm) => (input.customer === undefined || pm.customer === input.customer) && (input.type === undefined || (pm.type ?? 'card') === input.type),
         );
         return paginate(cards, input, '/v1/payment_methods', renderer.paymentMethod);
       },

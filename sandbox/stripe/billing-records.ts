@@ -17,6 +17,7 @@ import {
   type SubscriptionRecord,
   type TestClockRecord,
 } from './state.ts';
+import type { BankAccountDetails } from './test-bank-accounts.ts';
 import type { CardDetails } from './test-cards.ts';
 
 export const DAY = 86_400;
@@ -223,6 +224,24 @@ export function createBillingRecords({ store, renderer, wallClock, publish }: Bi
     return paymentMethod;
   }
 
+  function attachBankAccount(customer: CustomerRecord, bankAccount: BankAccountDetails, at: number): PaymentMethodRecord {
+    const paymentMethod: PaymentMethodRecord = {
+      type: 'us_bank_account',
+      id: newId('pm'),
+      created: at,
+      customer: customer.id,
+      routingNumber: bankAccount.routingNumber,
+      bankName: bankAccount.bankName,
+      last4: bankAccount.last4,
+      fingerprint: bankAccount.fingerprint,
+      billingEmail: customer.email,
+    };
+    state.paymentMethods[paymentMethod.id] = paymentMethod;
+    store.markChanged();
+    emit('payment_method.attached', renderer.paymentMethod(paymentMethod), customer.id, at);
+    return paymentMethod;
+  }
+
   /** The card a subscription charges: its own default, else the customer's. */
   function paymentMethodFor(sub: SubscriptionRecord): PaymentMethodRecord | null {
     const customer = customerRecord(sub.customer);
@@ -262,6 +281,7 @@ export function createBillingRecords({ store, renderer, wallClock, publish }: Bi
     updateCustomer,
     createTestClock,
     attachCard,
+    attachBankAccount,
     paymentMethodFor,
     onBehalfOf,
   };

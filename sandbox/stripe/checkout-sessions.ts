@@ -5,6 +5,7 @@ import { addMonths, DAY, type BillingRecords } from './billing-records.ts';
 import type { Invoicing } from './invoicing.ts';
 import type { SubscriptionLifecycle } from './subscription-lifecycle.ts';
 import { newId, type CheckoutSessionRecord, type PortalSessionRecord, type SubscriptionRecord } from './state.ts';
+import type { BankAccountDetails } from './test-bank-accounts.ts';
 import type { CardDetails } from './test-cards.ts';
 
 /** Checkout sessions expire after 24 hours unless told otherwise. */
@@ -35,7 +36,7 @@ export type CheckoutSessionInput = Pick<
 export type CheckoutSessions = ReturnType<typeof createCheckoutSessions>;
 
 export function createCheckoutSessions(records: BillingRecords, invoicing: Invoicing, lifecycle: SubscriptionLifecycle) {
-  const { state, store, renderer, emit, wallNow, customerNow, customerRecord, createCustomer, attachCard, changeSubscription } = records;
+  const { state, store, renderer, emit, wallNow, customerNow, customerRecord, createCustomer, attachCard, attachBankAccount, changeSubscription } = records;
   const { draftInvoice, issueInvoice, attemptPayment } = invoicing;
   const { settleCustomer } = lifecycle;
 
@@ -93,7 +94,10 @@ export function createCheckoutSessions(records: BillingRecords, invoicing: Invoi
    * What the hosted checkout page's Subscribe does: creates the customer if needed, attaches the card, starts the
    * subscription (trialing, or charged at once), and completes the session.
    */
-  function completeCheckout(sessionId: string, payer: { email: string | null; card: CardDetails | null }): CheckoutSessionRecord {
+  function completeCheckout(
+    sessionId: string,
+    payer: { email: string | null; card: CardDetails | null; bankAccount?: BankAccountDetails | null },
+  ): CheckoutSessionRecord {
     const session = checkoutSessionRecord(sessionId);
     if (session.status !== 'open') throw invalidRequest(`This Checkout Session is ${session.status}.`);
     const customer = session.customer
@@ -103,7 +107,11 @@ export function createCheckoutSessions(records: BillingRecords, invoicing: Invoi
 
     // Like Stripe Checkout, the card becomes the subscription's default_payment_method only: the customer's
     // invoice_settings.default_payment_method stays as it was.
-    const paymentMethod = payer.card ? attachCard(customer, payer.card, at) : null;
+    const paymentMethod = payer.card
+      ? attachCard(customer, payer.card, at)
+      : payer.bankAccount
+        ? attachBankAccount(customer, payer.bankAccount, at)
+        : null;
 
     const trialEnd = session.trialEnd ?? (session.trialPeriodDays ? at + session.trialPeriodDays * DAY : null);
     const periodEnd = trialEnd ?? addMonths(at, 1);
@@ -143,8 +151,8 @@ export function createCheckoutSessions(records: BillingRecords, invoicing: Invoi
     emit('customer.subscription.created', renderer.subscription(sub), customer.id, at);
     issueInvoice(invoice, at);
     // The customer is on the Checkout page, so a card that asks for 3-D Secure is authenticated there.
-    const paid = attemptPayment(invoice, at, { scheduleRetries: false, onSession: true });
-    if (!trialEnd && paid) {
+    const outcome = attemptPayment(invoice, at, { scheduleRetries: false, onSession: true });
+    if (!trialEnd && outcome === 'paid') {
       changeSubscription(sub, at, () => {
         sub.status = 'active';
       });
@@ -153,7 +161,8 @@ export function createCheckoutSessions(records: BillingRecords, invoicing: Invoi
     session.status = 'complete';
     session.customer = customer.id;
     session.subscription = sub.id;
-    session.paymentStatus = trialEnd ? 'no_payment_required' : paid ? 'paid' : 'unpaid';
+    // A bank debit completes the session unpaid; checkout.session.async_payment_succeeded follows when it settles.
+    session.paymentStatus = trialEnd ? 'no_payment_required' : outcome === 'paid' ? 'paid' : 'unpaid';
     store.markChanged();
     emit('checkout.session.completed', renderer.checkoutSession(session), customer.id, at);
     settleCustomer(customer.id);

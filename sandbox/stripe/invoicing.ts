@@ -11,6 +11,12 @@ import { newId, type InvoiceRecord, type SubscriptionRecord } from './state.ts';
  */
 const RETRY_SCHEDULE_DAYS = [3, 5, 7];
 
+/** How long an ACH debit takes to settle: Stripe says up to 4 business days; the sandbox takes 4 days. */
+export const BANK_DEBIT_SETTLEMENT = 4 * DAY;
+
+/** `processing`: a bank debit was started and settles later (a delayed-notification payment method). */
+export type PaymentOutcome = 'paid' | 'failed' | 'processing';
+
 export type Invoicing = ReturnType<typeof createInvoicing>;
 
 export function createInvoicing(records: BillingRecords) {
@@ -80,22 +86,23 @@ export function createInvoicing(records: BillingRecords) {
    * authenticated and charged; off-session (renewals, API calls) the charge fails and the invoice needs action,
    * which Stripe announces with `invoice.payment_action_required` after `invoice.payment_failed`.
    */
-  function attemptPayment(invoice: InvoiceRecord, at: number, { scheduleRetries, onSession }: { scheduleRetries: boolean; onSession: boolean }): boolean {
+  function attemptPayment(invoice: InvoiceRecord, at: number, { scheduleRetries, onSession }: { scheduleRetries: boolean; onSession: boolean }): PaymentOutcome {
     const sub = subscriptionRecord(invoice.subscription);
     const paymentMethod = invoice.amountDue > 0 ? paymentMethodFor(sub) : null;
-    const needsAuthentication = !onSession && paymentMethod?.requiresAuthentication === true;
-    const succeeds = invoice.amountDue === 0 || (paymentMethod !== null && !paymentMethod.chargesFail && !needsAuthentication);
     if (invoice.amountDue > 0) invoice.attemptCount += 1;
     store.markChanged();
-    if (succeeds) {
-      invoice.status = 'paid';
-      invoice.amountPaid = invoice.amountDue;
-      invoice.paidAt = at;
+    if (paymentMethod?.type === 'us_bank_account') {
+      // An ACH debit: nothing is known until it settles; the invoice stays open meanwhile.
+      invoice.paymentMethod = paymentMethod.id;
       invoice.nextPaymentAttempt = null;
-      invoice.paymentMethod = paymentMethod?.id ?? null;
-      emit('invoice.paid', renderer.invoice(invoice), invoice.customer, at);
-      emit('invoice.payment_succeeded', renderer.invoice(invoice), invoice.customer, at);
-      return true;
+      invoice.settlesAt = at + BANK_DEBIT_SETTLEMENT;
+      return 'processing';
+    }
+    const needsAuthentication = !onSession && paymentMethod?.requiresAuthentication === true;
+    const succeeds = invoice.amountDue === 0 || (paymentMethod !== null && !paymentMethod.chargesFail && !needsAuthentication);
+    if (succeeds) {
+      markPaid(invoice, paymentMethod?.id ?? null, at);
+      return 'paid';
     }
     if (scheduleRetries) {
       const firstFailedAt = (invoice.firstFailedAt ??= at);
@@ -104,7 +111,24 @@ export function createInvoicing(records: BillingRecords) {
     }
     emit('invoice.payment_failed', renderer.invoice(invoice), invoice.customer, at);
     if (needsAuthentication) emit('invoice.payment_action_required', renderer.invoice(invoice), invoice.customer, at);
-    return false;
+    return 'failed';
+  }
+
+  function markPaid(invoice: InvoiceRecord, paymentMethodId: string | null, at: number): void {
+    invoice.status = 'paid';
+    invoice.amountPaid = invoice.amountDue;
+    invoice.paidAt = at;
+    invoice.nextPaymentAttempt = null;
+    invoice.settlesAt = null;
+    invoice.paymentMethod = paymentMethodId;
+    store.markChanged();
+    emit('invoice.paid', renderer.invoice(invoice), invoice.customer, at);
+    emit('invoice.payment_succeeded', renderer.invoice(invoice), invoice.customer, at);
+  }
+
+  /** The bank debit in flight for the invoice settles (the sandbox's test account always succeeds). */
+  function settleBankDebit(invoice: InvoiceRecord, at: number): void {
+    markPaid(invoice, invoice.paymentMethod, at);
   }
 
   function voidInvoice(invoice: InvoiceRecord, at: number): void {
@@ -115,5 +139,5 @@ export function createInvoicing(records: BillingRecords) {
     emit('invoice.voided', renderer.invoice(invoice), invoice.customer, at);
   }
 
-  return { draftInvoice, issueInvoice, attemptPayment, voidInvoice };
+  return { draftInvoice, issueInvoice, attemptPayment, settleBankDebit, voidInvoice };
 }

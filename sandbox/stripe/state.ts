@@ -40,7 +40,24 @@ export interface TestClockRecord {
   frozenTime: number;
 }
 
-export interface PaymentMethodRecord {
+export type PaymentMethodRecord = CardPaymentMethodRecord | BankAccountPaymentMethodRecord;
+
+/** A US bank account debited through ACH: a delayed-notification method, the charge settles days later. */
+export interface BankAccountPaymentMethodRecord {
+  type: 'us_bank_account';
+  id: string;
+  created: number;
+  customer: string | null;
+  routingNumber: string;
+  bankName: string;
+  last4: string;
+  fingerprint: string;
+  billingEmail: string | null;
+}
+
+export interface CardPaymentMethodRecord {
+  /** Absent in state files from before bank accounts. */
+  type?: 'card';
   id: string;
   created: number;
   customer: string | null;
@@ -130,6 +147,8 @@ export interface InvoiceRecord {
   voidedAt: number | null;
   markedUncollectibleAt: number | null;
   paymentMethod: string | null;
+  /** When a bank debit in flight for this invoice settles (null or absent: none in flight). */
+  settlesAt?: number | null;
 }
 
 export interface CheckoutSessionRecord {

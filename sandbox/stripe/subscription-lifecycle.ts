@@ -3,7 +3,7 @@
 // (lazily: before each request, and on a timer).
 import type Stripe from 'stripe';
 import { applyMetadata, DAY, isEnded, nextPeriodEnd, type BillingRecords, type MetadataUpdate } from './billing-records.ts';
-import type { Invoicing } from './invoicing.ts';
+import type { Invoicing, PaymentOutcome } from './invoicing.ts';
 import { invalidRequest, resourceMissing } from './errors.ts';
 import type { InvoiceRecord, PendingUpdateRecord, SubscriptionRecord, TestClockRecord } from './state.ts';
 import type { CardDetails } from './test-cards.ts';
@@ -48,7 +48,7 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
     attachCard,
     paymentMethodFor,
   } = records;
-  const { draftInvoice, issueInvoice, attemptPayment, voidInvoice } = invoicing;
+  const { draftInvoice, issueInvoice, attemptPayment, settleBankDebit, voidInvoice } = invoicing;
 
   // ---- clocks ----------------------------------------------------------------------------------------------
 
@@ -119,26 +119,48 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
    * The portal's "Pay" on an open invoice: one attempt now, with the customer on the page (so 3-D Secure is
    * answered). A paid invoice brings its subscription back to active, or applies the update waiting for it.
    */
-  function payInvoice(invoiceId: string): boolean {
+  function payInvoice(invoiceId: string): PaymentOutcome {
     const invoice = state.invoices[invoiceId];
     if (!invoice) throw resourceMissing('invoice', invoiceId);
     if (invoice.status !== 'open') throw invalidRequest('Invoice is already paid or no longer payable.');
+    if (invoice.settlesAt) throw invalidRequest('A payment of this invoice is already processing.');
     const at = customerNow(invoice.customer);
-    const paid = attemptPayment(invoice, at, { scheduleRetries: false, onSession: true });
+    const outcome = attemptPayment(invoice, at, { scheduleRetries: false, onSession: true });
+    if (outcome === 'paid') afterInvoicePaid(invoice, at);
+    return outcome;
+  }
+
+  /** A paid invoice applies the pending update waiting for it, or brings its subscription back to active. */
+  function afterInvoicePaid(invoice: InvoiceRecord, at: number): void {
     const sub = subscriptionRecord(invoice.subscription);
     const pending = sub.pendingUpdate;
-    if (paid && pending?.invoice === invoice.id) {
+    if (pending?.invoice === invoice.id) {
       changeSubscription(sub, at, () => applyTrialEnd(sub, pending, invoice));
       emit('customer.subscription.pending_update_applied', renderer.subscription(sub), sub.customer, at);
-      return paid;
+      return;
     }
     const recoverable = sub.status === 'past_due' || sub.status === 'incomplete';
-    if (paid && recoverable && openInvoicesOf(sub.id).length === 0) {
+    if (recoverable && openInvoicesOf(sub.id).length === 0) {
       changeSubscription(sub, at, () => {
         sub.status = 'active';
       });
     }
-    return paid;
+  }
+
+  /**
+   * A bank debit settles. When it paid the first invoice of a Checkout Session, that session (completed with
+   * payment_status 'unpaid') is now paid: Stripe's checkout.session.async_payment_succeeded.
+   */
+  function settleBankDebitOf(invoice: InvoiceRecord, at: number): void {
+    settleBankDebit(invoice, at);
+    afterInvoicePaid(invoice, at);
+    if (invoice.billingReason !== 'subscription_create') return;
+    for (const session of Object.values(state.checkoutSessions)) {
+      if (session.subscription !== invoice.subscription || session.paymentStatus !== 'unpaid') continue;
+      session.paymentStatus = 'paid';
+      store.markChanged();
+      emit('checkout.session.async_payment_succeeded', renderer.checkoutSession(session), invoice.customer, at);
+    }
   }
 
   // ---- subscription changes --------------------------------------------------------------------------------
@@ -195,6 +217,9 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
    */
   function endTrialIfPaid(sub: SubscriptionRecord, at: number): void {
     if (sub.pendingUpdate) throw invalidRequest('This subscription already has a pending update waiting for its invoice to be paid.');
+    if (paymentMethodFor(sub)?.type === 'us_bank_account') {
+      throw invalidRequest('Pending updates are not supported when the subscription pays by bank debit.', { param: 'payment_behavior' });
+    }
     const end = nextPeriodEnd(at, at);
     const invoice = draftInvoice(sub, 'subscription_update', at, { start: at, end, isTrial: false });
     issueInvoice(invoice, at);
@@ -204,10 +229,10 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
       billingCycleAnchor: at,
       expiresAt: Math.min(sub.trialEnd ?? sub.currentPeriodEnd, sub.currentPeriodEnd, at + PENDING_UPDATE_LIFETIME),
     };
-    const paid = attemptPayment(invoice, at, { scheduleRetries: false, onSession: false });
+    const outcome = attemptPayment(invoice, at, { scheduleRetries: false, onSession: false });
     changeSubscription(sub, at, () => {
       sub.latestInvoice = invoice.id;
-      if (paid) applyTrialEnd(sub, update, invoice);
+      if (outcome === 'paid') applyTrialEnd(sub, update, invoice);
       else sub.pendingUpdate = update;
     });
   }
@@ -251,7 +276,8 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
       const invoice = draftInvoice(sub, 'subscription_update', at, { start: at, end, isTrial: false });
       issueInvoice(invoice, at);
       sub.latestInvoice = invoice.id;
-      sub.status = attemptPayment(invoice, at, { scheduleRetries: false, onSession: false }) ? 'active' : 'past_due';
+      // A bank debit still processing resumes it too (resume_on_payment_attempt).
+      sub.status = attemptPayment(invoice, at, { scheduleRetries: false, onSession: false }) === 'failed' ? 'past_due' : 'active';
     });
     emit('customer.subscription.resumed', renderer.subscription(sub), sub.customer, at);
     settleCustomer(sub.customer);
@@ -295,7 +321,8 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
       const invoice = draftInvoice(sub, 'subscription_cycle', at, { start: at, end, isTrial: false });
       issueInvoice(invoice, at);
       sub.latestInvoice = invoice.id;
-      sub.status = attemptPayment(invoice, at, { scheduleRetries: true, onSession: false }) ? 'active' : 'past_due';
+      // A bank debit still processing is not a failure: the subscription stays active while it settles.
+      sub.status = attemptPayment(invoice, at, { scheduleRetries: true, onSession: false }) === 'failed' ? 'past_due' : 'active';
     });
   }
 
@@ -317,7 +344,9 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
   }
 
   function retryPayment(sub: SubscriptionRecord, invoice: InvoiceRecord, at: number): void {
-    if (attemptPayment(invoice, at, { scheduleRetries: true, onSession: false })) {
+    const outcome = attemptPayment(invoice, at, { scheduleRetries: true, onSession: false });
+    if (outcome === 'processing') return;
+    if (outcome === 'paid') {
       if (openInvoicesOf(sub.id).length === 0) {
         changeSubscription(sub, at, () => {
           sub.status = 'active';
@@ -357,6 +386,8 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
     const cancelling = (at: number) => endSubscription(sub, at, sub.cancellationReason, { requestedAt: sub.canceledAt });
     const pending = sub.pendingUpdate;
     if (pending) add(pending.expiresAt, 1, (at) => expirePendingUpdate(sub, pending, at));
+    const processing = openInvoicesOf(sub.id).filter((invoice) => invoice.settlesAt);
+    for (const invoice of processing) add(invoice.settlesAt ?? null, 2, (at) => settleBankDebitOf(invoice, at));
     switch (sub.status) {
       case 'trialing':
         if (!sub.trialWillEndSent && sub.trialEnd !== null) {
@@ -376,7 +407,8 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
         add(sub.currentPeriodEnd, 3, (at) => startNextPeriod(sub, at));
         break;
       case 'incomplete':
-        add(sub.created + INCOMPLETE_EXPIRY, 3, (at) => expireIncomplete(sub, at));
+        // A first payment still processing keeps the subscription incomplete, without expiring, until it settles.
+        if (processing.length === 0) add(sub.created + INCOMPLETE_EXPIRY, 3, (at) => expireIncomplete(sub, at));
         break;
       default:
         // canceled, incomplete_expired, paused and unpaid subscriptions have nothing scheduled.
