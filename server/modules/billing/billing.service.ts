@@ -232,6 +232,14 @@ export function createBillingService({ repository, stripe, clock, config, logger
     const knownCustomer = await repository.findCustomerIdOfUser(user.id);
     if (knownCustomer) await syncStripeCustomer(knownCustomer);
     const current = await repository.findSubscription(user.id);
+    if (current?.status === 'incomplete') {
+      // The first payment is still open: a bank debit takes days to clear (then Stripe activates the subscription),
+      // a declined card can be paid again for 23 hours. A second subscription now could charge the user twice.
+      throw new AppError(
+        'conflict',
+        'Your first payment has not gone through yet. A bank payment takes a few days to clear; a declined card can be paid again from Manage Billing.',
+      );
+    }
     if (current && RUNNING_STATUSES.has(current.status)) {
       throw new AppError(
         'conflict',

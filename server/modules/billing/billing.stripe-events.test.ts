@@ -1,4 +1,5 @@
-// The product against the Stripe events that only some flows cause: a renewal that needs 3-D Secure
+// The product against the Stripe events that only some flows cause: a Checkout paid by bank debit
+// (checkout.session.async_payment_succeeded), a renewal that needs 3-D Secure
 // (invoice.payment_action_required), a paused subscription resumed (customer.subscription.resumed), and a trial
 // ended only if paid (customer.subscription.pending_update_applied|expired). Each event comes from the sandbox,
 // signed, through POST /api/stripe/webhook; the test then checks what the product stored and grants.
@@ -6,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { billingCustomers, stripeEvents } from '../../db/schema.ts';
-import { advanceTime, AUTHENTICATION_CARD, FAILING_CARD, GOOD_CARD, sandboxOf, stripeClient, submitHostedForm } from '../../test/stripe.ts';
+import { advanceTime, AUTHENTICATION_CARD, FAILING_CARD, GOOD_CARD, sandboxOf, stripeClient, submitHostedForm, TEST_BANK_ACCOUNT } from '../../test/stripe.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 
 const SECOND = 1000;
@@ -83,6 +84,26 @@ async function portalAction(account: Account, action: 'card' | 'pay', fields: Re
   await sandboxOf(server).flushWebhooks();
   return response.headers.get('location') ?? '';
 }
+
+describe('checkout.session.async_payment_succeeded (a US bank account, ACH Direct Debit)', () => {
+  it('no access and no second checkout while the debit clears; active with access once it settles', async () => {
+    const account = (await server.signUp()) as Account;
+    const startedAt = server.clock.now();
+    const checkout = await server.request('POST', '/api/stripe/create-checkout-session', { token: account.token, body: { trialDays: 0 } });
+    await submitHostedForm(sandboxOf(server), checkout.body.url, TEST_BANK_ACCOUNT);
+    await sandboxOf(server).flushWebhooks();
+    expect(await status(account)).toMatchObject({ status: 'incomplete', hasValidAccess: false });
+    expect(await premium(account)).toBe(402);
+    // A second subscription now would debit the user twice once both clear.
+    const again = await server.request('POST', '/api/stripe/create-checkout-session', { token: account.token, body: { trialDays: 0 } });
+    expect(again.status).toBe(409);
+
+    await advance(account, after(startedAt, 4 * DAY));
+    expect(await recordedEvents('checkout.session.async_payment_succeeded')).toHaveLength(1);
+    expect(await status(account)).toMatchObject({ status: 'active', hasValidAccess: true, planName: 'Pro' });
+    expect(await premium(account)).toBe(200);
+  });
+});
 
 describe('invoice.payment_action_required (card 4000 0027 6000 3184)', () => {
   it('a renewal that needs authentication is past due with the grace; authenticating in the portal makes it active', async () => {
