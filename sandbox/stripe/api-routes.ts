@@ -1,8 +1,9 @@
 // The /v1 endpoints the product calls (plus the test helpers), each validating its parameters the way Stripe does
 // and answering with rendered Stripe objects, expanded on request.
 import { z } from 'zod';
-import type { BillingEngine, CheckoutSessionInput } from './billing-engine.ts';
-import { applyMetadata } from './billing-engine.ts';
+import type { BillingEngine } from './billing-engine.ts';
+import { applyMetadata } from './billing-records.ts';
+import type { CheckoutSessionInput } from './checkout-sessions.ts';
 import { invalidRequest, resourceMissing } from './errors.ts';
 import type { FormObject } from './form-encoding.ts';
 import { listObject, type JsonObject, type Renderer } from './objects.ts';
@@ -35,6 +36,9 @@ const cancellationDetails = z.strictObject({
   comment: formNullableString.optional(),
   feedback: z.union([z.literal('').transform(() => null), cancellationFeedback]).optional(),
 });
+
+/** The parameters Stripe accepts on an update with payment_behavior=pending_if_incomplete (of those the sandbox has). */
+const PENDING_UPDATE_PARAMS: ReadonlySet<string> = new Set(['payment_behavior', 'proration_behavior', 'trial_end', 'expand']);
 
 export function createApiRoutes({ engine, renderer, state }: { engine: BillingEngine; renderer: Renderer; state: SandboxState }): ApiRoute[] {
   /**
@@ -167,7 +171,7 @@ export function createApiRoutes({ engine, renderer, state }: { engine: BillingEn
       handle({ params, path }) {
         const input = parseParams(z.strictObject({ ...listParams, type: z.string().optional() }), params);
         const customer = engine.customerRecord(path.id!);
-        const cards = input.type === undefined || input.type === 'card' ? Object.values(state.paymentMethods).filter((pm) => pm.customer === customer.id) : [];
+        const cards = Object.values(state.paymentMethods).filter((pm) => pm.customer === customer.id && (input.type === undefined || (pm.type ?? 'card') === input.type));
         return paginate(cards, input, `/v1/customers/${customer.id}/payment_methods`, renderer.paymentMethod);
       },
     },
@@ -181,7 +185,7 @@ export function createApiRoutes({ engine, renderer, state }: { engine: BillingEn
         const input = parseParams(z.strictObject({ ...listParams, customer: z.string().optional(), type: z.string().optional() }), params);
         checkFilters(input);
         const cards = Object.values(state.paymentMethods).filter(
-          (pm) => (input.customer === undefined || pm.customer === input.customer) && (input.type === undefined || input.type === 'card'),
+          (pm) => (input.customer === undefined || pm.customer === input.customer) && (input.type === undefined || (pm.type ?? 'card') === input.type),
         );
         return paginate(cards, input, '/v1/payment_methods', renderer.paymentMethod);
       },
@@ -404,10 +408,27 @@ export function createApiRoutes({ engine, renderer, state }: { engine: BillingEn
             description: formNullableString.optional(),
             cancellation_details: cancellationDetails.optional(),
             trial_end: z.literal('now', { error: 'The Stripe sandbox only supports trial_end=now on update.' }).optional(),
+            payment_behavior: z
+              .enum(['allow_incomplete', 'pending_if_incomplete'], { error: 'The Stripe sandbox supports payment_behavior allow_incomplete and pending_if_incomplete.' })
+              .optional(),
+            // With one flat-priced item nothing is prorated; accepted because pending updates may pass it.
+            proration_behavior: z.enum(['always_invoice', 'create_prorations', 'none']).optional(),
             expand: expandParam,
           }),
           params,
         );
+        if (input.payment_behavior === 'pending_if_incomplete') {
+          // Stripe's rule: a pending update may only carry the parameters that make or shape its invoice.
+          const unsupported = Object.keys(params).find((key) => !PENDING_UPDATE_PARAMS.has(key));
+          if (unsupported !== undefined) {
+            throw invalidRequest(`When payment_behavior=pending_if_incomplete, ${unsupported} cannot be updated. Only ${[...PENDING_UPDATE_PARAMS].join(', ')} can be passed.`, {
+              param: unsupported,
+            });
+          }
+          if (input.trial_end === undefined) {
+            throw invalidRequest('The Stripe sandbox makes pending updates of trial_end=now only: pass trial_end=now.', { param: 'trial_end', code: 'parameter_missing' });
+          }
+        }
         const sub = engine.updateSubscription(path.id!, {
           cancelAtPeriodEnd: input.cancel_at_period_end,
           defaultPaymentMethod: input.default_payment_method,
@@ -416,8 +437,27 @@ export function createApiRoutes({ engine, renderer, state }: { engine: BillingEn
           cancellationComment: input.cancellation_details?.comment,
           cancellationFeedback: input.cancellation_details?.feedback,
           endTrialNow: input.trial_end === 'now' ? true : undefined,
+          paymentBehavior: input.payment_behavior,
         });
         return renderer.expand(renderer.subscription(sub), input.expand ?? []);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v1/subscriptions/:id/resume',
+      handle({ params, path }) {
+        const input = parseParams(
+          z.strictObject({
+            // Resuming with the anchor unchanged would prorate, which the sandbox does not model.
+            billing_cycle_anchor: z.strictObject({ type: z.literal('now', { error: 'The Stripe sandbox resumes with billing_cycle_anchor[type]=now only.' }) }).optional(),
+            payment_behavior: z.literal('resume_on_payment_attempt', { error: 'The Stripe sandbox resumes with payment_behavior=resume_on_payment_attempt only.' }).optional(),
+            // With the anchor reset to now Stripe makes no prorations, so every value means the same here.
+            proration_behavior: z.enum(['always_invoice', 'create_prorations', 'none']).optional(),
+            expand: expandParam,
+          }),
+          params,
+        );
+        return renderer.expand(renderer.subscription(engine.resumeSubscription(path.id!)), input.expand ?? []);
       },
     },
     {

@@ -2,6 +2,7 @@
 // hosted invoice. Server-rendered HTML with one small inline stylesheet (dark, readable on a phone), plain POST
 // forms and no script, no external assets. Everything user-controlled goes through `escapeHtml`.
 import { formatMoney } from './objects.ts';
+import { TEST_ACCOUNT_NUMBER, TEST_ROUTING_NUMBER, type BankAccountField } from './test-bank-accounts.ts';
 import { groupDigits, TEST_CARDS, type CardField } from './test-cards.ts';
 
 export const escapeHtml = (value: string) =>
@@ -63,7 +64,7 @@ ${content}
 }
 
 export interface FieldError {
-  field: CardField | 'email';
+  field: CardField | BankAccountField | 'email';
   message: string;
 }
 
@@ -86,6 +87,27 @@ function cardFields(error: FieldError | null, required: boolean): string {
 <div><label for="card_cvc">CVC</label>
 <input id="card_cvc" name="card_cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123"${requiredAttribute}${invalidAttributes(error, 'card_cvc')}></div>
 </div>`;
+}
+
+/**
+ * The second way to pay: ACH Direct Debit from a US bank account, a delayed-notification method (the session
+ * completes unpaid and the debit settles days later). Its own form, so the card fields' `required` does not apply.
+ */
+function bankAccountForm(view: CheckoutView, hidden: string): string {
+  const emailField = view.emailEditable
+    ? `<label for="bank_email">Email</label><input id="bank_email" name="email" type="email" autocomplete="email" required value="${escapeHtml(view.email)}">`
+    : '';
+  return `<section aria-labelledby="bank-account"><h2 id="bank-account">Or pay by US bank account</h2>
+<p class="muted">ACH Direct Debit: the payment takes a few days to clear. Test account: routing ${TEST_ROUTING_NUMBER}, account ${TEST_ACCOUNT_NUMBER}.</p>
+<form method="post" action="${escapeHtml(view.action)}">
+${hidden}
+${emailField}
+<label for="bank_routing_number">Routing number</label>
+<input id="bank_routing_number" name="bank_routing_number" inputmode="numeric" required${invalidAttributes(view.error, 'bank_routing_number')}>
+<label for="bank_account_number">Account number</label>
+<input id="bank_account_number" name="bank_account_number" inputmode="numeric" required${invalidAttributes(view.error, 'bank_account_number')}>
+<button class="secondary wide" type="submit">Subscribe with bank account</button>
+</form></section>`;
 }
 
 function testCardList(): string {
@@ -144,6 +166,7 @@ ${emailField}
 ${cardFields(view.error, view.cardRequired)}
 <button class="primary" type="submit">Subscribe</button>
 </form>
+${bankAccountForm(view, hidden)}
 ${cancel}
 ${testCardList()}`,
   );

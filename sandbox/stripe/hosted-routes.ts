@@ -2,7 +2,8 @@
 // their form posts. Each post changes state through the billing engine and answers with a redirect (POST →
 // redirect → GET), or re-renders the form with the error next to the field.
 import { PLAN } from '#contract/billing.ts';
-import { isEnded, type BillingEngine } from './billing-engine.ts';
+import type { BillingEngine } from './billing-engine.ts';
+import { isEnded } from './billing-records.ts';
 import type { FormObject } from './form-encoding.ts';
 import {
   checkoutPage,
@@ -16,7 +17,8 @@ import {
 } from './hosted-pages.ts';
 import { renderPdf } from './invoice-pdf.ts';
 import { formatMoney, type Renderer } from './objects.ts';
-import type { CheckoutSessionRecord, CustomerRecord, PaymentMethodRecord, SandboxState, SubscriptionRecord } from './state.ts';
+import type { CardPaymentMethodRecord, CheckoutSessionRecord, CustomerRecord, PaymentMethodRecord, SandboxState, SubscriptionRecord } from './state.ts';
+import { checkTestBankAccount, type BankAccountDetails } from './test-bank-accounts.ts';
 import { checkTestCard, type CardDetails } from './test-cards.ts';
 
 export type HostedResponse =
@@ -56,9 +58,11 @@ const formatDate = (unix: number) =>
 const formatDateTime = (unix: number) =>
   `${new Date(unix * 1000).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC' })} UTC`;
 
-const BRAND_NAMES: Record<PaymentMethodRecord['brand'], string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express' };
-const describeCard = (card: PaymentMethodRecord) =>
+const BRAND_NAMES: Record<CardPaymentMethodRecord['brand'], string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express' };
+const describeCard = (card: CardPaymentMethodRecord) =>
   `${BRAND_NAMES[card.brand]} •••• ${card.last4} · expires ${String(card.expMonth).padStart(2, '0')}/${String(card.expYear % 100).padStart(2, '0')}`;
+const describePaymentMethod = (paymentMethod: PaymentMethodRecord) =>
+  paymentMethod.type === 'us_bank_account' ? `${paymentMethod.bankName} •••• ${paymentMethod.last4} · US bank account` : describeCard(paymentMethod);
 
 /** The portal's notices are chosen by key, so the query string cannot put arbitrary text on the page. */
 const NOTICES: Record<string, string> = {
@@ -67,6 +71,7 @@ const NOTICES: Record<string, string> = {
   card_updated: 'Your card was saved.',
   invoice_paid: 'The invoice was paid.',
   invoice_failed: 'The payment failed. Try another card.',
+  invoice_processing: 'The bank debit is processing.',
   clock_advanced: "The customer's clock moved forward.",
 };
 
@@ -82,6 +87,14 @@ export function createHostedRoutes({ engine, renderer, state, wallClock }: { eng
     if (!required && !input.number && !input.expiry && !input.cvc) return { card: null, error: null };
     const checked = checkTestCard(input, today);
     return checked.ok ? { card: checked.card, error: null } : { card: null, error: { field: checked.field, message: checked.message } };
+  }
+
+  /** Reads the bank account fields; null when the form is the card form. */
+  function readBankAccount(form: FormObject): { bankAccount: BankAccountDetails | null; error: FieldError | null } {
+    const input = { routingNumber: field(form, 'bank_routing_number'), accountNumber: field(form, 'bank_account_number') };
+    if (!input.routingNumber && !input.accountNumber) return { bankAccount: null, error: null };
+    const checked = checkTestBankAccount(input);
+    return checked.ok ? { bankAccount: checked.bankAccount, error: null } : { bankAccount: null, error: { field: checked.field, message: checked.message } };
   }
 
   // ---- Checkout ----------------------------------------------------------------------------------------------
@@ -123,6 +136,8 @@ export function createHostedRoutes({ engine, renderer, state, wallClock }: { eng
         ? `Your free trial of ${PLAN.name} has started. No charge today.`
         : sub?.status === 'active'
           ? `You are subscribed to ${PLAN.name}.`
+          : sub?.latestInvoice && state.invoices[sub.latestInvoice]?.settlesAt
+            ? `Your bank payment is processing. Your subscription to ${PLAN.name} starts when it clears, in a few days.`
           : 'The subscription was created, but its first payment failed. Pay the open invoice from the billing portal.';
     const next = session.successUrl ? { href: successUrlOf(session), label: 'Continue' } : undefined;
     return html(messagePage('Thank you', next ? message : `${message} You can close this tab.`, next));
@@ -155,9 +170,11 @@ export function createHostedRoutes({ engine, renderer, state, wallClock }: { eng
         if (view.emailEditable && !EMAIL_PATTERN.test(typedEmail)) {
           return html(checkoutPage({ ...view, error: { field: 'email', message: 'Enter a valid email address.' } }), 400);
         }
-        const { card, error } = readCard(form, view.cardRequired, customerToday(session.customer));
+        const bank = readBankAccount(form);
+        if (bank.error) return html(checkoutPage({ ...view, error: bank.error }), 400);
+        const { card, error } = bank.bankAccount ? { card: null, error: null } : readCard(form, view.cardRequired, customerToday(session.customer));
         if (error) return html(checkoutPage({ ...view, error }), 400);
-        engine.completeCheckout(session.id, { email, card });
+        engine.completeCheckout(session.id, { email, card, bankAccount: bank.bankAccount });
         return redirect(session.successUrl ? successUrlOf(session) : `/c/pay/${session.id}`);
       },
     },
@@ -322,7 +339,7 @@ export function createHostedRoutes({ engine, renderer, state, wallClock }: { eng
       email: customer.email ?? customer.id,
       clockTime: formatDateTime(now),
       subscription: sub ? portalSubscriptionView(sub) : null,
-      card: card ? describeCard(card) : null,
+      card: card ? describePaymentMethod(card) : null,
       invoices,
       actionBase: `/p/session/${portal.id}`,
       advanceTargets: advanceTargets(sub, now),
@@ -386,7 +403,8 @@ export function createHostedRoutes({ engine, renderer, state, wallClock }: { eng
     portalAction('pay', ({ customer, portalId, form }) => {
       const invoice = state.invoices[field(form, 'invoice')];
       if (invoice?.customer !== customer.id || invoice.status !== 'open') return redirect(`/p/session/${portalId}`);
-      return engine.payInvoice(invoice.id) ? 'invoice_paid' : 'invoice_failed';
+      const outcome = engine.payInvoice(invoice.id);
+      return outcome === 'paid' ? 'invoice_paid' : outcome === 'processing' ? 'invoice_processing' : 'invoice_failed';
     }),
     portalAction('advance', ({ customer, portalId, form }) => {
       const now = engine.customerNow(customer.id);

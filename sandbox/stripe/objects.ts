@@ -185,11 +185,36 @@ export function createRenderer(state: SandboxState, publicBaseUrl: string): Rend
   }
 
   function paymentMethod(record: PaymentMethodRecord): Stripe.PaymentMethod {
-    return {
+    const common = {
       id: record.id,
       object: 'payment_method',
       allow_redisplay: 'always',
       billing_details: { address: null, email: record.billingEmail, name: null, phone: null, tax_id: null },
+      created: record.created,
+      customer: record.customer,
+      customer_account: null,
+      livemode: false,
+      metadata: {},
+    } as const;
+    if (record.type === 'us_bank_account') {
+      return {
+        ...common,
+        type: 'us_bank_account',
+        us_bank_account: {
+          account_holder_type: 'individual',
+          account_type: 'checking',
+          bank_name: record.bankName,
+          financial_connections_account: null,
+          fingerprint: record.fingerprint,
+          last4: record.last4,
+          networks: { preferred: 'ach', supported: ['ach'] },
+          routing_number: record.routingNumber,
+          status_details: null,
+        },
+      } satisfies Stripe.PaymentMethod;
+    }
+    return {
+      ...common,
       card: {
         brand: record.brand,
         checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: 'pass' },
@@ -206,11 +231,6 @@ export function createRenderer(state: SandboxState, publicBaseUrl: string): Rend
         three_d_secure_usage: { supported: true },
         wallet: null,
       },
-      created: record.created,
-      customer: record.customer,
-      customer_account: null,
-      livemode: false,
-      metadata: {},
       type: 'card',
     } satisfies Stripe.PaymentMethod;
   }
@@ -279,10 +299,30 @@ export function createRenderer(state: SandboxState, publicBaseUrl: string): Rend
       payment_settings: { payment_method_options: null, payment_method_types: null, save_default_payment_method: 'off' },
       pending_invoice_item_interval: null,
       pending_setup_intent: null,
-      pending_update: null,
+      pending_update: record.pendingUpdate
+        ? {
+            billing_cycle_anchor: record.pendingUpdate.billingCycleAnchor,
+            cancel_at_period_end: null,
+            discount: null,
+            discounts: null,
+            expires_at: record.pendingUpdate.expiresAt,
+            metadata: null,
+            subscription_items: null,
+            trial_end: record.pendingUpdate.trialEnd,
+            trial_from_plan: null,
+          }
+        : null,
       schedule: null,
       start_date: record.created,
       status: record.status,
+      // Why a subscription is paused: in the sandbox only a trial that ended without a payment method pauses one.
+      ...(record.status === 'paused'
+        ? {
+            status_details: {
+              paused: { subscription: { type: 'trial_end_without_payment_method' }, transitioned_at: record.pausedAt ?? record.currentPeriodEnd, type: 'subscription' },
+            },
+          }
+        : {}),
       test_clock: state.customers[record.customer]?.testClock ?? null,
       transfer_data: null,
       trial_end: record.trialEnd,
@@ -482,7 +522,7 @@ export function createRenderer(state: SandboxState, publicBaseUrl: string): Rend
       payment_method_collection: record.paymentMethodCollection,
       payment_method_configuration_details: null,
       payment_method_options: { card: { request_three_d_secure: 'automatic' } },
-      payment_method_types: ['card'],
+      payment_method_types: ['card', 'us_bank_account'],
       payment_status: record.paymentStatus,
       permissions: null,
       recovered_from: null,

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { invalidRequest, type StripeApiError } from './errors.ts';
 import type { FormObject } from './form-encoding.ts';
-import type { MetadataUpdate } from './billing-engine.ts';
+import type { MetadataUpdate } from './billing-records.ts';
 
 /** Stripe's codes travel on custom issues in `params.stripeCode`. */
 function fail(ctx: z.RefinementCtx, message: string, stripeCode?: string): typeof z.NEVER {

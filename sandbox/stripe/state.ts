@@ -40,7 +40,24 @@ export interface TestClockRecord {
   frozenTime: number;
 }
 
-export interface PaymentMethodRecord {
+export type PaymentMethodRecord = CardPaymentMethodRecord | BankAccountPaymentMethodRecord;
+
+/** A US bank account debited through ACH: a delayed-notification method, the charge settles days later. */
+export interface BankAccountPaymentMethodRecord {
+  type: 'us_bank_account';
+  id: string;
+  created: number;
+  customer: string | null;
+  routingNumber: string;
+  bankName: string;
+  last4: string;
+  fingerprint: string;
+  billingEmail: string | null;
+}
+
+export interface CardPaymentMethodRecord {
+  /** Absent in state files from before bank accounts. */
+  type?: 'card';
   id: string;
   created: number;
   customer: string | null;
@@ -51,6 +68,8 @@ export interface PaymentMethodRecord {
   fingerprint: string;
   /** Test card 4000 0000 0000 0341: attaches fine, every charge is declined. */
   chargesFail: boolean;
+  /** Test card 4000 0027 6000 3184: every off-session charge needs 3-D Secure (absent in older state files). */
+  requiresAuthentication?: boolean;
   billingEmail: string | null;
 }
 
@@ -81,6 +100,19 @@ export interface SubscriptionRecord {
   latestInvoice: string | null;
   description: string | null;
   metadata: Record<string, string>;
+  /** When the subscription last became `paused` (absent in older state files). */
+  pausedAt?: number | null;
+  /** An update made with payment_behavior=pending_if_incomplete whose invoice is not paid yet. */
+  pendingUpdate?: PendingUpdateRecord | null;
+}
+
+/** What a pending update will change once its invoice is paid (the sandbox supports ending the trial). */
+export interface PendingUpdateRecord {
+  invoice: string;
+  trialEnd: number;
+  billingCycleAnchor: number;
+  /** The trial end, the period end or 23 hours after the update, whichever comes first. */
+  expiresAt: number;
 }
 
 export interface InvoiceRecord {
@@ -95,7 +127,7 @@ export interface InvoiceRecord {
   subscriptionMetadata: Record<string, string>;
   price: string;
   quantity: number;
-  billingReason: 'subscription_create' | 'subscription_cycle';
+  billingReason: 'subscription_create' | 'subscription_cycle' | 'subscription_update';
   /** Trial invoices say so in their line description and cost nothing. */
   isTrial: boolean;
   created: number;
@@ -115,6 +147,8 @@ export interface InvoiceRecord {
   voidedAt: number | null;
   markedUncollectibleAt: number | null;
   paymentMethod: string | null;
+  /** When a bank debit in flight for this invoice settles (null or absent: none in flight). */
+  settlesAt?: number | null;
 }
 
 export interface CheckoutSessionRecord {

@@ -12,13 +12,26 @@ interface TestCard {
   declinedAtEntry: boolean;
   /** Attaches, then every charge fails. */
   chargesFail: boolean;
+  /**
+   * 3-D Secure on every charge (4000 0027 6000 3184, Stripe's pm_card_authenticationRequired): a charge with the
+   * customer on the page is authenticated there and succeeds; one made off-session (renewals) needs action.
+   */
+  requiresAuthentication: boolean;
 }
 
 export const TEST_CARDS: readonly TestCard[] = [
-  { number: '4242424242424242', brand: 'visa', outcome: 'Succeeds', declinedAtEntry: false, chargesFail: false },
-  { number: '5555555555554444', brand: 'mastercard', outcome: 'Succeeds', declinedAtEntry: false, chargesFail: false },
-  { number: '4000000000000341', brand: 'visa', outcome: 'Attaches, then every charge fails', declinedAtEntry: false, chargesFail: true },
-  { number: '4000000000000002', brand: 'visa', outcome: 'Declined when entered', declinedAtEntry: true, chargesFail: false },
+  { number: '4242424242424242', brand: 'visa', outcome: 'Succeeds', declinedAtEntry: false, chargesFail: false, requiresAuthentication: false },
+  { number: '5555555555554444', brand: 'mastercard', outcome: 'Succeeds', declinedAtEntry: false, chargesFail: false, requiresAuthentication: false },
+  { number: '4000000000000341', brand: 'visa', outcome: 'Attaches, then every charge fails', declinedAtEntry: false, chargesFail: true, requiresAuthentication: false },
+  { number: '4000000000000002', brand: 'visa', outcome: 'Declined when entered', declinedAtEntry: true, chargesFail: false, requiresAuthentication: false },
+  {
+    number: '4000002760003184',
+    brand: 'visa',
+    outcome: 'Asks for 3-D Secure on every charge: paid on a page, needs action when charged off-session',
+    declinedAtEntry: false,
+    chargesFail: false,
+    requiresAuthentication: true,
+  },
 ];
 
 export interface CardDetails {
@@ -28,6 +41,7 @@ export interface CardDetails {
   expYear: number;
   fingerprint: string;
   chargesFail: boolean;
+  requiresAuthentication: boolean;
 }
 
 export type CardField = 'card_number' | 'card_expiry' | 'card_cvc';
@@ -72,6 +86,7 @@ export function checkTestCard(input: { number: string; expiry: string; cvc: stri
       // Stripe's fingerprint is stable per card number, so reused cards can be spotted; so is this one.
       fingerprint: createHash('sha256').update(digits).digest('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, 16),
       chargesFail: testCard.chargesFail,
+      requiresAuthentication: testCard.requiresAuthentication,
     },
   };
 }

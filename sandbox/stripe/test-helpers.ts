@@ -96,6 +96,17 @@ export function submitForm(sandbox: StripeSandbox, url: string, fields: Record<s
 export const GOOD_CARD = { card_number: '4242 4242 4242 4242', card_expiry: '12 / 34', card_cvc: '123' };
 export const FAILING_CARD = { card_number: '4000 0000 0000 0341', card_expiry: '12 / 34', card_cvc: '123' };
 export const DECLINED_CARD = { card_number: '4000 0000 0000 0002', card_expiry: '12 / 34', card_cvc: '123' };
+/** Stripe's test US bank account for ACH Direct Debit: debits settle successfully, days later. */
+export const TEST_BANK_ACCOUNT = { bank_routing_number: '110000000', bank_account_number: '000123456789' };
+/** Asks for 3-D Secure on every charge: fine on a page, needs action when charged off-session. */
+export const AUTHENTICATION_CARD = { card_number: '4000 0027 6000 3184', card_expiry: '12 / 34', card_cvc: '123' };
+
+/** The deliveries of one event type, each checked against the endpoint secret as the product checks them. */
+export function signedEventsOf<T extends Stripe.Event['type']>({ sandbox, webhooks }: TestSandbox, type: T): Extract<Stripe.Event, { type: T }>[] {
+  return webhooks.received
+    .filter(({ event }) => event.type === type)
+    .map(({ body, signature }) => Stripe.webhooks.constructEvent(body, signature, sandbox.webhookSecret) as Extract<Stripe.Event, { type: T }>);
+}
 
 export interface TrialCheckoutOptions {
   card: Record<string, string> | null;

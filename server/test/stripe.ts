@@ -10,6 +10,10 @@ import type { TestServer } from './test-server.ts';
 export const GOOD_CARD = { card_number: '4242 4242 4242 4242', card_expiry: '12 / 34', card_cvc: '123' };
 /** Attaches, then every charge fails. */
 export const FAILING_CARD = { card_number: '4000 0000 0000 0341', card_expiry: '12 / 34', card_cvc: '123' };
+/** Stripe's test US bank account (ACH Direct Debit): a delayed-notification method, debits settle days later. */
+export const TEST_BANK_ACCOUNT = { bank_routing_number: '110000000', bank_account_number: '000123456789' };
+/** Asks for 3-D Secure on every charge: paid on a page, needs action when charged off-session (renewals). */
+export const AUTHENTICATION_CARD = { card_number: '4000 0027 6000 3184', card_expiry: '12 / 34', card_cvc: '123' };
 
 export function sandboxOf(server: TestServer): StripeSandbox {
   if (!server.stripeSandbox) throw new Error('start the test server with { stripe: true }');

@@ -232,6 +232,14 @@ export function createBillingService({ repository, stripe, clock, config, logger
     const knownCustomer = await repository.findCustomerIdOfUser(user.id);
     if (knownCustomer) await syncStripeCustomer(knownCustomer);
     const current = await repository.findSubscription(user.id);
+    if (current?.status === 'incomplete') {
+      // The first payment is still open: a bank debit takes days to clear (then Stripe activates the subscription),
+      // a declined card can be paid again for 23 hours. A second subscription now could charge the user twice.
+      throw new AppError(
+        'conflict',
+        'Your first payment has not gone through yet. A bank payment takes a few days to clear; a declined card can be paid again from Manage Billing.',
+      );
+    }
     if (current && RUNNING_STATUSES.has(current.status)) {
       throw new AppError(
         'conflict',
@@ -297,9 +305,17 @@ export function createBillingService({ repository, stripe, clock, config, logger
     return getStatus(user);
   }
 
-  /** Undoes a pending cancellation; a subscription that already ended cannot come back (start a new one). */
+  /**
+   * Undoes a pending cancellation, or resumes a subscription paused because its trial ended without a card; a
+   * subscription that already ended cannot come back (start a new one).
+   */
   async function resumeSubscription(user: BillingUser): Promise<SubscriptionStatus> {
     const row = await runningSubscription(user, 'You have no subscription to resume.');
+    if (row.status === 'paused') {
+      await resumePausedSubscription(row.stripeCustomerId, row.stripeSubscriptionId);
+      logger.info({ event: 'billing.resumed_from_pause', userId: user.id }, 'paused subscription resumed');
+      return getStatus(user);
+    }
     await callStripe('subscriptions.update', (client) =>
       client.subscriptions.update(row.stripeSubscriptionId, {
         cancel_at_period_end: false,
@@ -310,6 +326,20 @@ export function createBillingService({ repository, stripe, clock, config, logger
     await syncStripeCustomer(row.stripeCustomerId);
     logger.info({ event: 'billing.resumed', userId: user.id }, 'subscription resumed');
     return getStatus(user);
+  }
+
+  /**
+   * Stripe never resumes a paused subscription by itself, not even once a card is added: it takes
+   * POST /v1/subscriptions/:id/resume, which starts a new period now and charges it. Without a card that charge
+   * cannot succeed and the subscription would turn past_due (with the grace, unpaid), so a card comes first.
+   */
+  async function resumePausedSubscription(customerId: string, subscriptionId: string): Promise<void> {
+    const cards = await callStripe('customers.listPaymentMethods', (client) => client.customers.listPaymentMethods(customerId, { type: 'card', limit: 1 }));
+    if (cards.data.length === 0) {
+      throw new AppError('conflict', 'Add a card in Manage Billing first: resuming charges the first month right away.');
+    }
+    await callStripe('subscriptions.resume', (client) => client.subscriptions.resume(subscriptionId));
+    await syncStripeCustomer(customerId);
   }
 
   /**

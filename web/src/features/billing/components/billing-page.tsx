@@ -37,7 +37,7 @@ const paymentProblemText: Record<PaymentProblem, string> = {
   past_due: 'Your last payment failed. Update your card in Manage Billing to restore access.',
   unpaid: 'Your last payments failed and your subscription is unpaid. Update your card in Manage Billing to restore access.',
   incomplete: 'Your first payment did not go through. Update your card in Manage Billing to finish subscribing.',
-  paused: 'Your trial ended without a payment method, so your subscription is paused. Add a card in Manage Billing to resume.',
+  paused: 'Your trial ended without a payment method, so your subscription is paused. Add a card in Manage Billing, then resume it here.',
 };
 
 /** The fixed text of a failed action, plus the server's reason when it gave one. */

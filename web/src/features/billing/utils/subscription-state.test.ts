@@ -93,6 +93,11 @@ describe('deriveSubscriptionView', () => {
     });
   });
 
+  it('paused at trial end: fixed in the portal, then resumed (Stripe does not resume it when a card is added)', () => {
+    const view = deriveSubscriptionView(status({ status: 'paused', trialEnd: inDays(-1), trialUsed: true }), now);
+    expect(view).toMatchObject({ paymentProblem: 'paused', primaryAction: 'fix-payment', canResume: true, canCancel: false, cancelsAt: null });
+  });
+
   it('past due within the grace period: access continues until graceUntil', () => {
     const view = deriveSubscriptionView(
       status({ status: 'past_due', graceUntil: inDays(2), hasValidAccess: true, trialUsed: true }),

@@ -64,7 +64,8 @@ export function deriveSubscriptionView(subscription: SubscriptionStatus, now: Da
     paymentProblem,
     graceUntil,
     canCancel: hasStripeSubscription && !cancelAtPeriodEnd,
-    canResume: hasStripeSubscription && cancelAtPeriodEnd,
+    // A paused subscription (trial ended without a card) comes back only through Resume, once a card is added.
+    canResume: (hasStripeSubscription && cancelAtPeriodEnd) || status === 'paused',
     cancelsAt: hasStripeSubscription && cancelAtPeriodEnd ? (currentPeriodEnd ?? trialEnd) : null,
     renewsAt: hasActiveSubscription && !cancelAtPeriodEnd ? currentPeriodEnd : null,
   };
