@@ -21,7 +21,7 @@ test.describe('billing', () => {
     await page.getByLabel(/Card number/).fill('4242 4242 4242 4242');
     await page.getByLabel('Expiry').fill('12 / 34');
     await page.getByLabel('CVC').fill('123');
-    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
 
     await expect(page).toHaveURL(new RegExp(`^${server.baseUrl}/billing\\?success=true`));
     await expect(page.getByText('Payment Successful!')).toBeVisible();

@@ -11,7 +11,7 @@ export async function signInWithTrial(page: Page, server: RunningServer, smtp: S
   await expect(page).toHaveURL(/\/billing\?upgrade=true$/);
   await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
   await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible();
-  await page.getByRole('button', { name: 'Subscribe' }).click();
+  await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
   await expect(page.getByText('Payment Successful!')).toBeVisible();
   await expect(page.getByText('Trial', { exact: true })).toBeVisible();
   return account;

@@ -34,7 +34,7 @@ export function CampaignCurrency({ connection }: { connection: PlatformConnectio
         </label>
         <select
           id={selectId}
-          className="rounded-md border border-slate-600 bg-slate-800 px-3 py-2 text-sm text-white focus:border-blue-500 focus:outline-none focus:ring-2 focus:ring-blue-500/40 disabled:opacity-60"
+          className="w-full rounded-md border border-slate-600 bg-slate-800 px-3 py-2 text-sm text-white sm:w-64 focus:border-blue-500 focus:outline-none focus:ring-2 focus:ring-blue-500/40 disabled:opacity-60"
           value={value}
           disabled={update.isPending}
           onChange={(event) => update.mutate({ connectionId: connection.id, currency: event.target.value || null })}
