@@ -90,12 +90,18 @@ export type Invoice = z.infer<typeof invoice>;
 /** Body of every 402 from a premium call. */
 export const paymentRequiredBody = z.object({ message: z.string(), code: z.literal('payment_required'), upgradeUrl: z.string() });
 
+/** Subscriptions that ended for good: no trial end or grace keeps access. */
+const ENDED_STATUSES: ReadonlySet<string> = new Set(['canceled', 'incomplete_expired']);
+
 /**
- * Valid access (spec section 4): active or trialing, or a trial end still in the future; and, for a past-due
- * account, until the end of its grace period (docs/decisions/002-past-due-access.md).
+ * Valid access (spec section 4): active or trialing, or a trial end still in the future unless the subscription
+ * ended (canceled, incomplete_expired); and, for a past-due account, until the end of its grace period
+ * (docs/decisions/002-past-due-access.md).
  */
 export function hasValidAccess(status: { status: string; trialEnd: string | null; graceUntil?: string | null }, now: Date): boolean {
   if (status.status === 'active' || status.status === 'trialing') return true;
+  // Ended for good: a subscription canceled during its trial, or never paid, keeps no trial access.
+  if (ENDED_STATUSES.has(status.status)) return false;
   if (status.graceUntil && new Date(status.graceUntil).getTime() > now.getTime()) return true;
   return status.trialEnd !== null && new Date(status.trialEnd).getTime() > now.getTime();
 }

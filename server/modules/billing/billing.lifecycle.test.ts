@@ -84,6 +84,16 @@ describe('trial end', () => {
     expect(await status(account)).toMatchObject({ status: 'canceled', trialEnd: trialEnd.toISOString(), hasValidAccess: false, planName: 'Free', trialUsed: true });
     expect(await premium(account)).toBe(402);
   });
+
+  it('checklist 18: a subscription canceled during its trial keeps no access', async () => {
+    const { account, customerId } = await subscribe();
+    expect(await premium(account)).toBe(200);
+    const [subscription] = (await stripeClient(sandboxOf(server)).subscriptions.list({ customer: customerId })).data;
+    await stripeClient(sandboxOf(server)).subscriptions.cancel(subscription!.id);
+    await sandboxOf(server).flushWebhooks();
+    expect(await status(account)).toMatchObject({ status: 'canceled', hasValidAccess: false });
+    expect(await premium(account)).toBe(402);
+  });
 });
 
 describe('a failed renewal (card 4000 0000 0000 0341)', () => {
