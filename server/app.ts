@@ -87,6 +87,12 @@ export interface App {
   syncJobs: SyncJobs;
   /** Emailed reports: `reports.runDue()` sends what is due now (the cron job calls it every minute). */
   reports: ReportsService;
+  /**
+   * The first step of a graceful shutdown: readiness answers 503 from now on, so the load balancer stops sending,
+   * while every request is still served; idle keep-alive connections are closed and every response closes its
+   * connection, so clients reconnect to another instance. `app.close()` follows after SHUTDOWN_DRAIN_MS.
+   */
+  startDraining(): void;
 }
 
 // Request URLs can carry tokens (confirmation links hit the SPA as /confirm-email?token=...): log paths only.
@@ -168,7 +174,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   // Before any route: the gate attaches itself to every premium route as it is registered.
   registerAccessGate(app, { requireUser, requireAccess: createRequireAccess({ grantsAccess: billing.grantsAccess }) });
 
-  healthRoutes(app, { isReady: database.isReady });
+  let draining = false;
+  healthRoutes(app, { isReady: database.isReady, isDraining: () => draining });
   accountsRoutes(app, { accounts, requireUser });
   await billingRoutes(app, { billing, requireUser });
   platformsRoutes(app, { platforms });
@@ -225,7 +232,9 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     sandbox: config.sandbox && !config.isStripeConfigured,
     paymentLinkUrl: config.stripe.paymentLink ?? null,
   }));
-  sandboxRoutes?.(app);
+  // Only server/main.ts passes these, and only while the sandbox may run (a loopback PUBLIC_URL); checked again
+  // here so that no wiring mistake can put the mailbox behind a public address.
+  if (config.sandbox) sandboxRoutes?.(app);
 
   const hasWebBuild = existsSync(path.join(webDistDir, 'index.html'));
   if (hasWebBuild) {
@@ -262,9 +271,15 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     eventStreams.closeAll();
   });
   app.addHook('onSend', async (_request, reply, payload) => {
-    if (closing) reply.header('connection', 'close');
+    if (closing || draining) reply.header('connection', 'close');
     return payload;
   });
+  const startDraining = () => {
+    draining = true;
+    // A keep-alive connection with no request on it would otherwise be closed under a client that is just
+    // sending one when app.close() runs; closed now, the client opens a new connection (and gets served).
+    app.server.closeIdleConnections();
+  };
 
   app.addHook('onClose', async () => {
     // Running syncs finish (or time out) before the database closes.
@@ -273,5 +288,5 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     mailer.close();
     await liveEvents.close();
   });
-  return { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports };
+  return { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports, startDraining };
 }

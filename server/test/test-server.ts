@@ -15,8 +15,10 @@ import { freePort } from '../lib/free-port.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
 import { confirmationLinkParams, startSmtpCapture } from './smtp-capture.ts';
 
-export const TEST_PUBLIC_URL = 'http://app.analyticshub.test';
-export const TEST_ENCRYPTION_KEYS = `v1:${Buffer.alloc(32, 7).toString('base64')}`;
+// A *.localhost name is loopback (RFC 6761), so the sandbox may run, yet it is not the localhost the platform
+// sandbox accepts for any port: the exact redirect URIs are still checked.
+export const TEST_PUBLIC_URL = 'http://app.analyticshub.localhost';
+export const TEST_ENCRYPTION_KEYS = `v1:${Buffer.from('analytics-hub-test-key-32-bytes!').toString('base64')}`;
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -85,7 +87,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
   if (options.platforms) {
     platformSandbox = await startPlatformSandbox({
       now: () => clock.now(),
-      // The test server's public URL is not a loopback address: register its callbacks exactly.
+      // The platform sandbox accepts any port only on localhost and 127.0.0.1: register the test server's callbacks exactly.
       allowedRedirectUris: PLATFORM_NAMES.map((platform) => `${TEST_PUBLIC_URL}/auth/${platform}/callback`),
       logger: {
         info(obj, msg) {
