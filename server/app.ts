@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { DestinationStream } from 'pino';
+import { type DestinationStream, stdSerializers } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { publicConfigResponse } from '#contract/public-config.ts';
 import type { Config } from './config.ts';
@@ -11,6 +11,7 @@ import type { DatabaseHandle } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.ts';
 import { listJobDefinitions } from './jobs/jobs.ts';
+import { serializeError } from './lib/database-errors.ts';
 import { createRateLimiter } from './lib/rate-limiter.ts';
 import { createTokenCrypto } from './lib/token-crypto.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
@@ -60,6 +61,7 @@ import { createSyncRequests, createSyncService } from './modules/sync/sync.servi
 import { createRequireAccess, registerAccessGate } from './plugins/access.ts';
 import { createRequireUser } from './plugins/authentication.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { handleClientError, registerInputGuard } from './plugins/input-guard.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 
 export const webDistDir = path.resolve(import.meta.dirname, '..', 'dist', 'web');
@@ -107,11 +109,13 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      serializers: { req: requestSerializer },
+      // Database errors are logged as their code and query name, never with drizzle's bound parameters.
+      serializers: { req: requestSerializer, err: (error: Error) => serializeError(error, stdSerializers.err) },
       redact: ['req.headers.authorization', 'headers.authorization', '*.password', '*.token'],
       ...(logStream ? { stream: logStream } : {}),
     },
     trustProxy: config.trustProxy,
+    clientErrorHandler: handleClientError,
     bodyLimit: 1024 * 1024,
     requestTimeout: 30_000,
     // Unknown fields are refused by the zod schemas; Ajv's silent coercion is not involved.
@@ -121,6 +125,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerSecurityHeaders(app);
+  registerInputGuard(app);
 
   if (!config.smtpUrl) throw new Error('No SMTP server: configure SMTP_URL or run with the sandbox mailbox');
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger: app.log });
