@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import underPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type DestinationStream, stdSerializers } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -11,6 +12,7 @@ import type { DatabaseHandle } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.ts';
 import { listJobDefinitions } from './jobs/jobs.ts';
+import { AppError } from './lib/app-error.ts';
 import { serializeError } from './lib/database-errors.ts';
 import { createRateLimiter } from './lib/rate-limiter.ts';
 import { createTokenCrypto } from './lib/token-crypto.ts';
@@ -34,7 +36,7 @@ import { createExportsRepository } from './modules/exports/exports.repository.ts
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { createExportsService } from './modules/exports/exports.service.ts';
 import { createYoutubeExports } from './modules/exports/youtube-export.ts';
-import { healthRoutes } from './modules/health/health.routes.ts';
+import { HEALTH_PATHS, healthRoutes } from './modules/health/health.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { createPlatformsRepository } from './modules/platforms/platforms.repository.ts';
 import { platformsRoutes } from './modules/platforms/platforms.routes.ts';
@@ -126,6 +128,21 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   registerErrorHandler(app);
   registerSecurityHeaders(app);
   registerInputGuard(app);
+  // Load shedding: an overloaded server answers 503 with Retry-After at once instead of letting requests time out.
+  // Health and readiness still answer (an orchestrator must not restart a busy but healthy process).
+  await app.register(underPressure, {
+    maxEventLoopDelay: config.overload.maxEventLoopDelayMs,
+    maxHeapUsedBytes: config.overload.maxHeapUsedBytes,
+    retryAfter: config.overload.retryAfterSeconds,
+    pressureHandler: async (request, _reply, type) => {
+      if ((HEALTH_PATHS as readonly string[]).includes(request.routeOptions.url ?? '')) return;
+      // debug, not warn: a log line per refused request would add to the very load being shed.
+      request.log.debug({ event: 'overload.shed', type }, 'under pressure: request refused with 503');
+      throw new AppError('unavailable', 'The server is busy right now. Please try again in a few seconds.', {
+        headers: { 'retry-after': String(config.overload.retryAfterSeconds) },
+      });
+    },
+  });
 
   if (!config.smtpUrl) throw new Error('No SMTP server: configure SMTP_URL or run with the sandbox mailbox');
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger: app.log });

@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { getHeapStatistics } from 'node:v8';
 import path from 'node:path';
 import { z } from 'zod';
 import { PLATFORM_NAMES, type PlatformName } from '#contract/platforms.ts';
@@ -81,6 +82,12 @@ const envSchema = z.object({
   STRIPE_REQUIRE_CARD: booleanFlag.default(false),
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Load shedding: above this mean event-loop delay (ms), requests other than health and readiness get 503. */
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(1).max(60_000).default(1_000),
+  /** ... or above this much used V8 heap (MB); unset: 90 % of the heap limit. */
+  OVERLOAD_MAX_HEAP_USED_MB: z.coerce.number().int().min(1).optional(),
+  /** The Retry-After (seconds) sent with those 503s. */
+  OVERLOAD_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   /** After SIGTERM, readiness answers 503 and requests are still served this long, so the load balancer can stop sending. */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
   // Platform OAuth apps (TikTok calls its client id a client key); each platform without both values is
@@ -160,6 +167,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** How long readiness answers 503 before the server stops taking requests and closes (ms). */
   shutdownDrainMs: number;
+  /** Load shedding (@fastify/under-pressure): 503 with Retry-After above these; health and readiness exempt. */
+  overload: { maxEventLoopDelayMs: number; maxHeapUsedBytes: number; retryAfterSeconds: number };
   platforms: Record<PlatformName, PlatformAppConfig>;
   platformAppKeys: { youtubeApiKey: string | undefined; twitterBearerToken: string | undefined };
   platformTimeoutMs: number;
@@ -309,6 +318,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
     shutdownDrainMs: values.SHUTDOWN_DRAIN_MS,
+    overload: {
+      maxEventLoopDelayMs: values.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
+      maxHeapUsedBytes:
+        values.OVERLOAD_MAX_HEAP_USED_MB !== undefined ? values.OVERLOAD_MAX_HEAP_USED_MB * 1024 * 1024 : Math.floor(getHeapStatistics().heap_size_limit * 0.9),
+      retryAfterSeconds: values.OVERLOAD_RETRY_AFTER_SECONDS,
+    },
     platforms: Object.fromEntries(
       PLATFORM_NAMES.map((name) => {
         const keys = platformEnvKeys[name];
