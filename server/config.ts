@@ -82,8 +82,8 @@ const envSchema = z.object({
   STRIPE_REQUIRE_CARD: booleanFlag.default(false),
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
-  /** Load shedding: above this mean event-loop delay (ms), requests other than health and readiness get 503. */
-  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(1).max(60_000).default(1_000),
+  /** Load shedding: above this mean event-loop delay (ms), requests other than health and readiness get 503; 0: off. */
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   /** ... or above this much used V8 heap (MB); unset: 90 % of the heap limit. */
   OVERLOAD_MAX_HEAP_USED_MB: z.coerce.number().int().min(1).optional(),
   /** The Retry-After (seconds) sent with those 503s. */

@@ -65,6 +65,10 @@ export async function startTestServer(options: TestServerOptions = {}) {
     ...(options.platforms ? { PLATFORM_TIMEOUT_MS: '1000' } : {}),
     // Tests run sync jobs themselves with `sync.drain()`: no polling workers, no schedule timers.
     SYNC_WORKERS: 'off',
+    // The sandboxes, the embedded database and the test itself share this process's event loop, so a large seed
+    // or sync stalls it for a whole sample (which under-pressure counts as an infinite delay): that is the test's
+    // own work, not overload. Off here; server/plugins/overload.test.ts sets its own thresholds.
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
     ...options.env,
   });
   // The sandbox must know where to send webhooks before the app that needs its key is built: take the port first.
