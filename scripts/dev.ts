@@ -5,7 +5,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 const children: ChildProcess[] = [
   spawn(process.execPath, ['--watch', '--import', 'tsx', 'server/main.ts'], {
     stdio: 'inherit',
-    env: { ...process.env, PORT: '3001', PUBLIC_URL: process.env.PUBLIC_URL ?? 'http://localhost:3000' },
+    // No load balancer in development: close at once on Ctrl-C instead of draining.
+    env: { ...process.env, PORT: '3001', PUBLIC_URL: process.env.PUBLIC_URL ?? 'http://localhost:3000', SHUTDOWN_DRAIN_MS: process.env.SHUTDOWN_DRAIN_MS ?? '0' },
   }),
   spawn(process.execPath, ['node_modules/vite/bin/vite.js'], { stdio: 'inherit', env: process.env }),
 ];

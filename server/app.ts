@@ -2,8 +2,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import underPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { DestinationStream } from 'pino';
+import { type DestinationStream, stdSerializers } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { publicConfigResponse } from '#contract/public-config.ts';
 import type { Config } from './config.ts';
@@ -11,6 +12,8 @@ import type { DatabaseHandle } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.ts';
 import { listJobDefinitions } from './jobs/jobs.ts';
+import { AppError } from './lib/app-error.ts';
+import { serializeError } from './lib/database-errors.ts';
 import { createRateLimiter } from './lib/rate-limiter.ts';
 import { createTokenCrypto } from './lib/token-crypto.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
@@ -33,7 +36,7 @@ import { createExportsRepository } from './modules/exports/exports.repository.ts
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { createExportsService } from './modules/exports/exports.service.ts';
 import { createYoutubeExports } from './modules/exports/youtube-export.ts';
-import { healthRoutes } from './modules/health/health.routes.ts';
+import { HEALTH_PATHS, healthRoutes } from './modules/health/health.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { createPlatformsRepository } from './modules/platforms/platforms.repository.ts';
 import { platformsRoutes } from './modules/platforms/platforms.routes.ts';
@@ -60,6 +63,7 @@ import { createSyncRequests, createSyncService } from './modules/sync/sync.servi
 import { createRequireAccess, registerAccessGate } from './plugins/access.ts';
 import { createRequireUser } from './plugins/authentication.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { handleClientError, registerInputGuard } from './plugins/input-guard.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 
 export const webDistDir = path.resolve(import.meta.dirname, '..', 'dist', 'web');
@@ -87,6 +91,12 @@ export interface App {
   syncJobs: SyncJobs;
   /** Emailed reports: `reports.runDue()` sends what is due now (the cron job calls it every minute). */
   reports: ReportsService;
+  /**
+   * The first step of a graceful shutdown: readiness answers 503 from now on, so the load balancer stops sending,
+   * while every request is still served; idle keep-alive connections are closed and every response closes its
+   * connection, so clients reconnect to another instance. `app.close()` follows after SHUTDOWN_DRAIN_MS.
+   */
+  startDraining(): void;
 }
 
 // Request URLs can carry tokens (confirmation links hit the SPA as /confirm-email?token=...): log paths only.
@@ -101,11 +111,13 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      serializers: { req: requestSerializer },
+      // Database errors are logged as their code and query name, never with drizzle's bound parameters.
+      serializers: { req: requestSerializer, err: (error: Error) => serializeError(error, stdSerializers.err) },
       redact: ['req.headers.authorization', 'headers.authorization', '*.password', '*.token'],
       ...(logStream ? { stream: logStream } : {}),
     },
     trustProxy: config.trustProxy,
+    clientErrorHandler: handleClientError,
     bodyLimit: 1024 * 1024,
     requestTimeout: 30_000,
     // Unknown fields are refused by the zod schemas; Ajv's silent coercion is not involved.
@@ -115,6 +127,22 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerSecurityHeaders(app);
+  registerInputGuard(app);
+  // Load shedding: an overloaded server answers 503 with Retry-After at once instead of letting requests time out.
+  // Health and readiness still answer (an orchestrator must not restart a busy but healthy process).
+  await app.register(underPressure, {
+    maxEventLoopDelay: config.overload.maxEventLoopDelayMs,
+    maxHeapUsedBytes: config.overload.maxHeapUsedBytes,
+    retryAfter: config.overload.retryAfterSeconds,
+    pressureHandler: async (request, _reply, type) => {
+      if ((HEALTH_PATHS as readonly string[]).includes(request.routeOptions.url ?? '')) return;
+      // debug, not warn: a log line per refused request would add to the very load being shed.
+      request.log.debug({ event: 'overload.shed', type }, 'under pressure: request refused with 503');
+      throw new AppError('unavailable', 'The server is busy right now. Please try again in a few seconds.', {
+        headers: { 'retry-after': String(config.overload.retryAfterSeconds) },
+      });
+    },
+  });
 
   if (!config.smtpUrl) throw new Error('No SMTP server: configure SMTP_URL or run with the sandbox mailbox');
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger: app.log });
@@ -168,7 +196,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   // Before any route: the gate attaches itself to every premium route as it is registered.
   registerAccessGate(app, { requireUser, requireAccess: createRequireAccess({ grantsAccess: billing.grantsAccess }) });
 
-  healthRoutes(app, { isReady: database.isReady });
+  let draining = false;
+  healthRoutes(app, { isReady: database.isReady, isDraining: () => draining });
   accountsRoutes(app, { accounts, requireUser });
   await billingRoutes(app, { billing, requireUser });
   platformsRoutes(app, { platforms });
@@ -225,7 +254,9 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     sandbox: config.sandbox && !config.isStripeConfigured,
     paymentLinkUrl: config.stripe.paymentLink ?? null,
   }));
-  sandboxRoutes?.(app);
+  // Only server/main.ts passes these, and only while the sandbox may run (a loopback PUBLIC_URL); checked again
+  // here so that no wiring mistake can put the mailbox behind a public address.
+  if (config.sandbox) sandboxRoutes?.(app);
 
   const hasWebBuild = existsSync(path.join(webDistDir, 'index.html'));
   if (hasWebBuild) {
@@ -262,9 +293,15 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     eventStreams.closeAll();
   });
   app.addHook('onSend', async (_request, reply, payload) => {
-    if (closing) reply.header('connection', 'close');
+    if (closing || draining) reply.header('connection', 'close');
     return payload;
   });
+  const startDraining = () => {
+    draining = true;
+    // A keep-alive connection with no request on it would otherwise be closed under a client that is just
+    // sending one when app.close() runs; closed now, the client opens a new connection (and gets served).
+    app.server.closeIdleConnections();
+  };
 
   app.addHook('onClose', async () => {
     // Running syncs finish (or time out) before the database closes.
@@ -273,5 +310,5 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     mailer.close();
     await liveEvents.close();
   });
-  return { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports };
+  return { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports, startDraining };
 }

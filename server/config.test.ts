@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, type TrustProxy } from './config.ts';
+import { ConfigError, isLoopbackUrl, loadConfig, type TrustProxy } from './config.ts';
 
 const directories: string[] = [];
 const tempDir = () => {
@@ -29,7 +29,7 @@ describe('loadConfig', () => {
 
   it('derives PUBLIC_URL from PORT and strips a trailing slash from an explicit one', () => {
     expect(loadConfig({ DATA_DIR: tempDir(), PORT: '4100' }).publicUrl).toBe('http://localhost:4100');
-    expect(loadConfig({ DATA_DIR: tempDir(), PUBLIC_URL: 'https://app.example.com/' }).publicUrl).toBe('https://app.example.com');
+    expect(loadConfig({ DATA_DIR: tempDir(), PUBLIC_URL: 'http://127.0.0.1:8080/' }).publicUrl).toBe('http://127.0.0.1:8080');
   });
 
   it('names every bad variable, never its value', () => {
@@ -52,8 +52,8 @@ describe('loadConfig', () => {
   });
 
   it('parses several encryption keys for rotation and rejects a short key', () => {
-    const v2 = Buffer.alloc(32, 2).toString('base64');
-    const v1 = Buffer.alloc(32, 1).toString('base64');
+    const v2 = Buffer.from('second-key-of-thirty-two-bytes!!').toString('base64');
+    const v1 = Buffer.from('first-key-of-thirty-two-bytes!!!').toString('base64');
     const config = loadConfig({ DATA_DIR: tempDir(), ENCRYPTION_KEYS: `v2:${v2},v1:${v1}` });
     expect(config.encryptionKeys.map((key) => key.version)).toEqual(['v2', 'v1']);
     expect(() => loadConfig({ DATA_DIR: tempDir(), ENCRYPTION_KEYS: `v1:${Buffer.alloc(16).toString('base64')}` })).toThrow(/ENCRYPTION_KEYS/);
@@ -129,5 +129,73 @@ describe('loadConfig', () => {
     expect(await ipSeen(config('10.0.0.0/8'), '10.1.2.3')).toBe('203.0.113.7');
     // A peer outside the list is the client itself, whatever it claims.
     expect(await ipSeen(config('10.0.0.0/8'), '198.51.100.9')).toBe('198.51.100.9');
+  });
+
+  describe('fails closed (checklist 28)', () => {
+    // Every secret a production start needs, valid and not a placeholder.
+    const production = {
+      PUBLIC_URL: 'https://analytics.example.com',
+      ENCRYPTION_KEYS: `v1:${Buffer.from('first-key-of-thirty-two-bytes!!!').toString('base64')}`,
+      SMTP_URL: 'smtp://mail.example.com:587',
+      STRIPE_SECRET_KEY: 'sk_live_51Habcdefghijklmnop',
+      STRIPE_WEBHOOK_SECRET: 'whsec_8d7f6e5d4c3b2a1908f7e6d5c4b3a291',
+      STRIPE_PRICE_ID: 'price_1PqRsTuVwXyZ',
+    };
+    const problemsOf = (env: Record<string, string | undefined>) => {
+      try {
+        loadConfig({ DATA_DIR: tempDir(), ...env });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+
+    it('checklist 28: the sandbox is on by default only while PUBLIC_URL is a loopback address', () => {
+      for (const url of [undefined, 'http://localhost:3000', 'http://127.0.0.1:3000', 'http://127.8.9.10', 'http://[::1]:3000', 'http://app.localhost']) {
+        expect(loadConfig({ DATA_DIR: tempDir(), PUBLIC_URL: url }).sandbox, String(url)).toBe(true);
+      }
+      expect(loadConfig({ DATA_DIR: tempDir(), ...production }).sandbox).toBe(false);
+      expect(loadConfig({ DATA_DIR: tempDir(), ...production, SANDBOX: 'off', PUBLIC_URL: 'http://localhost:3000' }).sandbox).toBe(false);
+      for (const url of ['https://analytics.example.com', 'http://10.0.0.5', 'http://[2001:db8::1]', 'http://localhost.example.com', 'http://128.0.0.1']) {
+        expect(isLoopbackUrl(url), url).toBe(false);
+      }
+    });
+
+    it('checklist 28: a public PUBLIC_URL without secrets stops start-up naming every missing variable', () => {
+      const problems = problemsOf({ PUBLIC_URL: 'https://analytics.example.com' });
+      expect(problems.map((problem) => problem.split(':')[0])).toEqual(['ENCRYPTION_KEYS', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID']);
+      expect(problems[0]).toMatch(/required when SANDBOX=off \(the sandbox is off unless PUBLIC_URL is a loopback address\)/);
+      // Asking for the sandbox behind a public address is refused rather than honoured.
+      expect(problemsOf({ ...production, SANDBOX: 'on' })).toEqual(['SANDBOX: on is only allowed while PUBLIC_URL is a loopback address (localhost, 127.0.0.0/8, ::1)']);
+    });
+
+    it('checklist 28: a partial Stripe configuration is refused, naming what is missing, with the sandbox on or off', () => {
+      expect(problemsOf({ STRIPE_SECRET_KEY: production.STRIPE_SECRET_KEY })).toEqual([
+        'STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY (Stripe needs the secret key, the webhook secret and the price together)',
+        'STRIPE_PRICE_ID: required with STRIPE_SECRET_KEY (Stripe needs the secret key, the webhook secret and the price together)',
+      ]);
+      expect(problemsOf({ ...production, STRIPE_PRICE_ID: undefined }).map((problem) => problem.split(':')[0])).toEqual(['STRIPE_PRICE_ID']);
+    });
+
+    it('checklist 28: placeholder secrets are refused, naming the variable and never the value', () => {
+      const cases: [string, string][] = [
+        ['STRIPE_WEBHOOK_SECRET', 'whsec_'],
+        ['STRIPE_WEBHOOK_SECRET', 'whsec_xxxxxxxxxxxxxxxx'],
+        ['STRIPE_SECRET_KEY', 'sk_live_changeme'],
+        ['STRIPE_SECRET_KEY', 'sk_test_'],
+        ['STRIPE_PRICE_ID', 'price_'],
+        ['ENCRYPTION_KEYS', `v1:${Buffer.alloc(32).toString('base64')}`],
+        ['ENCRYPTION_KEYS', `v1:${Buffer.alloc(32, 0xff).toString('base64')}`],
+        ['ENCRYPTION_KEYS', `v1:${Buffer.from('too-short-key').toString('base64')}`],
+      ];
+      for (const [variable, value] of cases) {
+        const problems = problemsOf({ ...production, [variable]: value });
+        expect(problems, `${variable}=${value}`).toHaveLength(1);
+        expect(problems[0]!.startsWith(`${variable}:`), problems[0]).toBe(true);
+        if (value.length > 8) expect(problems[0]).not.toContain(value);
+      }
+      expect(problemsOf(production)).toEqual([]);
+    });
   });
 });

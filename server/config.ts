@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { getHeapStatistics } from 'node:v8';
 import path from 'node:path';
 import { z } from 'zod';
 import { PLATFORM_NAMES, type PlatformName } from '#contract/platforms.ts';
@@ -64,7 +65,8 @@ const envSchema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  SANDBOX: z.enum(['on', 'off']).default('on'),
+  /** Unset: on while PUBLIC_URL is a loopback address, off otherwise. `on` with any other PUBLIC_URL is refused. */
+  SANDBOX: z.enum(['on', 'off']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: trustProxySetting,
   ENCRYPTION_KEYS: z
@@ -80,6 +82,14 @@ const envSchema = z.object({
   STRIPE_REQUIRE_CARD: booleanFlag.default(false),
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Load shedding: above this mean event-loop delay (ms), requests other than health and readiness get 503; 0: off. */
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+  /** ... or above this much used V8 heap (MB); unset: 90 % of the heap limit. */
+  OVERLOAD_MAX_HEAP_USED_MB: z.coerce.number().int().min(1).optional(),
+  /** The Retry-After (seconds) sent with those 503s. */
+  OVERLOAD_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /** After SIGTERM, readiness answers 503 and requests are still served this long, so the load balancer can stop sending. */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
   // Platform OAuth apps (TikTok calls its client id a client key); each platform without both values is
   // unavailable, or served by the platform sandbox when SANDBOX=on.
   YOUTUBE_CLIENT_ID: z.string().min(1).optional(),
@@ -137,6 +147,7 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** The stand-ins (mailbox, Stripe, platforms) may start: only while PUBLIC_URL is a loopback address. */
   sandbox: boolean;
   logLevel: string;
   trustProxy: TrustProxy;
@@ -154,6 +165,10 @@ export interface Config {
     apiBase: string | undefined;
   };
   shutdownGraceMs: number;
+  /** How long readiness answers 503 before the server stops taking requests and closes (ms). */
+  shutdownDrainMs: number;
+  /** Load shedding (@fastify/under-pressure): 503 with Retry-After above these; health and readiness exempt. */
+  overload: { maxEventLoopDelayMs: number; maxHeapUsedBytes: number; retryAfterSeconds: number };
   platforms: Record<PlatformName, PlatformAppConfig>;
   platformAppKeys: { youtubeApiKey: string | undefined; twitterBearerToken: string | undefined };
   platformTimeoutMs: number;
@@ -196,8 +211,48 @@ function parseEncryptionKeys(raw: string): EncryptionKey[] {
     const [version, encoded] = entry.split(':') as [string, string];
     const key = Buffer.from(encoded, 'base64');
     if (key.length !== 32) throw new ConfigError([`ENCRYPTION_KEYS: key ${version} must decode to 32 bytes`]);
+    // A key of one repeated byte (all zeros, or what `Buffer.alloc(32)` makes) is a placeholder, not a secret.
+    if (key.every((byte) => byte === key[0])) throw new ConfigError([`ENCRYPTION_KEYS: key ${version} is a placeholder (one byte repeated); generate a random one`]);
     return { version, key };
   });
+}
+
+/** localhost (and *.localhost, RFC 6761), 127.0.0.0/8 and ::1: addresses nobody else can reach. */
+export function isLoopbackUrl(url: string): boolean {
+  const hostname = new URL(url).hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (hostname === 'localhost' || hostname.endsWith('.localhost')) return true;
+  if (isIP(hostname) === 4) return hostname.startsWith('127.');
+  // The URL parser writes every spelling of the IPv6 loopback as ::1.
+  return hostname === '::1';
+}
+
+const STRIPE_KEYS = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID'] as const;
+const SECRET_PREFIXES: Partial<Record<keyof Env, RegExp>> = {
+  STRIPE_SECRET_KEY: /^(sk|rk)_(test|live)_/,
+  STRIPE_WEBHOOK_SECRET: /^whsec_/,
+  STRIPE_PRICE_ID: /^price_/,
+};
+
+/** A value that only looks like a secret: the prefix alone, a few characters, one character repeated, or a "changeme". */
+function isPlaceholderSecret(key: keyof Env, value: string): boolean {
+  const rest = value.replace(SECRET_PREFIXES[key] ?? /^/, '');
+  return rest.length < 8 || /^(.)\1*$/.test(rest) || /^(x+|changeme|placeholder|your[_-]?.*|todo|secret|test)$/i.test(rest);
+}
+
+/** Problems the schema cannot see alone: a half-configured Stripe and placeholder secrets. Names, never values. */
+function crossFieldProblems(values: z.output<typeof envSchema>): string[] {
+  const problems: string[] = [];
+  const stripeSet = STRIPE_KEYS.filter((key) => values[key]);
+  if (stripeSet.length > 0 && stripeSet.length < STRIPE_KEYS.length) {
+    for (const key of STRIPE_KEYS.filter((key) => !values[key])) {
+      problems.push(`${key}: required with ${stripeSet.join(' and ')} (Stripe needs the secret key, the webhook secret and the price together)`);
+    }
+  }
+  for (const key of STRIPE_KEYS) {
+    const value = values[key];
+    if (value && isPlaceholderSecret(key, value)) problems.push(`${key}: looks like a placeholder, not a real value`);
+  }
+  return problems;
 }
 
 /** When no key is configured (sandbox only), one is generated once and kept beside the data. */
@@ -220,15 +275,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const values = parsed.data;
-  const sandbox = values.SANDBOX === 'on';
+  const problems = crossFieldProblems(values);
+  const publicUrlIsLoopback = values.PUBLIC_URL === undefined || isLoopbackUrl(values.PUBLIC_URL);
+  // Fail closed: the stand-ins accept any card, any login and keep every email readable at /sandbox/mail.
+  // They are for one person's machine, so they never run behind a public address, whatever SANDBOX says.
+  if (values.SANDBOX === 'on' && !publicUrlIsLoopback) {
+    problems.push('SANDBOX: on is only allowed while PUBLIC_URL is a loopback address (localhost, 127.0.0.0/8, ::1)');
+  }
+  const sandbox = (values.SANDBOX ?? (publicUrlIsLoopback ? 'on' : 'off')) === 'on' && publicUrlIsLoopback;
 
   if (!sandbox) {
     const required = ['ENCRYPTION_KEYS', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID', 'PUBLIC_URL'] as const;
-    const missing = required.filter((key) => !values[key]);
-    if (missing.length > 0) {
-      throw new ConfigError(missing.map((key) => `${key}: required when SANDBOX=off`));
-    }
+    const missing = required.filter((key) => !values[key] && !problems.some((problem) => problem.startsWith(`${key}:`)));
+    problems.push(...missing.map((key) => `${key}: required when SANDBOX=off (the sandbox is off unless PUBLIC_URL is a loopback address)`));
   }
+  if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = path.resolve(values.DATA_DIR);
   const encryptionKeys = parseEncryptionKeys(values.ENCRYPTION_KEYS ?? loadOrCreateLocalKey(dataDir));
@@ -256,6 +317,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiBase: values.STRIPE_API_BASE,
     },
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
+    shutdownDrainMs: values.SHUTDOWN_DRAIN_MS,
+    overload: {
+      maxEventLoopDelayMs: values.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
+      maxHeapUsedBytes:
+        values.OVERLOAD_MAX_HEAP_USED_MB !== undefined ? values.OVERLOAD_MAX_HEAP_USED_MB * 1024 * 1024 : Math.floor(getHeapStatistics().heap_size_limit * 0.9),
+      retryAfterSeconds: values.OVERLOAD_RETRY_AFTER_SECONDS,
+    },
     platforms: Object.fromEntries(
       PLATFORM_NAMES.map((name) => {
         const keys = platformEnvKeys[name];

@@ -66,13 +66,18 @@ async function main() {
     log.info({ url: platformSandbox.baseUrl, platforms: unconfiguredPlatforms }, 'platform sandbox: platforms without credentials connect to local stand-ins');
   }
 
-  const { app } = await buildApp({ config, database, sandboxRoutes });
+  const { app, startDraining } = await buildApp({ config, database, sandboxRoutes });
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) process.exit(1);
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    // First drain: readiness answers 503 so the load balancer stops sending, while everything it still sends
+    // (it takes a probe interval or two to notice) is served. Only then does the server stop taking requests.
+    startDraining();
+    app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down: readiness answers 503, still serving while the drain lasts');
+    await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+    app.log.info('drain over: closing the server');
     const forceExit = setTimeout(() => {
       app.log.error('graceful shutdown timed out; exiting');
       process.exit(1);
@@ -82,6 +87,7 @@ async function main() {
       // A webhook delivery in flight would keep its keep-alive connection open and stall app.close() for
       // Fastify's keepAliveTimeout (72 s): let the sandbox's deliveries finish first.
       await stripeSandbox?.flushWebhooks();
+      // Requests in flight finish; idle connections are closed; a request arriving now gets 503.
       await app.close();
       await Promise.all(sandboxParts.map((part) => part.close()));
       await database.close();

@@ -52,6 +52,8 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       PUBLIC_URL: baseUrl,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
+      // No load balancer to notice a draining readiness here: close at once on SIGTERM.
+      SHUTDOWN_DRAIN_MS: '0',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...env,
     },

@@ -1,3 +1,5 @@
+// First, before any module that builds a zod schema: no eval under the CSP.
+import './lib/zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';

@@ -178,12 +178,17 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
     async completeAuthorization(userId: number, platformParam: string, body: OAuthCallbackRequest): Promise<PlatformConnection> {
       const platform = resolvePlatform(platformParam);
       const name = displayName(platform);
-      if (!body.state) throw new AppError('bad_request', 'The authorization state is missing. Start the connection again from the Platforms page.');
+      // Every refused state is a security event (a forged callback, a replay, a mix-up): logged before the refusal.
+      const rejectState = (reason: string, message: string): never => {
+        logger.warn({ event: 'security.oauth_state_rejected', outcome: 'denied', reason, userId, platform }, 'OAuth state rejected');
+        throw new AppError('bad_request', message);
+      };
+      if (!body.state) return rejectState('missing', 'The authorization state is missing. Start the connection again from the Platforms page.');
       const pending = await repository.consumeState(sha256(body.state));
-      if (!pending) throw new AppError('bad_request', 'This authorization is unknown or was already used. Start the connection again from the Platforms page.');
-      if (pending.userId !== userId) throw new AppError('bad_request', 'This authorization was started by another account. Start the connection again from the Platforms page.');
-      if (pending.platform !== platform) throw new AppError('bad_request', `This authorization was not started for ${name}. Start the connection again from the Platforms page.`);
-      if (pending.expiresAt <= clock.now()) throw new AppError('bad_request', 'This authorization has expired. Start the connection again from the Platforms page.');
+      if (!pending) return rejectState('unknown_or_used', 'This authorization is unknown or was already used. Start the connection again from the Platforms page.');
+      if (pending.userId !== userId) return rejectState('other_user', 'This authorization was started by another account. Start the connection again from the Platforms page.');
+      if (pending.platform !== platform) return rejectState('other_platform', `This authorization was not started for ${name}. Start the connection again from the Platforms page.`);
+      if (pending.expiresAt <= clock.now()) return rejectState('expired', 'This authorization has expired. Start the connection again from the Platforms page.');
       if (body.error) {
         const reason = body.error_description ? `${body.error}: ${body.error_description.slice(0, 300)}` : body.error;
         throw new AppError('bad_request', `${name} did not grant access (${reason}).`);
