@@ -10,6 +10,13 @@ const COMMON_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY', 'BRL', 'MXN
 const OTHER_CURRENCIES = Intl.supportedValuesOf('currency').filter((code) => !COMMON_CURRENCIES.includes(code));
 const currencyNames = new Intl.DisplayNames(['en'], { type: 'currency' });
 
+const currencyOptions = (codes: readonly string[]) =>
+  codes.map((code) => (
+    <option key={code} value={code}>
+      {code} · {currencyNames.of(code)}
+    </option>
+  ));
+
 /**
  * Patreon charges each campaign in the currency its creator chose and its API never says which: the creator tells us
  * here. Until then the pledges are shown apart and added to no dollar total.
@@ -40,20 +47,8 @@ export function CampaignCurrency({ connection }: { connection: PlatformConnectio
           onChange={(event) => update.mutate({ connectionId: connection.id, currency: event.target.value || null })}
         >
           <option value="">Not set</option>
-          <optgroup label="Common">
-            {COMMON_CURRENCIES.map((code) => (
-              <option key={code} value={code}>
-                {code} · {currencyNames.of(code)}
-              </option>
-            ))}
-          </optgroup>
-          <optgroup label="All currencies">
-            {OTHER_CURRENCIES.map((code) => (
-              <option key={code} value={code}>
-                {code} · {currencyNames.of(code)}
-              </option>
-            ))}
-          </optgroup>
+          <optgroup label="Common">{currencyOptions(COMMON_CURRENCIES)}</optgroup>
+          <optgroup label="All currencies">{currencyOptions(OTHER_CURRENCIES)}</optgroup>
         </select>
       </div>
       {update.isError ? (
