@@ -5,7 +5,11 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { PlatformName } from './demo-accounts.ts';
 
 export type FailureGroup = 'token' | 'profile' | 'revoke' | 'metrics';
-export type FailureKind = 'server_error' | 'malformed_json' | 'invalid_grant' | 'rate_limited' | 'timeout' | 'token_expired' | 'revoked';
+/**
+ * `no_refresh_token`: the endpoint's own answer without its refresh token, as Google answers a repeated consent
+ * without prompt=consent and X a grant without offline.access.
+ */
+export type FailureKind = 'server_error' | 'malformed_json' | 'invalid_grant' | 'rate_limited' | 'timeout' | 'token_expired' | 'revoked' | 'no_refresh_token';
 
 /** Variations of an injected `rate_limited`, each the way the real platform signals it. */
 export interface FailureOptions {

@@ -25,8 +25,8 @@ export interface SandboxSettings {
   instagramTokenResponse: 'data' | 'flat';
 }
 
-/** Failures a platform renders itself; `timeout` and `malformed_json` look the same everywhere. */
-export type RenderedFailure = Exclude<FailureKind, 'timeout' | 'malformed_json'>;
+/** Failures a platform renders itself; `timeout` and `malformed_json` look the same everywhere, `no_refresh_token` edits the real answer. */
+export type RenderedFailure = Exclude<FailureKind, 'timeout' | 'malformed_json' | 'no_refresh_token'>;
 
 export interface PlatformModule {
   platform: PlatformName;

@@ -166,7 +166,15 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
     return failures.get(`${platform}:${group}`)?.shift();
   }
 
-  function failureReply(module: PlatformModule, group: FailureGroup, { kind, options }: { kind: FailureKind; options: FailureOptions }, request: SandboxRequest): Reply {
+  /** A token answer as the endpoint gave it, less its refresh token and that token's lifetime. */
+  function withoutRefreshToken(reply: Reply): Reply {
+    if (reply.status !== 200 || reply.body === undefined) return reply;
+    const answer = JSON.parse(reply.body.toString()) as Record<string, unknown>;
+    for (const field of ['refresh_token', 'refresh_token_expires_in', 'refresh_expires_in']) delete answer[field];
+    return { ...reply, body: JSON.stringify(answer) };
+  }
+
+  function failureReply(module: PlatformModule, group: FailureGroup, { kind, options }: { kind: Exclude<FailureKind, 'no_refresh_token'>; options: FailureOptions }, request: SandboxRequest): Reply {
     if (kind === 'timeout') return { status: 504, hold: true };
     if (kind === 'malformed_json') return malformedJson(group);
     // Outside the metrics group, an expired or revoked token reads like any dead token on that endpoint.
@@ -219,7 +227,12 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
       calls.push({ platform, endpoint, method, path: sandboxPath, at });
 
       const failure = takeFailure(platform, match.route.group);
-      const reply = failure && match.route.group ? failureReply(modules[platform], match.route.group, failure, sandboxRequest) : await match.route.handle(sandboxRequest);
+      const reply =
+        failure?.kind === 'no_refresh_token'
+          ? withoutRefreshToken(await match.route.handle(sandboxRequest))
+          : failure && match.route.group
+            ? failureReply(modules[platform], match.route.group, { kind: failure.kind, options: failure.options }, sandboxRequest)
+            : await match.route.handle(sandboxRequest);
       // Paths only: queries and bodies carry tokens, codes and secrets.
       logger.info({ platform, endpoint, method, status: reply.hold ? 'held' : reply.status, ...(failure ? { injectedFailure: failure.kind } : {}) }, 'platform sandbox request');
       if (reply.hold) {

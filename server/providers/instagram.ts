@@ -60,6 +60,8 @@ async function longLived(context: ProviderContext, operation: string, url: strin
 /** The OAuth and profile half; server/providers/registry.ts adds the sync. */
 export const instagram: Omit<Provider, 'sync'> = {
   platform: 'instagram',
+  // A long-lived token extended before it expires; no refresh token exists.
+  issuesRefreshToken: false,
   usesPkce: false,
   // Extend with a week to spare, so a missed sync or two never lets the 60 days run out.
   refreshAheadMs: 7 * DAY,

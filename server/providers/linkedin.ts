@@ -20,6 +20,8 @@ const followersBody = z.looseObject({ elements: z.array(z.looseObject({ memberFo
 /** The OAuth and profile half; server/providers/registry.ts adds the sync. */
 export const linkedin: Omit<Provider, 'sync'> = {
   platform: 'linkedin',
+  // Refresh tokens only for partners LinkedIn approves: a 60-day token without one is normal.
+  issuesRefreshToken: false,
   usesPkce: false,
   ...standardRefresh,
 

@@ -25,6 +25,7 @@ const campaignAttributes = z.looseObject({ patron_count: count.optional(), vanit
 /** The OAuth and profile half; server/providers/registry.ts adds the sync. */
 export const patreon: Omit<Provider, 'sync'> = {
   platform: 'patreon',
+  issuesRefreshToken: true,
   usesPkce: false,
   ...standardRefresh,
 

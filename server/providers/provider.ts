@@ -56,6 +56,11 @@ export interface StoredTokens {
  */
 export interface Provider<ExtraState = unknown, Extra = unknown> {
   platform: PlatformName;
+  /**
+   * Whether every code exchange answers a refresh token (as we ask for it): a token answer without one is refused
+   * at connection, since the connection would die with its access token within hours.
+   */
+  issuesRefreshToken: boolean;
   /** S256 PKCE is sent (Google, X, TikTok); otherwise state is the only CSRF defence (docs/security.md). */
   usesPkce: boolean;
   /** How long before expiry the access token is renewed (Instagram extends its 60-day token well ahead). */

@@ -48,6 +48,7 @@ const errorEnvelope = z.looseObject({ error: z.looseObject({ code: z.string() })
 /** The OAuth and profile half; server/providers/registry.ts adds the sync. */
 export const tiktok: Omit<Provider, 'sync'> = {
   platform: 'tiktok',
+  issuesRefreshToken: true,
   usesPkce: true,
   optionalScopes: TIKTOK_OPTIONAL_SCOPES,
   ...standardRefresh,

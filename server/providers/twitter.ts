@@ -41,6 +41,8 @@ export function parseTwitterUsername(input: string): string | undefined {
 /** The OAuth and profile half; server/providers/registry.ts adds the sync. */
 export const twitter: Omit<Provider, 'sync'> = {
   platform: 'twitter',
+  // offline.access is always asked for, so a grant without a refresh token is broken.
+  issuesRefreshToken: true,
   usesPkce: true,
   ...standardRefresh,
 

@@ -200,6 +200,28 @@ describe('the code exchange', () => {
     expect(await rowsOf(account)).toEqual([]);
   });
 
+  it.each(['youtube', 'tiktok', 'twitter', 'patreon'] as const)('%s: a token answer without the refresh token the platform always issues is refused, nothing stored', async (platform) => {
+    const sandbox = platformSandboxOf(server);
+    const account = await newAccount();
+    const { code, state } = await authorizeAt(server, account, platform, { account: 2 });
+    secrets.add(code!);
+    sandbox.failNext(platform, 'token', 'no_refresh_token');
+    const answer = await postCallback(server, account, platform, { code, state });
+    expect(answer.status).toBe(502);
+    expect(answer.body.message).toMatch(/sent no refresh token, so the connection would stop within hours\. Nothing was saved: please connect again\.$/);
+    expect(await rowsOf(account)).toEqual([]);
+  });
+
+  it('LinkedIn and Instagram issue no refresh token to most apps: their connections are made without one', async () => {
+    for (const platform of ['linkedin', 'instagram'] as const) {
+      const account = await newAccount();
+      const { code, state } = await authorizeAt(server, account, platform, { account: 2 });
+      platformSandboxOf(server).failNext(platform, 'token', 'no_refresh_token');
+      expect((await postCallback(server, account, platform, { code, state })).status, platform).toBe(200);
+      await server.request('DELETE', '/api/oauth/' + platform + '/disconnect', { token: account.token });
+    }
+  });
+
   it('a code issued for another authorization (PKCE binding) is refused by the platform: 400, nothing stored', async () => {
     const account = await newAccount();
     const victimFlow = await authorizeAt(server, account, 'youtube');

@@ -207,6 +207,12 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
       let profile: PlatformProfile;
       try {
         tokens = await provider.exchangeCode({ ...context, redirectUri: pending.redirectUri }, { code: body.code, codeVerifier });
+        if (provider.issuesRefreshToken && !tokens.refreshToken) {
+          // Not revoked: at Google and TikTok revoking this token ends the whole grant, including a working
+          // connection of the same account that this authorization was meant to renew.
+          logger.warn({ event: 'platform.token_without_refresh', userId, platform }, 'token answer without the refresh token the platform always issues: refused');
+          throw new AppError('bad_gateway', `${name} sent no refresh token, so the connection would stop within hours. Nothing was saved: please connect again.`);
+        }
         profile = await provider.profile(context, tokens.accessToken, tokens.scope);
       } catch (error) {
         throw toAppError(error, platform, { userId, step: 'connect' });

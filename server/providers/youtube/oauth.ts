@@ -61,6 +61,8 @@ export function parseYouTubeReference(input: string): { forHandle: string } | { 
 /** The OAuth and profile half of YouTube's provider; server/providers/registry.ts adds the sync. */
 export const youtubeOAuth: Omit<Provider, 'sync'> = {
   platform: 'youtube',
+  // access_type=offline with prompt=consent: Google issues a refresh token on every consent.
+  issuesRefreshToken: true,
   usesPkce: true,
   ...standardRefresh,
 
