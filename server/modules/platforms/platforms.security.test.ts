@@ -200,7 +200,7 @@ describe('the code exchange', () => {
     expect(await rowsOf(account)).toEqual([]);
   });
 
-  it.each(['youtube', 'tiktok', 'twitter', 'patreon'] as const)('%s: a token answer without the refresh token the platform always issues is refused, nothing stored', async (platform) => {
+  it.each(['youtube', 'tiktok', 'twitter', 'patreon'] as const)('checklist 24: %s: a token answer without the refresh token the platform always issues is refused, nothing stored', async (platform) => {
     const sandbox = platformSandboxOf(server);
     const account = await newAccount();
     const { code, state } = await authorizeAt(server, account, platform, { account: 2 });
