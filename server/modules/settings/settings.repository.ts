@@ -52,19 +52,27 @@ export function createSettingsRepository(db: Database) {
     },
 
     /**
-     * Moves the account to the confirmed address. Confirmation links of the old address die with it (they name
-     * the address they were sent to, which the account no longer has).
+     * Moves the account to the confirmed address and ends every session: whoever holds one signs in again, so a
+     * session opened before the change (perhaps by whoever the change locks out) does not outlive it. Confirmation
+     * links of the old address die with it (they name the address they were sent to). Answers the sessions ended.
      */
-    async applyEmailChange(userId: number, email: string, confirmedAt: Date) {
-      await db.transaction(async (tx) => {
+    async applyEmailChange(userId: number, email: string, confirmedAt: Date): Promise<number> {
+      return db.transaction(async (tx) => {
         await tx.update(users).set({ email, emailConfirmedAt: confirmedAt }).where(eq(users.id, userId));
         await tx.delete(emailConfirmationTokens).where(eq(emailConfirmationTokens.userId, userId));
+        const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
+        return ended.length;
       });
     },
 
+    /**
+     * A new password ends the other sessions and drops a pending email change: a change started from a stolen
+     * session must not complete once the owner has taken the account back.
+     */
     async updatePasswordAndEndOtherSessions(userId: number, passwordHash: string, keepSessionId: string): Promise<number> {
       return db.transaction(async (tx) => {
         await tx.update(users).set({ passwordHash }).where(eq(users.id, userId));
+        await tx.delete(pendingEmailChanges).where(eq(pendingEmailChanges.userId, userId));
         const ended = await tx
           .delete(sessions)
           .where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)))

@@ -106,8 +106,9 @@ export function createSettingsService({ repository, rateLimiter, mailer, clock, 
       throw new AppError('bad_request', INVALID_LINK);
     }
     if (await repository.emailTakenByOther(userId, pending.newEmail)) throw new AppError('conflict', EMAIL_TAKEN);
+    let signedOutSessions: number;
     try {
-      await repository.applyEmailChange(userId, pending.newEmail, clock.now());
+      signedOutSessions = await repository.applyEmailChange(userId, pending.newEmail, clock.now());
     } catch (error) {
       // Another account took the address between the check and the update; the unique index decided.
       if (uniqueViolation(error)) throw new AppError('conflict', EMAIL_TAKEN);
@@ -117,8 +118,8 @@ export function createSettingsService({ repository, rateLimiter, mailer, clock, 
     if (before.email.toLowerCase() !== pending.newEmail.toLowerCase()) {
       mailer.sendInBackground(emailChangeNoticeEmail({ to: before.email, name: before.firstName, newEmail: pending.newEmail, completed: true }));
     }
-    logger.info({ event: 'settings.email_changed', userId }, 'email changed');
-    return { message: 'Your new email address is confirmed.', email: pending.newEmail };
+    logger.info({ event: 'settings.email_changed', userId, signedOutSessions }, 'email changed');
+    return { message: 'Your new email address is confirmed. Every device was signed out: sign in again.', email: pending.newEmail };
   }
 
   async function changePassword(user: UserRow, sessionId: string, input: ChangePasswordRequest) {

@@ -84,8 +84,11 @@ describe('email change', () => {
 
     const confirmed = await server.request('POST', '/api/settings/email/confirm', { body: { userId, token } });
     expect(confirmed.status).toBe(200);
-    expect(confirmed.body).toEqual({ message: expect.any(String), email: newEmail });
-    expect((await server.request('GET', '/api/auth/me', { token: account.token })).body).toMatchObject({ email: newEmail, emailConfirmed: true });
+    expect(confirmed.body).toEqual({ message: 'Your new email address is confirmed. Every device was signed out: sign in again.', email: newEmail });
+    // Checklist 11: the change ends every session; the account is reached again by signing in.
+    expect((await server.request('GET', '/api/auth/me', { token: account.token })).status).toBe(401);
+    const again = (await login(newEmail, account.password)).body.token as string;
+    expect((await server.request('GET', '/api/auth/me', { token: again })).body).toMatchObject({ email: newEmail, emailConfirmed: true });
     const done = await server.smtp.waitFor((mail) => mail.to.includes(account.email) && /was changed/.test(mail.subject));
     expect(done.text).toContain(newEmail);
 
@@ -148,6 +151,20 @@ describe('password change', () => {
     expect((await login(account.username, account.password)).status).toBe(401);
     expect((await login(account.username, 'a brand new passphrase')).status).toBe(200);
     await server.smtp.waitFor((mail) => mail.to.includes(account.email) && /password was changed/.test(mail.subject));
+  });
+
+  it('checklist 11: drops a pending email change, so a change started from a stolen session cannot complete', async () => {
+    const account = await server.signUp();
+    const thief = (await login(account.username, account.password)).body.token as string;
+    const newEmail = `thief_${account.email}`;
+    expect((await server.request('POST', '/api/settings/email', { token: thief, body: { newEmail, currentPassword: account.password } })).status).toBe(202);
+    const { userId, token } = emailChangeLink(await server.smtp.waitFor((mail) => mail.to.includes(newEmail)));
+
+    const changed = await server.request('POST', '/api/settings/password', { token: account.token, body: { currentPassword: account.password, newPassword: 'taken back passphrase' } });
+    expect(changed.status).toBe(200);
+    expect((await server.request('GET', '/api/settings/account', { token: account.token })).body.pendingEmail).toBeNull();
+    expect((await server.request('POST', '/api/settings/email/confirm', { body: { userId, token } })).status).toBe(400);
+    expect((await server.request('GET', '/api/auth/me', { token: account.token })).body.email).toBe(account.email);
   });
 
   it('throttles wrong current passwords per account', async () => {

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { AuthLayout } from '../../../components/auth-layout';
 import { Button, ButtonLink } from '../../../components/ui/button';
+import { clearAuthToken } from '../../../lib/auth-token';
 import { Notice } from '../../../components/ui/notice';
 import { Spinner } from '../../../components/ui/spinner';
 import { currentUserQueryKey } from '../../../lib/current-user';
@@ -19,7 +20,11 @@ export function ConfirmEmailChangePage() {
   const queryClient = useQueryClient();
   const confirm = useMutation({
     ...confirmEmailChangeMutationOptions(),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserQueryKey }),
+    // The change ended every session, this browser's too: forget the token here rather than meet a 401 later.
+    onSuccess: () => {
+      clearAuthToken();
+      queryClient.removeQueries({ queryKey: currentUserQueryKey });
+    },
   });
 
   if (!link.valid) {
@@ -31,11 +36,11 @@ export function ConfirmEmailChangePage() {
       <AuthLayout title="Email changed" documentTitle="Email Changed · Analytics Hub">
         <Notice tone="success">
           <p>
-            Your account now uses <strong>{confirm.data.email}</strong>.
+            Your account now uses <strong>{confirm.data.email}</strong>. Every device was signed out: sign in again with your new address.
           </p>
         </Notice>
-        <ButtonLink to="/settings" className="mt-6 w-full">
-          Go to Settings
+        <ButtonLink to="/login" className="mt-6 w-full">
+          Sign in
         </ButtonLink>
       </AuthLayout>
     );
