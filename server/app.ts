@@ -11,6 +11,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.ts';
+import { createHousekeeping, housekeepingJob } from './jobs/housekeeping.job.ts';
 import { listJobDefinitions } from './jobs/jobs.ts';
 import { AppError } from './lib/app-error.ts';
 import { serializeError } from './lib/database-errors.ts';
@@ -19,7 +20,7 @@ import { createTokenCrypto } from './lib/token-crypto.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
-import { createAnalyticsCache } from './modules/analytics/analytics-cache.ts';
+import { createAnalyticsCache, pruneAnalyticsCache } from './modules/analytics/analytics-cache.ts';
 import { createAnalyticsRepository } from './modules/analytics/analytics.repository.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { createAnalyticsService } from './modules/analytics/analytics.service.ts';
@@ -249,7 +250,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     attachment: reportPdfAttachment(exportsService),
   });
   await reportsRoutes(app, { reports });
-  await jobQueue.start(listJobDefinitions({ sync: syncJobs.definitions, reports: reportsScanJob(reports, app.log) }));
+  const housekeeping = createHousekeeping({ db, clock, pruneAnalyticsCache });
+  await jobQueue.start(listJobDefinitions({ sync: syncJobs.definitions, reports: reportsScanJob(reports, app.log), housekeeping: housekeepingJob(housekeeping, app.log) }));
   app.withTypeProvider<ZodTypeProvider>().get('/api/config/public', { schema: { response: { 200: publicConfigResponse } } }, async () => ({
     sandbox: config.sandbox && !config.isStripeConfigured,
     paymentLinkUrl: config.stripe.paymentLink ?? null,

@@ -1,4 +1,4 @@
-// Every job the server runs, in one list: the sync of a connection, the sync schedule and the report scan. The
+// Every job the server runs, in one list: the sync of a connection, the sync schedule, the report scan and housekeeping. The
 // composition root (server/app.ts) builds each feature's definitions and hands this list to the one queue.
 import type { JobDefinition } from './job-definition.ts';
 
@@ -7,8 +7,10 @@ export interface JobDefinitionsByFeature {
   sync: readonly JobDefinition<never>[];
   /** reports-scan (server/modules/reports/reports.job.ts). */
   reports: JobDefinition;
+  /** housekeeping (server/jobs/housekeeping.job.ts). */
+  housekeeping: JobDefinition;
 }
 
-export function listJobDefinitions({ sync, reports }: JobDefinitionsByFeature): JobDefinition[] {
-  return [...(sync as readonly JobDefinition[]), reports];
+export function listJobDefinitions({ sync, reports, housekeeping }: JobDefinitionsByFeature): JobDefinition[] {
+  return [...(sync as readonly JobDefinition[]), reports, housekeeping];
 }

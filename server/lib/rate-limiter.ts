@@ -112,3 +112,19 @@ export function createRateLimiter({ db, clock }: { db: Database; clock: Clock })
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/** A bucket outlives its window and its last block by this much (its strikes still count for a repeat offender). */
+export const RATE_LIMIT_BUCKET_RETENTION_MS = 24 * 3_600_000;
+
+/**
+ * Deletes buckets whose window started and whose last block ended over a day ago: every window is an hour at most,
+ * so the table holds the keys of the last day only. Answers the rows deleted.
+ */
+export async function pruneRateLimitBuckets(db: Database, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - RATE_LIMIT_BUCKET_RETENTION_MS).toISOString();
+  const rows = await queryRows<{ key: string }>(
+    db,
+    sql`delete from rate_limit_buckets where window_started_at < ${before} and (blocked_until is null or blocked_until < ${before}) returning key`,
+  );
+  return rows.length;
+}

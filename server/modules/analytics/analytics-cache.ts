@@ -87,3 +87,24 @@ export function createAnalyticsCache({ db, clock }: { db: Database; clock: Clock
 }
 
 export type AnalyticsCache = ReturnType<typeof createAnalyticsCache>;
+
+/** Answers kept per user, newest first: a user asking for many distinct ranges cannot grow the table without bound. */
+export const ANALYTICS_CACHE_ROWS_PER_USER = 100;
+/** An answer not recomputed for this long is dropped (a daily key is dead after its day anyway). */
+export const ANALYTICS_CACHE_MAX_AGE_MS = 2 * 24 * 3_600_000;
+
+/** Deletes answers older than two days and all but each user's newest hundred. Answers the rows deleted. */
+export async function pruneAnalyticsCache(db: Database, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - ANALYTICS_CACHE_MAX_AGE_MS).toISOString();
+  const rows = await queryRows<{ user_id: number }>(
+    db,
+    sql`delete from analytics_cache c using (
+        select user_id, cache_key, created_at < ${before} as stale,
+          row_number() over (partition by user_id order by created_at desc, cache_key) as rank
+        from analytics_cache
+      ) r
+      where c.user_id = r.user_id and c.cache_key = r.cache_key and (r.stale or r.rank > ${ANALYTICS_CACHE_ROWS_PER_USER})
+      returning c.user_id`,
+  );
+  return rows.length;
+}

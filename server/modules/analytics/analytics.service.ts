@@ -37,7 +37,12 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
   }
 
   // Answers depend on the day (default ranges end today), so the day is part of every cache key.
-  const cacheKey = (name: string, parameters: unknown = null) => `${name}:${dayOf(clock.now())}:${JSON.stringify(parameters)}`;
+  /**
+   * The answer's key: its name and parameters, and today's date only where the answer depends on it (the summary's
+   * last 30 days). A range answer names its resolved dates, so an explicit range keeps its key from day to day.
+   */
+  const cacheKey = (name: string, parameters: unknown = null, { daily = false } = {}) =>
+    `${name}:${daily ? `${dayOf(clock.now())}:` : ''}${JSON.stringify(parameters)}`;
 
   /** The answer as the JSON text the route sends (validated against the contract when computed). */
   async function analyticsJson(owner: CacheOwner, query: AnalyticsQuery, platform: PlatformName | undefined): Promise<Buffer> {
@@ -110,7 +115,7 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
   }
 
   function summaryJson(owner: CacheOwner): Promise<Buffer> {
-    return cached(owner, cacheKey('summary'), analyticsSummaryResponse, () => computeSummary(owner.userId));
+    return cached(owner, cacheKey('summary', null, { daily: true }), analyticsSummaryResponse, () => computeSummary(owner.userId));
   }
 
   async function computeSummary(userId: number) {
