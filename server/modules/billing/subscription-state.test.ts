@@ -79,11 +79,13 @@ describe('trialWasUsed', () => {
 });
 
 describe('access', () => {
-  it('follows the spec: active or trialing, or a trial end in the future', () => {
+  it('follows the spec: active or trialing, or a trial end in the future unless the subscription ended (issue 14)', () => {
     expect(hasAccess(undefined, now)).toBe(false);
     expect(hasAccess(row({ status: 'active' }), now)).toBe(true);
     expect(hasAccess(row({ status: 'trialing', trialEnd: at(-DAY) }), now)).toBe(true);
-    expect(hasAccess(row({ status: 'canceled', trialEnd: at(1000) }), now)).toBe(true);
+    expect(hasAccess(row({ status: 'incomplete', trialEnd: at(1000) }), now)).toBe(true);
+    expect(hasAccess(row({ status: 'canceled', trialEnd: at(1000) }), now)).toBe(false);
+    expect(hasAccess(row({ status: 'incomplete_expired', trialEnd: at(1000) }), now)).toBe(false);
     expect(hasAccess(row({ status: 'canceled', trialEnd: now }), now)).toBe(false);
     expect(hasAccess(row({ status: 'unpaid' }), now)).toBe(false);
     expect(hasAccess(row({ status: 'none' }), now)).toBe(false);
