@@ -20,6 +20,13 @@ const custody = createTokenCustody({
   config: { publicUrl: config.publicUrl, platforms: config.platforms, appKeys: config.platformAppKeys, timeoutMs: config.platformTimeoutMs },
   logger,
 });
-const result = await custody.reencryptTokens();
-logger.info({ ...result, currentKey: config.encryptionKeys[0]!.version }, 'platform tokens re-encrypted');
-await database.close();
+try {
+  const result = await custody.reencryptTokens();
+  logger.info({ ...result, currentKey: config.encryptionKeys[0]!.version }, 'platform tokens re-encrypted');
+} catch (error) {
+  // A configuration error (a key missing from ENCRYPTION_KEYS): nothing was changed.
+  logger.error({ reason: (error as Error).message }, 'platform token re-encryption aborted');
+  process.exitCode = 1;
+} finally {
+  await database.close();
+}

@@ -14,8 +14,18 @@ export interface EncryptionKey {
   key: Buffer;
 }
 
+/**
+ * Why a value does not decrypt. `unknown_key`: the envelope names a key version this process is not configured with,
+ * a configuration error (the row is fine; the operator must add the key). `authentication`: the tag does not match,
+ * the value was tampered with or copied from another row, and only a new grant helps. `malformed`: not an envelope.
+ */
+export type TokenCryptoFailure = 'unknown_key' | 'authentication' | 'malformed' | 'configuration';
+
 export class TokenCryptoError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly failure: TokenCryptoFailure = 'configuration',
+  ) {
     super(message);
     this.name = 'TokenCryptoError';
   }
@@ -43,23 +53,32 @@ export function createTokenCrypto(keys: readonly EncryptionKey[]) {
 
   function parse(envelope: string): { version: string; iv: Buffer; tag: Buffer; ciphertext: Buffer } {
     const match = ENVELOPE_PATTERN.exec(envelope);
-    if (!match) throw new TokenCryptoError('Not an encrypted value');
+    if (!match) throw new TokenCryptoError('Not an encrypted value', 'malformed');
     const bytes = Buffer.from(match[2]!, 'base64');
-    if (bytes.length < IV_BYTES + TAG_BYTES) throw new TokenCryptoError('Encrypted value is truncated');
+    if (bytes.length < IV_BYTES + TAG_BYTES) throw new TokenCryptoError('Encrypted value is truncated', 'malformed');
     return { version: match[1]!, iv: bytes.subarray(0, IV_BYTES), tag: bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES), ciphertext: bytes.subarray(IV_BYTES + TAG_BYTES) };
   }
 
   function decrypt(envelope: string, associatedData: string): string {
     const { version, iv, tag, ciphertext } = parse(envelope);
     const key = byVersion.get(version);
-    if (!key) throw new TokenCryptoError(`Unknown encryption key version ${version}: it is not among the configured ENCRYPTION_KEYS`);
+    if (!key) throw new TokenCryptoError(`Unknown encryption key version ${version}: it is not among the configured ENCRYPTION_KEYS`, 'unknown_key');
     const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
     decipher.setAAD(Buffer.from(associatedData, 'utf8'));
     decipher.setAuthTag(tag);
     try {
       return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
     } catch {
-      throw new TokenCryptoError(`Encrypted value failed authentication (key ${version}): tampered, or bound to another row`);
+      throw new TokenCryptoError(`Encrypted value failed authentication (key ${version}): tampered, or bound to another row`, 'authentication');
+    }
+  }
+
+  /** Whether this process holds the key an envelope names (a malformed envelope: false). */
+  function knowsKeyOf(envelope: string): boolean {
+    try {
+      return byVersion.has(parse(envelope).version);
+    } catch {
+      return false;
     }
   }
 
@@ -82,7 +101,7 @@ export function createTokenCrypto(keys: readonly EncryptionKey[]) {
     return encrypt(decrypt(envelope, associatedData), associatedData);
   }
 
-  return { encrypt, decrypt, versionOf, needsReencryption, reencrypt, currentVersion: current.version };
+  return { encrypt, decrypt, versionOf, knowsKeyOf, needsReencryption, reencrypt, currentVersion: current.version };
 }
 
 export type TokenCrypto = ReturnType<typeof createTokenCrypto>;

@@ -371,6 +371,40 @@ describe('access tokens', () => {
   });
 });
 
+describe('tokens under a key this server lacks', () => {
+  it('checklist 27: are a configuration error, not a dead grant: the sync fails, the row is untouched, re-encryption aborts changing nothing', async () => {
+    const account = await newAccount();
+    const connection = (await connect(server, account, 'linkedin', { account: 2 })).body;
+    await collectTokens(account);
+    // As if the operator dropped key v7 from ENCRYPTION_KEYS while a row still used it.
+    const foreign = `v7:${randomBytes(60).toString('base64')}`;
+    await server.db.update(platformConnections).set({ accessToken: foreign }).where(eq(platformConnections.id, connection.id));
+    const before = await server.db.select().from(platformConnections).orderBy(platformConnections.id);
+
+    // The sync cannot run, and waits for a retry (the operator may put the key back) rather than giving up the grant.
+    const { status: synced } = await syncNow(server, account.token, connection.id);
+    expect(synced?.status).not.toBe('idle');
+    const [row] = await server.db.select().from(platformConnections).where(eq(platformConnections.id, connection.id));
+    expect(row).toMatchObject({ needsReconnect: false, accessToken: foreign });
+    expect(server.logLines.some((line) => line.includes('"event":"config.token_key_unavailable"') && line.includes(`"connectionId":${connection.id}`))).toBe(true);
+
+    const custody = createTokenCustody({
+      repository: createPlatformsRepository(server.db),
+      crypto: createTokenCrypto([{ version: 'v2', key: randomBytes(32) }, server.config.encryptionKeys[0]!]),
+      clock: server.clock,
+      config: { publicUrl: server.config.publicUrl, platforms: server.config.platforms, appKeys: server.config.platformAppKeys, timeoutMs: 1000 },
+      logger: server.app.log,
+    });
+    await expect(custody.reencryptTokens()).rejects.toThrow(/nothing was changed/);
+    const after = await server.db.select().from(platformConnections).orderBy(platformConnections.id);
+    expect(after.map(({ id, accessToken, refreshToken, needsReconnect }) => ({ id, accessToken, refreshToken, needsReconnect }))).toEqual(
+      before.map(({ id, accessToken, refreshToken, needsReconnect }) => ({ id, accessToken, refreshToken, needsReconnect })),
+    );
+    // Frees the demo account and leaves no foreign envelope for the tests below.
+    expect((await server.request('DELETE', `/api/platformconnections/${connection.id}`, { token: account.token })).status).toBe(200);
+  });
+});
+
 describe('manual connections', () => {
   it('track a public YouTube channel by handle or URL and an X account by username, with no tokens', async () => {
     const sandbox = platformSandboxOf(server);

@@ -8,7 +8,7 @@ import { PLATFORM_CATALOGUE, PLATFORM_NAMES, type PlatformName } from '#contract
 import type { PlatformAppConfig } from '../../config.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { rowBinding, type TokenCrypto } from '../../lib/token-crypto.ts';
+import { rowBinding, type TokenCrypto, TokenCryptoError } from '../../lib/token-crypto.ts';
 import { PlatformError, ReconnectRequired } from '../../providers/platform-error.ts';
 import type { PlatformProfile, Provider, ProviderContext, StoredTokens, TokenSet } from '../../providers/provider.ts';
 import { providers as defaultProviders } from '../../providers/registry.ts';
@@ -94,7 +94,11 @@ export function createTokenCustody({ repository, crypto, clock, config, logger, 
     });
   }
 
-  /** The connection's tokens in clear; a value that does not decrypt marks the connection for reconnection. */
+  /**
+   * The connection's tokens in clear. A value whose authentication fails (tampered, or copied from another row)
+   * marks the connection for reconnection; a value under a key version this process lacks is a configuration error:
+   * the request fails (503) and the row is left as it is, for the operator to add the key.
+   */
   async function readTokens(row: ConnectionRow, locked: PlatformQueries): Promise<StoredTokens> {
     try {
       if (!row.accessToken) throw new Error('no access token stored');
@@ -105,6 +109,13 @@ export function createTokenCustody({ repository, crypto, clock, config, logger, 
         issuedAt: row.tokenIssuedAt,
       };
     } catch (error) {
+      if (error instanceof TokenCryptoError && error.failure !== 'authentication') {
+        logger.error(
+          { event: 'config.token_key_unavailable', connectionId: row.id, platform: row.platform, failure: error.failure, reason: error.message },
+          'stored platform tokens need a key this server is not configured with: add it to ENCRYPTION_KEYS',
+        );
+        throw new AppError('unavailable', 'This connection cannot be used until the server configuration is fixed. Please try again later.');
+      }
       logger.error({ connectionId: row.id, platform: row.platform, errorName: (error as Error).name, reason: (error as Error).message }, 'stored platform tokens are unreadable');
       await locked.updateConnection(row.id, { needsReconnect: true, updatedAt: clock.now() });
       throw new ReconnectRequired();
@@ -142,8 +153,9 @@ export function createTokenCustody({ repository, crypto, clock, config, logger, 
       let tokens: StoredTokens;
       try {
         tokens = await readTokens(row, locked);
-      } catch {
-        return { reconnect: true };
+      } catch (error) {
+        if (error instanceof ReconnectRequired) return { reconnect: true };
+        return { error };
       }
       // Another process refreshed while we waited for the lock.
       if (row.needsReconnect) return { reconnect: true };
@@ -229,6 +241,21 @@ export function createTokenCustody({ repository, crypto, clock, config, logger, 
    * for reconnection. Pending OAuth states are not touched: they expire within minutes.
    */
   async function reencryptTokens({ batchSize = 200 }: { batchSize?: number } = {}): Promise<{ scanned: number; reencrypted: number; unreadable: number }> {
+    // First a read-only pass: a value under a key this process lacks means the configuration is wrong (a key
+    // dropped from ENCRYPTION_KEYS too early), and nothing may be changed until it is put back.
+    for (let afterId = 0; ; ) {
+      const rows = await repository.listWithTokens(afterId, batchSize);
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        afterId = row.id;
+        for (const value of [row.accessToken, row.refreshToken]) {
+          if (value && !crypto.knowsKeyOf(value)) {
+            logger.error({ event: 'config.token_key_unavailable', connectionId: row.id }, 're-encryption aborted: a stored token needs a key missing from ENCRYPTION_KEYS');
+            throw new TokenCryptoError(`Connection ${row.id} holds a token under a key version missing from ENCRYPTION_KEYS (or not an envelope): nothing was changed. Put the old key back after the new one and run again.`, 'unknown_key');
+          }
+        }
+      }
+    }
     let afterId = 0;
     let scanned = 0;
     let reencrypted = 0;
