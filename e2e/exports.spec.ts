@@ -34,7 +34,7 @@ test.describe('exports', () => {
     const bytes = await readFile((await csv.path())!);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.subarray(3).toString('utf8').split('\r\n');
-    expect(lines[0]).toBe('Date,Platform,Metric,Value,Content title');
+    expect(lines[0]).toBe('Date,Platform,Metric,Value,Content title,Derived');
     expect(lines.at(-1)).toBe('');
     const records = lines.slice(1, -1).map((line) => line.split(','));
     expect(records.length).toBeGreaterThan(10);
@@ -45,6 +45,8 @@ test.describe('exports', () => {
       expect(Number.isFinite(Number(value))).toBe(true);
     }
     expect(records.some(([, , metric]) => metric === 'followers')).toBe(true);
+    // Instagram's follower history is ours, from each day's follows minus unfollows: the file says so.
+    for (const [, , metric, , , derived] of records.filter(([, , metric]) => metric === 'followers')) expect(derived, metric).toBe('from daily follows minus unfollows');
 
     // With a filter: the file follows it, and the report is a PDF.
     await page.getByLabel('Date Range', { exact: true }).selectOption('7');
