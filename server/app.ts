@@ -156,6 +156,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     clock,
     publicUrl: config.publicUrl,
     logger: app.log,
+    registerLimitPerIp: config.registerLimitPerIpPerHour,
   });
   const requireUser = createRequireUser(accounts);
   const billing = createBillingService({

@@ -1,5 +1,6 @@
 // The only reader of process.env. Everything the server does is decided by the values parsed here,
 // never by NODE_ENV: an explicit variable says what it means.
+import { REGISTER_LIMIT_PER_IP } from './lib/account-limits.ts';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
@@ -88,6 +89,8 @@ const envSchema = z.object({
   OVERLOAD_MAX_HEAP_USED_MB: z.coerce.number().int().min(1).optional(),
   /** The Retry-After (seconds) sent with those 503s. */
   OVERLOAD_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /** Sign-ups accepted per client IP per hour (a shared office or a test rig may need more). */
+  REGISTER_LIMIT_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(REGISTER_LIMIT_PER_IP.limit),
   /** After SIGTERM, readiness answers 503 and requests are still served this long, so the load balancer can stop sending. */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
   // Platform OAuth apps (TikTok calls its client id a client key); each platform without both values is
@@ -165,6 +168,8 @@ export interface Config {
     apiBase: string | undefined;
   };
   shutdownGraceMs: number;
+  /** Sign-ups accepted per client IP per hour. */
+  registerLimitPerIpPerHour: number;
   /** How long readiness answers 503 before the server stops taking requests and closes (ms). */
   shutdownDrainMs: number;
   /** Load shedding (@fastify/under-pressure): 503 with Retry-After above these; health and readiness exempt. */
@@ -317,6 +322,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiBase: values.STRIPE_API_BASE,
     },
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
+    registerLimitPerIpPerHour: values.REGISTER_LIMIT_PER_IP_PER_HOUR,
     shutdownDrainMs: values.SHUTDOWN_DRAIN_MS,
     overload: {
       maxEventLoopDelayMs: values.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,

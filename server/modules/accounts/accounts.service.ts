@@ -46,9 +46,11 @@ export interface AccountsServiceDeps {
   clock: Clock;
   publicUrl: string;
   logger: FastifyBaseLogger;
+  /** Sign-ups per client IP per hour; default REGISTER_LIMIT_PER_IP. */
+  registerLimitPerIp?: number;
 }
 
-export function createAccountsService({ repository, rateLimiter, mailer, clock, publicUrl, logger }: AccountsServiceDeps) {
+export function createAccountsService({ repository, rateLimiter, mailer, clock, publicUrl, logger, registerLimitPerIp = REGISTER_LIMIT_PER_IP.limit }: AccountsServiceDeps) {
   const loginThrottle = rateLimiter.failureThrottle(LOGIN_LIMITS.perAccount);
 
   async function sendConfirmation(user: UserRow) {
@@ -67,7 +69,7 @@ export function createAccountsService({ repository, rateLimiter, mailer, clock, 
   }
 
   async function register(input: { username: string; email: string; password: string; firstName: string; lastName: string }, ip: string) {
-    const ipLimit = await rateLimiter.hit(`register:ip:${ip}`, REGISTER_LIMIT_PER_IP.limit, REGISTER_LIMIT_PER_IP.windowMs);
+    const ipLimit = await rateLimiter.hit(`register:ip:${ip}`, registerLimitPerIp, REGISTER_LIMIT_PER_IP.windowMs);
     if (!ipLimit.allowed) throw tooManyRequests(ipLimit.retryAfterSeconds, 'Too many sign-ups from this network. Try again later.');
     if (isCommonPassword(input.password)) {
       throw new AppError('bad_request', 'This password is too common. Choose one that is harder to guess.');
