@@ -1,9 +1,14 @@
 // Renders the sandbox's records as Stripe API objects (API version 2026-10-28: billing periods on subscription
-// items, the invoice's subscription under parent.subscription_details). Each builder is checked against the SDK's
-// own type with `satisfies`, so a field Stripe adds, renames or removes breaks the compile, not the product.
+// items). Each builder is checked against the SDK's own type with `satisfies`, so a field Stripe adds, renames or
+// removes breaks the compile, not the product. The catalog (catalog-objects.ts), invoices (invoice-objects.ts) and
+// `expand[]` (expansion.ts) live apart; this file renders customers, payment methods, subscriptions and sessions
+// and composes the renderer.
 import Stripe from 'stripe';
 import { PLAN } from '#contract/billing.ts';
-import { invalidRequest } from './errors.ts';
+import { createCatalogObjects } from './catalog-objects.ts';
+import { createExpander } from './expansion.ts';
+import { createInvoiceObjects } from './invoice-objects.ts';
+import { type JsonObject, listObject } from './wire.ts';
 import type {
   CheckoutSessionRecord,
   CustomerRecord,
@@ -16,18 +21,7 @@ import type {
 } from './state.ts';
 
 export const API_VERSION: string = Stripe.API_VERSION;
-
-/** Stripe's list envelope. */
-export function listObject<T>(data: T[], url: string, hasMore: boolean): Stripe.ApiList<T> {
-  return { object: 'list', data, has_more: hasMore, url };
-}
-
-export type JsonObject = { [key: string]: unknown };
-
-/** The wire form of an object (Decimal fields become strings), as a plain object expansion may edit. */
-function toJson(object: object): JsonObject {
-  return JSON.parse(JSON.stringify(object)) as JsonObject;
-}
+export { formatMoney, listObject, type JsonObject } from './wire.ts';
 
 export interface Renderer {
   customer(record: CustomerRecord): Stripe.Customer;
@@ -62,6 +56,8 @@ export function createRenderer(state: SandboxState, publicBaseUrl: string): Rend
     invoice: (invoiceId) => `${publicBaseUrl}/i/${invoiceId}`,
     invoicePdf: (invoiceId) => `${publicBaseUrl}/i/${invoiceId}/pdf`,
   };
+  const { product, price, plan } = createCatalogObjects(catalog);
+  const { invoice } = createInvoiceObjects(state, hostedUrls);
 
   function customer(record: CustomerRecord): Stripe.Customer {
     return {
@@ -108,80 +104,6 @@ export function createRenderer(state: SandboxState, publicBaseUrl: string): Rend
       status: 'ready',
       status_details: {},
     } satisfies Stripe.TestHelpers.TestClock;
-  }
-
-  function product(): Stripe.Product {
-    return {
-      id: catalog.productId,
-      object: 'product',
-      active: true,
-      created: catalog.created,
-      default_price: catalog.priceId,
-      description: 'Every Analytics Hub feature, billed monthly.',
-      images: [],
-      livemode: false,
-      marketing_features: [],
-      metadata: {},
-      name: PLAN.name,
-      package_dimensions: null,
-      shippable: null,
-      statement_descriptor: null,
-      tax_code: null,
-      tax_details: null,
-      type: 'service',
-      unit_label: null,
-      updated: catalog.created,
-      url: null,
-    } satisfies Stripe.Product;
-  }
-
-  function price(): Stripe.Price {
-    return {
-      id: catalog.priceId,
-      object: 'price',
-      active: true,
-      billing_scheme: 'per_unit',
-      created: catalog.created,
-      currency: PLAN.currency,
-      custom_unit_amount: null,
-      livemode: false,
-      lookup_key: null,
-      metadata: {},
-      nickname: null,
-      product: catalog.productId,
-      recurring: { interval: PLAN.interval, interval_count: 1, meter: null, trial_period_days: null, usage_type: 'licensed' },
-      tax_behavior: 'unspecified',
-      tiers_mode: null,
-      transform_quantity: null,
-      type: 'recurring',
-      unit_amount: PLAN.priceCents,
-      unit_amount_decimal: Stripe.Decimal.from(PLAN.priceCents),
-    } satisfies Stripe.Price;
-  }
-
-  // Subscription items still carry the legacy `plan` twin of their price.
-  function plan(): Stripe.Plan {
-    return {
-      id: catalog.priceId,
-      object: 'plan',
-      active: true,
-      amount: PLAN.priceCents,
-      amount_decimal: Stripe.Decimal.from(PLAN.priceCents),
-      billing_scheme: 'per_unit',
-      created: catalog.created,
-      currency: PLAN.currency,
-      interval: PLAN.interval,
-      interval_count: 1,
-      livemode: false,
-      metadata: {},
-      meter: null,
-      nickname: null,
-      product: catalog.productId,
-      tiers_mode: null,
-      transform_usage: null,
-      trial_period_days: null,
-      usage_type: 'licensed',
-    } satisfies Stripe.Plan;
   }
 
   function paymentMethod(record: PaymentMethodRecord): Stripe.PaymentMethod {
@@ -331,148 +253,6 @@ export function createRenderer(state: SandboxState, publicBaseUrl: string): Rend
     } satisfies Stripe.Subscription;
   }
 
-  function invoiceLine(record: InvoiceRecord): Stripe.InvoiceLineItem {
-    const amount = record.isTrial ? 0 : PLAN.priceCents * record.quantity;
-    const description = record.isTrial
-      ? `Trial period for ${PLAN.name}`
-      : `${record.quantity} × ${PLAN.name} (at ${formatMoney(PLAN.priceCents)} / ${PLAN.interval})`;
-    return {
-      id: record.lineItemId,
-      object: 'line_item',
-      amount,
-      currency: PLAN.currency,
-      description,
-      discount_amounts: [],
-      discountable: true,
-      discounts: [],
-      invoice: record.id,
-      livemode: false,
-      metadata: {},
-      parent: {
-        type: 'subscription_item_details',
-        invoice_item_details: null,
-        subscription_item_details: {
-          invoice_item: null,
-          proration: false,
-          proration_details: { credited_items: null },
-          subscription: record.subscription,
-          subscription_item: record.subscriptionItem,
-        },
-      },
-      period: { start: record.linePeriodStart, end: record.linePeriodEnd },
-      pretax_credit_amounts: [],
-      pricing: {
-        type: 'price_details',
-        price_details: { price: record.price, product: catalog.productId },
-        unit_amount_decimal: Stripe.Decimal.from(record.isTrial ? 0 : PLAN.priceCents),
-      },
-      quantity: record.quantity,
-      quantity_decimal: Stripe.Decimal.from(record.quantity),
-      subscription: record.subscription,
-      subtotal: amount,
-      taxes: [],
-    } satisfies Stripe.InvoiceLineItem;
-  }
-
-  function invoice(record: InvoiceRecord): Stripe.Invoice {
-    const finalized = record.status !== 'draft';
-    const amountRemaining = record.status === 'open' || record.status === 'uncollectible' ? record.amountDue - record.amountPaid : 0;
-    return {
-      id: record.id,
-      object: 'invoice',
-      account_country: 'US',
-      account_name: 'Analytics Hub',
-      account_tax_ids: null,
-      amount_due: record.amountDue,
-      amount_overpaid: 0,
-      amount_paid: record.amountPaid,
-      amount_remaining: amountRemaining,
-      amount_shipping: 0,
-      application: null,
-      attempt_count: record.attemptCount,
-      attempted: record.attemptCount > 0 || record.status === 'paid',
-      auto_advance: record.status === 'draft' || record.status === 'open',
-      automatic_tax: { disabled_reason: null, enabled: false, liability: null, provider: null, status: null },
-      automatically_finalizes_at: null,
-      billing_reason: record.billingReason,
-      collection_method: 'charge_automatically',
-      created: record.created,
-      currency: PLAN.currency,
-      custom_fields: null,
-      customer: record.customer,
-      customer_account: null,
-      customer_address: null,
-      customer_email: record.customerEmail,
-      customer_name: record.customerName,
-      customer_phone: null,
-      customer_shipping: null,
-      customer_tax_exempt: 'none',
-      customer_tax_ids: [],
-      default_payment_method: null,
-      default_source: null,
-      default_tax_rates: [],
-      description: null,
-      discounts: [],
-      due_date: null,
-      effective_at: record.finalizedAt,
-      ending_balance: finalized ? 0 : null,
-      footer: null,
-      from_invoice: null,
-      hosted_invoice_url: finalized ? hostedUrls.invoice(record.id) : null,
-      invoice_pdf: finalized ? hostedUrls.invoicePdf(record.id) : null,
-      issuer: { type: 'self' },
-      last_finalization_error: null,
-      latest_revision: null,
-      lines: listObject([invoiceLine(record)], `/v1/invoices/${record.id}/lines`, false),
-      livemode: false,
-      metadata: {},
-      next_payment_attempt: record.nextPaymentAttempt,
-      number: record.number,
-      on_behalf_of: null,
-      parent: {
-        type: 'subscription_details',
-        quote_details: null,
-        subscription_details: { metadata: { ...record.subscriptionMetadata }, subscription: record.subscription },
-      },
-      payment_settings: { default_mandate: null, payment_method_options: null, payment_method_types: null },
-      // For subscription invoices the invoice period is the one just ended; the line says what is being paid for.
-      period_end: record.billingReason === 'subscription_create' ? record.created : record.linePeriodStart,
-      period_start: record.billingReason === 'subscription_create' ? record.created : previousPeriodStart(record),
-      post_payment_credit_notes_amount: 0,
-      pre_payment_credit_notes_amount: 0,
-      receipt_number: null,
-      rendering: null,
-      shipping_cost: null,
-      shipping_details: null,
-      starting_balance: 0,
-      statement_descriptor: null,
-      status: record.status,
-      status_transitions: {
-        finalized_at: record.finalizedAt,
-        marked_uncollectible_at: record.markedUncollectibleAt,
-        paid_at: record.paidAt,
-        voided_at: record.voidedAt,
-      },
-      subtotal: record.amountDue,
-      subtotal_excluding_tax: record.amountDue,
-      test_clock: state.customers[record.customer]?.testClock ?? null,
-      total: record.amountDue,
-      total_discount_amounts: [],
-      total_excluding_tax: record.amountDue,
-      total_pretax_credit_amounts: [],
-      total_taxes: [],
-      webhooks_delivered_at: finalized ? record.finalizedAt : null,
-    } satisfies Stripe.Invoice;
-  }
-
-  // The period before a renewal invoice's line period: that subscription's previous invoice's line.
-  function previousPeriodStart(record: InvoiceRecord): number {
-    const earlier = Object.values(state.invoices).filter(
-      (candidate) => candidate.subscription === record.subscription && candidate.linePeriodEnd <= record.linePeriodStart,
-    );
-    return earlier.at(-1)?.linePeriodStart ?? record.linePeriodStart;
-  }
-
   function checkoutSession(record: CheckoutSessionRecord): Stripe.Checkout.Session {
     const customerRecord = record.customer ? state.customers[record.customer] : undefined;
     const amountTotal = record.trialPeriodDays || record.trialEnd ? 0 : PLAN.priceCents * record.quantity;
@@ -574,37 +354,7 @@ export function createRenderer(state: SandboxState, publicBaseUrl: string): Rend
     return undefined;
   }
 
-  function expandPath(node: JsonObject, segments: string[], fullPath: string): void {
-    const [key, ...rest] = segments;
-    if (key === undefined) return;
-    if (!(key in node)) throw invalidRequest(`This property cannot be expanded (${fullPath}).`, { param: 'expand' });
-    let value = node[key];
-    if (typeof value === 'string') {
-      const resolved = resolve(value);
-      if (!resolved) throw invalidRequest(`This property cannot be expanded (${fullPath}).`, { param: 'expand' });
-      node[key] = value = toJson(resolved);
-    }
-    if (rest.length === 0 || value === null || typeof value !== 'object') return;
-    const children: unknown[] = Array.isArray(value) ? value : [value];
-    for (const child of children) {
-      if (child !== null && typeof child === 'object') expandPath(child as JsonObject, rest, fullPath);
-    }
-  }
-
-  function expand(object: object, paths: string[]): JsonObject {
-    const json = toJson(object);
-    for (const fullPath of paths) {
-      const segments = fullPath.split('.');
-      // Stripe's own limit: at most four levels deep.
-      if (segments.length > 4) throw invalidRequest(`You cannot expand more than 4 levels of a property (${fullPath}).`, { param: 'expand' });
-      expandPath(json, segments, fullPath);
-    }
-    return json;
-  }
+  const expand = createExpander(resolve);
 
   return { customer, testClock, product, price, paymentMethod, subscription, invoice, checkoutSession, portalSession, hostedUrls, expand };
-}
-
-export function formatMoney(cents: number, currency: string = PLAN.currency): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
 }
