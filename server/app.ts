@@ -67,6 +67,10 @@ import { registerErrorHandler } from './plugins/error-handler.ts';
 import { handleClientError, registerInputGuard } from './plugins/input-guard.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 
+/** How often load is sampled, and how long after start-up a slow event loop is still the start-up's own doing. */
+const OVERLOAD_SAMPLE_INTERVAL_MS = 1_000;
+const OVERLOAD_STARTUP_GRACE_MS = 3 * OVERLOAD_SAMPLE_INTERVAL_MS;
+
 export const webDistDir = path.resolve(import.meta.dirname, '..', 'dist', 'web');
 const hashedAssetsDir = path.join(webDistDir, 'assets') + path.sep;
 const isHashedAsset = (filePath: string) => filePath.startsWith(hashedAssetsDir);
@@ -131,12 +135,20 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   registerInputGuard(app);
   // Load shedding: an overloaded server answers 503 with Retry-After at once instead of letting requests time out.
   // Health and readiness still answer (an orchestrator must not restart a busy but healthy process).
+  // The start-up itself (PGlite's WASM compile and migrations, the job queue) blocks the loop for seconds, and the
+  // first samples after it read as overload: event-loop delay sheds nothing until the samples have caught up.
+  let readyAt = Number.POSITIVE_INFINITY;
+  app.addHook('onReady', async () => {
+    readyAt = Date.now();
+  });
   await app.register(underPressure, {
+    sampleInterval: OVERLOAD_SAMPLE_INTERVAL_MS,
     maxEventLoopDelay: config.overload.maxEventLoopDelayMs,
     maxHeapUsedBytes: config.overload.maxHeapUsedBytes,
     retryAfter: config.overload.retryAfterSeconds,
     pressureHandler: async (request, _reply, type) => {
       if ((HEALTH_PATHS as readonly string[]).includes(request.routeOptions.url ?? '')) return;
+      if (type === 'eventLoopDelay' && Date.now() - readyAt < OVERLOAD_STARTUP_GRACE_MS) return;
       // debug, not warn: a log line per refused request would add to the very load being shed.
       request.log.debug({ event: 'overload.shed', type }, 'under pressure: request refused with 503');
       throw new AppError('unavailable', 'The server is busy right now. Please try again in a few seconds.', {

@@ -56,9 +56,6 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       SHUTDOWN_DRAIN_MS: '0',
       // Every test of a worker signs up from 127.0.0.1 on the worker's one server: more than a person would in an hour.
       REGISTER_LIMIT_PER_IP_PER_HOUR: '200',
-      // Embedded PGlite blocks the loop while it starts (WASM compile, migrations); the first sample after that reads
-      // as overload and would shed the first page loads. The heap threshold stays on.
-      OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...env,
     },
