@@ -1,6 +1,7 @@
 // The /api/analytics and /api/sync calls (spec section 7). Premium: every one of them is behind the 402 gate.
 import { z } from 'zod';
 import { syncStatus } from './sync-status.ts';
+import { wordList } from './words.ts';
 
 /** Spec section 3, "Analytics summary". */
 export const analyticsSummaryResponse = z.object({
@@ -186,8 +187,7 @@ export type DerivedSeries = z.infer<typeof derivedSeries>;
 
 /** "TikTok views, likes and shares: from daily snapshots of lifetime counters since Nov 3, 2026." */
 export function derivedSeriesSentence(series: DerivedSeries, formatDay: (day: string) => string): string {
-  const metrics = series.metrics.length <= 1 ? (series.metrics[0] ?? '') : `${series.metrics.slice(0, -1).join(', ')} and ${series.metrics.at(-1)}`;
-  return `${series.platform} ${metrics.replaceAll('_', ' ')}: ${series.method} since ${formatDay(series.startDate)}.`;
+  return `${series.platform} ${wordList(series.metrics).replaceAll('_', ' ')}: ${series.method} since ${formatDay(series.startDate)}.`;
 }
 
 export const analyticsResponse = z.object({

@@ -35,8 +35,10 @@ export function platformById(id: number): PlatformName | undefined {
 export const PLATFORMS_WITH_UNNAMED_CURRENCY: readonly PlatformName[] = ['patreon'];
 
 /** ISO 4217 codes the runtime knows (Node and browsers both carry the list). */
+let knownCurrencies: ReadonlySet<string> | undefined;
 export function isKnownCurrency(code: string): boolean {
-  return Intl.supportedValuesOf('currency').includes(code);
+  knownCurrencies ??= new Set(Intl.supportedValuesOf('currency'));
+  return knownCurrencies.has(code);
 }
 
 /** How many accounts of one platform a user may connect (a creator can have two channels, not fifty). */

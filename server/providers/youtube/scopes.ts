@@ -1,4 +1,5 @@
 // The OAuth scopes we ask Google for, and what a stored grant allows us to read.
+import { grantedScopes } from '../provider.ts';
 const ANALYTICS_SCOPE = 'https://www.googleapis.com/auth/yt-analytics.readonly';
 const MONETARY_SCOPE = 'https://www.googleapis.com/auth/yt-analytics-monetary.readonly';
 
@@ -18,12 +19,11 @@ export const YOUTUBE_SCOPES = [
  * includes the rest). A connection whose granted scope is unknown (null) is read as if granted.
  */
 export function grantsYoutubeAnalytics(scope: string | null): boolean {
-  if (scope === null) return true;
-  const granted = scope.split(/[ ,]+/);
-  return granted.includes(ANALYTICS_SCOPE) || granted.includes(MONETARY_SCOPE);
+  const granted = grantedScopes(scope);
+  return granted === null || granted.has(ANALYTICS_SCOPE) || granted.has(MONETARY_SCOPE);
 }
 
 /** Whether the monetary scope (revenue reports) was granted; an unknown scope (null) is read as not granted. */
 export function grantsYoutubeRevenue(scope: string | null): boolean {
-  return (scope ?? '').split(/[ ,]+/).includes(MONETARY_SCOPE);
+  return grantedScopes(scope)?.has(MONETARY_SCOPE) ?? false;
 }

@@ -114,6 +114,7 @@ export function AnalyticsPage() {
   }
 
   const followers = data ? followersChartData(data.followersOverTime) : undefined;
+  const currencyNote = summary.data ? revenueCurrencyNote(summary.data.pledgesNotInUsd) : null;
   const engagement = data ? engagementChartData(data.engagementOverTime) : undefined;
   const distribution = data ? platformDistributionData(data.platformBreakdown) : undefined;
   const topContent = data ? rankTopContent(data.topContent) : [];
@@ -186,9 +187,7 @@ export function AnalyticsPage() {
             }
           />
         </section>
-        {summary.data && revenueCurrencyNote(summary.data.pledgesNotInUsd) ? (
-          <p className="-mt-3 text-xs text-slate-400">{revenueCurrencyNote(summary.data.pledgesNotInUsd)}</p>
-        ) : null}
+        {currencyNote ? <p className="-mt-3 text-xs text-slate-400">{currencyNote}</p> : null}
         {summary.data && summary.data.totalImpressions > 0 ? (
           <p className="-mt-3 text-xs text-slate-400">
             Total Views counts views only. LinkedIn reports impressions instead: {formatCompactNumber(summary.data.totalImpressions)} in the last 30 days.

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { PLATFORMS_WITH_UNNAMED_CURRENCY } from '#contract/platforms.ts';
+import { wordList } from '#contract/words.ts';
 import { Badge } from '../../../components/ui/badge';
 import { PlatformBadge } from '../../../components/platform-badge';
 import { Button } from '../../../components/ui/button';
@@ -28,11 +29,6 @@ function SyncIcon() {
       <path d="M20 11a8 8 0 0 0-14.9-3M4 4v4h4M4 13a8 8 0 0 0 14.9 3M20 20v-4h-4" strokeLinecap="round" strokeLinejoin="round" />
     </svg>
   );
-}
-
-/** A list in words: "a", "a and b", "a, b and c". */
-function wordList(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 /**
