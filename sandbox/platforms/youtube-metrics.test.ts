@@ -384,6 +384,44 @@ describe('YouTube Reporting API: reach reports', () => {
     context.clock.advance(DAY);
     expect((await get(reporting(`jobs/${job.id}/reports?startTimeAtOrAfter=2026-05-04T00:00:00Z`), bearer(await connect(0)))).body.reports).toHaveLength(1);
   });
+
+  it('restates some days: a second report for the same day, created later, with corrected figures; both stay listed', async () => {
+    const token = await connect(0);
+    const created = await fetch(reporting('jobs'), { method: 'POST', headers: { ...bearer(token), 'content-type': 'application/json' }, body: JSON.stringify({ reportTypeId: 'channel_reach_basic_a1' }) });
+    const job = (await created.json()) as { id: string; createTime: string };
+    const downloadTotal = async (url: string, auth: string) => {
+      const lines = (await (await fetch(context.sandbox.url(url), { headers: bearer(auth) })).text()).trim().split('\n').slice(1);
+      return { rows: lines.length, impressions: lines.reduce((total, line) => total + Number(line.split(',')[5]), 0) };
+    };
+    // At the job's creation: one report per day, no restatement yet.
+    const first = (await get(reporting(`jobs/${job.id}/reports`), bearer(token))).body.reports as any[];
+    expect(new Set(first.map((entry) => entry.startTime)).size).toBe(first.length);
+
+    // Three days later the restatements of backfilled days are listed beside the reports they replace.
+    context.clock.advance(3 * DAY);
+    const later = await connect(0);
+    const all = (await get(reporting(`jobs/${job.id}/reports`), bearer(later))).body.reports as any[];
+    const byDay = new Map<string, any[]>();
+    for (const entry of all) byDay.set(entry.startTime, [...(byDay.get(entry.startTime) ?? []), entry]);
+    const restatedDays = [...byDay.values()].filter((entries) => entries.length === 2);
+    expect(restatedDays.length).toBeGreaterThanOrEqual(3);
+    expect(restatedDays.length).toBeLessThanOrEqual(5);
+    const [restatement, original] = restatedDays[0]!.sort((a, b) => Date.parse(b.createTime) - Date.parse(a.createTime));
+    expect(restatement.id).not.toBe(original.id);
+    expect(restatement.endTime).toBe(original.endTime);
+    expect(Date.parse(restatement.createTime) - Date.parse(original.createTime)).toBe(3 * DAY);
+    // Listed as created after the first read, though its day is long past: only createdAfter finds it.
+    const since = (await get(reporting(`jobs/${job.id}/reports?createdAfter=${encodeURIComponent(job.createTime)}`), bearer(later))).body.reports as any[];
+    expect(since.map((entry) => entry.id)).toContain(restatement.id);
+    expect(since.map((entry) => entry.id)).not.toContain(original.id);
+    expect(Date.parse(restatement.startTime)).toBeLessThan(Date.parse(job.createTime) - DAY);
+    // Corrected figures: 7 % of the impressions removed, small rows dropped.
+    const before = await downloadTotal(original.downloadUrl, later);
+    const after = await downloadTotal(restatement.downloadUrl, later);
+    expect(after.impressions).toBeLessThan(before.impressions * 0.94);
+    expect(after.impressions).toBeGreaterThan(before.impressions * 0.9);
+    expect(after.rows).toBeLessThanOrEqual(before.rows);
+  });
 });
 
 describe('YouTube failNext metrics', () => {

@@ -8,6 +8,11 @@
 // Simplification (documented in README.md): real YouTube creates a job's first reports about 48 hours after the job
 // (one per day, plus a 30-day backfill); here a report for every day from 30 days before the job's creation to
 // yesterday exists as soon as the job does, created at the later of the job's creation and the day's end.
+// Restatements, as YouTube issues them ("backfill data replaces previously delivered data"): about one day in eight
+// of every channel gets a second report three days after the first, with the same startTime and endTime, a later
+// createTime and corrected figures (7 % of the impressions removed as invalid traffic, rows left with fewer than
+// ten dropped). Both stay listed: a reader that sums them counts the day twice, one that lists by startTime never
+// sees the correction.
 import { randomUUID } from 'node:crypto';
 import { bearerToken, json, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import { countersBetween, DAY_MS, dayOf, publishedBy, type ContentItem } from './metrics-data.ts';
@@ -25,6 +30,10 @@ const REPORT_TYPES = [
   { id: 'channel_reach_combined_a1', name: 'Reach combined' },
 ] as const;
 const BACKFILL_DAYS = 30;
+/** A restated day's second report is created this long after its first. */
+const RESTATEMENT_DELAY_MS = 3 * DAY_MS;
+/** The share of a restated day's impressions kept (the rest removed as invalid traffic). */
+const RESTATED_SHARE = 0.93;
 /** Reports are kept 60 days after they are created (older ones are no longer listed). */
 const RETENTION_DAYS = 60;
 
@@ -125,18 +134,25 @@ export function createYoutubeReporting(context: PlatformContext, deps: Reporting
     return json(200, { ...(paged.page.length > 0 ? { jobs: paged.page.map(jobResource) } : {}), ...(paged.next ? { nextPageToken: paged.next } : {}) });
   }
 
-  /** The job's reports that exist at `now`: one per day, newest first. */
-  function reportsOf(job: Job): { id: string; day: number; startTime: Date; endTime: Date; createTime: Date }[] {
+  /** Whether a channel's day is restated (a stable one day in eight, different days for different channels). */
+  const restated = (accountIndex: number, day: number) => (day + 3 * accountIndex) % 8 === 0;
+
+  /** The job's reports that exist at `now`: one per day and a second for a restated day, newest first. */
+  function reportsOf(job: Job): { id: string; day: number; restatement: boolean; startTime: Date; endTime: Date; createTime: Date }[] {
     const now = context.now();
     const createDay = dayOf(job.createTime);
     const reports = [];
     for (let day = dayOf(now) - 1; day >= createDay - BACKFILL_DAYS; day -= 1) {
       const endTime = new Date((day + 1) * DAY_MS);
-      const createTime = new Date(Math.max(job.createTime.getTime(), endTime.getTime()));
-      if (createTime > now || now.getTime() - createTime.getTime() > RETENTION_DAYS * DAY_MS) continue;
-      reports.push({ id: String(4_000_000_000 + day), day, startTime: new Date(day * DAY_MS), endTime, createTime });
+      const firstCreated = Math.max(job.createTime.getTime(), endTime.getTime());
+      const versions = [{ restatement: false, createTime: new Date(firstCreated) }];
+      if (restated(job.accountIndex, day)) versions.push({ restatement: true, createTime: new Date(firstCreated + RESTATEMENT_DELAY_MS) });
+      for (const { restatement, createTime } of versions) {
+        if (createTime > now || now.getTime() - createTime.getTime() > RETENTION_DAYS * DAY_MS) continue;
+        reports.push({ id: String((restatement ? 5_000_000_000 : 4_000_000_000) + day), day, restatement, startTime: new Date(day * DAY_MS), endTime, createTime });
+      }
     }
-    return reports;
+    return reports.sort((a, b) => b.createTime.getTime() - a.createTime.getTime() || b.day - a.day);
   }
 
   const reportResource = (job: Job, report: ReturnType<typeof reportsOf>[number]) => ({
@@ -183,8 +199,11 @@ export function createYoutubeReporting(context: PlatformContext, deps: Reporting
     return json(200, reportResource(job, report));
   }
 
-  /** The CSV of one day: a row per video with impressions that day, split by whether the viewer was subscribed. */
-  function reachCsv(job: Job, day: number): string {
+  /**
+   * The CSV of one day: a row per video with impressions that day, split by whether the viewer was subscribed. A
+   * restatement keeps RESTATED_SHARE of each row's impressions and drops rows left under ten.
+   */
+  function reachCsv(job: Job, day: number, restatement: boolean): string {
     const channel = deps.channels[job.accountIndex]!;
     const lines: string[] = [REACH_CSV_COLUMNS.join(',')];
     const videos = publishedBy(deps.videosOf(job.accountIndex), new Date((day + 1) * DAY_MS - 1));
@@ -201,8 +220,14 @@ export function createYoutubeReporting(context: PlatformContext, deps: Reporting
       const subscribedCtr = Math.min(0.5, ctr * 1.8);
       const otherCtr = other > 0 ? Math.max(0.001, (impressions * ctr - subscribed * subscribedCtr) / other) : 0;
       const id = deps.youtubeVideoId(item);
-      if (subscribed > 0) lines.push([date, channel.id, id, 'on_demand', 'subscribed', subscribed, subscribedCtr.toFixed(4)].join(','));
-      if (other > 0) lines.push([date, channel.id, id, 'on_demand', 'not_subscribed', other, otherCtr.toFixed(4)].join(','));
+      const rows = [
+        { status: 'subscribed', impressions: subscribed, ctr: subscribedCtr },
+        { status: 'not_subscribed', impressions: other, ctr: otherCtr },
+      ];
+      for (const row of rows) {
+        const reported = restatement ? Math.floor(row.impressions * RESTATED_SHARE) : row.impressions;
+        if (reported > 0 && (!restatement || reported >= 10)) lines.push([date, channel.id, id, 'on_demand', row.status, reported, row.ctr.toFixed(4)].join(','));
+      }
     }
     return `${lines.join('\n')}\n`;
   }
@@ -213,7 +238,7 @@ export function createYoutubeReporting(context: PlatformContext, deps: Reporting
     const job = ownJob(request, who);
     const report = job && reportsOf(job).find((candidate) => candidate.id === request.params.reportId);
     if (!job || !report || request.params.channelId !== deps.channels[job.accountIndex]!.id) return notFound('media');
-    return { status: 200, headers: { 'content-type': 'text/csv; charset=utf-8', 'cache-control': 'no-store' }, body: reachCsv(job, report.day) };
+    return { status: 200, headers: { 'content-type': 'text/csv; charset=utf-8', 'cache-control': 'no-store' }, body: reachCsv(job, report.day, report.restatement) };
   }
 
   const routes: RouteDefinition[] = [

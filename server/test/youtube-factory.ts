@@ -43,7 +43,7 @@ export interface SeedChannel {
   now: Date;
   revenueAccess?: RevenueAccess;
   title?: string;
-  /** The start of the oldest reach report read (youtube_channels.reach_reports_since). */
+  /** The first day of stored reach (youtube_channels.reach_reports_since). */
   reachSince?: Date;
   /** When false, no youtube_channels row (a connection that was never synced by the YouTube adapter). */
   withChannelRow?: boolean;

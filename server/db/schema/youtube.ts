@@ -18,11 +18,14 @@ export const youtubeChannels = pgTable('youtube_channels', {
   revenueAccess: text('revenue_access').notNull(),
   /** The Reporting API job producing channel_reach_basic_a1 (impressions, click-through rate). */
   reachJobId: text('reach_job_id'),
-  /** The newest reach report already read (its endTime), so each report is read once. */
-  reachReportsThrough: timestamp('reach_reports_through', { withTimezone: true }),
   /**
-   * The start of the oldest reach report read: stored impressions and click-through rates count from here (YouTube
-   * backfills about 30 days before the job was created), not from each video's publication.
+   * The createTime of the newest reach report read: the next sync lists the reports created after it, which include
+   * restatements of days already read (null: list every report the job has).
+   */
+  reachReportsCreatedThrough: timestamp('reach_reports_created_through', { withTimezone: true }),
+  /**
+   * The first day of stored reach (youtube_video_reach): impressions and click-through rates count from here
+   * (YouTube backfills about 30 days before the job was created), not from each video's publication.
    */
   reachReportsSince: timestamp('reach_reports_since', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
@@ -72,6 +75,27 @@ export const youtubeVideos = pgTable(
     statsUpdatedAt: timestamp('stats_updated_at', { withTimezone: true }),
   },
   (table) => [index('youtube_videos_connection_idx').on(table.connectionId)],
+);
+
+/**
+ * A video's thumbnail impressions and clicks on one day, from that day's newest reach report. A restated report
+ * replaces the day's rows whole; youtube_videos.impressions and click_through_rate are recomputed from these.
+ */
+export const youtubeVideoReach = pgTable(
+  'youtube_video_reach',
+  {
+    contentItemId: integer('content_item_id')
+      .notNull()
+      .references(() => contentItems.id, { onDelete: 'cascade' }),
+    /** Denormalised so a day is replaced for the whole channel in one statement. */
+    connectionId: integer('connection_id')
+      .notNull()
+      .references(() => platformConnections.id, { onDelete: 'cascade' }),
+    date: date('date', { mode: 'string' }).notNull(),
+    impressions: doublePrecision('impressions').notNull(),
+    clicks: doublePrecision('clicks').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.contentItemId, table.date] }), index('youtube_video_reach_connection_date_idx').on(table.connectionId, table.date)],
 );
 
 /** Channel views by traffic source per day (dimensions=day,insightTrafficSourceType). */

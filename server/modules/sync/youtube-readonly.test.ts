@@ -116,7 +116,7 @@ describe('a YouTube channel granted only youtube.readonly', () => {
     const itemIds = (await storedVideos()).map((row) => row.item.id);
     expect(await server.db.select().from(youtubeVideoTraffic).where(inArray(youtubeVideoTraffic.contentItemId, itemIds))).toEqual([]);
     const [channel] = await server.db.select().from(youtubeChannels).where(eq(youtubeChannels.connectionId, connectionId));
-    expect(channel).toMatchObject({ revenueAccess: 'missingScope', reachJobId: null, reachReportsThrough: null });
+    expect(channel).toMatchObject({ revenueAccess: 'missingScope', reachJobId: null, reachReportsCreatedThrough: null });
     // Nothing was asked of the Analytics or Reporting APIs (the sandbox would have answered 403).
     const analyticsCalls = platformSandboxOf(server)
       .calls.slice(syncCallsFrom)

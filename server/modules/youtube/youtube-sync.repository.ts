@@ -1,12 +1,13 @@
 // Writes of the YouTube tables (server/db/schema/youtube.ts), in the sync's transaction, and the reads the sync
 // needs. Every write is an idempotent upsert or a replace of one slice (a period's demographics, a
-// video's traffic sources), so re-running a sync with the same output stores the same rows. The one accumulating
-// value, reach (impressions, click-through rate), only grows with reports the adapter has not read before: the read
-// mark (reach_reports_through) is stored in the same transaction as the sums.
+// video's traffic sources, a day's reach), so re-running a sync with the same output stores the same rows. A video's
+// reach totals (impressions, click-through rate) are recomputed from its stored days after every read of reach
+// reports, so a restated day replaces what it restates instead of adding to it; the read mark
+// (reach_reports_created_through) is stored in the same transaction.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { RetentionPoint } from '#contract/youtube.ts';
 import type { Database, Executor } from '../../db/client.ts';
-import { contentItems, youtubeChannels, youtubeChannelTraffic, youtubeDemographics, youtubeVideos, youtubeVideoTraffic } from '../../db/schema.ts';
+import { contentItems, youtubeChannels, youtubeChannelTraffic, youtubeDemographics, youtubeVideoReach, youtubeVideos, youtubeVideoTraffic } from '../../db/schema.ts';
 import type { KnownVideo, TrafficSourceViews, YoutubeSyncExtras, YoutubeSyncState } from '../../providers/youtube/sync-types.ts';
 import type { SyncExtension } from '../sync/sync-extension.ts';
 
@@ -21,7 +22,10 @@ function chunks<T>(rows: readonly T[], size = BATCH): T[][] {
 
 /** What the adapter needs to know before a sync: the reach job and read mark, fresh retention curves, complete early-view curves. */
 export async function loadYoutubeSyncState(db: Executor, connectionId: number): Promise<YoutubeSyncState> {
-  const [channel] = await db.select({ reachJobId: youtubeChannels.reachJobId, reachReportsThrough: youtubeChannels.reachReportsThrough }).from(youtubeChannels).where(eq(youtubeChannels.connectionId, connectionId));
+  const [channel] = await db
+    .select({ reachJobId: youtubeChannels.reachJobId, reachReportsCreatedThrough: youtubeChannels.reachReportsCreatedThrough })
+    .from(youtubeChannels)
+    .where(eq(youtubeChannels.connectionId, connectionId));
   const videos = await db
     .select({
       videoId: youtubeVideos.videoId,
@@ -42,7 +46,7 @@ export async function loadYoutubeSyncState(db: Executor, connectionId: number): 
     if (video.earlyViewsComplete) earlyViewsComplete.add(video.videoId);
     known.set(video.videoId, { publishedAt: video.publishedAt, views: video.views, countersReadAt: video.countersReadAt });
   }
-  return { reachJobId: channel?.reachJobId ?? null, reachReportsThrough: channel?.reachReportsThrough ?? null, retentionFetchedAt, earlyViewsComplete, known };
+  return { reachJobId: channel?.reachJobId ?? null, reachReportsCreatedThrough: channel?.reachReportsCreatedThrough ?? null, retentionFetchedAt, earlyViewsComplete, known };
 }
 
 /**
@@ -52,7 +56,7 @@ export async function loadYoutubeSyncState(db: Executor, connectionId: number): 
 export async function storeYoutubeSync(tx: Executor, connectionId: number, extras: YoutubeSyncExtras, contentIdOf: ReadonlyMap<string, number>, now: Date): Promise<void> {
   await tx
     .insert(youtubeChannels)
-    .values({ connectionId, channelId: extras.channelId, title: extras.title, revenueAccess: extras.revenueAccess, reachJobId: extras.reach.jobId, reachReportsThrough: extras.reach.reportsThrough, reachReportsSince: extras.reach.reportsSince, updatedAt: now })
+    .values({ connectionId, channelId: extras.channelId, title: extras.title, revenueAccess: extras.revenueAccess, reachJobId: extras.reach.jobId, reachReportsCreatedThrough: extras.reach.reportsCreatedThrough, updatedAt: now })
     .onConflictDoUpdate({
       target: youtubeChannels.connectionId,
       set: {
@@ -60,16 +64,13 @@ export async function storeYoutubeSync(tx: Executor, connectionId: number, extra
         title: sql`excluded.title`,
         revenueAccess: sql`excluded.revenue_access`,
         reachJobId: sql`excluded.reach_job_id`,
-        reachReportsThrough: sql`excluded.reach_reports_through`,
-        // The oldest start ever read (least() skips nulls: a run that read no report keeps it).
-        reachReportsSince: sql`least(${youtubeChannels.reachReportsSince}, excluded.reach_reports_since)`,
+        reachReportsCreatedThrough: sql`excluded.reach_reports_created_through`,
         updatedAt: sql`excluded.updated_at`,
       },
     });
 
   const retentionOf = new Map(extras.retention.map((entry) => [entry.videoId, entry.points]));
   const earlyOf = new Map(extras.earlyViews.map((entry) => [entry.videoId, entry]));
-  const reachOf = new Map(extras.reach.videos.map((entry) => [entry.videoId, entry]));
   // Videos whose counters were not read this run are not among the run's content items: look theirs up.
   const unlisted = extras.videos.filter((video) => !contentIdOf.has(video.videoId)).map((video) => video.videoId);
   const itemIds = new Map(contentIdOf);
@@ -85,7 +86,6 @@ export async function storeYoutubeSync(tx: Executor, connectionId: number, extra
     if (contentItemId === undefined) return [];
     const retention = retentionOf.get(video.videoId);
     const early = earlyOf.get(video.videoId);
-    const reach = reachOf.get(video.videoId);
     return [
       {
         contentItemId,
@@ -105,9 +105,6 @@ export async function storeYoutubeSync(tx: Executor, connectionId: number, extra
         estimatedAdRevenue: video.estimatedAdRevenue,
         cpm: video.cpm,
         monetizedPlaybacks: video.monetizedPlaybacks,
-        // The new reports' sums only: the conflict clause adds them to what is stored.
-        impressions: reach && reach.impressions > 0 ? reach.impressions : null,
-        clickThroughRate: reach && reach.impressions > 0 ? (reach.clicks / reach.impressions) * 100 : null,
         retention: retention ?? null,
         retentionFetchedAt: retention ? now : null,
         earlyViews: early?.views ?? null,
@@ -143,11 +140,7 @@ export async function storeYoutubeSync(tx: Executor, connectionId: number, extra
           estimatedAdRevenue: sql`excluded.estimated_ad_revenue`,
           cpm: sql`excluded.cpm`,
           monetizedPlaybacks: sql`excluded.monetized_playbacks`,
-          // Reach adds up over reports; the click-through rate is the impression-weighted mean of old and new.
-          clickThroughRate: sql`case when excluded.impressions is null then ${stored}.click_through_rate
-            else (coalesce(${stored}.impressions, 0) * coalesce(${stored}.click_through_rate, 0) + excluded.impressions * excluded.click_through_rate)
-              / (coalesce(${stored}.impressions, 0) + excluded.impressions) end`,
-          impressions: sql`case when excluded.impressions is null then ${stored}.impressions else coalesce(${stored}.impressions, 0) + excluded.impressions end`,
+          // Reach (impressions, click-through rate) is not set here: storeReach recomputes it from the stored days.
           // Curves read this sync replace the stored ones; the others stay.
           retention: sql`coalesce(excluded.retention, ${stored}.retention)`,
           retentionFetchedAt: sql`coalesce(excluded.retention_fetched_at, ${stored}.retention_fetched_at)`,
@@ -157,6 +150,8 @@ export async function storeYoutubeSync(tx: Executor, connectionId: number, extra
         },
       });
   }
+
+  if (extras.reach.days.length > 0) await storeReach(tx, connectionId, extras.reach.days, itemIds);
 
   const trafficRows = [...new Map(extras.channelTraffic.map((row) => [`${row.date}|${row.sourceType}`, { connectionId, ...row }])).values()];
   for (const batch of chunks(trafficRows, 1000)) {
@@ -186,6 +181,46 @@ export async function storeYoutubeSync(tx: Executor, connectionId: number, extra
     const values = [...new Map(period.rows.map((row) => [`${row.demographicType}|${row.demographicValue}`, { connectionId, periodDays: period.periodDays, ...row, asOf: now }])).values()];
     for (const batch of chunks(values, 1000)) await tx.insert(youtubeDemographics).values(batch);
   }
+}
+
+/**
+ * Replaces each day read with that day's rows (a restated report replaces the day whole, including a video it no
+ * longer lists), then recomputes every video's impressions and click-through rate, and where stored reach starts,
+ * from the stored days. `itemIds` maps YouTube video ids to content items; a video not stored (gone) is skipped.
+ */
+async function storeReach(tx: Executor, connectionId: number, days: YoutubeSyncExtras['reach']['days'], itemIds: Map<string, number>): Promise<void> {
+  const missing = [...new Set(days.flatMap((day) => day.videos.map((video) => video.videoId)))].filter((videoId) => !itemIds.has(videoId));
+  for (const batch of chunks(missing, 1000)) {
+    const found = await tx
+      .select({ id: contentItems.id, platformContentId: contentItems.platformContentId })
+      .from(contentItems)
+      .where(and(eq(contentItems.connectionId, connectionId), inArray(contentItems.platformContentId, batch)));
+    for (const row of found) itemIds.set(row.platformContentId, row.id);
+  }
+  await tx.delete(youtubeVideoReach).where(and(eq(youtubeVideoReach.connectionId, connectionId), inArray(youtubeVideoReach.date, days.map((day) => day.date))));
+  const values = days.flatMap((day) =>
+    day.videos.flatMap((video) => {
+      const contentItemId = itemIds.get(video.videoId);
+      return contentItemId === undefined || video.impressions <= 0 ? [] : [{ contentItemId, connectionId, date: day.date, impressions: video.impressions, clicks: video.clicks }];
+    }),
+  );
+  for (const batch of chunks(values, 1000)) await tx.insert(youtubeVideoReach).values(batch);
+  await tx.execute(sql`
+    update youtube_videos v
+    set impressions = totals.impressions,
+        click_through_rate = case when totals.impressions > 0 then totals.clicks / totals.impressions * 100 end
+    from (
+      select yv.content_item_id, nullif(coalesce(sum(r.impressions), 0), 0) as impressions, sum(r.clicks) as clicks
+      from youtube_videos yv
+      left join youtube_video_reach r on r.content_item_id = yv.content_item_id
+      where yv.connection_id = ${connectionId}
+      group by yv.content_item_id
+    ) totals
+    where v.content_item_id = totals.content_item_id`);
+  await tx.execute(sql`
+    update youtube_channels
+    set reach_reports_since = (select min(date)::timestamp at time zone 'UTC' from youtube_video_reach where connection_id = ${connectionId})
+    where connection_id = ${connectionId}`);
 }
 
 /** Replaces a video's traffic sources with ones read on demand (video-traffic.ts). */

@@ -1,5 +1,8 @@
 // Impressions and click-through rate from the YouTube Reporting API's reach reports: a reporting job created once
-// per channel, daily reports listed since the read mark, each report's CSV downloaded and summed per video.
+// per channel, the reports created since the read mark listed (createdAfter), and each day's newest report
+// downloaded and summed per video. YouTube restates a day by creating a second report for the same startTime and
+// endTime with a later createTime ("backfill data replaces previously delivered data"): the store replaces that
+// day's rows with it (docs/platforms/youtube.md#reporting-api).
 import { z } from 'zod';
 import { buildUrl } from '../http-client.ts';
 import { isoDayPattern, malformed, type YoutubeClient } from './client.ts';
@@ -12,7 +15,9 @@ const REACH_JOB_NAME = 'Analytics Hub reach';
 const reportingJob = z.looseObject({ id: z.string().min(1), reportTypeId: z.string() });
 const jobsBody = z.looseObject({ jobs: z.array(reportingJob).optional(), nextPageToken: z.string().optional() });
 const reportsBody = z.looseObject({
-  reports: z.array(z.looseObject({ id: z.string(), startTime: z.iso.datetime({ offset: true }), endTime: z.iso.datetime({ offset: true }), downloadUrl: z.url() })).optional(),
+  reports: z
+    .array(z.looseObject({ id: z.string(), startTime: z.iso.datetime({ offset: true }), endTime: z.iso.datetime({ offset: true }), createTime: z.iso.datetime({ offset: true }), downloadUrl: z.url() }))
+    .optional(),
   nextPageToken: z.string().optional(),
 });
 
@@ -54,10 +59,12 @@ function parseCsv(text: string): string[][] {
 }
 
 /**
- * Impressions and clicks per video of one reach report. The CTR column is a ratio (0.052); a value above 1 is read
- * as a percent, since third-party readers disagree on the unit (docs/platforms/youtube.md#reporting-api is unconfirmed on it).
+ * Impressions and clicks per video of one reach report (one day). The CTR column is a ratio (0.052); a value above 1
+ * is read as a percent, since third-party readers disagree on the unit (docs/platforms/youtube.md#reporting-api is
+ * unconfirmed on it). A row dated outside the report's day is a malformed report.
  */
-function readReachCsv(text: string, totals: Map<string, { impressions: number; clicks: number }>): void {
+function readReachCsv(text: string, day: string): Map<string, { impressions: number; clicks: number }> {
+  const totals = new Map<string, { impressions: number; clicks: number }>();
   const [header, ...rows] = parseCsv(text);
   if (!header) throw malformed('reach');
   const column = (name: string) => header.indexOf(name);
@@ -73,6 +80,7 @@ function readReachCsv(text: string, totals: Map<string, { impressions: number; c
     const impressionsText = cells[impressionsColumn]!;
     const ctrText = cells[ctrColumn]!;
     if (!/^\d{8}$/.test(date) && !isoDayPattern.test(date)) throw malformed('reach');
+    if (date.replaceAll('-', '') !== day.replaceAll('-', '')) throw malformed('reach');
     if (!/^\d+$/.test(impressionsText) || !/^\d+(\.\d+)?([eE][-+]?\d+)?$/.test(ctrText)) throw malformed('reach');
     // Channel-level rows (no video) carry no per-video reach.
     if (!videoId) continue;
@@ -84,12 +92,13 @@ function readReachCsv(text: string, totals: Map<string, { impressions: number; c
     entry.clicks += impressions * ctr;
     totals.set(videoId, entry);
   }
+  return totals;
 }
 
-/** Reads the reach reports not read yet; creates the Reporting API job once (finding one a failed sync left behind). */
+/** Reads the reach reports created since the read mark; creates the Reporting API job once (finding one a failed sync left behind). */
 export async function readReach(client: YoutubeClient, state: YoutubeSyncState): Promise<YoutubeSyncExtras['reach']> {
   let jobId = state.reachJobId;
-  let reportsThrough = state.reachReportsThrough;
+  let createdThrough = state.reachReportsCreatedThrough;
   if (!jobId) {
     // A job is created at YouTube even if the sync that created it fails later: look for ours before creating one.
     let pageToken: string | undefined;
@@ -99,27 +108,38 @@ export async function readReach(client: YoutubeClient, state: YoutubeSyncState):
       pageToken = jobId ? undefined : page.nextPageToken;
     } while (pageToken);
     if (!jobId) jobId = (await client.reportingPost(`${REPORTING_URL}/jobs`, { reportTypeId: REACH_REPORT_TYPE, name: REACH_JOB_NAME }, reportingJob)).id;
-    // The read mark stays: a replacement job backfills days whose reach is already summed, and those are skipped.
+    // The read mark stays: a replacement job's reports are all created after it, and each day they cover replaces
+    // the stored one, so nothing is counted twice.
   }
   const reports: NonNullable<z.infer<typeof reportsBody>['reports']> = [];
   let pageToken: string | undefined;
   do {
     const page = await client.reporting(
-      buildUrl(`${REPORTING_URL}/jobs/${encodeURIComponent(jobId)}/reports`, { startTimeAtOrAfter: reportsThrough?.toISOString(), pageToken }),
+      buildUrl(`${REPORTING_URL}/jobs/${encodeURIComponent(jobId)}/reports`, { createdAfter: createdThrough?.toISOString(), pageToken }),
       reportsBody,
     );
     reports.push(...(page.reports ?? []));
     pageToken = page.nextPageToken;
   } while (pageToken);
-  const totals = new Map<string, { impressions: number; clicks: number }>();
-  let reportsSince: Date | null = null;
-  // Oldest first, each report once: the read mark is the newest endTime read.
-  for (const report of reports.sort((a, b) => Date.parse(a.startTime) - Date.parse(b.startTime))) {
-    if (reportsThrough && Date.parse(report.startTime) < reportsThrough.getTime()) continue;
-    readReachCsv(await client.downloadCsv(report.downloadUrl), totals);
-    reportsSince ??= new Date(report.startTime);
-    const end = new Date(report.endTime);
-    if (!reportsThrough || end > reportsThrough) reportsThrough = end;
+  // Each day once, from its newest report: a restatement listed beside the report it replaces wins.
+  const newestOfDay = new Map<string, (typeof reports)[number]>();
+  for (const report of reports) {
+    if (createdThrough && Date.parse(report.createTime) <= createdThrough.getTime()) continue;
+    const day = dayOfInstant(report.startTime);
+    const seen = newestOfDay.get(day);
+    if (!seen || Date.parse(report.createTime) > Date.parse(seen.createTime)) newestOfDay.set(day, report);
   }
-  return { jobId, reportsThrough, reportsSince, videos: [...totals].map(([videoId, total]) => ({ videoId, ...total })) };
+  const days: YoutubeSyncExtras['reach']['days'] = [];
+  for (const [day, report] of [...newestOfDay].sort(([a], [b]) => a.localeCompare(b))) {
+    const totals = readReachCsv(await client.downloadCsv(report.downloadUrl), day);
+    days.push({ date: day, videos: [...totals].map(([videoId, total]) => ({ videoId, ...total })) });
+    const created = new Date(report.createTime);
+    if (!createdThrough || created > createdThrough) createdThrough = created;
+  }
+  return { jobId, reportsCreatedThrough: createdThrough, days };
+}
+
+/** The day a report covers: YouTube's days start at midnight Pacific (07:00 or 08:00 UTC), the same UTC date. */
+function dayOfInstant(instant: string): string {
+  return new Date(instant).toISOString().slice(0, 10);
 }

@@ -35,8 +35,8 @@ export interface KnownVideo {
 /** What the store already holds for the connection, so the adapter only reads what is missing or stale. */
 export interface YoutubeSyncState {
   reachJobId: string | null;
-  /** endTime of the newest reach report already read. */
-  reachReportsThrough: Date | null;
+  /** createTime of the newest reach report already read: later ones (new days and restated ones) are listed next. */
+  reachReportsCreatedThrough: Date | null;
   /** YouTube video id → when its retention curve and traffic sources were last read. */
   retentionFetchedAt: ReadonlyMap<string, Date>;
   /** Videos whose early-views curve is complete (every day of the window read). */
@@ -88,10 +88,10 @@ export interface YoutubeSyncExtras {
   retention: { videoId: string; points: RetentionPoint[] }[];
   earlyViews: { videoId: string; views: number[]; complete: boolean }[];
   /**
-   * New reach report rows summed per video (added to what is stored); reportsThrough advances the read mark, and
-   * reportsSince is the start of the oldest report read in this run (null when none was).
+   * The reach of each day read this run, per video (from that day's newest report): each replaces whatever is
+   * stored for the day. reportsCreatedThrough advances the read mark.
    */
-  reach: { jobId: string | null; reportsThrough: Date | null; reportsSince: Date | null; videos: { videoId: string; impressions: number; clicks: number }[] };
+  reach: { jobId: string | null; reportsCreatedThrough: Date | null; days: { date: string; videos: { videoId: string; impressions: number; clicks: number }[] }[] };
   /** Calls by API: Data API calls and quota units, Analytics reports.query calls, Reporting API calls (incl. downloads). */
   usage: { dataApiCalls: number; dataApiUnits: number; analyticsCalls: number; reportingCalls: number };
 }

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { and, asc, count, eq, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeRetentionData } from '#contract/youtube.ts';
-import { accountMetrics, contentItems, platformConnections, syncStates, youtubeChannels, youtubeChannelTraffic, youtubeDemographics, youtubeVideos, youtubeVideoTraffic } from '../../db/schema.ts';
+import { accountMetrics, contentItems, platformConnections, syncStates, youtubeChannels, youtubeChannelTraffic, youtubeDemographics, youtubeVideoReach, youtubeVideos, youtubeVideoTraffic } from '../../db/schema.ts';
 import { type Account, authUrl, connect, platformSandboxOf, postCallback, signUpWithAccess } from '../../test/platforms.ts';
 import { syncNow } from '../../test/sync.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
@@ -74,6 +74,25 @@ async function youtubeRows(connectionId: number) {
 }
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+
+/** Stored reach per day: impressions and clicks summed over the channel's videos. */
+async function reachDays(connectionId: number): Promise<Map<string, { impressions: number; clicks: number }>> {
+  const rows = await server.db
+    .select({ date: youtubeVideoReach.date, impressions: sql<number>`sum(${youtubeVideoReach.impressions})::float8`, clicks: sql<number>`sum(${youtubeVideoReach.clicks})::float8` })
+    .from(youtubeVideoReach)
+    .where(eq(youtubeVideoReach.connectionId, connectionId))
+    .groupBy(youtubeVideoReach.date)
+    .orderBy(asc(youtubeVideoReach.date));
+  return new Map(rows.map((row) => [row.date, { impressions: Number(row.impressions), clicks: Number(row.clicks) }]));
+}
+
+/** The videos' reach totals are the sums of the stored days (impressions, and clicks through the rate). */
+function expectTotalsFromDays(videos: { impressions: number | null; clickThroughRate: number | null }[], days: Map<string, { impressions: number; clicks: number }>) {
+  const impressions = sum([...days.values()].map((day) => day.impressions));
+  const clicks = sum([...days.values()].map((day) => day.clicks));
+  expect(sum(videos.map((video) => video.impressions ?? 0))).toBe(impressions);
+  expect(sum(videos.map((video) => ((video.impressions ?? 0) * (video.clickThroughRate ?? 0)) / 100))).toBeCloseTo(clicks, 0);
+}
 const REVENUE_TYPES = ['ad_revenue', 'cpm', 'monetized_playbacks', 'playback_based_cpm', 'revenue'];
 
 describe('a malformed body', () => {
@@ -122,13 +141,13 @@ describe('YouTube sync of the ~1,000-video channel', () => {
     expect(calls['reporting.media.download']).toBe(30);
     console.info(`YouTube first sync of ${videoCount} videos: Data API ${1 + 2 * batches} calls = ${1 + 2 * batches} quota units; Analytics reports.query ${calls['reports.query']} calls (bound ${analyticsBound}); Reporting API ${(calls['reporting.jobs.list'] ?? 0) + (calls['reporting.jobs.create'] ?? 0) + (calls['reporting.reports.list'] ?? 0) + (calls['reporting.media.download'] ?? 0)} calls`);
 
-    // Channel: revenue readable, the reach job remembered with the newest report read (yesterday's, ending today)
-    // and the start of the oldest (the 30-day backfill): impressions count from there.
+    // Channel: revenue readable, the reach job remembered with the newest report creation read (the backfill is
+    // created with the job, now) and the first day of stored reach (the 30-day backfill): impressions count from there.
     const today = new Date(Math.floor(server.clock.now().getTime() / DAY) * DAY);
     expect(first.channel).toMatchObject({
       revenueAccess: 'available',
       reachJobId: expect.any(String),
-      reachReportsThrough: today,
+      reachReportsCreatedThrough: server.clock.now(),
       reachReportsSince: new Date(today.getTime() - 30 * DAY),
     });
 
@@ -234,10 +253,43 @@ describe('YouTube sync of the ~1,000-video channel', () => {
     await syncNow(server, account.token, connectionId);
     expect(callsSince(nextDay)['reporting.media.download']).toBe(1);
     const third = await youtubeRows(connectionId);
-    expect(third.channel!.reachReportsThrough).toEqual(new Date(today.getTime() + DAY));
+    expect(third.channel!.reachReportsCreatedThrough).toEqual(new Date(today.getTime() + DAY));
     expect(third.channel!.reachReportsSince).toEqual(first.channel!.reachReportsSince);
     expect(sum(third.videos.map((video) => video.impressions ?? 0))).toBeGreaterThan(sum(first.videos.map((video) => video.impressions ?? 0)));
-  }, 180_000);
+    expectTotalsFromDays(third.videos, await reachDays(connectionId));
+
+    // Three days on, YouTube has restated some of the days already read (a second report for the day, created
+    // later): each restated day's stored reach is replaced by the restatement (7 % fewer impressions), never added
+    // to it; the days not restated are unchanged, and the video totals are the sums of the stored days.
+    const daysBefore = await reachDays(connectionId);
+    server.clock.advance(3 * DAY);
+    const restated = sandbox.calls.length;
+    await syncNow(server, account.token, connectionId);
+    const downloads = callsSince(restated)['reporting.media.download']!;
+    const newDays = 3;
+    expect(downloads).toBeGreaterThan(newDays);
+    const daysAfter = await reachDays(connectionId);
+    const changed = [...daysBefore].filter(([date, total]) => daysAfter.get(date)!.impressions !== total.impressions);
+    expect(changed.length).toBe(downloads - newDays);
+    for (const [date, total] of changed) {
+      expect(daysAfter.get(date)!.impressions).toBeLessThan(total.impressions * 0.94);
+      expect(daysAfter.get(date)!.impressions).toBeGreaterThan(total.impressions * 0.9);
+    }
+    expect(daysAfter.size).toBe(daysBefore.size + newDays);
+    const fourth = await youtubeRows(connectionId);
+    expectTotalsFromDays(fourth.videos, daysAfter);
+    expect(fourth.channel!.reachReportsSince).toEqual(first.channel!.reachReportsSince);
+
+    // Without a read mark (a channel stored before restatements were handled), every listed report is seen at once,
+    // restatements beside the reports they replace: each day is read once, from its newest report, and the stored
+    // days come out exactly as before.
+    await server.db.update(youtubeChannels).set({ reachReportsCreatedThrough: null }).where(eq(youtubeChannels.connectionId, connectionId));
+    const reread = sandbox.calls.length;
+    await syncNow(server, account.token, connectionId);
+    expect(callsSince(reread)['reporting.media.download']).toBe(daysAfter.size);
+    expect(await reachDays(connectionId)).toEqual(daysAfter);
+    expectTotalsFromDays((await youtubeRows(connectionId)).videos, daysAfter);
+  }, 240_000);
 });
 
 describe('revenue access', () => {

@@ -36,7 +36,7 @@ const DAY_MS = 86_400_000;
 /** reports.query has no rows for the last days (48–72 h processing). */
 const ANALYTICS_LAG_DAYS = 3;
 
-const NO_STATE: YoutubeSyncState = { reachJobId: null, reachReportsThrough: null, retentionFetchedAt: new Map(), earlyViewsComplete: new Set() };
+const NO_STATE: YoutubeSyncState = { reachJobId: null, reachReportsCreatedThrough: null, retentionFetchedAt: new Map(), earlyViewsComplete: new Set() };
 
 export async function syncYouTube(context: ProviderContext, input: SyncInput<YoutubeSyncState>): Promise<SyncOutput<YoutubeSyncExtras>> {
   const client = youtubeClient(context, input.accessToken);
@@ -68,7 +68,7 @@ export async function syncYouTube(context: ProviderContext, input: SyncInput<You
       demographics: [],
       retention: [],
       earlyViews: [],
-      reach: { jobId: state.reachJobId, reportsThrough: state.reachReportsThrough, reportsSince: null, videos: [] },
+      reach: { jobId: state.reachJobId, reportsCreatedThrough: state.reachReportsCreatedThrough, days: [] },
       usage: client.byApi,
     };
     return { followers: subscribers, daily: subscribers !== undefined ? [{ date: today, metricType: 'subscribers', value: subscribers }] : [], content, usage: client.usage, extra };
@@ -193,7 +193,7 @@ async function readReachOrKeep(client: YoutubeClient, state: YoutubeSyncState): 
     return await readReach(client, state);
   } catch (error) {
     if (!(error instanceof PlatformError && (error.details.status === 403 || error.details.status === 404) && error.kind !== 'rate_limited')) throw error;
-    // A vanished job (404) is looked for or created again next time; the read mark stays so no day is summed twice.
-    return { jobId: error.details.status === 404 ? null : state.reachJobId, reportsThrough: state.reachReportsThrough, reportsSince: null, videos: [] };
+    // A vanished job (404) is looked for or created again next time; its reports replace the days they cover.
+    return { jobId: error.details.status === 404 ? null : state.reachJobId, reportsCreatedThrough: state.reachReportsCreatedThrough, days: [] };
   }
 }
