@@ -190,6 +190,31 @@ export function derivedSeriesSentence(series: DerivedSeries, formatDay: (day: st
   return `${series.platform} ${wordList(series.metrics).replaceAll('_', ' ')}: ${series.method} since ${formatDay(series.startDate)}.`;
 }
 
+/** Where one connection's follower history begins inside the answer's range. */
+export const followerHistoryStart = z.object({
+  /** Display name, e.g. "Instagram". */
+  platform: z.string(),
+  /** The connected account's name, to tell two connections of one platform apart. */
+  account: z.string().nullable(),
+  /** Its first day (YYYY-MM-DD) with a follower figure in the range. */
+  startDate: z.string(),
+});
+export type FollowerHistoryStart = z.infer<typeof followerHistoryStart>;
+
+/**
+ * Says where follower histories begin when they begin on different days inside the range (the Followers Growth total
+ * is drawn only from the day every one has begun, so a platform joining does not look like a jump); null when every
+ * history covers the whole range. "Follower history begins on Nov 3, 2026 for Instagram (@maya) and on Nov 10, 2026
+ * for TikTok (@maya): the total is drawn from Nov 10, 2026, when every history has begun."
+ */
+export function followerHistoryNote(starts: readonly FollowerHistoryStart[], rangeStart: string, formatDay: (day: string) => string): string | null {
+  const late = starts.filter((start) => start.startDate > rangeStart).sort((a, b) => a.startDate.localeCompare(b.startDate) || a.platform.localeCompare(b.platform));
+  if (late.length === 0 || starts.length < 2) return null;
+  const since = late.at(-1)!.startDate;
+  const parts = late.map((start) => `on ${formatDay(start.startDate)} for ${start.platform}${start.account ? ` (${start.account})` : ''}`);
+  return `Follower history begins ${wordList(parts)}: the total is drawn from ${formatDay(since)}, when every history has begun.`;
+}
+
 export const analyticsResponse = z.object({
   /** The range actually used (YYYY-MM-DD, inclusive). */
   startDate: z.string(),
@@ -200,8 +225,13 @@ export const analyticsResponse = z.object({
    */
   allMetrics: z.array(metricRecord),
   paging: analyticsPaging,
-  /** Follower totals (metric types followers, subscribers, patrons) summed per day over the connections. */
+  /**
+   * Follower totals (metric types followers, subscribers, patrons) summed per day over the connections, from the first
+   * day every connection's history in the range has begun.
+   */
   followersOverTime: z.array(seriesPoint),
+  /** Each connection's first day of follower history in the range, earliest first (see followerHistoryNote). */
+  followerHistoryStarts: z.array(followerHistoryStart),
   /**
    * Engagements summed per day: each connection's `engagements` where the platform reports it, else its likes +
    * comments + shares (never both). With metricType = likes, comments, shares or engagements: that type only.

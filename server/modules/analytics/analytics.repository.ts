@@ -97,6 +97,19 @@ export function createAnalyticsRepository(db: Database) {
       );
     },
 
+    /** Each connection's first day with a follower figure in the range (where its history begins), earliest first. */
+    followerHistoryStarts(filter: AnalyticsFilter, types: readonly string[]) {
+      if (types.length === 0) return Promise.resolve([]);
+      return queryRows<{ platform: string; account: string | null; start_date: string }>(
+        db,
+        sql`select c.platform, c.display_name as account, min(m.date)::text as start_date
+          from account_metrics m join platform_connections c on c.id = m.connection_id
+          where ${connectionScope(filter)} and m.date between ${filter.startDate} and ${filter.endDate} and m.metric_type in (${list(types)})
+          group by c.id, c.platform, c.display_name
+          order by 3, array_position(array[${list(PLATFORM_NAMES)}]::text[], c.platform), c.id`,
+      );
+    },
+
     /** Engagements per day: each connection's `engagements`, else its likes + comments + shares (never both). */
     engagementOverTime(filter: AnalyticsFilter, only?: string) {
       const perConnection = only

@@ -58,9 +58,10 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
     const pageSize = query.pageSize ?? DEFAULT_ANALYTICS_PAGE_SIZE;
     const followerTypes = query.metricType ? FOLLOWER_TYPES.filter((type) => type === query.metricType) : FOLLOWER_TYPES;
     const engagementOnly = query.metricType && [...ENGAGEMENT_PARTS, 'engagements'].includes(query.metricType) ? query.metricType : undefined;
-    const [metrics, followers, engagement, breakdown, top, derived] = await Promise.all([
+    const [metrics, followers, historyStarts, engagement, breakdown, top, derived] = await Promise.all([
       repository.metricsPage(filter, pageSize, (page - 1) * pageSize),
       repository.followersOverTime(filter, followerTypes),
+      repository.followerHistoryStarts(filter, followerTypes),
       query.metricType && !engagementOnly ? Promise.resolve([]) : repository.engagementOverTime(filter, engagementOnly),
       repository.platformFollowers(filter),
       repository.topContent(filter, TOP_CONTENT),
@@ -81,6 +82,7 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
       })),
       paging: { page, pageSize, total: metrics.total, hasMore: page * pageSize < metrics.total },
       followersOverTime: followers.map((row) => ({ date: row.date, value: Number(row.value) })),
+      followerHistoryStarts: historyStarts.map((row) => ({ platform: displayName(row.platform), account: row.account, startDate: row.start_date })),
       engagementOverTime: engagement.map((row) => ({ date: row.date, value: Number(row.value) })),
       platformBreakdown: ordered.map((row, index) => ({
         name: displayName(row.platform),

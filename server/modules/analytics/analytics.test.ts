@@ -54,6 +54,11 @@ describe('GET /api/analytics', () => {
       { date: '2026-11-01', value: 1510 },
       { date: '2026-11-02', value: 1520 },
     ]);
+    // Where each history begins in the range, earliest first: the screen says TikTok's starts on 11-01.
+    expect(response.body.followerHistoryStarts).toEqual([
+      { platform: 'YouTube', account: null, startDate: '2026-10-31' },
+      { platform: 'TikTok', account: null, startDate: '2026-11-01' },
+    ]);
     // YouTube's own engagements (15, 25); TikTok's likes + comments (10).
     expect(response.body.engagementOverTime).toEqual([
       { date: '2026-10-31', value: 15 },
@@ -108,6 +113,8 @@ describe('GET /api/analytics', () => {
     expect(ninety.body.followersOverTime[0]).toEqual({ date: '2026-11-01', value: 1510 });
     // One platform alone: its whole history.
     expect((await get('/api/analytics?days=90&platformId=1')).body.followersOverTime[0]).toEqual({ date: '2026-10-01', value: 900 });
+    expect((await get('/api/analytics?days=90&platformId=1')).body.followerHistoryStarts).toEqual([{ platform: 'YouTube', account: null, startDate: '2026-10-01' }]);
+    expect(likes.body.followerHistoryStarts).toEqual([]);
     const platform = await get('/api/analytics/platform/3?days=7');
     expect(platform.status).toBe(200);
     expect(platform.body.platformBreakdown).toEqual([{ name: 'TikTok', followers: 510, percentage: 100, color: PLATFORM_COLOURS[0] }]);

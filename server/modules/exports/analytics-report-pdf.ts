@@ -19,7 +19,7 @@
 // left out.
 import { PassThrough } from 'node:stream';
 import PDFDocument from 'pdfkit';
-import { type AnalyticsSummary, type BreakdownItem, type DerivedSeries, derivedSeriesSentence, revenueCurrencyNote, type SeriesPoint, type TopContentItem } from '#contract/analytics.ts';
+import { type AnalyticsSummary, type BreakdownItem, type DerivedSeries, derivedSeriesSentence, type FollowerHistoryStart, followerHistoryNote, revenueCurrencyNote, type SeriesPoint, type TopContentItem } from '#contract/analytics.ts';
 import type { ExportRecord } from '#contract/exports.ts';
 import { drawText, registerPdfFonts } from './pdf-fonts.ts';
 
@@ -36,6 +36,7 @@ export interface AnalyticsReport {
   /** The Analytics screen's cards (GET /api/analytics/summary: the last 30 days, all platforms). */
   summary: AnalyticsSummary;
   followersOverTime: SeriesPoint[];
+  followerHistoryStarts: FollowerHistoryStart[];
   engagementOverTime: SeriesPoint[];
   platformBreakdown: BreakdownItem[];
   topContent: TopContentItem[];
@@ -328,6 +329,13 @@ function drawReport(doc: Doc, report: AnalyticsReport) {
 
   doc.addPage();
   y = PAGE.margin;
+  const historyNote = followerHistoryNote(report.followerHistoryStarts, report.startDate, reportDay);
+  if (historyNote) {
+    // Where each follower history begins, as the screen says under the Followers Growth chart.
+    y = sectionTitle(doc, 'Follower history', y);
+    drawText(doc, historyNote, left, y, { font: 'regular', size: 9.5, color: MUTED, width: CONTENT_WIDTH });
+    y += doc.heightOfString(historyNote, { width: CONTENT_WIDTH }) + 18;
+  }
   if (report.derivedSeries.length > 0) {
     // The charts' series we derived rather than read as daily figures, as the screen says under its charts.
     y = sectionTitle(doc, 'Derived by Analytics Hub', y);

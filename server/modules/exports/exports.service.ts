@@ -114,6 +114,7 @@ export function createExportsService({ repository, analytics, clock }: { reposit
       metricType: filters.metricType ?? null,
       summary,
       followersOverTime: data.followersOverTime,
+      followerHistoryStarts: data.followerHistoryStarts,
       engagementOverTime: data.engagementOverTime,
       platformBreakdown: data.platformBreakdown,
       topContent: data.topContent,

@@ -246,6 +246,12 @@ describe('PDF export', () => {
     expect(first).toEqual(expect.arrayContaining(['Nov 2', 'Oct 31']));
     expect(first.at(-1)).toBe('Analytics Hub · 2026-10-27 to 2026-11-02 · Page 1 of 2');
 
+    // Where each follower history begins inside the period, as the screen says it (the line wraps in the PDF).
+    expect(second[0]).toBe('Follower history');
+    expect(second.slice(1, second.indexOf('Derived by Analytics Hub')).join(' ')).toBe(
+      'Follower history begins on Oct 31, 2026 for YouTube and on Nov 2, 2026 for TikTok: the total is drawn from Nov 2, 2026, when every history has begun.',
+    );
+
     // Platform distribution legend: followers and whole percentages.
     expect(second.slice(second.indexOf('Platform Distribution') + 1, second.indexOf('Top Content'))).toEqual([
       'YouTube',

@@ -140,6 +140,7 @@ const report: AnalyticsReport = {
   metricType: null,
   summary: { totalFollowers: 10, totalViews: 20, totalImpressions: 0, totalRevenue: 0, pledgesNotInUsd: [], averageEngagementRate: 1, connectedPlatforms: 1 },
   followersOverTime: [{ date: '2026-11-01', value: 10 }],
+  followerHistoryStarts: [],
   engagementOverTime: [{ date: '2026-11-01', value: 3 }],
   platformBreakdown: [{ name: 'YouTube', followers: 10, percentage: 100, color: '#FF0000' }],
   topContent: [{ id: '1', title: `${MULTILINGUAL} 🌴🔥`, description: null, platform: 'YouTube', engagement: 3, url: null }],

@@ -33,6 +33,11 @@ const analytics: AnalyticsResponse = {
     { date: '2026-11-20', value: 1_000 },
     { date: '2026-11-21', value: 1_200 },
   ],
+  // TikTok's history begins inside the range: the total is drawn from its first day.
+  followerHistoryStarts: [
+    { platform: 'YouTube', account: 'Maya Creates', startDate: '2026-10-24' },
+    { platform: 'TikTok', account: '@maya', startDate: '2026-11-20' },
+  ],
   engagementOverTime: [{ date: '2026-11-21', value: 57 }],
   platformBreakdown: [
     { name: 'YouTube', followers: 750, percentage: 75, color: '#3B82F6' },
@@ -126,6 +131,8 @@ describe('AnalyticsPage', () => {
     expect(within(engagementCard).getByText('TikTok likes and comments: from daily snapshots of lifetime counters since Nov 3, 2026.')).toBeTruthy();
     const followersCard = screen.getByRole('heading', { name: 'Followers Growth' }).closest('section')!;
     expect(within(followersCard).queryByText(/Derived by Analytics Hub/)).toBeNull();
+    // Where a history begins inside the range is said under the chart, with the day the total starts.
+    expect(within(followersCard).getByText('Follower history begins on Nov 20, 2026 for TikTok (@maya): the total is drawn from Nov 20, 2026, when every history has begun.')).toBeTruthy();
     const doughnut = await screen.findByRole('img', { name: 'Followers by platform, last 30 days' });
     expect(within(doughnut).getByTestId('doughnut-chart').dataset.labels).toBe('["YouTube (75.0%)","TikTok (25.0%)"]');
 

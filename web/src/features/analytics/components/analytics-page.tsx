@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, type ReactNode } from 'react';
-import { type DerivedSeries, derivedSeriesSentence, revenueCurrencyNote } from '#contract/analytics.ts';
+import { type AnalyticsResponse, type DerivedSeries, derivedSeriesSentence, followerHistoryNote, revenueCurrencyNote } from '#contract/analytics.ts';
 import { useSearchParams } from 'react-router';
 import { ExportMenu } from '../../../components/export-menu';
 import { Button } from '../../../components/ui/button';
@@ -78,6 +78,12 @@ function DerivedNote({ series, metrics }: { series: DerivedSeries[]; metrics: re
       </ul>
     </div>
   );
+}
+
+/** Where follower histories begin when a platform's starts inside the range (the total is drawn from the last start). */
+function FollowerHistoryNote({ data }: { data: AnalyticsResponse }) {
+  const note = followerHistoryNote(data.followerHistoryStarts, data.startDate, formatCalendarDay);
+  return note ? <p className="mt-3 text-xs text-slate-400">{note}</p> : null;
 }
 
 export function AnalyticsPage() {
@@ -219,6 +225,7 @@ export function AnalyticsPage() {
               isEmptySeries(data?.followersOverTime),
               'No followers data available',
             )}
+            {data && !isEmptySeries(data.followersOverTime) ? <FollowerHistoryNote data={data} /> : null}
             {data && !isEmptySeries(data.followersOverTime) ? <DerivedNote series={data.derivedSeries} metrics={FOLLOWER_METRICS} /> : null}
           </Card>
           <Card title="Engagement Rate" className="min-w-0">
