@@ -6,7 +6,7 @@ import { rewritePlatformUrl } from '../modules/platforms/token-custody.ts';
 import { providers } from './registry.ts';
 import { DEFAULT_LINKEDIN_VERSION, LINKEDIN_VERSION_PATTERN, previousLinkedinVersion } from './linkedin-version.ts';
 import { parseTwitterUsername } from './twitter.ts';
-import { parseYouTubeReference } from './youtube/oauth.ts';
+import { parseYouTubeReference, subscribersOf } from './youtube/oauth.ts';
 
 describe('the provider registry', () => {
   it('has one provider per platform, PKCE exactly where the platform supports it', () => {
@@ -72,5 +72,16 @@ describe('previousLinkedinVersion', () => {
   it('the default is a published month', () => {
     expect(DEFAULT_LINKEDIN_VERSION).toMatch(LINKEDIN_VERSION_PATTERN);
     expect('202612').not.toMatch(LINKEDIN_VERSION_PATTERN);
+  });
+});
+
+describe('YouTube subscriber count', () => {
+  it('is unknown (null), never 0, when absent or hidden and answered as 0', () => {
+    expect(subscribersOf(undefined)).toBeNull();
+    expect(subscribersOf({})).toBeNull();
+    expect(subscribersOf({ hiddenSubscriberCount: true })).toBeNull();
+    expect(subscribersOf({ hiddenSubscriberCount: true, subscriberCount: 0 })).toBeNull();
+    expect(subscribersOf({ hiddenSubscriberCount: true, subscriberCount: 1520 })).toBe(1520);
+    expect(subscribersOf({ hiddenSubscriberCount: false, subscriberCount: 0 })).toBe(0);
   });
 });

@@ -24,13 +24,24 @@ const channel = z.looseObject({
 });
 const channelList = z.looseObject({ items: z.array(channel).optional() });
 
+/**
+ * The subscriber count, or null when unknown: absent, or hidden by the channel and answered as nothing or 0 (a hidden
+ * count is not zero subscribers). A hidden count answered to its owner is the real one.
+ */
+export function subscribersOf(statistics: { subscriberCount?: number; hiddenSubscriberCount?: boolean } | undefined): number | null {
+  const count = statistics?.subscriberCount;
+  if (count === undefined || (statistics?.hiddenSubscriberCount && count === 0)) return null;
+  return count;
+}
+
 function toProfile(item: z.infer<typeof channel>): PlatformProfile {
   const thumbnails = item.snippet?.thumbnails;
   return {
     id: item.id,
     username: item.snippet?.customUrl ?? null,
     displayName: item.snippet?.title ?? null,
-    followers: item.statistics?.subscriberCount ?? 0,
+    // A channel that hides its subscriber count may leave subscriberCount out: unknown (null), never 0.
+    followers: subscribersOf(item.statistics),
     avatarUrl: thumbnails?.default?.url ?? thumbnails?.medium?.url ?? null,
   };
 }

@@ -15,6 +15,7 @@ import type { ProviderContext, SyncedContent, SyncInput, SyncOutput } from '../p
 import { readChannelTraffic, readDailyMetrics, readDailyRevenue, readDemographics, readEarlyViews, readVideoTotals, readVideoTraffic } from './analytics-reports.ts';
 import { youtubeClient, type YoutubeClient } from './client.ts';
 import { readReach } from './reach-reports.ts';
+import { subscribersOf } from './oauth.ts';
 import { EARLIEST_DAY, readRetention } from './retention.ts';
 import { grantsYoutubeAnalytics, grantsYoutubeRevenue } from './scopes.ts';
 import {
@@ -53,7 +54,8 @@ export async function syncYouTube(context: ProviderContext, input: SyncInput<You
   for (const videoId of input.knownContentIds) {
     if (!stats.has(videoId)) stats.set(videoId, storedStats(videoId, state.known?.get(videoId)));
   }
-  const subscribers = channel.statistics?.subscriberCount;
+  // A hidden count is unknown: nothing is stored for it (never a 0).
+  const subscribers = subscribersOf(channel.statistics) ?? undefined;
   const base = { channelId: channel.id, title: channel.snippet?.title ?? null, videos: [...stats.values()] };
 
   // Without an Analytics scope (the user unticked it on Google's consent screen) only the Data API can be read: the

@@ -20,7 +20,7 @@ const channelBody = z.looseObject({
         id: z.string(),
         snippet: z.looseObject({ title: z.string().optional(), publishedAt: z.string().optional() }).optional(),
         contentDetails: z.looseObject({ relatedPlaylists: z.looseObject({ uploads: z.string().optional() }) }).optional(),
-        statistics: z.looseObject({ subscriberCount: count.optional() }).optional(),
+        statistics: z.looseObject({ subscriberCount: count.optional(), hiddenSubscriberCount: z.boolean().optional() }).optional(),
       }),
     )
     .optional(),
