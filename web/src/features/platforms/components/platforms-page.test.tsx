@@ -323,7 +323,7 @@ describe('PlatformsPage', () => {
     renderPage();
     const at = (iso: string) => formatTimeOfDay(iso, new Date());
     expect(
-      await screen.findByText(`Last failed ${at(lastFailedAt)}: YouTube: The platform could not answer (HTTP 503). Next try at ${at(nextRunAt)}.`),
+      await screen.findByText(`Last failed ${at(lastFailedAt)}: The platform could not answer (HTTP 503). Next try at ${at(nextRunAt)}.`),
     ).toBeTruthy();
     expect(screen.getByText('Stopped: X sent a response we could not read (HTTP 200). Nothing was stored. Press Sync to try again.')).toBeTruthy();
     // The buttons stay as they were.

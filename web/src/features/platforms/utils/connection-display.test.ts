@@ -59,10 +59,11 @@ describe('syncTroubleText', () => {
 
   it('says when a failed attempt happened, why, and when the next one is due', () => {
     const failing = { message: 'TikTok: The platform could not answer (HTTP 500, internal_error).', attempts: 2, lastFailedAt: '2026-11-02T14:02:00Z' };
+    // The row names the platform: the reason does not repeat it.
     expect(text({ ...failing, status: 'queued', nextRunAt: '2026-11-02T16:02:00Z' })).toBe(
-      'Last failed 14:02: TikTok: The platform could not answer (HTTP 500, internal_error). Next try at 16:02.',
+      'Last failed 14:02: The platform could not answer (HTTP 500, internal_error). Next try at 16:02.',
     );
-    expect(text({ ...failing, status: 'running' })).toBe('Last failed 14:02: TikTok: The platform could not answer (HTTP 500, internal_error). Trying again now.');
+    expect(text({ ...failing, status: 'running' })).toBe('Last failed 14:02: The platform could not answer (HTTP 500, internal_error). Trying again now.');
     // A reason without a full stop gets one; another day's times carry their date.
     expect(text({ status: 'queued', message: 'Patreon timed out', attempts: 5, lastFailedAt: '2026-11-02T14:02:00Z', nextRunAt: '2026-11-03T00:40:00Z' })).toBe(
       'Last failed 14:02: Patreon timed out. Next try at Nov 3, 00:40.',

@@ -61,7 +61,10 @@ export function syncTroubleText(
   timeZone?: string,
 ): string | null {
   if (!status) return connection.syncStatus === 'failed' ? 'Sync stopped. Press Sync to try again.' : null;
-  const why = sentence(status.message);
+  // The row names the platform already: 'TikTok: The platform could not answer' reads 'The platform could not answer'.
+  const prefix = `${status.platformName}: `;
+  const message = status.message?.startsWith(prefix) ? status.message.slice(prefix.length) : status.message;
+  const why = sentence(message);
   if (status.status === 'failed') {
     const stopped = why ? `Stopped: ${why}` : 'Sync stopped.';
     return connection.needsReconnect ? stopped : `${stopped} Press Sync to try again.`;
