@@ -279,11 +279,18 @@ export const connectionSyncStatus = z.object({
   connectionId: z.number().int(),
   platformName: z.string(),
   status: syncStatus,
-  /** Why the last sync failed (the platform's error in our words); null otherwise. */
+  /** Why the last attempt failed or waits (the platform's error in our words); null otherwise. */
   message: z.string().nullable(),
   lastSyncedAt: z.iso.datetime().nullable(),
-  /** When the next sync is due (a queued retry, or the schedule); null for inactive connections. */
+  /**
+   * When the next sync is due: a failed attempt's retry (after its backoff), a platform's Retry-After, or the
+   * schedule; null when the sync has stopped until the user acts (status failed) and for inactive connections.
+   */
   nextRunAt: z.iso.datetime().nullable(),
+  /** When the last attempt failed, while failures are counted (since the last success or the user's last action). */
+  lastFailedAt: z.iso.datetime().nullable(),
+  /** Failed attempts since the last success or the user's last action (Sync, reconnect, settings change). */
+  attempts: z.number().int().min(0),
 });
 export type ConnectionSyncStatus = z.infer<typeof connectionSyncStatus>;
 export const syncStatusResponse = z.array(connectionSyncStatus);

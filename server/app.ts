@@ -13,6 +13,7 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.ts';
 import { createHousekeeping, housekeepingJob } from './jobs/housekeeping.job.ts';
 import { listJobDefinitions } from './jobs/jobs.ts';
+import { createWorkerPresence } from './jobs/worker-presence.ts';
 import { AppError } from './lib/app-error.ts';
 import { serializeError } from './lib/database-errors.ts';
 import { createRateLimiter } from './lib/rate-limiter.ts';
@@ -193,10 +194,21 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     config: { publicUrl: config.publicUrl, platforms: config.platforms, appKeys: config.platformAppKeys, timeoutMs: config.platformTimeoutMs },
     logger: app.log,
   });
-  const platforms = createPlatformsService({ repository: platformsRepository, custody: tokenCustody, crypto: tokenCrypto, clock, config: { appKeys: config.platformAppKeys }, logger: app.log });
   const syncIntervalMs = config.sync.intervalHours * 3_600_000;
   const syncRepository = createSyncRepository(db, { youtube: youtubeSyncExtension });
-  const syncService = createSyncService({ repository: syncRepository, platformsRepository, custody: tokenCustody, clock, intervalMs: syncIntervalMs, logger: app.log });
+  const platforms = createPlatformsService({
+    repository: platformsRepository,
+    custody: tokenCustody,
+    crypto: tokenCrypto,
+    clock,
+    config: { appKeys: config.platformAppKeys },
+    logger: app.log,
+    resumeSync: (connectionId) => syncRepository.resetFailures(connectionId, clock.now()),
+  });
+  // This process's presence in the database: the owner of the sync leases it takes, seen as gone the moment it dies.
+  const presence = createWorkerPresence({ database, logger: app.log });
+  await presence.start();
+  const syncService = createSyncService({ repository: syncRepository, platformsRepository, custody: tokenCustody, clock, intervalMs: syncIntervalMs, instanceId: presence.instanceId, logger: app.log });
   // The one job queue; jobs are worked (and schedules fired) only where SYNC_WORKERS is on.
   const jobQueue = createJobQueue({ database, workers: config.sync.workers, logger: app.log });
   const syncJobs = createSyncJobs({
@@ -204,7 +216,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     service: syncService,
     repository: syncRepository,
     clock,
-    config: { retryLimit: config.sync.retryLimit, retryDelaySeconds: config.sync.retryDelaySeconds },
+    config: { retryLimit: config.sync.retryLimit, retryDelaySeconds: config.sync.retryDelaySeconds, retryMaxDelaySeconds: config.sync.retryMaxDelaySeconds },
+    instanceId: presence.instanceId,
     logger: app.log,
   });
   // Before any route: the gate attaches itself to every premium route as it is registered.
@@ -215,7 +228,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   accountsRoutes(app, { accounts, requireUser });
   await billingRoutes(app, { billing, requireUser });
   platformsRoutes(app, { platforms });
-  syncRoutes(app, { requests: createSyncRequests({ repository: syncRepository, platformsRepository, enqueue: syncJobs.enqueue, intervalMs: syncIntervalMs }) });
+  syncRoutes(app, { requests: createSyncRequests({ repository: syncRepository, platformsRepository, requestNow: syncJobs.requestNow, intervalMs: syncIntervalMs }) });
   // Live updates: sync progress and fresh numbers pushed to open screens, fanned out through LISTEN/NOTIFY.
   const liveEvents = createEventBus({ database, logger: app.log });
   await liveEvents.start();
@@ -232,7 +245,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   const youtube = createYoutubeService({
     repository: createYoutubeRepository(db),
     clock,
-    enqueueSync: (connectionId) => syncJobs.enqueue(connectionId),
+    // The user's Sync Latest Data: a stopped or backing-off sync starts afresh.
+    enqueueSync: (connectionId) => syncJobs.requestNow(connectionId),
     retention: createRetentionFetcher({ db, custody: tokenCustody, platformsRepository, clock }),
     traffic: createTrafficFetcher({ db, custody: tokenCustody, platformsRepository, clock }),
     rewrite: config.insightRewriting ? createInsightRewriter(config.insightRewriting, { logger: app.log }) : undefined,
@@ -321,6 +335,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   app.addHook('onClose', async () => {
     // Running syncs finish (or time out) before the database closes.
     await jobQueue.stop();
+    // Runs that outlast the grace period are taken over by the next process's sweep as soon as this one has gone.
+    await presence.close();
     await mailer.idle();
     mailer.close();
     await liveEvents.close();

@@ -128,9 +128,14 @@ const envSchema = z.object({
   SYNC_INTERVAL_HOURS: z.coerce.number().min(0.25).max(168).default(6),
   /** Work sync jobs and run the sync schedule in this process. */
   SYNC_WORKERS: booleanFlag.default(true),
-  /** Attempts after the first for a sync that failed for a passing reason (5xx, timeout); backoff doubles with jitter. */
-  SYNC_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(4),
-  SYNC_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /**
+   * Retries after the first failed attempt of a sync that failed for a passing reason (5xx, timeout); then it stops
+   * until the user acts. The waits double from SYNC_RETRY_DELAY_SECONDS (with jitter: between half and all of each
+   * step), each capped at SYNC_RETRY_MAX_DELAY_SECONDS: by default 5, 10, 20, 40, 80 and 160 minutes, about 5 hours.
+   */
+  SYNC_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(6),
+  SYNC_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(6 * 3600).default(300),
+  SYNC_RETRY_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(6 * 3600),
   // An OpenAI-compatible chat completions API that rewords YouTube insights; without both, the computed texts stand.
   OPENAI_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
@@ -177,7 +182,7 @@ export interface Config {
   platforms: Record<PlatformName, PlatformAppConfig>;
   platformAppKeys: { youtubeApiKey: string | undefined; twitterBearerToken: string | undefined };
   platformTimeoutMs: number;
-  sync: { intervalHours: number; workers: boolean; retryLimit: number; retryDelaySeconds: number };
+  sync: { intervalHours: number; workers: boolean; retryLimit: number; retryDelaySeconds: number; retryMaxDelaySeconds: number };
   /** The model that rewords YouTube insights; undefined when OPENAI_BASE_URL and OPENAI_API_KEY are not both set. */
   insightRewriting: { baseUrl: string; apiKey: string; model: string } | undefined;
   isSmtpConfigured: boolean;
@@ -346,6 +351,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       workers: values.SYNC_WORKERS,
       retryLimit: values.SYNC_RETRY_LIMIT,
       retryDelaySeconds: values.SYNC_RETRY_DELAY_SECONDS,
+      retryMaxDelaySeconds: values.SYNC_RETRY_MAX_DELAY_SECONDS,
     },
     insightRewriting:
       values.OPENAI_BASE_URL && values.OPENAI_API_KEY

@@ -58,6 +58,8 @@ async function main() {
   if (config.sandbox && unconfiguredPlatforms.length > 0) {
     const platformSandbox = await startPlatformSandbox({
       logger: log,
+      // Grants and tokens survive restarts, as at the real platforms: restarting never means connecting again.
+      stateFile: path.join(config.dataDir, 'platform-sandbox.json'),
       // Callbacks on the public URL are registered exactly (loopback ones are accepted by the sandbox anyway).
       allowedRedirectUris: PLATFORM_NAMES.map((platform) => `${config.publicUrl}/auth/${platform}/callback`),
     });

@@ -180,6 +180,25 @@ export const PENDING_LIFETIME_MS = 60 * 60 * 1000;
 
 const addMs = (date: Date, ms: number) => new Date(date.getTime() + ms);
 
+/**
+ * What outlives a restart of the sandbox (platform-sandbox.ts writes it to its state file): the grants and every
+ * token issued under them, as a platform keeps them. Consent pages and authorization codes live minutes and are not
+ * kept: a restart in the middle of a consent means starting it again, as after a dropped connection.
+ */
+export interface OAuthStoreSnapshot {
+  grants: (Omit<Grant, 'createdAt' | 'revokedAt'> & { createdAt: string; revokedAt?: string })[];
+  tokens: (Omit<TokenRecord, 'grant' | 'issuedAt' | 'expiresAt' | 'usedAt' | 'revokedAt'> & {
+    grantId: string;
+    issuedAt: string;
+    expiresAt: string | null;
+    usedAt?: string;
+    revokedAt?: string;
+  })[];
+}
+
+/** An access token that expired this long ago is forgotten when the store is saved (it reads as unknown instead). */
+const FORGET_EXPIRED_ACCESS_AFTER_MS = 24 * 60 * 60 * 1000;
+
 export class OAuthStore {
   private readonly pending = new Map<string, { request: AuthorizationRequest; expiresAt: Date }>();
   private readonly codes = new Map<string, AuthorizationCode>();
@@ -187,7 +206,65 @@ export class OAuthStore {
   private readonly tokensByGrant = new Map<string, TokenRecord[]>();
   readonly revoked: RevokedToken[] = [];
 
-  constructor(private readonly now: () => Date) {}
+  /**
+   * `onChange`: called after every change to grants and tokens, before the answer that carries it leaves, so a
+   * persisted store never lags behind what a client was told (a refresh token rotated but not saved would be
+   * unknown after a restart, and the user would have to connect again).
+   */
+  constructor(
+    private readonly now: () => Date,
+    private readonly onChange: () => void = () => {},
+  ) {}
+
+  /** The grants and tokens, for the state file. */
+  snapshot(): OAuthStoreSnapshot {
+    const forgetBefore = this.now().getTime() - FORGET_EXPIRED_ACCESS_AFTER_MS;
+    const kept = [...this.tokens.values()].filter((record) => record.type !== 'access_token' || record.expiresAt === null || record.expiresAt.getTime() > forgetBefore);
+    const grants = new Map(kept.map((record) => [record.grant.id, record.grant]));
+    return {
+      grants: [...grants.values()].map((grant) => ({
+        id: grant.id,
+        platform: grant.platform,
+        clientId: grant.clientId,
+        accountIndex: grant.accountIndex,
+        scopes: grant.scopes,
+        createdAt: grant.createdAt.toISOString(),
+        ...(grant.revokedAt ? { revokedAt: grant.revokedAt.toISOString() } : {}),
+      })),
+      tokens: kept.map((record) => ({
+        token: record.token,
+        type: record.type,
+        grantId: record.grant.id,
+        issuedAt: record.issuedAt.toISOString(),
+        expiresAt: record.expiresAt?.toISOString() ?? null,
+        ...(record.usedAt ? { usedAt: record.usedAt.toISOString() } : {}),
+        ...(record.revokedAt ? { revokedAt: record.revokedAt.toISOString() } : {}),
+        ...(record.variant ? { variant: record.variant } : {}),
+      })),
+    };
+  }
+
+  /** Takes back what `snapshot()` saved (at start, into an empty store). */
+  restore(snapshot: OAuthStoreSnapshot): void {
+    const grants = new Map<string, Grant>(
+      snapshot.grants.map(({ createdAt, revokedAt, ...grant }) => [grant.id, { ...grant, createdAt: new Date(createdAt), ...(revokedAt ? { revokedAt: new Date(revokedAt) } : {}) }]),
+    );
+    for (const saved of snapshot.tokens) {
+      const grant = grants.get(saved.grantId);
+      if (!grant) continue;
+      const { grantId: _grantId, issuedAt, expiresAt, usedAt, revokedAt, ...rest } = saved;
+      const record: TokenRecord = {
+        ...rest,
+        grant,
+        issuedAt: new Date(issuedAt),
+        expiresAt: expiresAt === null ? null : new Date(expiresAt),
+        ...(usedAt ? { usedAt: new Date(usedAt) } : {}),
+        ...(revokedAt ? { revokedAt: new Date(revokedAt) } : {}),
+      };
+      this.tokens.set(record.token, record);
+      this.tokensByGrant.set(grant.id, [...(this.tokensByGrant.get(grant.id) ?? []), record]);
+    }
+  }
 
   /** Remembers a validated request while its consent page is open; the id goes into the page's form. */
   createPending(request: AuthorizationRequest): string {
@@ -269,6 +346,7 @@ export class OAuthStore {
     const family = this.tokensByGrant.get(grant.id) ?? [];
     family.push(record);
     this.tokensByGrant.set(grant.id, family);
+    this.onChange();
     return record;
   }
 
@@ -298,7 +376,10 @@ export class OAuthStore {
       return { ok: false, reason: 'reused' };
     }
     if (record.expiresAt && record.expiresAt <= this.now()) return { ok: false, reason: 'expired' };
-    if (options.rotate) record.usedAt = this.now();
+    if (options.rotate) {
+      record.usedAt = this.now();
+      this.onChange();
+    }
     return { ok: true, record, grant: record.grant };
   }
 
@@ -313,12 +394,14 @@ export class OAuthStore {
       fingerprint: fingerprint(record.token),
       at: record.revokedAt,
     });
+    this.onChange();
   }
 
   /** Revokes every live token of the grant (the "family"). */
   revokeGrant(grant: Grant, reason: RevocationReason): void {
     grant.revokedAt ??= this.now();
     for (const record of this.tokensByGrant.get(grant.id) ?? []) this.revokeToken(record, reason);
+    this.onChange();
   }
 }
 

@@ -13,6 +13,7 @@ import { createInstagram } from './instagram.ts';
 import { createLinkedin } from './linkedin.ts';
 import { fingerprint, generateAppKeys, generateCredentials, OAuthStore, type AppKeys, type ClientCredentials, type RevokedToken } from './oauth-core.ts';
 import { indexPage } from './pages.ts';
+import { readSandboxState, writeSandboxState } from './state-file.ts';
 import { createPatreon } from './patreon.ts';
 import type { PlatformContext, PlatformModule, SandboxSettings } from './platform-module.ts';
 import { createTiktok } from './tiktok.ts';
@@ -37,6 +38,11 @@ export interface PlatformSandboxOptions {
   allowedRedirectUris?: string[];
   /** Instagram's short-lived token answer: `data` (`{data:[{access_token,user_id,permissions}]}`, default) or `flat`. */
   instagramTokenResponse?: 'data' | 'flat';
+  /**
+   * A JSON file that keeps the credentials, the port and every grant and token across restarts (server/main.ts puts
+   * it under DATA_DIR), so restarting never makes users connect again. Without it, all lives in memory.
+   */
+  stateFile?: string;
 }
 
 /** The `endpoint` argument of `failNext`. */
@@ -126,24 +132,41 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
   const now = options.now ?? (() => new Date());
   const host = options.host ?? '127.0.0.1';
 
+  const saved = options.stateFile ? readSandboxState(options.stateFile) : undefined;
+
   let handleRequest: (request: IncomingMessage, response: ServerResponse) => Promise<void> = async (_request, response) => {
     response.writeHead(503).end();
   };
   const server = createServer((request, response) => void handleRequest(request, response));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  if (options.port === undefined && saved?.port) {
+    // The last run's port, so that addresses the app stored (avatars) still work; any free one if it is taken.
+    await listen(saved.port).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE') throw error;
+      await listen(0);
+    });
+  } else {
+    await listen(options.port ?? 0);
+  }
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const publicBaseUrl = (options.publicBaseUrl ?? baseUrl).replace(/\/+$/, '');
 
-  const store = new OAuthStore(now);
-  const credentials: Record<PlatformName, ClientCredentials> = generateCredentials();
-  const appKeys: AppKeys = generateAppKeys();
+  const credentials: Record<PlatformName, ClientCredentials> = saved?.credentials ?? generateCredentials();
+  const appKeys: AppKeys = saved?.appKeys ?? generateAppKeys();
+  const persist = () => {
+    if (options.stateFile) writeSandboxState(options.stateFile, { port, credentials, appKeys, ...store.snapshot() });
+  };
+  const store = new OAuthStore(now, persist);
+  if (saved) store.restore(saved);
+  persist();
   const settings: SandboxSettings = { instagramTokenResponse: options.instagramTokenResponse ?? 'data' };
   const quotaUnits = new Map<string, number>();
   const context: PlatformContext = { now, store, credentials, appKeys, allowedRedirectUris: options.allowedRedirectUris ?? [], publicBaseUrl, settings, quotaUnits };

@@ -13,4 +13,10 @@ export interface JobDefinition<Data extends object = object> {
   work: { batchSize?: number; pollingIntervalSeconds: number };
   /** Runs one job; throwing makes pg-boss retry it (or fail it, once its retry budget is spent). */
   handle(job: PgBoss.JobWithMetadata<Data>): Promise<unknown>;
+  /**
+   * Housekeeping every process that works this job runs for it: once at start-up, before it fetches a job, then
+   * every `intervalSeconds` (unlike a schedule, which fires once per tick across all processes). Meant for cheap
+   * queries such as finding the runs of a process that died.
+   */
+  sweep?: { intervalSeconds: number; run(): Promise<unknown> };
 }

@@ -40,6 +40,24 @@ export function createJobQueue({ database, workers, logger }: JobQueueDeps) {
   const boss = new PgBoss(options);
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
   let started = false;
+  const sweepTimers: ReturnType<typeof setInterval>[] = [];
+  /** The sweep of each job that is running now: a slow one is not started again on top of itself. */
+  const sweepsRunning = new Map<string, Promise<void>>();
+
+  /** Runs a definition's sweep, logging (never throwing) its failure: the next interval tries again. */
+  function runSweep(definition: JobDefinition): Promise<void> {
+    const running =
+      sweepsRunning.get(definition.name) ??
+      definition
+        .sweep!.run()
+        .then(
+          () => undefined,
+          (error: unknown) => logger.error({ err: error, job: definition.name }, 'job sweep failed'),
+        )
+        .finally(() => sweepsRunning.delete(definition.name));
+    sweepsRunning.set(definition.name, running);
+    return running;
+  }
 
   return {
     boss,
@@ -48,8 +66,19 @@ export function createJobQueue({ database, workers, logger }: JobQueueDeps) {
     async start(definitions: readonly JobDefinition[]) {
       await boss.start();
       started = true;
-      for (const definition of definitions) await boss.createQueue(definition.name, { name: definition.name, ...definition.queue });
+      for (const definition of definitions) {
+        await boss.createQueue(definition.name, { name: definition.name, ...definition.queue });
+        // createQueue leaves an existing queue as it was: a changed definition (retries, expiry) takes effect here.
+        await boss.updateQueue(definition.name, { name: definition.name, ...definition.queue });
+      }
       if (!workers) return;
+      for (const definition of definitions) {
+        if (!definition.sweep) continue;
+        await runSweep(definition);
+        const timer = setInterval(() => void runSweep(definition), definition.sweep.intervalSeconds * 1000);
+        timer.unref();
+        sweepTimers.push(timer);
+      }
       for (const definition of definitions) {
         await boss.work<object>(definition.name, { includeMetadata: true, batchSize: definition.work.batchSize ?? 1, pollingIntervalSeconds: definition.work.pollingIntervalSeconds }, async (jobs) => {
           for (const job of jobs) await definition.handle(job);
@@ -62,6 +91,8 @@ export function createJobQueue({ database, workers, logger }: JobQueueDeps) {
     async stop() {
       if (!started) return;
       started = false;
+      for (const timer of sweepTimers.splice(0)) clearInterval(timer);
+      await Promise.all(sweepsRunning.values());
       // Within SHUTDOWN_GRACE_MS (10 s by default), which bounds the whole shutdown.
       await boss.stop({ graceful: true, timeout: 8_000, wait: true });
     },

@@ -38,6 +38,11 @@ export interface TestServerOptions {
    * at it as server/main.ts does. Platform calls time out after 1 s here, so a `timeout` failure is quick.
    */
   platforms?: boolean;
+  /**
+   * A platform sandbox the test started itself, used as `platforms` would use its own and left running on close
+   * (e.g. for server processes the test starts after this server).
+   */
+  platformSandbox?: PlatformSandbox;
   /** The database to run on; by default a fresh copy of the test run's template (inside Vitest only). */
   database?: TestDatabase;
 }
@@ -62,7 +67,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     SMTP_URL: smtp.url,
     ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
     LOG_LEVEL: 'info',
-    ...(options.platforms ? { PLATFORM_TIMEOUT_MS: '1000' } : {}),
+    ...(options.platforms || options.platformSandbox ? { PLATFORM_TIMEOUT_MS: '1000' } : {}),
     // Tests run sync jobs themselves with `sync.drain()`: no polling workers, no schedule timers.
     SYNC_WORKERS: 'off',
     // The sandboxes, the embedded database and the test itself share this process's event loop, so a large seed
@@ -87,8 +92,10 @@ export async function startTestServer(options: TestServerOptions = {}) {
     });
     config = withStripeSandbox(config, stripeSandbox);
   }
-  let platformSandbox: PlatformSandbox | undefined;
-  if (options.platforms) {
+  let platformSandbox: PlatformSandbox | undefined = options.platformSandbox;
+  if (platformSandbox) {
+    config = withPlatformSandbox(config, platformSandbox);
+  } else if (options.platforms) {
     platformSandbox = await startPlatformSandbox({
       now: () => clock.now(),
       // The platform sandbox accepts any port only on localhost and 127.0.0.1: register the test server's callbacks exactly.
@@ -182,7 +189,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
       await stripeSandbox?.flushWebhooks();
       await app.close();
       await stripeSandbox?.close();
-      await platformSandbox?.close();
+      if (!options.platformSandbox) await platformSandbox?.close();
       await smtp.close();
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });

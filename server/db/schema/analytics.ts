@@ -78,15 +78,49 @@ export const syncStates = pgTable('sync_states', {
   status: text('status').notNull().default('idle'),
   message: text('message'),
   jobId: text('job_id'),
-  /** The worker holding the run; a run whose lease expired may be taken over. */
+  /** The run holding the connection; a run whose lease ran out, or whose owner is gone, may be taken over. */
   leaseToken: text('lease_token'),
+  /** Renewed by the run's heartbeat while it is alive (sync.service.ts). */
   leaseUntil: timestamp('lease_until', { withTimezone: true }),
+  /** The worker process holding the lease (its instance id, server/jobs/worker-presence.ts). */
+  leaseOwner: integer('lease_owner'),
+  /** When the next sync is due: the schedule, a retry's backoff or a platform's Retry-After; null when stopped. */
   nextRunAt: timestamp('next_run_at', { withTimezone: true }),
   lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+  /** Failed attempts since the last success or the user's last action (Sync, reconnect, settings). */
+  attempts: integer('attempts').notNull().default(0),
+  lastFailedAt: timestamp('last_failed_at', { withTimezone: true }),
   /** Platform-specific incremental state (e.g. the newest content id seen). */
   cursor: jsonb('cursor').$type<Record<string, unknown>>(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * A sync that gave up: retrying could not fix it (malformed answer, not found, revoked access), its retries were
+ * spent, or its runs kept dying. The connection stays stopped until the user acts; this row is the operator's record.
+ */
+export const syncDeadLetters = pgTable(
+  'sync_dead_letters',
+  {
+    id: serial('id').primaryKey(),
+    connectionId: integer('connection_id')
+      .notNull()
+      .references(() => platformConnections.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    /** The pg-boss job of the last attempt. */
+    jobId: text('job_id'),
+    attempts: integer('attempts').notNull(),
+    /** not_retryable | retries_exhausted | interrupted */
+    reason: text('reason').notNull(),
+    /** The last error, in our words (never a platform's body). */
+    lastError: text('last_error').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('sync_dead_letters_connection_idx').on(table.connectionId, table.createdAt)],
+);
 
 /**
  * Computed analytics answers, per user and query, valid while the user's connections are unchanged (the

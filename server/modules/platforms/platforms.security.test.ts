@@ -281,7 +281,16 @@ describe('access tokens', () => {
     expect(listed).toMatchObject({ needsReconnect: true, syncStatus: 'failed' });
     const status = await server.request('GET', '/api/sync/status', { token: account.token });
     expect(status.body).toEqual([
-      { connectionId: connection.id, platformName: 'YouTube', status: 'failed', lastSyncedAt: null, nextRunAt: null, message: expect.stringContaining('Connect it again') },
+      {
+        connectionId: connection.id,
+        platformName: 'YouTube',
+        status: 'failed',
+        lastSyncedAt: null,
+        nextRunAt: null,
+        message: expect.stringContaining('Connect it again'),
+        lastFailedAt: server.clock.now().toISOString(),
+        attempts: 1,
+      },
     ]);
     // Connecting again clears it.
     expect((await connect(server, account, 'youtube', { account: 2 })).body).toMatchObject({ id: connection.id, needsReconnect: false });

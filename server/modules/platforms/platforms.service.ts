@@ -36,6 +36,11 @@ export interface PlatformsServiceDeps {
   clock: Clock;
   config: Pick<PlatformsConfig, 'appKeys'>;
   logger: FastifyBaseLogger;
+  /**
+   * The user acted on a connection (connected it again, changed its settings): a sync that stopped, or is backing off
+   * after failures, starts afresh (the sync feature's, passed in by server/app.ts).
+   */
+  resumeSync?: (connectionId: number) => Promise<void>;
 }
 
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
@@ -43,7 +48,7 @@ export const pkceChallenge = (verifier: string) => base64url(createHash('sha256'
 
 const verifierBinding = (stateHash: string) => rowBinding('oauth_states', stateHash, 'code_verifier');
 
-export function createPlatformsService({ repository, custody, crypto, clock, config, logger }: PlatformsServiceDeps) {
+export function createPlatformsService({ repository, custody, crypto, clock, config, logger, resumeSync }: PlatformsServiceDeps) {
   const { providers, displayName, isAvailable, contextFor, logPlatformFailure, writeTokens, readTokens } = custody;
   const supportsManualConnect = (platform: PlatformName) =>
     providers[platform].lookupPublicProfile !== undefined &&
@@ -218,6 +223,7 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
         throw toAppError(error, platform, { userId, step: 'connect' });
       }
       const row = await storeConnection(userId, platform, profile, tokens);
+      await resumeSync?.(row.id);
       logger.info({ userId, platform, connectionId: row.id }, 'platform connected');
       return toConnection(row);
     },
@@ -260,6 +266,7 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
         throw new AppError('bad_request', `${displayName(platform)} names the currency of its amounts: there is no currency to set.`);
       }
       const updated = await repository.updateConnection(row.id, { currency: body.currency, updatedAt: clock.now() });
+      await resumeSync?.(row.id);
       logger.info({ userId, connectionId, currency: body.currency }, 'connection currency set');
       return toConnection(updated ?? row);
     },

@@ -1,9 +1,10 @@
 // The sync engine's database side: the per-connection state row (status, lease, schedule, cursor) and the one
 // transaction that stores a run's results with idempotent multi-row upserts.
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { PlatformName, SyncStatus } from '#contract/platforms.ts';
-import type { Database, Transaction } from '../../db/client.ts';
-import { accountMetrics, contentItems, contentMetrics, platformConnections, syncStates } from '../../db/schema.ts';
+import { type Database, queryRows, type Transaction } from '../../db/client.ts';
+import { accountMetrics, contentItems, contentMetrics, platformConnections, syncDeadLetters, syncStates } from '../../db/schema.ts';
+import { ownerIsPresent } from '../../jobs/worker-presence.ts';
 import { notifyConnectionOwner } from '../../lib/event-bus.ts';
 import { addDays } from '../../lib/dates.ts';
 import { type SyncOutput } from '../../providers/provider.ts';
@@ -11,6 +12,28 @@ import type { SyncExtensions } from './sync-extension.ts';
 
 export type SyncStateRow = typeof syncStates.$inferSelect;
 export type SyncStatusValue = SyncStatus;
+
+/** The run no longer holds its connection's lease (another worker took it over): it must not write. */
+export class SyncLeaseLost extends Error {
+  constructor() {
+    super('the sync lease was lost');
+    this.name = 'SyncLeaseLost';
+  }
+}
+
+/** Why a sync gave up (sync_dead_letters.reason). */
+export type GiveUpReason = 'not_retryable' | 'retries_exhausted' | 'interrupted';
+
+/** A run whose owner died or stopped renewing its lease, as the recovery sweep took it over. */
+export interface AbandonedRun {
+  connectionId: number;
+  /** The pg-boss job that was running it. */
+  jobId: string | null;
+  /** The instance id of the process that held it. */
+  owner: number | null;
+  /** Failed attempts, this interruption included. */
+  attempts: number;
+}
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters, big enough to be fast on PGlite. */
 const BATCH = 1000;
@@ -78,14 +101,15 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
      * Takes the connection's run lease: one sync per connection at a time across every process. Answers false
      * while another worker holds an unexpired lease.
      */
-    async claim(connectionId: number, token: string, jobId: string, now: Date, leaseMs: number): Promise<boolean> {
+    async claim(connectionId: number, lease: { token: string; owner: number; jobId: string }, now: Date, leaseMs: number): Promise<boolean> {
       const leaseUntil = new Date(now.getTime() + leaseMs);
+      const set = { status: 'running', jobId: lease.jobId, leaseToken: lease.token, leaseOwner: lease.owner, leaseUntil, updatedAt: now };
       const rows = await db
         .insert(syncStates)
-        .values({ connectionId, status: 'running', jobId, leaseToken: token, leaseUntil, updatedAt: now })
+        .values({ connectionId, ...set })
         .onConflictDoUpdate({
           target: syncStates.connectionId,
-          set: { status: 'running', jobId, leaseToken: token, leaseUntil, updatedAt: now },
+          set,
           setWhere: or(isNull(syncStates.leaseUntil), lt(syncStates.leaseUntil, now)),
         })
         .returning({ connectionId: syncStates.connectionId });
@@ -95,16 +119,118 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
       return true;
     },
 
-    /** Ends a run that did not store anything; only the lease holder may. */
-    async release(connectionId: number, token: string, values: { status: SyncStatusValue; message: string | null; nextRunAt: Date | null; jobId?: string | null }, now: Date) {
+    /**
+     * The run's heartbeat: extends the lease while the run is alive. False when the lease is no longer the run's (it
+     * ran out, or another worker took it over): a lease that ran out is never revived, since it may be taken already.
+     */
+    async renewLease(connectionId: number, token: string, now: Date, leaseMs: number): Promise<boolean> {
       const rows = await db
         .update(syncStates)
-        .set({ ...values, leaseToken: null, leaseUntil: null, updatedAt: now })
-        .where(and(eq(syncStates.connectionId, connectionId), eq(syncStates.leaseToken, token)))
+        .set({ leaseUntil: new Date(now.getTime() + leaseMs) })
+        .where(and(eq(syncStates.connectionId, connectionId), eq(syncStates.leaseToken, token), sql`${syncStates.leaseUntil} > ${now}`))
         .returning({ connectionId: syncStates.connectionId });
-      if (rows.length === 0) return;
+      return rows.length > 0;
+    },
+
+    /**
+     * Ends a run that did not store anything; only the lease holder may. `failed`: the run failed, and counts as an
+     * attempt (the backoff and the give-up read the count). Answers the failed attempts so far, or null when the lease
+     * was no longer the run's (nothing was written).
+     */
+    async release(
+      connectionId: number,
+      token: string,
+      values: { status: SyncStatusValue; message: string | null; nextRunAt: Date | null; failed: boolean },
+      now: Date,
+    ): Promise<{ attempts: number } | null> {
+      const { failed, ...state } = values;
+      const rows = await db
+        .update(syncStates)
+        .set({
+          ...state,
+          ...(failed ? { attempts: sql`${syncStates.attempts} + 1`, lastFailedAt: now } : {}),
+          leaseToken: null,
+          leaseUntil: null,
+          leaseOwner: null,
+          updatedAt: now,
+        })
+        .where(and(eq(syncStates.connectionId, connectionId), eq(syncStates.leaseToken, token)))
+        .returning({ attempts: syncStates.attempts });
+      if (rows.length === 0) return null;
       await db.update(platformConnections).set({ syncStatus: values.status, syncMessage: values.message, updatedAt: now }).where(eq(platformConnections.id, connectionId));
       await db.execute(notifyConnectionOwner(connectionId, ['sync']));
+      return { attempts: rows[0]!.attempts };
+    },
+
+    /** Counts a failed attempt of a run that already gave its lease back (a sync put off too often); answers the count. */
+    async countFailure(connectionId: number, message: string, now: Date): Promise<number> {
+      const rows = await db
+        .update(syncStates)
+        .set({ attempts: sql`${syncStates.attempts} + 1`, lastFailedAt: now, message, updatedAt: now })
+        .where(eq(syncStates.connectionId, connectionId))
+        .returning({ attempts: syncStates.attempts });
+      return rows[0]?.attempts ?? 1;
+    },
+
+    /**
+     * The user acted on the connection (a manual Sync, a reconnection, a settings change): the failure count starts
+     * again, and a sync that had stopped is scheduled again (idle, due at once).
+     */
+    async resetFailures(connectionId: number, now: Date): Promise<void> {
+      const rows = await db
+        .update(syncStates)
+        .set({
+          attempts: 0,
+          lastFailedAt: null,
+          message: sql`case when ${syncStates.status} = 'running' then ${syncStates.message} else null end`,
+          nextRunAt: sql`case when ${syncStates.status} = 'failed' then null else ${syncStates.nextRunAt} end`,
+          status: sql`case when ${syncStates.status} = 'failed' then 'idle' else ${syncStates.status} end`,
+          updatedAt: now,
+        })
+        .where(eq(syncStates.connectionId, connectionId))
+        .returning({ status: syncStates.status, message: syncStates.message });
+      if (rows.length === 0) return;
+      await db.update(platformConnections).set({ syncStatus: rows[0]!.status, syncMessage: rows[0]!.message }).where(eq(platformConnections.id, connectionId));
+      await db.execute(notifyConnectionOwner(connectionId, ['sync']));
+    },
+
+    /**
+     * The recovery sweep's take-over: runs still marked running whose owner is gone (its presence lock is released:
+     * the process died) or whose lease ran out (the owner stopped renewing it). Each is set back to queued, counted as
+     * a failed attempt (so a run that keeps killing its worker gives up) and answered once, whatever the number of
+     * processes sweeping at the same time. `self`: this process's instance id (its own runs are alive).
+     */
+    async takeAbandonedRuns(now: Date, self: number, message: string): Promise<AbandonedRun[]> {
+      const rows = await queryRows<{ connection_id: number; job_id: string | null; owner: number | null; attempts: number }>(
+        db,
+        sql`with abandoned as (
+            select connection_id, job_id, lease_owner from sync_states
+            where status = 'running'
+              and (lease_until is null or lease_until < ${now}
+                or (lease_owner is not null and lease_owner <> ${self} and not ${ownerIsPresent(sql`lease_owner`)}))
+            for update skip locked)
+          update sync_states s set status = 'queued', message = ${message}, lease_token = null, lease_until = null, lease_owner = null,
+            attempts = s.attempts + 1, last_failed_at = ${now}, next_run_at = ${now}, updated_at = ${now}
+          from abandoned where s.connection_id = abandoned.connection_id
+          returning s.connection_id, abandoned.job_id, abandoned.lease_owner as owner, s.attempts`,
+      );
+      for (const row of rows) {
+        await db.update(platformConnections).set({ syncStatus: 'queued', syncMessage: message }).where(eq(platformConnections.id, row.connection_id));
+        await db.execute(notifyConnectionOwner(row.connection_id, ['sync']));
+      }
+      return rows.map((row) => ({ connectionId: row.connection_id, jobId: row.job_id, owner: row.owner, attempts: row.attempts }));
+    },
+
+    /** Records a give-up for the operator: the connection's user and platform, the last job, its attempts and error. */
+    async addDeadLetter(connectionId: number, entry: { jobId: string | null; attempts: number; reason: GiveUpReason; lastError: string }, now: Date): Promise<{ userId: number; platform: string } | undefined> {
+      const [connection] = await db
+        .select({ userId: platformConnections.userId, platform: platformConnections.platform })
+        .from(platformConnections)
+        .where(eq(platformConnections.id, connectionId));
+      // Disconnected meanwhile: its dead letters went with it.
+      if (!connection) return undefined;
+      await db.insert(syncDeadLetters).values({ connectionId, ...connection, ...entry, createdAt: now });
+      return connection;
     },
 
     /** What the platform's own tables hold for the connection (undefined for a platform without an extension). */
@@ -134,7 +260,7 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
           .from(syncStates)
           .where(eq(syncStates.connectionId, connectionId))
           .for('update');
-        if (held?.token !== token) throw new Error('the sync lease was lost');
+        if (held?.token !== token) throw new SyncLeaseLost();
 
         const items = [...new Map(output.content.map((item) => [item.platformContentId, item])).values()];
         const idOf = new Map<string, number>();
@@ -201,7 +327,19 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
           .where(eq(platformConnections.id, connectionId));
         await tx
           .update(syncStates)
-          .set({ status: 'idle', message: null, leaseToken: null, leaseUntil: null, lastSuccessAt: run.now, nextRunAt: run.nextRunAt, cursor: run.cursor, updatedAt: run.now })
+          .set({
+            status: 'idle',
+            message: null,
+            leaseToken: null,
+            leaseUntil: null,
+            leaseOwner: null,
+            attempts: 0,
+            lastFailedAt: null,
+            lastSuccessAt: run.now,
+            nextRunAt: run.nextRunAt,
+            cursor: run.cursor,
+            updatedAt: run.now,
+          })
           .where(eq(syncStates.connectionId, connectionId));
         // Sent when the transaction commits: listeners read the new numbers, never half of them.
         await tx.execute(notifyConnectionOwner(connectionId, ['sync', 'analytics-changed']));
@@ -209,8 +347,13 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
       });
     },
 
-    /** Active connections whose next sync is due and that are not queued or running already. */
-    async dueConnections(now: Date, limit: number): Promise<number[]> {
+    /**
+     * Active connections whose next sync is due: idle ones at their scheduled time, and queued ones whose time passed
+     * more than `lostAfterMs` ago (their job was lost; queueing again is harmless, the singleton key refuses a
+     * duplicate). A failed sync has stopped until the user acts, and a running one belongs to its worker (or to the
+     * recovery sweep).
+     */
+    async dueConnections(now: Date, limit: number, lostAfterMs: number): Promise<number[]> {
       const rows = await db
         .select({ id: platformConnections.id })
         .from(platformConnections)
@@ -219,7 +362,11 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
           and(
             eq(platformConnections.isActive, true),
             eq(platformConnections.needsReconnect, false),
-            or(isNull(syncStates.connectionId), and(inArray(syncStates.status, ['idle', 'failed']), or(isNull(syncStates.nextRunAt), lte(syncStates.nextRunAt, now)))),
+            or(
+              isNull(syncStates.connectionId),
+              and(eq(syncStates.status, 'idle'), or(isNull(syncStates.nextRunAt), lte(syncStates.nextRunAt, now))),
+              and(eq(syncStates.status, 'queued'), lt(syncStates.nextRunAt, new Date(now.getTime() - lostAfterMs))),
+            ),
           ),
         )
         .orderBy(asc(platformConnections.id))

@@ -1,6 +1,7 @@
-// One sync run of one connection: take the connection's lease, ask its platform adapter for what changed (with a
-// usable token: refreshed before use, renewed once when refused), store the results in one transaction, and say
-// what the queue should do next. The sync job (sync.jobs.ts) decides retries; this file decides what happened.
+// One sync run of one connection: take the connection's lease (kept alive by a heartbeat), ask its platform adapter
+// for what changed (with a usable token: refreshed before use, renewed once when refused), store the results in one
+// transaction, and say what the queue should do next. The sync job (sync.jobs.ts) decides retries and give-ups; this
+// file decides what happened and counts the failed attempts.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConnectionSyncStatus, SyncTrigger } from '#contract/analytics.ts';
@@ -15,11 +16,17 @@ import { addDays, dayOf } from '../../lib/dates.ts';
 import { MALFORMED_RESPONSE } from '../../providers/http-client.ts';
 import { PlatformError } from '../../providers/platform-error.ts';
 import { type SyncOutput } from '../../providers/provider.ts';
-import type { SyncRepository } from './sync.repository.ts';
+import { SyncLeaseLost, type SyncRepository } from './sync.repository.ts';
 
 const MINUTE = 60_000;
-/** How long a run may hold its connection before another worker may take it over. */
-export const SYNC_LEASE_MS = 15 * MINUTE;
+/**
+ * How long a run holds its connection without renewing: a worker that stops renewing (hung, or cut off from the
+ * database) loses its run to the recovery sweep this long after its last heartbeat. A worker that died is found
+ * sooner, by its presence lock (server/jobs/worker-presence.ts).
+ */
+export const SYNC_LEASE_MS = 60_000;
+/** How often a live run renews its lease: three chances before it runs out. */
+export const SYNC_HEARTBEAT_MS = 20_000;
 /** Days of daily history read on the first sync. */
 export const FIRST_SYNC_DAYS = 730;
 /** Days re-read on later syncs: platforms revise the last days (YouTube's reports lag 2–3 days). */
@@ -30,10 +37,10 @@ export const RECENT_CONTENT_DAYS = 30;
 export type RunOutcome =
   | { kind: 'done'; stored: { accountRows: number; contentRows: number; contentMetricRows: number }; usage: SyncOutput['usage'] }
   | { kind: 'skipped'; reason: string }
-  /** Will not get better by retrying: recorded as failed now. */
-  | { kind: 'failed'; message: string }
+  /** Will not get better by retrying: recorded as failed now; `attempts`: failed attempts, this one included. */
+  | { kind: 'failed'; message: string; attempts: number }
   /** Worth retrying with backoff. */
-  | { kind: 'retry'; message: string }
+  | { kind: 'retry'; message: string; attempts: number }
   /**
    * Come back later without spending a retry: the platform's Retry-After, or another worker holds the lease.
    * `seconds` null: the platform is throttling but did not say for how long (the queue backs off).
@@ -46,13 +53,20 @@ export interface SyncServiceDeps {
   custody: Pick<TokenCustody, 'readProfile' | 'withPlatformAccess' | 'logPlatformFailure'>;
   clock: Clock;
   intervalMs: number;
+  /** This process's instance id (server/jobs/worker-presence.ts), recorded as the owner of the leases it takes. */
+  instanceId: number;
   logger: FastifyBaseLogger;
+  /** How often a live run renews its lease (default SYNC_HEARTBEAT_MS). */
+  heartbeatMs?: number;
 }
 
-export function createSyncService({ repository, platformsRepository, custody, clock, intervalMs, logger }: SyncServiceDeps) {
+/** What a run found, before the attempt is counted. */
+type Finding = { kind: 'failed' | 'retry'; message: string } | Extract<RunOutcome, { kind: 'defer' }>;
+
+export function createSyncService({ repository, platformsRepository, custody, clock, intervalMs, instanceId, logger, heartbeatMs = SYNC_HEARTBEAT_MS }: SyncServiceDeps) {
 
   /** What went wrong, in our words (never the platform's body, which can echo request values). */
-  function describe(error: unknown, platform: string): RunOutcome {
+  function describe(error: unknown, platform: string): Finding {
     const name = platformDisplayName(platform);
     if (error instanceof ReconnectRequired) return { kind: 'failed', message: `${name} no longer accepts this connection. Connect it again.` };
     if (error instanceof PlatformError) {
@@ -72,10 +86,25 @@ export function createSyncService({ repository, platformsRepository, custody, cl
     if (!row || !row.isActive) return { kind: 'skipped', reason: 'no such active connection' };
     const now = clock.now();
     const token = randomUUID();
-    if (!(await repository.claim(connectionId, token, jobId, now, SYNC_LEASE_MS))) {
+    if (!(await repository.claim(connectionId, { token, owner: instanceId, jobId }, now, SYNC_LEASE_MS))) {
       return { kind: 'defer', seconds: 60, message: 'Another sync of this connection is running.' };
     }
-    let outcome: RunOutcome;
+    // The heartbeat: while this run is alive its lease is renewed; a renewal refused means another worker took the
+    // run over, and this one will not be allowed to store (storeRun checks the lease in its transaction).
+    let leaseLost = false;
+    const heartbeat = setInterval(() => {
+      repository
+        .renewLease(connectionId, token, clock.now(), SYNC_LEASE_MS)
+        .then((held) => {
+          if (held || leaseLost) return;
+          leaseLost = true;
+          clearInterval(heartbeat);
+          logger.warn({ event: 'sync.lease_lost', connectionId, jobId, instanceId }, 'sync run lost its lease to another worker; it will not store');
+        })
+        .catch((error: unknown) => logger.warn({ err: error, connectionId }, 'sync lease renewal failed'));
+    }, heartbeatMs);
+    heartbeat.unref();
+    let finding: Finding;
     try {
       if (row.needsReconnect) throw new ReconnectRequired();
       const state = await repository.state(connectionId);
@@ -124,12 +153,23 @@ export function createSyncService({ repository, platformsRepository, custody, cl
       logger.info({ connectionId, platform: row.platform, ...stored, calls: output.usage.calls, quotaUnits: output.usage.quotaUnits }, 'sync stored');
       return { kind: 'done', stored, usage: output.usage };
     } catch (error) {
+      if (error instanceof SyncLeaseLost) return { kind: 'skipped', reason: 'another worker took this run over' };
       if (error instanceof PlatformError) custody.logPlatformFailure(error, { connectionId, step: 'sync' });
-      outcome = describe(error, row.platform);
+      finding = describe(error, row.platform);
+    } finally {
+      clearInterval(heartbeat);
     }
-    // Nothing was stored; the sync job records what comes next (sync.jobs.ts), the lease is released here.
-    await repository.release(connectionId, token, { status: outcome.kind === 'failed' ? 'failed' : 'queued', message: 'message' in outcome ? outcome.message : null, nextRunAt: null }, clock.now());
-    return outcome;
+    // Nothing was stored. The lease is released here, and a failure counted with it (only while the lease is still
+    // this run's); the sync job decides what comes next (sync.jobs.ts).
+    const failed = finding.kind !== 'defer';
+    const released = await repository.release(
+      connectionId,
+      token,
+      { status: finding.kind === 'failed' ? 'failed' : 'queued', message: finding.message, nextRunAt: null, failed },
+      clock.now(),
+    );
+    if (!released) return { kind: 'skipped', reason: 'another worker took this run over' };
+    return finding.kind === 'defer' ? finding : { ...finding, attempts: released.attempts };
   }
 
   return { run };
@@ -140,33 +180,38 @@ export type SyncService = ReturnType<typeof createSyncService>;
 export interface SyncRequestsDeps {
   repository: Pick<SyncRepository, 'listForUser'>;
   platformsRepository: Pick<PlatformsRepository, 'findConnection'>;
-  /** Queues a sync of the connection (server/modules/sync/sync.jobs.ts). */
-  enqueue: (connectionId: number) => Promise<{ jobId: string; status: 'queued' | 'running' }>;
+  /** The user's Sync: the failure count starts again and the sync is queued now (server/modules/sync/sync.jobs.ts). */
+  requestNow: (connectionId: number) => Promise<{ jobId: string; status: 'queued' | 'running' }>;
   intervalMs: number;
 }
 
 /** What users ask of the sync engine: a sync of one of their connections now, and the state of all of them. */
-export function createSyncRequests({ repository, platformsRepository, enqueue, intervalMs }: SyncRequestsDeps) {
+export function createSyncRequests({ repository, platformsRepository, requestNow, intervalMs }: SyncRequestsDeps) {
   return {
     /** Another user's connection reads as absent (404). */
     async requestSync(userId: number, connectionId: number): Promise<SyncTrigger> {
       const row = await platformsRepository.findConnection(userId, connectionId);
       if (!row) throw new AppError('not_found', 'No such connection.');
-      const { jobId, status } = await enqueue(connectionId);
+      const { jobId, status } = await requestNow(connectionId);
       return { connectionId, jobId, status };
     },
 
     async statusesOf(userId: number): Promise<ConnectionSyncStatus[]> {
       const rows = await repository.listForUser(userId);
       return rows.map(({ connection, state }) => {
+        const status = toSyncStatus(state?.status);
         const scheduled = state?.nextRunAt ?? (connection.lastSyncedAt ? new Date(connection.lastSyncedAt.getTime() + intervalMs) : null);
+        // A failed sync has stopped until the user acts: no next run.
+        const runs = connection.isActive && !connection.needsReconnect && status !== 'failed';
         return {
           connectionId: connection.id,
           platformName: platformDisplayName(connection.platform),
-          status: toSyncStatus(state?.status),
+          status,
           message: state?.message ?? null,
           lastSyncedAt: connection.lastSyncedAt?.toISOString() ?? null,
-          nextRunAt: connection.isActive && !connection.needsReconnect ? (scheduled?.toISOString() ?? null) : null,
+          nextRunAt: runs ? (scheduled?.toISOString() ?? null) : null,
+          lastFailedAt: state?.lastFailedAt?.toISOString() ?? null,
+          attempts: state?.attempts ?? 0,
         };
       });
     },

@@ -109,13 +109,20 @@ describe('failures', () => {
     const { account, connectionId } = await connectNew('tiktok', 1);
     sandbox.failNext('tiktok', 'metrics', 'server_error');
     const { trigger, status } = await syncNow(server, account.token, connectionId);
-    expect(status).toMatchObject({ status: 'queued', message: expect.stringContaining('Retrying') });
-    const job = await server.sync.job(trigger.body.jobId);
-    // pg-boss counts the attempt when the retry is fetched: one failure so far, the job waits in `retry`.
-    expect(job).toMatchObject({ state: 'retry', retryCount: 0, retryLimit: 4 });
-    expect(job!.startAfter.getTime()).toBeGreaterThan(Date.now());
+    // One failed attempt, said in words, with when it tries next (the first backoff step is 5 minutes, jittered).
+    expect(status).toMatchObject({ status: 'queued', message: 'TikTok: The platform could not answer (HTTP 500, internal_error).', attempts: 1, lastFailedAt: server.clock.now().toISOString() });
+    const wait = Date.parse(status!.nextRunAt!) - server.clock.now().getTime();
+    expect(wait).toBeGreaterThanOrEqual(150_000);
+    expect(wait).toBeLessThanOrEqual(300_000);
+    // The failed attempt's job ended failed; the retry is a new job waiting out the backoff.
+    expect(await server.sync.job(trigger.body.jobId)).toMatchObject({ state: 'failed', retryLimit: 0 });
+    const [state] = await server.db.select().from(syncStates).where(eq(syncStates.connectionId, connectionId));
+    const retry = await server.sync.job(state!.jobId!);
+    expect(retry).toMatchObject({ state: 'created', data: { connectionId, retry: 1 } });
+    expect(retry!.startAfter.getTime()).toBeGreaterThan(Date.now() + 60_000);
     await server.sync.drain({ ignoreStartAfter: true });
-    expect(await syncStatusOf(server, account.token, connectionId)).toMatchObject({ status: 'idle', message: null });
+    // A success clears the failures.
+    expect(await syncStatusOf(server, account.token, connectionId)).toMatchObject({ status: 'idle', message: null, attempts: 0, lastFailedAt: null });
   });
 
   it('an expired access token is refreshed and the sync goes on', async () => {

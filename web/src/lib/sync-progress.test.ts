@@ -9,6 +9,8 @@ const status = (connectionId: number, state: ConnectionSyncStatus['status'], mes
   message,
   lastSyncedAt: null,
   nextRunAt: null,
+  lastFailedAt: null,
+  attempts: 0,
 });
 
 describe('syncProgress', () => {
@@ -31,6 +33,17 @@ describe('syncProgress', () => {
         { connectionId: 2, platformName: 'Platform 2', message: 'Token expired' },
         { connectionId: 3, platformName: 'Platform 3', message: 'The sync failed.' },
       ],
+    });
+  });
+
+  it('counts an attempt that failed and waits for its retry as over, with its reason; a Retry-After wait is not', () => {
+    const retrying = { ...status(1, 'queued', 'TikTok: The platform could not answer (HTTP 500).'), attempts: 1, lastFailedAt: '2026-11-02T14:02:00.000Z', nextRunAt: '2026-11-02T14:07:00.000Z' };
+    const throttled = status(2, 'queued', 'X is rate limiting us; the sync will resume later.');
+    expect(syncProgress([retrying, throttled], [1, 2])).toEqual({
+      done: false,
+      finished: 1,
+      total: 2,
+      failures: [{ connectionId: 1, platformName: 'Platform 1', message: 'TikTok: The platform could not answer (HTTP 500).' }],
     });
   });
 
@@ -59,6 +72,8 @@ const youtubeStatus = (overrides: Partial<ConnectionSyncStatus>): ConnectionSync
   message: null,
   lastSyncedAt: null,
   nextRunAt: null,
+  lastFailedAt: null,
+  attempts: 0,
   ...overrides,
 });
 

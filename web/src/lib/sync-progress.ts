@@ -20,10 +20,20 @@ export interface SyncFailure {
   message: string;
 }
 
+/**
+ * The watched attempt is over: the sync is idle (stored), failed (stopped until the user acts), or queued again after
+ * a failed attempt (it retries later, after its backoff: that is no reason to keep a button spinning).
+ */
+const attemptFailed = (status: ConnectionSyncStatus) => status.status === 'failed' || (status.status === 'queued' && status.attempts > 0);
+const attemptOver = (status: ConnectionSyncStatus) => status.status === 'idle' || attemptFailed(status);
+
 export interface SyncProgress {
-  /** Every watched connection is idle or failed (a connection missing from the list counts as done: it is gone). */
+  /**
+   * Every watched connection's attempt is over: idle, failed, or waiting to retry after a failed attempt (a
+   * connection missing from the list counts as done: it is gone).
+   */
   done: boolean;
-  /** Watched connections that are idle or failed, out of `total` (the ones the status lists). */
+  /** Watched connections whose attempt is over, out of `total` (the ones the status lists). */
   finished: number;
   total: number;
   failures: SyncFailure[];
@@ -32,13 +42,13 @@ export interface SyncProgress {
 export function syncProgress(statuses: readonly ConnectionSyncStatus[] | undefined, connectionIds: readonly number[]): SyncProgress {
   if (!statuses) return { done: false, finished: 0, total: connectionIds.length, failures: [] };
   const watched = statuses.filter((status) => connectionIds.includes(status.connectionId));
-  const finished = watched.filter((status) => status.status === 'idle' || status.status === 'failed').length;
+  const finished = watched.filter(attemptOver).length;
   return {
     done: finished === watched.length,
     finished,
     total: watched.length,
     failures: watched
-      .filter((status) => status.status === 'failed')
+      .filter(attemptFailed)
       .map((status) => ({
         connectionId: status.connectionId,
         platformName: status.platformName,
@@ -56,7 +66,7 @@ export type SyncRunState = { kind: 'running' } | { kind: 'done' } | { kind: 'fai
 
 /**
  * One connection's run. `statuses` must have been fetched after the sync was queued. The run is over when the
- * connection is idle or failed, or gone from the list (disconnected meanwhile).
+ * connection is idle, failed or waiting to retry a failed attempt, or gone from the list (disconnected meanwhile).
  */
 export function syncRunState(statuses: readonly ConnectionSyncStatus[] | undefined, connectionId: number): SyncRunState {
   const progress = syncProgress(statuses, [connectionId]);

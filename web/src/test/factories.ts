@@ -1,4 +1,5 @@
 // Shared test data for the web app's tests.
+import type { ConnectionSyncStatus } from '#contract/analytics.ts';
 import type { SubscriptionStatus } from '#contract/billing.ts';
 import type { PlatformConnection } from '#contract/platforms.ts';
 import type {
@@ -49,6 +50,21 @@ export function platformConnection(overrides: Partial<PlatformConnection> = {}):
     needsReconnect: false,
     lastSyncedAt: null,
     syncStatus: 'idle',
+    ...overrides,
+  };
+}
+
+/** A connection's entry in GET /api/sync/status: all well (idle, never failed), plus overrides. */
+export function connectionSyncStatus(overrides: Partial<ConnectionSyncStatus> = {}): ConnectionSyncStatus {
+  return {
+    connectionId: 4,
+    platformName: 'YouTube',
+    status: 'idle',
+    message: null,
+    lastSyncedAt: null,
+    nextRunAt: null,
+    lastFailedAt: null,
+    attempts: 0,
     ...overrides,
   };
 }

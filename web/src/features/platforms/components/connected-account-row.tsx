@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ConnectionSyncStatus } from '#contract/analytics.ts';
 import { PLATFORMS_WITH_UNNAMED_CURRENCY } from '#contract/platforms.ts';
 import { wordList } from '#contract/words.ts';
 import { Badge } from '../../../components/ui/badge';
@@ -20,7 +21,7 @@ import { deleteConnectionMutationOptions } from '../api/delete-connection';
 import { startOAuthConnectionMutationOptions } from '../api/get-oauth-auth-url';
 import { syncStatusQueryOptions } from '../../../lib/sync-status';
 import { serverMessage } from '../utils/action-error';
-import { lastSyncedText } from '../utils/connection-display';
+import { lastSyncedText, syncTroubleText } from '../utils/connection-display';
 import { CampaignCurrency } from './campaign-currency';
 
 function SyncIcon() {
@@ -61,12 +62,12 @@ function MissingPermissionsNote({ connection, busy, reconnecting, onAllow }: { c
 
 interface ConnectedAccountRowProps {
   connection: PlatformConnection;
-  /** The platform's reason for the last failed sync, from GET /sync/status. */
-  syncFailure: string | null;
+  /** The connection's entry in GET /sync/status: why a sync failed, when it tries next, whether it stopped. */
+  syncState: ConnectionSyncStatus | undefined;
 }
 
 /** One account of the Connected Accounts list: who, since when, how many followers, and its sync state. */
-export function ConnectedAccountRow({ connection, syncFailure }: ConnectedAccountRowProps) {
+export function ConnectedAccountRow({ connection, syncState }: ConnectedAccountRowProps) {
   const queryClient = useQueryClient();
   const reload = useDelayedInvalidation(RELOAD_AFTER_SYNC_MS);
   const handle = accountHandle(connection);
@@ -88,6 +89,7 @@ export function ConnectedAccountRow({ connection, syncFailure }: ConnectedAccoun
     onError: (error) => logError(`Reconnecting ${who} failed`, error),
   });
 
+  const trouble = syncTroubleText(syncState, connection);
   const syncing = sync.isPending || reload.isScheduled;
   const reconnecting = reconnect.isPending || reconnect.isSuccess;
   const busy = syncing || remove.isPending || reconnecting;
@@ -124,12 +126,8 @@ export function ConnectedAccountRow({ connection, syncFailure }: ConnectedAccoun
             {' · '}
             <span className="whitespace-nowrap">{formatFollowerCount(connection.followers, connection.platformName)}</span>
           </p>
-          <p className="text-xs text-slate-400">
-            {lastSyncedText(connection.lastSyncedAt)}
-            {connection.syncStatus === 'failed' ? (
-              <span className="text-amber-300"> · Last sync failed{syncFailure ? `: ${syncFailure}` : ''}</span>
-            ) : null}
-          </p>
+          <p className="text-xs text-slate-400">{lastSyncedText(connection.lastSyncedAt)}</p>
+          {trouble ? <p className="text-xs text-amber-300">{trouble}</p> : null}
         </div>
       </div>
       <div className="flex flex-wrap gap-2 sm:justify-end">

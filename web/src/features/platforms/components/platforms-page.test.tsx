@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Platform } from '#contract/platforms.ts';
 import { assignLocation } from '../../../lib/browser';
 import { PlatformsPage } from './platforms-page';
-import { platformConnection } from '../../../test/factories';
+import { connectionSyncStatus, platformConnection } from '../../../test/factories';
+import { formatTimeOfDay } from '../utils/connection-display';
 
 vi.mock('../../../lib/browser', () => ({ assignLocation: vi.fn(), openInNewTab: vi.fn() }));
 
@@ -299,6 +300,34 @@ describe('PlatformsPage', () => {
     await vi.waitFor(() => expect(server.count('GET /api/platformconnections')).toBe(2));
     expect(server.count('GET /api/sync/status')).toBe(2);
     expect(await screen.findByRole('button', { name: 'Sync YouTube @maya' })).toHaveProperty('disabled', false);
+  });
+
+  it('says when a failing sync last failed, why, and when it tries next, and that a stopped one waits for Sync', async () => {
+    const now = Date.now();
+    const lastFailedAt = new Date(now - 10 * 60_000).toISOString();
+    const nextRunAt = new Date(now + 30 * 60_000).toISOString();
+    mockServer({
+      ...base,
+      'GET /api/platformconnections': {
+        status: 200,
+        body: [connection({ syncStatus: 'queued' }), connection({ id: 5, platformId: 4, platform: 'twitter', platformName: 'X', platformUsername: 'theo', syncStatus: 'failed' })],
+      },
+      'GET /api/sync/status': {
+        status: 200,
+        body: [
+          connectionSyncStatus({ status: 'queued', message: 'YouTube: The platform could not answer (HTTP 503).', attempts: 2, lastFailedAt, nextRunAt }),
+          connectionSyncStatus({ connectionId: 5, platformName: 'X', status: 'failed', message: 'X sent a response we could not read (HTTP 200). Nothing was stored.', attempts: 1, lastFailedAt }),
+        ],
+      },
+    });
+    renderPage();
+    const at = (iso: string) => formatTimeOfDay(iso, new Date());
+    expect(
+      await screen.findByText(`Last failed ${at(lastFailedAt)}: The platform could not answer (HTTP 503). Next try at ${at(nextRunAt)}.`),
+    ).toBeTruthy();
+    expect(screen.getByText('Stopped: X sent a response we could not read (HTTP 200). Nothing was stored. Press Sync to try again.')).toBeTruthy();
+    // The buttons stay as they were.
+    expect(screen.getByRole('button', { name: 'Sync X @theo' })).toHaveProperty('disabled', false);
   });
 
   it('does not reload after leaving the screen', async () => {

@@ -41,13 +41,12 @@ function LoadingList({ label, rows, className }: { label: string; rows: number; 
 export function PlatformsPage() {
   const platforms = useQuery(platformsQueryOptions());
   const connections = useQuery(platformConnectionsQueryOptions());
-  // Only for the reason of a failed sync; the rows work without it.
+  // Only for a sync in trouble (why it failed, when it tries next, whether it stopped); the rows work without it.
   const syncStatus = useQuery(syncStatusQueryOptions());
 
   const connectionList = connections.data ?? [];
   const manualPlatforms = (platforms.data ?? []).filter((platform) => platform.supportsManualConnect);
-  const failureReason = (connectionId: number) =>
-    syncStatus.data?.find((status) => status.connectionId === connectionId)?.message ?? null;
+  const syncStateOf = (connectionId: number) => syncStatus.data?.find((status) => status.connectionId === connectionId);
 
   let platformGrid;
   if (platforms.isPending) {
@@ -85,7 +84,7 @@ export function PlatformsPage() {
     accountList = (
       <ul className="divide-y divide-slate-800">
         {connectionList.map((connection) => (
-          <ConnectedAccountRow key={connection.id} connection={connection} syncFailure={failureReason(connection.id)} />
+          <ConnectedAccountRow key={connection.id} connection={connection} syncState={syncStateOf(connection.id)} />
         ))}
       </ul>
     );

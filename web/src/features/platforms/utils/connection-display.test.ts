@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { ConnectionSyncStatus } from '#contract/analytics.ts';
 import type { PlatformConnection } from '../../../lib/platform-connections';
-import { isPlatformConnected, lastSyncedText } from './connection-display';
+import { formatTimeOfDay, isPlatformConnected, lastSyncedText, syncTroubleText } from './connection-display';
 
 describe('lastSyncedText', () => {
   const now = new Date('2026-03-10T12:00:00Z');
@@ -30,5 +31,64 @@ describe('isPlatformConnected', () => {
     expect(isPlatformConnected(2, [connection])).toBe(false);
     expect(isPlatformConnected(1, [{ ...connection, isActive: false }])).toBe(false);
     expect(isPlatformConnected(1, [])).toBe(false);
+  });
+});
+
+describe('syncTroubleText', () => {
+  const now = new Date('2026-11-02T14:30:00Z');
+  const healthy = { syncStatus: 'idle', needsReconnect: false } as const;
+  const status = (overrides: Partial<ConnectionSyncStatus>): ConnectionSyncStatus => ({
+    connectionId: 4,
+    platformName: 'TikTok',
+    status: 'idle',
+    message: null,
+    lastSyncedAt: null,
+    nextRunAt: null,
+    lastFailedAt: null,
+    attempts: 0,
+    ...overrides,
+  });
+  const text = (overrides: Partial<ConnectionSyncStatus>, connection: Pick<PlatformConnection, 'syncStatus' | 'needsReconnect'> = healthy) =>
+    syncTroubleText(status(overrides), connection, now, 'UTC');
+
+  it('says nothing while all is well, or while a platform only asked us to wait', () => {
+    expect(text({})).toBeNull();
+    expect(text({ status: 'queued', message: 'X is rate limiting us; the sync will resume later.', nextRunAt: '2026-11-02T15:00:00Z' })).toBeNull();
+    expect(syncTroubleText(undefined, healthy, now)).toBeNull();
+  });
+
+  it('says when a failed attempt happened, why, and when the next one is due', () => {
+    const failing = { message: 'TikTok: The platform could not answer (HTTP 500, internal_error).', attempts: 2, lastFailedAt: '2026-11-02T14:02:00Z' };
+    // The row names the platform: the reason does not repeat it.
+    expect(text({ ...failing, status: 'queued', nextRunAt: '2026-11-02T16:02:00Z' })).toBe(
+      'Last failed 14:02: The platform could not answer (HTTP 500, internal_error). Next try at 16:02.',
+    );
+    expect(text({ ...failing, status: 'running' })).toBe('Last failed 14:02: The platform could not answer (HTTP 500, internal_error). Trying again now.');
+    // A reason without a full stop gets one; another day's times carry their date.
+    expect(text({ status: 'queued', message: 'Patreon timed out', attempts: 5, lastFailedAt: '2026-11-02T14:02:00Z', nextRunAt: '2026-11-03T00:40:00Z' })).toBe(
+      'Last failed 14:02: Patreon timed out. Next try at Nov 3, 00:40.',
+    );
+  });
+
+  it('says a stopped sync waits for the user, and how to start it again', () => {
+    expect(text({ status: 'failed', message: 'Instagram sent a response we could not read (HTTP 200). Nothing was stored.', attempts: 1, lastFailedAt: '2026-11-02T14:02:00Z' })).toBe(
+      'Stopped: Instagram sent a response we could not read (HTTP 200). Nothing was stored. Press Sync to try again.',
+    );
+    // A refused connection is fixed by reconnecting (the row's Reconnect button), not by Sync.
+    expect(text({ status: 'failed', message: 'YouTube no longer accepts this connection. Connect it again.', attempts: 1 }, { syncStatus: 'failed', needsReconnect: true })).toBe(
+      'Stopped: YouTube no longer accepts this connection. Connect it again.',
+    );
+    // Without the status list, the connection's own state still tells.
+    expect(syncTroubleText(undefined, { syncStatus: 'failed', needsReconnect: false }, now)).toBe('Sync stopped. Press Sync to try again.');
+  });
+});
+
+describe('formatTimeOfDay', () => {
+  it('shows the time alone on the same day, with the date on another', () => {
+    const now = new Date('2026-11-02T23:30:00Z');
+    expect(formatTimeOfDay('2026-11-02T09:05:00Z', now, 'UTC')).toBe('09:05');
+    expect(formatTimeOfDay('2026-11-03T01:15:00Z', now, 'UTC')).toBe('Nov 3, 01:15');
+    // The day is the user's: in Paris it is already Nov 3.
+    expect(formatTimeOfDay('2026-11-03T01:15:00Z', now, 'Europe/Paris')).toBe('02:15');
   });
 });

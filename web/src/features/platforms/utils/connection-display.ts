@@ -1,4 +1,5 @@
 // The text of a connected account's row, as pure functions so the rules are tested on their own.
+import type { ConnectionSyncStatus } from '#contract/analytics.ts';
 import { formatDate } from '../../../lib/format';
 import type { PlatformConnection } from '../../../lib/platform-connections';
 
@@ -24,4 +25,53 @@ export function lastSyncedText(lastSyncedAt: string | null, now: Date = new Date
 /** A platform card reads 'Connected' while any of its accounts is connected. */
 export function isPlatformConnected(platformId: number, connections: readonly PlatformConnection[]): boolean {
   return connections.some((connection) => connection.platformId === platformId && connection.isActive);
+}
+
+/** '14:02' on the day of `now`, 'Nov 3, 14:02' on another day (24-hour clock, as the report schedule shows it). */
+export function formatTimeOfDay(value: string, now: Date, timeZone?: string): string {
+  const date = new Date(value);
+  const day = (moment: Date) => new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).format(moment);
+  const sameDay = day(date) === day(now);
+  return new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    ...(sameDay ? {} : { month: 'short', day: 'numeric' }),
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(date);
+}
+
+/** The server's reason as a sentence: trimmed, ending with a full stop. */
+function sentence(text: string | null): string {
+  const trimmed = text?.trim() ?? '';
+  if (!trimmed) return '';
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/**
+ * What a connected account's row says about a sync in trouble, from GET /api/sync/status: a sync that stopped until
+ * the user acts ('Stopped: <why> Press Sync to try again.'; reconnecting is what a refused connection needs, and its
+ * row offers it), or one that failed and retries after its backoff ('Last failed 14:02: <why> Next try at 16:02.').
+ * Null when nothing is wrong.
+ */
+export function syncTroubleText(
+  status: ConnectionSyncStatus | undefined,
+  connection: Pick<PlatformConnection, 'syncStatus' | 'needsReconnect'>,
+  now: Date = new Date(),
+  timeZone?: string,
+): string | null {
+  if (!status) return connection.syncStatus === 'failed' ? 'Sync stopped. Press Sync to try again.' : null;
+  // The row names the platform already: 'TikTok: The platform could not answer' reads 'The platform could not answer'.
+  const prefix = `${status.platformName}: `;
+  const message = status.message?.startsWith(prefix) ? status.message.slice(prefix.length) : status.message;
+  const why = sentence(message);
+  if (status.status === 'failed') {
+    const stopped = why ? `Stopped: ${why}` : 'Sync stopped.';
+    return connection.needsReconnect ? stopped : `${stopped} Press Sync to try again.`;
+  }
+  if (status.attempts === 0 || !status.lastFailedAt) return null;
+  const failed = `Last failed ${formatTimeOfDay(status.lastFailedAt, now, timeZone)}${why ? `: ${why}` : '.'}`;
+  if (status.status === 'running') return `${failed} Trying again now.`;
+  if (status.status === 'queued' && status.nextRunAt) return `${failed} Next try at ${formatTimeOfDay(status.nextRunAt, now, timeZone)}.`;
+  return failed;
 }
