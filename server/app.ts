@@ -17,6 +17,7 @@ import { createWorkerPresence } from './jobs/worker-presence.ts';
 import { AppError } from './lib/app-error.ts';
 import { serializeError } from './lib/database-errors.ts';
 import { createRateLimiter } from './lib/rate-limiter.ts';
+import { createResponseFloor } from './lib/response-floor.ts';
 import { createTokenCrypto } from './lib/token-crypto.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
@@ -170,6 +171,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     publicUrl: config.publicUrl,
     logger: app.log,
     registerLimitPerIp: config.registerLimitPerIpPerHour,
+    responseFloor: createResponseFloor(config.authResponseFloorMs),
   });
   const requireUser = createRequireUser(accounts);
   const billing = createBillingService({

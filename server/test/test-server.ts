@@ -74,6 +74,8 @@ export async function startTestServer(options: TestServerOptions = {}) {
     // or sync stalls it for a whole sample (which under-pressure counts as an infinite delay): that is the test's
     // own work, not overload. Off here; server/plugins/overload.test.ts sets its own thresholds.
     OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+    // Sign-up and resend confirmation would each wait half a second; the tests of that floor set their own.
+    AUTH_RESPONSE_FLOOR_MS: '0',
     ...options.env,
   });
   // The sandbox must know where to send webhooks before the app that needs its key is built: take the port first.
