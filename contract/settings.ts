@@ -61,3 +61,30 @@ export const deleteAccountRequest = z.strictObject({
 });
 export type DeleteAccountRequest = z.infer<typeof deleteAccountRequest>;
 export const deleteAccountResponse = z.object({ message: z.string() });
+
+/** The public half of a session token `<id>.<secret>`: it names a session, and alone signs nobody in. */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+/** One place the account is signed in. `lastUsedAt` is updated at most once an hour. */
+export const accountSession = z.object({
+  id: z.string(),
+  createdAt: z.iso.datetime(),
+  lastUsedAt: z.iso.datetime(),
+  /** The browser and system of the sign-in, from its User-Agent ("Firefox on Windows"). */
+  device: z.string(),
+  /** The session making this call. */
+  current: z.boolean(),
+});
+export type AccountSession = z.infer<typeof accountSession>;
+
+/** GET /api/settings/sessions: the account's live sessions, the current one first, then the most recently used. */
+export const accountSessionsResponse = z.object({ sessions: z.array(accountSession) });
+export type AccountSessions = z.infer<typeof accountSessionsResponse>;
+
+/** DELETE /api/settings/sessions/{id}: ends that session (the current one too: that is signing out). */
+export const sessionIdParams = z.strictObject({ id: z.string().regex(SESSION_ID_PATTERN, 'That is not a session id') });
+export const endSessionResponse = z.object({ message: z.string() });
+
+/** DELETE /api/settings/sessions: "Sign out everywhere else": every session but the current one ends. */
+export const endOtherSessionsResponse = z.object({ message: z.string(), signedOutSessions: z.number().int() });
+export type EndOtherSessionsResponse = z.infer<typeof endOtherSessionsResponse>;

@@ -267,7 +267,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     publicUrl: config.publicUrl,
     logger: app.log,
   });
-  settingsRoutes(app, { settings, requireUser });
+  settingsRoutes(app, { settings, sessions: accounts, requireUser });
   const reports = createReportsService({
     repository: createReportsRepository(db),
     analytics: createAnalyticsRepository(db),

@@ -1,6 +1,7 @@
 // Sign-up, email confirmation, sign-in and sessions. Routes only translate HTTP to these functions.
 import type { FastifyBaseLogger } from 'fastify';
 import type { LoginRequest, RegisteredUser, User } from '#contract/auth.ts';
+import type { AccountSession } from '#contract/settings.ts';
 import { LOGIN_LIMITS, MAIL_LIMITS, REGISTER_LIMIT_PER_IP } from '../../lib/account-limits.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { toPublicUser } from '../../lib/public-user.ts';
@@ -10,6 +11,7 @@ import type { ResponseFloor } from '../../lib/response-floor.ts';
 import { digestsEqual, randomToken, sha256 } from '../../lib/secure-random.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { type AccountsRepository, type SessionContext, sessionContextOf, type UserRow } from './accounts.repository.ts';
+import { deviceName } from './device-name.ts';
 import { confirmationEmail, signUpAttemptEmail } from './emails.ts';
 import { hashPassword, isCommonPassword, verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 
@@ -247,7 +249,46 @@ export function createAccountsService({
     await repository.deleteSession(sessionId);
   }
 
-  return { register, confirmEmail, resendConfirmation, login, authenticate, logout, toPublicUser };
+  /** Where the user is signed in (checklist 9): live sessions only, the calling one first. */
+  async function listSessions(userId: number, currentSessionId: string): Promise<AccountSession[]> {
+    const now = clock.now().getTime();
+    const rows = await repository.listLiveSessions(userId, {
+      usedAfter: new Date(now - SESSION_IDLE_TIMEOUT_MS),
+      createdAfter: new Date(now - SESSION_ABSOLUTE_TIMEOUT_MS),
+    });
+    const listed = rows.map((row) => ({
+      id: row.id,
+      createdAt: row.createdAt.toISOString(),
+      lastUsedAt: row.lastUsedAt.toISOString(),
+      device: deviceName(row.userAgent),
+      current: row.id === currentSessionId,
+    }));
+    return [...listed.filter((session) => session.current), ...listed.filter((session) => !session.current)];
+  }
+
+  /**
+   * Ends one of the user's sessions: its token answers 401 from now on and its live-update streams close. Another
+   * user's session id reads as an ended one (404), so ids cannot be probed.
+   */
+  async function endSession(userId: number, sessionId: string, currentSessionId: string) {
+    if (!(await repository.deleteSessionOfUser(userId, sessionId))) throw new AppError('not_found', 'That session has already ended.');
+    const current = sessionId === currentSessionId;
+    logger.info({ event: 'session.ended', userId, current }, 'session ended from settings');
+    return { message: current ? 'You are signed out on this device.' : 'That device is signed out.' };
+  }
+
+  /** "Sign out everywhere else": every session of the user but the calling one ends. */
+  async function endOtherSessions(userId: number, currentSessionId: string) {
+    const signedOutSessions = await repository.deleteOtherSessions(userId, currentSessionId);
+    logger.info({ event: 'session.ended_others', userId, signedOutSessions }, 'other sessions ended from settings');
+    const message =
+      signedOutSessions === 0
+        ? 'No other device was signed in.'
+        : `Signed out everywhere else: ${signedOutSessions} ${signedOutSessions === 1 ? 'session' : 'sessions'} ended.`;
+    return { message, signedOutSessions };
+  }
+
+  return { register, confirmEmail, resendConfirmation, login, authenticate, logout, toPublicUser, listSessions, endSession, endOtherSessions };
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -24,10 +24,14 @@ function emailChangeLink(mail: CapturedMail) {
   return { link, userId: Number(url.searchParams.get('userId')), token: url.searchParams.get('token') ?? '' };
 }
 
-async function login(username: string, password: string) {
-  const response = await server.request('POST', '/api/auth/login', { body: { username, password } });
+async function login(username: string, password: string, userAgent?: string) {
+  const response = await server.request('POST', '/api/auth/login', { body: { username, password }, headers: userAgent ? { 'user-agent': userAgent } : {} });
   return response;
 }
+
+const FIREFOX_ON_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
+const SAFARI_ON_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+const sessionIdOf = (token: string) => token.split('.')[0]!;
 
 describe('profile', () => {
   it('saves the first and last name, refuses bad input with a message, and needs a session', async () => {
@@ -174,6 +178,88 @@ describe('password change', () => {
     for (let index = 0; index < 6; index += 1) statuses.push((await attempt()).status);
     expect(statuses.slice(0, 5)).toEqual([403, 403, 403, 403, 403]);
     expect(statuses[5]).toBe(429);
+  });
+});
+
+describe('sessions', () => {
+  it('checklist 9: lists the account’s live sessions, the current one first, with device and dates, and no one else’s', async () => {
+    const account = await server.signUp();
+    const other = await server.signUp();
+    server.clock.advance(2 * 3_600_000);
+    const laptop = (await login(account.username, account.password, FIREFOX_ON_WINDOWS)).body.token as string;
+    server.clock.advance(60_000);
+    const phone = (await login(account.username, account.password, SAFARI_ON_IPHONE)).body.token as string;
+
+    const listed = await server.request('GET', '/api/settings/sessions', { token: phone });
+    expect(listed.status).toBe(200);
+    expect(listed.body.sessions).toEqual([
+      { id: sessionIdOf(phone), device: 'Safari on iPhone', current: true, createdAt: server.clock.now().toISOString(), lastUsedAt: server.clock.now().toISOString() },
+      { id: sessionIdOf(laptop), device: 'Firefox on Windows', current: false, createdAt: expect.any(String), lastUsedAt: expect.any(String) },
+      { id: sessionIdOf(account.token!), device: expect.any(String), current: false, createdAt: expect.any(String), lastUsedAt: expect.any(String) },
+    ]);
+    // Ids only: never a secret or its hash.
+    expect(JSON.stringify(listed.body)).not.toContain(phone.split('.')[1]);
+    expect(JSON.stringify(listed.body)).not.toContain(sessionIdOf(other.token!));
+    expect((await server.request('GET', '/api/settings/sessions')).status).toBe(401);
+  });
+
+  it('checklist 9: ending one session makes its token answer 401 on replay; the others keep working', async () => {
+    const account = await server.signUp();
+    const laptop = (await login(account.username, account.password, FIREFOX_ON_WINDOWS)).body.token as string;
+    const ended = await server.request('DELETE', `/api/settings/sessions/${sessionIdOf(laptop)}`, { token: account.token });
+    expect(ended.status).toBe(200);
+    expect(ended.body).toEqual({ message: 'That device is signed out.' });
+    expect((await server.request('GET', '/api/auth/me', { token: laptop })).status).toBe(401);
+    expect((await server.request('GET', '/api/settings/sessions', { token: laptop })).status).toBe(401);
+    expect((await server.request('GET', '/api/auth/me', { token: account.token })).status).toBe(200);
+    const listed = await server.request('GET', '/api/settings/sessions', { token: account.token });
+    expect(listed.body.sessions.map((session: { id: string }) => session.id)).toEqual([sessionIdOf(account.token!)]);
+    // Ended already, or never this account's: the same 404.
+    const again = await server.request('DELETE', `/api/settings/sessions/${sessionIdOf(laptop)}`, { token: account.token });
+    expect(again.status).toBe(404);
+    const stranger = await server.signUp();
+    const foreign = await server.request('DELETE', `/api/settings/sessions/${sessionIdOf(stranger.token!)}`, { token: account.token });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual(again.body);
+    expect((await server.request('GET', '/api/auth/me', { token: stranger.token })).status).toBe(200);
+    expect((await server.request('DELETE', '/api/settings/sessions/not-a-session-id', { token: account.token })).status).toBe(400);
+  });
+
+  it('checklist 9: ending the current session is signing out', async () => {
+    const account = await server.signUp();
+    const ended = await server.request('DELETE', `/api/settings/sessions/${sessionIdOf(account.token!)}`, { token: account.token });
+    expect(ended.body).toEqual({ message: 'You are signed out on this device.' });
+    expect((await server.request('GET', '/api/auth/me', { token: account.token })).status).toBe(401);
+  });
+
+  it('checklist 9: sign out everywhere else ends every other session and keeps this one', async () => {
+    const account = await server.signUp();
+    const others = [
+      (await login(account.username, account.password, FIREFOX_ON_WINDOWS)).body.token as string,
+      (await login(account.username, account.password, SAFARI_ON_IPHONE)).body.token as string,
+    ];
+    const stranger = await server.signUp();
+    const ended = await server.request('DELETE', '/api/settings/sessions', { token: account.token });
+    expect(ended.status).toBe(200);
+    expect(ended.body).toEqual({ message: 'Signed out everywhere else: 2 sessions ended.', signedOutSessions: 2 });
+    for (const token of others) expect((await server.request('GET', '/api/auth/me', { token })).status).toBe(401);
+    expect((await server.request('GET', '/api/auth/me', { token: account.token })).status).toBe(200);
+    expect((await server.request('GET', '/api/auth/me', { token: stranger.token })).status).toBe(200);
+    const again = await server.request('DELETE', '/api/settings/sessions', { token: account.token });
+    expect(again.body).toEqual({ message: 'No other device was signed in.', signedOutSessions: 0 });
+  });
+
+  it('checklist 9: leaves out sessions past their idle timeout', async () => {
+    const account = await server.signUp();
+    const idle = (await login(account.username, account.password, FIREFOX_ON_WINDOWS)).body.token as string;
+    // The account's first session stays in use; the other is not used for more than 7 days.
+    for (let day = 0; day < 8; day += 1) {
+      server.clock.advance(24 * 3_600_000);
+      expect((await server.request('GET', '/api/auth/me', { token: account.token })).status).toBe(200);
+    }
+    const listed = await server.request('GET', '/api/settings/sessions', { token: account.token });
+    expect(listed.body.sessions.map((session: { id: string }) => session.id)).toEqual([sessionIdOf(account.token!)]);
+    expect((await server.request('GET', '/api/auth/me', { token: idle })).status).toBe(401);
   });
 });
 
