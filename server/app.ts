@@ -234,13 +234,14 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   // Live updates: sync progress and fresh numbers pushed to open screens, fanned out through LISTEN/NOTIFY.
   const liveEvents = createEventBus({ database, logger: app.log });
   await liveEvents.start();
+  const eventsRepository = createEventsRepository(db);
   const eventsService = createEventsService({
-    repository: createEventsRepository(db),
+    repository: eventsRepository,
     accounts: createAccountsRepository(db),
     syncStates: syncRepository.statusesForUser,
     clock,
   });
-  const eventStreams = createEventStreams({ bus: liveEvents, service: eventsService });
+  const eventStreams = createEventStreams({ bus: liveEvents, service: eventsService, registry: eventsRepository, clock, logger: app.log });
   eventsRoutes(app, { service: eventsService, streams: eventStreams, requireStreamTicket: createRequireStreamTicket(eventsService, requireUser) });
   const analytics = createAnalyticsService({ repository: createAnalyticsRepository(db), clock, cached: createAnalyticsCache({ db, clock }) });
   analyticsRoutes(app, { analytics });
@@ -320,8 +321,9 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
-    // Open event streams would hold the server open; browsers reconnect to another process.
-    eventStreams.closeAll();
+    // Open event streams would hold the server open; browsers reconnect to another process. Their registry rows go
+    // now, while the database is open.
+    await eventStreams.closeAll();
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (closing || draining) reply.header('connection', 'close');
