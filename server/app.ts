@@ -30,6 +30,7 @@ import { createBillingRepository } from './modules/billing/billing.repository.ts
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { createBillingService } from './modules/billing/billing.service.ts';
 import { createStripeClient } from './modules/billing/stripe-client.ts';
+import { type BillingJobs, createBillingJobs } from './modules/billing/billing.jobs.ts';
 import { createEventBus } from './lib/event-bus.ts';
 import { createEventStreams } from './modules/events/event-stream.ts';
 import { createEventsRepository } from './modules/events/events.repository.ts';
@@ -98,6 +99,8 @@ export interface App {
   syncJobs: SyncJobs;
   /** Emailed reports: `reports.runDue()` sends what is due now (the cron job calls it every minute). */
   reports: ReportsService;
+  /** Billing's jobs (the retried release of a deleted account's Stripe customer) and their definitions. */
+  billingJobs: BillingJobs;
   /**
    * The first step of a graceful shutdown: readiness answers 503 from now on, so the load balancer stops sending,
    * while every request is still served; idle keep-alive connections are closed and every response closes its
@@ -222,6 +225,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     instanceId: presence.instanceId,
     logger: app.log,
   });
+  const billingJobs = createBillingJobs({ boss: jobQueue.boss, billing, logger: app.log });
   // Before any route: the gate attaches itself to every premium route as it is registered.
   registerAccessGate(app, { requireUser, requireAccess: createRequireAccess({ grantsAccess: billing.grantsAccess }) });
 
@@ -264,6 +268,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     mailer,
     clock,
     billing,
+    enqueueCustomerRelease: billingJobs.enqueueCustomerRelease,
     platforms,
     publicUrl: config.publicUrl,
     logger: app.log,
@@ -281,7 +286,14 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   });
   await reportsRoutes(app, { reports });
   const housekeeping = createHousekeeping({ db, clock, pruneAnalyticsCache });
-  await jobQueue.start(listJobDefinitions({ sync: syncJobs.definitions, reports: reportsScanJob(reports, app.log), housekeeping: housekeepingJob(housekeeping, app.log) }));
+  await jobQueue.start(
+    listJobDefinitions({
+      sync: syncJobs.definitions,
+      reports: reportsScanJob(reports, app.log),
+      housekeeping: housekeepingJob(housekeeping, app.log),
+      billing: billingJobs.definitions,
+    }),
+  );
   app.withTypeProvider<ZodTypeProvider>().get('/api/config/public', { schema: { response: { 200: publicConfigResponse } } }, async () => ({
     sandbox: config.sandbox && !config.isStripeConfigured,
     paymentLinkUrl: config.stripe.paymentLink ?? null,
@@ -345,5 +357,5 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     mailer.close();
     await liveEvents.close();
   });
-  return { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports, startDraining };
+  return { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports, billingJobs, startDraining };
 }

@@ -81,6 +81,18 @@ describe('deleting a customer', () => {
     expect(customerDeleted!.data.object).toMatchObject({ id: customer.id, object: 'customer', email: 'creator@example.com' });
   });
 
+  it('failNext answers 500 api_error to the next requests of one route only, which the SDK retries', async () => {
+    const { stripe, sandbox } = context;
+    const customer = await stripe.customers.create({ email: 'flaky@example.com' });
+    sandbox.failNext('DELETE', '/v1/customers/:id', { times: 2 });
+    await expect(stripe.customers.del(customer.id)).rejects.toMatchObject({ statusCode: 500, type: 'StripeAPIError' });
+    expect((await stripe.customers.retrieve(customer.id)).deleted).toBeUndefined();
+    // One failure left: the SDK's own retry gets through.
+    const retrying = new Stripe(sandbox.secretKey, { host: '127.0.0.1', port: sandbox.port, protocol: 'http', maxNetworkRetries: 1, telemetry: false });
+    expect(await retrying.customers.del(customer.id)).toMatchObject({ deleted: true });
+    expect(() => sandbox.failNext('DELETE', '/v1/nothing/:id')).toThrow('no route');
+  });
+
   it('answers 404 for a customer that never existed', async () => {
     await expect(context.stripe.customers.del('cus_doesnotexist')).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
   });

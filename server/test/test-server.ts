@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { PLATFORM_NAMES } from '#contract/platforms.ts';
 import { createSyncDriver } from './sync.ts';
+import { createJobDriver } from './jobs.ts';
 import { type PlatformSandbox, startPlatformSandbox } from '../../sandbox/platforms/platform-sandbox.ts';
 import { startStripeSandbox, type StripeSandbox } from '../../sandbox/stripe/stripe-sandbox.ts';
 import { buildApp } from '../app.ts';
@@ -113,7 +114,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     });
     config = withPlatformSandbox(config, platformSandbox);
   }
-  const { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports } = await buildApp({ config, database: database.handle, clock, logStream });
+  const { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports, billingJobs } = await buildApp({ config, database: database.handle, clock, logStream });
   await app.listen({ port, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -179,6 +180,8 @@ export async function startTestServer(options: TestServerOptions = {}) {
     sync: createSyncDriver(jobQueue, syncJobs),
     /** The emailed reports: `reports.runDue()` sends what is due at the clock's time (no cron in tests). */
     reports,
+    /** The retried releases of deleted accounts' Stripe customers: `customerReleases.drain()` runs the queued ones. */
+    customerReleases: createJobDriver(jobQueue, billingJobs.definitions[0]),
     /** Only with `{ stripe: true }`. */
     stripeSandbox,
     /** Only with `{ platforms: true }`. */

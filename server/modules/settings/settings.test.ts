@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
 import { connect, signUpWithAccess } from '../../test/platforms.ts';
 import type { CapturedMail } from '../../test/smtp-capture.ts';
-import { sandboxOf, stripeClient } from '../../test/stripe.ts';
+import { FAILING_CARD, sandboxOf, stripeClient, submitHostedForm } from '../../test/stripe.ts';
 import { syncNow } from '../../test/sync.ts';
 import { startTestServer, TEST_PUBLIC_URL, type TestServer } from '../../test/test-server.ts';
 
@@ -336,6 +336,73 @@ describe('account deletion', () => {
         where tc.constraint_type = 'FOREIGN KEY' and tc.table_schema = 'public' and rc.delete_rule <> 'CASCADE'`,
     );
     expect(restricting).toEqual([]);
+  });
+
+  /** The user's Stripe customer id, read before the account (and the link) goes. */
+  async function customerIdOf(userId: number) {
+    const [row] = await queryRows<{ stripe_customer_id: string }>(server.db, sql`select stripe_customer_id from billing_customers where user_id = ${userId}`);
+    return row!.stripe_customer_id;
+  }
+  const deleteAccount = (account: { token?: string; password: string }) =>
+    server.request('POST', '/api/settings/account/delete', { token: account.token, body: { currentPassword: account.password, confirmation: 'DELETE' } });
+  const REMOVE_APP_ACCESS_AT = [
+    { platform: 'linkedin', name: 'LinkedIn', page: 'Permitted services', url: 'https://www.linkedin.com/mypreferences/d/permitted-services' },
+    { platform: 'patreon', name: 'Patreon', page: 'Settings, Apps', url: 'https://www.patreon.com/settings/apps' },
+    { platform: 'instagram', name: 'Instagram', page: 'Apps and websites', url: 'https://www.instagram.com/accounts/manage_access/' },
+  ];
+
+  it('deletes the Stripe customer once no invoice needs it; the answer and the email say where to remove the app at LinkedIn, Patreon and Instagram', async () => {
+    const account = await signUpWithAccess(server);
+    const customerId = await customerIdOf(account.user.id);
+    const deleted = await deleteAccount(account);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ message: 'Your account and all of its data were deleted.', removeAppAccessAt: REMOVE_APP_ACCESS_AT });
+    expect(await stripeClient(sandboxOf(server)).customers.retrieve(customerId)).toEqual({ id: customerId, object: 'customer', deleted: true });
+    expect(server.logLines.some((line) => line.includes('"event":"billing.customer_deleted"') && line.includes(customerId))).toBe(true);
+
+    const mail = await server.smtp.waitFor((message) => message.to.includes(account.email) && /was deleted/.test(message.subject));
+    for (const { name, url } of REMOVE_APP_ACCESS_AT) {
+      expect(mail.text).toContain(`- ${name} (`);
+      expect(mail.text).toContain(url);
+      expect(mail.html).toContain(`<a href="${url}"`);
+    }
+  });
+
+  it('keeps the Stripe customer while an invoice is still open, and logs why', async () => {
+    const account = await server.signUp();
+    // No trial and a card whose charges fail: the first invoice stays open (the subscription incomplete).
+    const checkout = await server.request('POST', '/api/stripe/create-checkout-session', { token: account.token, body: { trialDays: 0 } });
+    await submitHostedForm(sandboxOf(server), checkout.body.url, FAILING_CARD);
+    await sandboxOf(server).flushWebhooks();
+    const customerId = await customerIdOf(account.user.id);
+    const stripe = stripeClient(sandboxOf(server));
+    expect((await stripe.invoices.list({ customer: customerId })).data.map((invoice) => invoice.status)).toEqual(['open']);
+
+    expect((await deleteAccount(account)).status).toBe(200);
+    const kept = await stripe.customers.retrieve(customerId);
+    expect(kept.deleted).toBeUndefined();
+    const logged = server.logLines.find((line) => line.includes('"event":"billing.customer_kept"') && line.includes(customerId));
+    expect(logged).toContain('"reason":"1 invoice still open"');
+    // The account is gone all the same.
+    expect((await server.request('GET', '/api/auth/me', { token: account.token })).status).toBe(401);
+  });
+
+  it('deletes the account when Stripe cannot be reached for the customer, and a retried job deletes the customer later', async () => {
+    const account = await signUpWithAccess(server);
+    const customerId = await customerIdOf(account.user.id);
+    // The SDK tries three times (two retries): all three fail.
+    sandboxOf(server).failNext('DELETE', '/v1/customers/:id', { times: 3 });
+    const deleted = await deleteAccount(account);
+    expect(deleted.status).toBe(200);
+    expect((await server.request('GET', '/api/auth/me', { token: account.token })).status).toBe(401);
+    const stripe = stripeClient(sandboxOf(server));
+    expect((await stripe.customers.retrieve(customerId)).deleted).toBeUndefined();
+    expect(server.logLines.some((line) => line.includes('"event":"billing.customer_release_queued"') && line.includes(customerId))).toBe(true);
+
+    expect(await server.customerReleases.drain()).toEqual([{ ok: true, result: { outcome: 'deleted' } }]);
+    expect(await stripe.customers.retrieve(customerId)).toEqual({ id: customerId, object: 'customer', deleted: true });
+    // Running it again would do no harm: nothing is left queued.
+    expect(await server.customerReleases.drain()).toEqual([]);
   });
 
   it('works for a user who never subscribed', async () => {
