@@ -64,8 +64,12 @@ function createMemoryRegistry() {
     async refreshStreams(streamIds) {
       return new Set(streamIds.filter((id) => rows.has(id)));
     },
+    async sessionExists(sessionId) {
+      return !endedSessions.has(sessionId);
+    },
   };
-  return { registry, rows };
+  const endedSessions = new Set<string>();
+  return { registry, rows, endedSessions };
 }
 
 let app: FastifyInstance;
@@ -186,15 +190,29 @@ describe('the event stream heartbeat', () => {
 });
 
 describe('the end of a stream', () => {
-  it('closes a stream when its registry row is deleted elsewhere (the database trigger’s notification), and forgets it', async () => {
+  it('closes a stream when its session ends elsewhere (the database trigger’s notification), saying so last, and forgets it', async () => {
+    const stream = await openStream();
+    await stream.until('event: ready\n');
+    const [streamId] = [...registry.rows.keys()];
+    registry.rows.delete(streamId!);
+    registry.endedSessions.add('session-of-user-7');
+    memory.endStream(streamId!);
+    await serverSideClosed;
+    await stream.until('event: session-ended\ndata: {}\n\n');
+    expect(stream.received.endsWith('event: session-ended\ndata: {}\n\n')).toBe(true);
+    expect(streams.openCount).toBe(0);
+    expect(memory.listenerCount(USER_ID)).toBe(0);
+    registry.endedSessions.clear();
+  });
+
+  it('just closes a stream whose row went while its session lives (a clean-up): the browser reconnects', async () => {
     const stream = await openStream();
     await stream.until('event: ready\n');
     const [streamId] = [...registry.rows.keys()];
     registry.rows.delete(streamId!);
     memory.endStream(streamId!);
     await serverSideClosed;
-    expect(streams.openCount).toBe(0);
-    expect(memory.listenerCount(USER_ID)).toBe(0);
+    expect(stream.received).not.toContain('session-ended');
   });
 
   it('closes a stream whose row is gone at the heartbeat check, when the notification never came', async () => {

@@ -24,7 +24,7 @@ export const MAX_STREAMS_PER_USER = 5;
 /** A registry row not marked as seen for this many heartbeats belongs to a process that is gone. */
 const STALE_AFTER_HEARTBEATS = 3;
 
-export type StreamRegistry = Pick<EventsRepository, 'registerStream' | 'unregisterStream' | 'refreshStreams'>;
+export type StreamRegistry = Pick<EventsRepository, 'registerStream' | 'unregisterStream' | 'refreshStreams' | 'sessionExists'>;
 
 export interface EventStreamsDeps {
   bus: EventBus;
@@ -37,18 +37,34 @@ export interface EventStreamsDeps {
 }
 
 export function createEventStreams({ bus, service, registry, clock, logger, heartbeatMs = HEARTBEAT_MS, maxPerUser = MAX_STREAMS_PER_USER }: EventStreamsDeps) {
-  /** This process's open streams by registry id, each with the function that ends it. */
-  const open = new Map<string, () => Promise<void>>();
+  /** This process's open streams by registry id: the function that ends each, and its session. */
+  const open = new Map<string, { close: (sessionEnded?: boolean) => Promise<void>; sessionId: string }>();
   let refreshTimer: ReturnType<typeof setInterval> | undefined;
 
-  const stopListening = bus.onStreamEnded((streamId) => void open.get(streamId)?.());
+  /**
+   * A stream whose row went away elsewhere: it says `session-ended` first if its session is gone (the browser then
+   * stops reconnecting), and just closes otherwise (its row was taken for a dead process's; the browser reconnects).
+   */
+  async function endFromElsewhere(streamId: string) {
+    const stream = open.get(streamId);
+    if (!stream) return;
+    let sessionEnded = false;
+    try {
+      sessionEnded = !(await registry.sessionExists(stream.sessionId));
+    } catch (error) {
+      logger.warn({ err: error }, 'live events: checking an ended stream’s session failed');
+    }
+    await stream.close(sessionEnded);
+  }
+
+  const stopListening = bus.onStreamEnded((streamId) => void endFromElsewhere(streamId));
 
   /** Marks this process's streams as seen; ends those whose rows are gone (an ending whose notification was missed). */
   async function refresh() {
     const ids = [...open.keys()];
     try {
       const alive = await registry.refreshStreams(ids, clock.now());
-      for (const id of ids) if (!alive.has(id)) void open.get(id)?.();
+      for (const id of ids) if (!alive.has(id)) void endFromElsewhere(id);
     } catch (error) {
       logger.warn({ err: error }, 'live events: marking the open streams as seen failed');
     }
@@ -134,12 +150,13 @@ export function createEventStreams({ bus, service, registry, clock, logger, hear
     heartbeat.unref();
 
     let closing: Promise<void> | undefined;
-    function close(): Promise<void> {
+    function close(sessionEnded = false): Promise<void> {
       closing ??= (async () => {
         clearInterval(heartbeat);
         unsubscribe();
         open.delete(streamId);
         stopRefreshingWhenIdle();
+        if (sessionEnded) send(LIVE_EVENTS.sessionEnded, {});
         if (!raw.writableEnded) raw.end();
         try {
           await registry.unregisterStream(streamId);
@@ -150,7 +167,7 @@ export function createEventStreams({ bus, service, registry, clock, logger, hear
       })();
       return closing;
     }
-    open.set(streamId, close);
+    open.set(streamId, { close, sessionId: auth.sessionId });
     startRefreshing();
     // The response's socket closing (the tab went away) or the response ending: either way the stream is over.
     raw.on('close', () => void close());
@@ -162,7 +179,7 @@ export function createEventStreams({ bus, service, registry, clock, logger, hear
     /** Ends every open stream and removes their rows (server shutdown); browsers reconnect to another process. */
     async closeAll() {
       stopListening();
-      await Promise.all([...open.values()].map((close) => close()));
+      await Promise.all([...open.values()].map((stream) => stream.close()));
     },
     /** Runs the heartbeat's registry check now (tests; the timer does it every heartbeat). */
     refresh,

@@ -1,7 +1,7 @@
 // Stream tickets (stored hashed, taken at most once) and the registry of open streams, shared by every process.
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { eventStreams, eventStreamTickets } from '../../db/schema.ts';
+import { eventStreams, eventStreamTickets, sessions } from '../../db/schema.ts';
 
 /** Whether a stream could be registered: `too_many` at the user's limit, `session_ended` when the session is gone. */
 export type StreamRegistration = 'registered' | 'too_many' | 'session_ended';
@@ -54,6 +54,12 @@ export function createEventsRepository(db: Database) {
     /** The stream closed on its own; deleting its row also notifies (a no-op for this process: it is closed). */
     async unregisterStream(streamId: string) {
       await db.delete(eventStreams).where(eq(eventStreams.id, streamId));
+    },
+
+    /** Whether the session still exists (a stream's row can also go for other reasons: a stale-row clean-up). */
+    async sessionExists(sessionId: string): Promise<boolean> {
+      const rows = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, sessionId)).limit(1);
+      return rows.length > 0;
     },
 
     /** Marks this process's streams as alive; answers the ids whose rows still exist (the others have ended). */

@@ -251,6 +251,8 @@ describe('the event stream', () => {
     await stream.next((event) => event.event === 'ready');
     await second.close();
     await expect(stream.next(() => false)).rejects.toThrow('ended');
+    // Shutting down ends no session: the browser comes back, to another process.
+    expect(stream.events.map((event) => event.event)).not.toContain('session-ended');
   });
 });
 
@@ -313,6 +315,7 @@ describe('a stream ends with its session', () => {
     await stream.next((event) => event.event === 'ready');
     expect(await streamRows(account.user.id)).toHaveLength(1);
     expect((await server.request('POST', '/api/auth/logout', { token: account.token })).status).toBe(200);
+    await stream.next((event) => event.event === 'session-ended');
     await expect(stream.next(() => false)).rejects.toThrow('ended');
     await vi.waitFor(async () => expect(await streamRows(account.user.id)).toEqual([]));
   });
@@ -329,6 +332,8 @@ describe('a stream ends with its session', () => {
 
       const phoneSession = phone.split('.')[0]!;
       expect((await server.request('DELETE', `/api/settings/sessions/${phoneSession}`, { token: account.token })).status).toBe(200);
+      // Each says so last, so the browser does not come back.
+      for (const stream of [onSecond, onFirst]) await stream.next((event) => event.event === 'session-ended');
       await expect(onSecond.next(() => false)).rejects.toThrow('ended');
       await expect(onFirst.next(() => false)).rejects.toThrow('ended');
       expect(kept.ended).toBe(false);
