@@ -45,7 +45,20 @@ export const registerRequest = z.strictObject({
   lastName: personName.optional().default(''),
 });
 export type RegisterRequest = z.input<typeof registerRequest>;
-export const registerResponse = z.object({ user, message: z.string() });
+/**
+ * The account a sign-up answers with: what was submitted, waiting for its email confirmation. An address that already
+ * has an account gets this same answer and nothing is created (the owner is mailed instead; decision 011), so it
+ * holds nothing only a new row would have: no id, no dates.
+ */
+export const registeredUser = z.object({
+  username: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  emailConfirmed: z.literal(false),
+});
+export type RegisteredUser = z.infer<typeof registeredUser>;
+export const registerResponse = z.object({ user: registeredUser, message: z.string() });
 export type RegisterResponse = z.infer<typeof registerResponse>;
 
 export const loginRequest = z.strictObject({

@@ -25,5 +25,9 @@ export const syncEventData = z.object({
 });
 export type SyncEventData = z.infer<typeof syncEventData>;
 
-/** Event names on the stream. `analytics-changed` carries no data: the screens refetch what they show. */
-export const LIVE_EVENTS = { sync: 'sync', analyticsChanged: 'analytics-changed', ready: 'ready' } as const;
+/**
+ * Event names on the stream. `analytics-changed` carries no data: the screens refetch what they show.
+ * `session-ended` is the last thing a stream says when its session ended (signed out, revoked, the account deleted):
+ * there is nothing to reconnect to, and the tab's next call answers 401 if it was not this tab's own doing.
+ */
+export const LIVE_EVENTS = { sync: 'sync', analyticsChanged: 'analytics-changed', ready: 'ready', sessionEnded: 'session-ended' } as const;

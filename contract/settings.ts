@@ -2,6 +2,7 @@
 // signed-in user, with or without a subscription: managing or deleting an account must never sit behind a paywall.
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, user } from './auth.ts';
+import type { PlatformName } from './platforms.ts';
 
 const personName = z.string({ error: 'Names must be text' }).trim().max(100, 'Names must be at most 100 characters');
 
@@ -60,4 +61,47 @@ export const deleteAccountRequest = z.strictObject({
   confirmation: z.literal(DELETE_CONFIRMATION_WORD, { error: `Type ${DELETE_CONFIRMATION_WORD} to confirm` }),
 });
 export type DeleteAccountRequest = z.infer<typeof deleteAccountRequest>;
-export const deleteAccountResponse = z.object({ message: z.string() });
+
+/**
+ * The platforms that give apps no way to revoke their access (LinkedIn, Patreon, Instagram: docs/platforms): deleting
+ * an account, or disconnecting, cannot end Analytics Hub's access there, so the user is told where to remove it.
+ */
+export const APP_ACCESS_SETTINGS: readonly { platform: PlatformName; name: string; page: string; url: string }[] = [
+  { platform: 'linkedin', name: 'LinkedIn', page: 'Permitted services', url: 'https://www.linkedin.com/mypreferences/d/permitted-services' },
+  { platform: 'patreon', name: 'Patreon', page: 'Settings, Apps', url: 'https://www.patreon.com/settings/apps' },
+  { platform: 'instagram', name: 'Instagram', page: 'Apps and websites', url: 'https://www.instagram.com/accounts/manage_access/' },
+];
+
+export const deleteAccountResponse = z.object({
+  message: z.string(),
+  /** Where to remove Analytics Hub at the platforms that cannot be told to forget it (APP_ACCESS_SETTINGS). */
+  removeAppAccessAt: z.array(z.object({ platform: z.string(), name: z.string(), page: z.string(), url: z.string() })),
+});
+export type DeleteAccountResponse = z.infer<typeof deleteAccountResponse>;
+
+/** The public half of a session token `<id>.<secret>`: it names a session, and alone signs nobody in. */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+/** One place the account is signed in. `lastUsedAt` is updated at most once an hour. */
+export const accountSession = z.object({
+  id: z.string(),
+  createdAt: z.iso.datetime(),
+  lastUsedAt: z.iso.datetime(),
+  /** The browser and system of the sign-in, from its User-Agent ("Firefox on Windows"). */
+  device: z.string(),
+  /** The session making this call. */
+  current: z.boolean(),
+});
+export type AccountSession = z.infer<typeof accountSession>;
+
+/** GET /api/settings/sessions: the account's live sessions, the current one first, then the most recently used. */
+export const accountSessionsResponse = z.object({ sessions: z.array(accountSession) });
+export type AccountSessions = z.infer<typeof accountSessionsResponse>;
+
+/** DELETE /api/settings/sessions/{id}: ends that session (the current one too: that is signing out). */
+export const sessionIdParams = z.strictObject({ id: z.string().regex(SESSION_ID_PATTERN, 'That is not a session id') });
+export const endSessionResponse = z.object({ message: z.string() });
+
+/** DELETE /api/settings/sessions: "Sign out everywhere else": every session but the current one ends. */
+export const endOtherSessionsResponse = z.object({ message: z.string(), signedOutSessions: z.number().int() });
+export type EndOtherSessionsResponse = z.infer<typeof endOtherSessionsResponse>;

@@ -2,7 +2,7 @@ import { createConfirmedAccount, expect, expectAccessible, signInThroughUi, test
 import { signInWithTrial } from './support/subscribed-user.ts';
 
 test.describe('settings', () => {
-  test('open Settings from the sidebar, change the name, turn on a daily report, delete the account', async ({ page, server, smtp }, testInfo) => {
+  test('open Settings from the sidebar, change the name, turn on a daily report, sign out everywhere else, delete the account', async ({ browser, page, server, smtp }, testInfo) => {
     const problems = watchPageProblems(page);
     const account = await signInWithTrial(page, server, smtp);
 
@@ -31,6 +31,38 @@ test.describe('settings', () => {
     await expectAccessible(page);
     await page.screenshot({ path: testInfo.outputPath('settings-desktop.png'), fullPage: true });
 
+    // Sessions (checklist 9 and 13): a second browser signed in to the same account, and a script's session.
+    const otherBrowser = await browser.newContext();
+    const otherPage = await otherBrowser.newPage();
+    await signInThroughUi(otherPage, server, account);
+    await expect(otherPage).toHaveURL(/\/dashboard$/);
+    const scripted = await fetch(`${server.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0' },
+      body: JSON.stringify({ username: account.username, password: account.password }),
+    });
+    const scriptedToken = ((await scripted.json()) as { token: string }).token;
+
+    await page.reload();
+    const devices = page.getByRole('list', { name: 'Signed-in devices' });
+    await expect(devices.getByRole('listitem')).toHaveCount(3);
+    await expect(devices.getByRole('listitem').first()).toContainText('This device');
+    await expect(devices.getByRole('button', { name: /^Sign out Firefox on Windows, signed in / })).toBeVisible();
+    await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await expect(page.getByText('Signed out everywhere else: 2 sessions ended.')).toBeVisible();
+    await expect(devices.getByRole('listitem')).toHaveCount(1);
+    await expect(page.getByRole('button', { name: 'Sign out everywhere else' })).toBeDisabled();
+    // Checklist 13: the other browser's session is gone on the server (its live-update stream was told so and closed);
+    // its next call gets 401, which removes the token and sends it to sign in.
+    await otherPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' }).click();
+    await expect(otherPage).toHaveURL(/\/login$/);
+    // The 401 handling reloads the page at /login: read the storage once that load has settled.
+    await expect.poll(() => otherPage.evaluate(() => window.localStorage.getItem('auth_token')).catch(() => 'still navigating')).toBeNull();
+    await expect(otherPage.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+    await otherBrowser.close();
+    expect((await fetch(`${server.baseUrl}/api/auth/me`, { headers: { authorization: `Bearer ${scriptedToken}` } })).status).toBe(401);
+    await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+
     await page.getByRole('button', { name: 'Delete account…' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Delete your account?' });
     await expect(dialog).toBeVisible();
@@ -39,7 +71,17 @@ test.describe('settings', () => {
     await dialog.getByLabel('Password').fill(account.password);
     await dialog.getByLabel('Type DELETE to confirm').fill('DELETE');
     await deleteForever.click();
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/account-deleted$/);
+    await expect(page.getByRole('heading', { name: 'Your account is deleted' })).toBeVisible();
+    for (const [name, href] of [
+      ['LinkedIn: Permitted services', 'https://www.linkedin.com/mypreferences/d/permitted-services'],
+      ['Patreon: Settings, Apps', 'https://www.patreon.com/settings/apps'],
+      ['Instagram: Apps and websites', 'https://www.instagram.com/accounts/manage_access/'],
+    ]) {
+      await expect(page.getByRole('link', { name: `${name} (opens in a new tab)` })).toHaveAttribute('href', href!);
+    }
+    await expectAccessible(page);
+    expect(await page.evaluate(() => window.localStorage.getItem('auth_token'))).toBeNull();
 
     // The account is gone: signing in again fails.
     await signInThroughUi(page, server, account);

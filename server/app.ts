@@ -17,6 +17,7 @@ import { createWorkerPresence } from './jobs/worker-presence.ts';
 import { AppError } from './lib/app-error.ts';
 import { serializeError } from './lib/database-errors.ts';
 import { createRateLimiter } from './lib/rate-limiter.ts';
+import { createResponseFloor } from './lib/response-floor.ts';
 import { createTokenCrypto } from './lib/token-crypto.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
@@ -29,6 +30,7 @@ import { createBillingRepository } from './modules/billing/billing.repository.ts
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { createBillingService } from './modules/billing/billing.service.ts';
 import { createStripeClient } from './modules/billing/stripe-client.ts';
+import { type BillingJobs, createBillingJobs } from './modules/billing/billing.jobs.ts';
 import { createEventBus } from './lib/event-bus.ts';
 import { createEventStreams } from './modules/events/event-stream.ts';
 import { createEventsRepository } from './modules/events/events.repository.ts';
@@ -97,6 +99,8 @@ export interface App {
   syncJobs: SyncJobs;
   /** Emailed reports: `reports.runDue()` sends what is due now (the cron job calls it every minute). */
   reports: ReportsService;
+  /** Billing's jobs (the retried release of a deleted account's Stripe customer) and their definitions. */
+  billingJobs: BillingJobs;
   /**
    * The first step of a graceful shutdown: readiness answers 503 from now on, so the load balancer stops sending,
    * while every request is still served; idle keep-alive connections are closed and every response closes its
@@ -170,6 +174,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     publicUrl: config.publicUrl,
     logger: app.log,
     registerLimitPerIp: config.registerLimitPerIpPerHour,
+    responseFloor: createResponseFloor(config.authResponseFloorMs),
   });
   const requireUser = createRequireUser(accounts);
   const billing = createBillingService({
@@ -220,6 +225,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     instanceId: presence.instanceId,
     logger: app.log,
   });
+  const billingJobs = createBillingJobs({ boss: jobQueue.boss, billing, logger: app.log });
   // Before any route: the gate attaches itself to every premium route as it is registered.
   registerAccessGate(app, { requireUser, requireAccess: createRequireAccess({ grantsAccess: billing.grantsAccess }) });
 
@@ -232,13 +238,14 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   // Live updates: sync progress and fresh numbers pushed to open screens, fanned out through LISTEN/NOTIFY.
   const liveEvents = createEventBus({ database, logger: app.log });
   await liveEvents.start();
+  const eventsRepository = createEventsRepository(db);
   const eventsService = createEventsService({
-    repository: createEventsRepository(db),
+    repository: eventsRepository,
     accounts: createAccountsRepository(db),
     syncStates: syncRepository.statusesForUser,
     clock,
   });
-  const eventStreams = createEventStreams({ bus: liveEvents, service: eventsService });
+  const eventStreams = createEventStreams({ bus: liveEvents, service: eventsService, registry: eventsRepository, clock, logger: app.log });
   eventsRoutes(app, { service: eventsService, streams: eventStreams, requireStreamTicket: createRequireStreamTicket(eventsService, requireUser) });
   const analytics = createAnalyticsService({ repository: createAnalyticsRepository(db), clock, cached: createAnalyticsCache({ db, clock }) });
   analyticsRoutes(app, { analytics });
@@ -261,11 +268,12 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     mailer,
     clock,
     billing,
+    enqueueCustomerRelease: billingJobs.enqueueCustomerRelease,
     platforms,
     publicUrl: config.publicUrl,
     logger: app.log,
   });
-  settingsRoutes(app, { settings, requireUser });
+  settingsRoutes(app, { settings, sessions: accounts, requireUser });
   const reports = createReportsService({
     repository: createReportsRepository(db),
     analytics: createAnalyticsRepository(db),
@@ -278,7 +286,14 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   });
   await reportsRoutes(app, { reports });
   const housekeeping = createHousekeeping({ db, clock, pruneAnalyticsCache });
-  await jobQueue.start(listJobDefinitions({ sync: syncJobs.definitions, reports: reportsScanJob(reports, app.log), housekeeping: housekeepingJob(housekeeping, app.log) }));
+  await jobQueue.start(
+    listJobDefinitions({
+      sync: syncJobs.definitions,
+      reports: reportsScanJob(reports, app.log),
+      housekeeping: housekeepingJob(housekeeping, app.log),
+      billing: billingJobs.definitions,
+    }),
+  );
   app.withTypeProvider<ZodTypeProvider>().get('/api/config/public', { schema: { response: { 200: publicConfigResponse } } }, async () => ({
     sandbox: config.sandbox && !config.isStripeConfigured,
     paymentLinkUrl: config.stripe.paymentLink ?? null,
@@ -318,8 +333,9 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
-    // Open event streams would hold the server open; browsers reconnect to another process.
-    eventStreams.closeAll();
+    // Open event streams would hold the server open; browsers reconnect to another process. Their registry rows go
+    // now, while the database is open.
+    await eventStreams.closeAll();
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (closing || draining) reply.header('connection', 'close');
@@ -341,5 +357,5 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     mailer.close();
     await liveEvents.close();
   });
-  return { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports, startDraining };
+  return { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports, billingJobs, startDraining };
 }

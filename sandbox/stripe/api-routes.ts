@@ -7,6 +7,7 @@ import type { CheckoutSessionInput } from './checkout-sessions.ts';
 import { invalidRequest, resourceMissing } from './errors.ts';
 import type { FormObject } from './form-encoding.ts';
 import { listObject, type JsonObject, type Renderer } from './objects.ts';
+import { toJson } from './wire.ts';
 import { expandParam, formBoolean, formInteger, formMetadata, formNullableString, listParams, parseParams } from './params.ts';
 import type { SandboxState } from './state.ts';
 
@@ -75,9 +76,12 @@ export function createApiRoutes({ engine, renderer, state }: { engine: BillingEn
     return index;
   }
 
-  /** Like Stripe, a list filtered by an unknown customer or subscription is an error, not an empty list. */
+  /**
+   * Like Stripe, a list filtered by an unknown customer or subscription is an error, not an empty list. A deleted
+   * customer is known: its invoices and subscriptions stay listable (Stripe keeps deleted customers' history).
+   */
   function checkFilters(filters: { customer?: string; subscription?: string }): void {
-    if (filters.customer !== undefined) engine.customerRecord(filters.customer, 'customer');
+    if (filters.customer !== undefined && !state.customers[filters.customer]) throw resourceMissing('customer', filters.customer, 'customer');
     if (filters.subscription !== undefined && !state.subscriptions[filters.subscription]) {
       throw resourceMissing('subscription', filters.subscription, 'subscription');
     }
@@ -123,9 +127,10 @@ export function createApiRoutes({ engine, renderer, state }: { engine: BillingEn
       path: '/v1/customers',
       handle({ params }) {
         const input = parseParams(z.strictObject({ ...listParams, email: z.string().max(512).optional(), test_clock: z.string().optional() }), params);
-        // Stripe's email filter is exact and case-sensitive.
+        // Stripe's email filter is exact and case-sensitive; deleted customers are not listed.
         const customers = Object.values(state.customers).filter(
-          (customer) => (input.email === undefined || customer.email === input.email) && (input.test_clock === undefined || customer.testClock === input.test_clock),
+          (customer) =>
+            !customer.deleted && (input.email === undefined || customer.email === input.email) && (input.test_clock === undefined || customer.testClock === input.test_clock),
         );
         return paginate(customers, input, '/v1/customers', renderer.customer);
       },
@@ -135,7 +140,19 @@ export function createApiRoutes({ engine, renderer, state }: { engine: BillingEn
       path: '/v1/customers/:id',
       handle({ params, path }) {
         const { expand } = parseParams(retrieveParams, params);
+        // "Unlike other objects, deleted customers can still be retrieved": as { id, object, deleted: true }.
+        const record = state.customers[path.id!];
+        if (record?.deleted) return toJson(renderer.deletedCustomer(record));
         return renderer.expand(renderer.customer(engine.customerRecord(path.id!)), expand ?? []);
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/v1/customers/:id',
+      handle({ params, path }) {
+        // Stripe's delete takes no parameters; a second delete finds no such customer.
+        parseParams(z.strictObject({}), params);
+        return toJson(renderer.deletedCustomer(engine.deleteCustomer(path.id!)));
       },
     },
     {

@@ -5,7 +5,7 @@
 // The parts, each in its own file: billing-records.ts (lookups, clocks, events, customers, cards), invoicing.ts
 // (invoices and charges), subscription-lifecycle.ts (what happens over time and on request) and
 // checkout-sessions.ts (Checkout and portal sessions).
-import { createBillingRecords, type BillingRecordsOptions } from './billing-records.ts';
+import { createBillingRecords, type BillingRecordsOptions, isEnded } from './billing-records.ts';
 import { createCheckoutSessions } from './checkout-sessions.ts';
 import { createInvoicing } from './invoicing.ts';
 import { createSubscriptionLifecycle } from './subscription-lifecycle.ts';
@@ -19,6 +19,17 @@ export function createBillingEngine(options: BillingEngineOptions) {
   const invoicing = createInvoicing(records);
   const lifecycle = createSubscriptionLifecycle(records, invoicing);
   const checkout = createCheckoutSessions(records, invoicing, lifecycle);
+
+  /**
+   * DELETE /v1/customers/:id: Stripe "permanently deletes a customer … also immediately cancels any active
+   * subscriptions on the customer" (each emits customer.subscription.deleted), then customer.deleted.
+   */
+  function deleteCustomer(id: string) {
+    const customer = records.customerRecord(id);
+    for (const sub of records.subscriptionsOf(id)) if (!isEnded(sub)) lifecycle.cancelSubscriptionNow(sub.id);
+    records.deleteCustomer(customer);
+    return customer;
+  }
 
   /** Catches every customer up with its clock and expires stale checkout sessions. */
   function settleAll(): void {
@@ -34,6 +45,7 @@ export function createBillingEngine(options: BillingEngineOptions) {
     subscriptionsOf: records.subscriptionsOf,
     createCustomer: records.createCustomer,
     updateCustomer: records.updateCustomer,
+    deleteCustomer,
     createTestClock: records.createTestClock,
     onBehalfOf: records.onBehalfOf,
     advanceTestClock: lifecycle.advanceTestClock,

@@ -70,9 +70,10 @@ export function createBillingRecords({ store, renderer, wallClock, publish }: Bi
 
   // ---- lookups ---------------------------------------------------------------------------------------------
 
+  /** A live customer: like Stripe, a deleted one can only be retrieved, and every other use finds no such customer. */
   function customerRecord(id: string, param?: string): CustomerRecord {
     const record = state.customers[id];
-    if (!record) throw resourceMissing('customer', id, param);
+    if (!record || record.deleted) throw resourceMissing('customer', id, param);
     return record;
   }
 
@@ -101,9 +102,10 @@ export function createBillingRecords({ store, renderer, wallClock, publish }: Bi
   const openInvoicesOf = (subscriptionId: string) =>
     Object.values(state.invoices).filter((invoice) => invoice.subscription === subscriptionId && invoice.status === 'open');
 
-  /** The customer's clock, in unix seconds. */
+  /** The customer's clock, in unix seconds (a deleted customer's too: its events are still stamped with it). */
   function customerNow(customerId: string): number {
-    const customer = customerRecord(customerId);
+    const customer = state.customers[customerId];
+    if (!customer) throw resourceMissing('customer', customerId);
     return customer.testClock ? testClockRecord(customer.testClock).frozenTime : wallNow() + customer.clockOffset;
   }
 
@@ -194,6 +196,18 @@ export function createBillingRecords({ store, renderer, wallClock, publish }: Bi
     return customer;
   }
 
+  /**
+   * Marks the customer deleted and emits `customer.deleted` with the customer as it was. (Its subscriptions are
+   * cancelled first by the engine, as Stripe cancels them immediately.)
+   */
+  function deleteCustomer(customer: CustomerRecord): void {
+    const at = customerNow(customer.id);
+    const last = renderer.customer(customer);
+    customer.deleted = true;
+    store.markChanged();
+    emit('customer.deleted', last, customer.id, at);
+  }
+
   function createTestClock(frozenTime: number, name: string | null): TestClockRecord {
     const clock: TestClockRecord = { id: newId('clock'), created: wallNow(), name, frozenTime };
     state.testClocks[clock.id] = clock;
@@ -279,6 +293,7 @@ export function createBillingRecords({ store, renderer, wallClock, publish }: Bi
     changeCustomer,
     createCustomer,
     updateCustomer,
+    deleteCustomer,
     createTestClock,
     attachCard,
     attachBankAccount,

@@ -25,6 +25,8 @@ export { formatMoney, listObject, type JsonObject } from './wire.ts';
 
 export interface Renderer {
   customer(record: CustomerRecord): Stripe.Customer;
+  deletedCustomer(record: CustomerRecord): Stripe.DeletedCustomer;
+  customerOrDeleted(record: CustomerRecord): Stripe.Customer | Stripe.DeletedCustomer;
   testClock(record: TestClockRecord): Stripe.TestHelpers.TestClock;
   product(): Stripe.Product;
   price(): Stripe.Price;
@@ -89,6 +91,16 @@ export function createRenderer(state: SandboxState, publicBaseUrl: string): Rend
       tax_exempt: 'none',
       test_clock: record.testClock,
     } satisfies Stripe.Customer;
+  }
+
+  /** What Stripe answers for a deleted customer, on retrieval and where one is expanded. */
+  function deletedCustomer(record: CustomerRecord): Stripe.DeletedCustomer {
+    return { id: record.id, object: 'customer', deleted: true } satisfies Stripe.DeletedCustomer;
+  }
+
+  /** A customer as Stripe shows it wherever it is looked up: the whole object, or the deleted stub. */
+  function customerOrDeleted(record: CustomerRecord): Stripe.Customer | Stripe.DeletedCustomer {
+    return record.deleted ? deletedCustomer(record) : customer(record);
   }
 
   function testClock(record: TestClockRecord): Stripe.TestHelpers.TestClock {
@@ -345,7 +357,7 @@ export function createRenderer(state: SandboxState, publicBaseUrl: string): Rend
     const render = <R>(record: R | undefined, build: (record: R) => object) => (record ? build(record) : undefined);
     if (id === catalog.priceId) return price();
     if (id === catalog.productId) return product();
-    if (id.startsWith('cus_')) return render(state.customers[id], customer);
+    if (id.startsWith('cus_')) return render(state.customers[id], customerOrDeleted);
     if (id.startsWith('sub_')) return render(state.subscriptions[id], subscription);
     if (id.startsWith('in_')) return render(state.invoices[id], invoice);
     if (id.startsWith('pm_')) return render(state.paymentMethods[id], paymentMethod);
@@ -356,5 +368,5 @@ export function createRenderer(state: SandboxState, publicBaseUrl: string): Rend
 
   const expand = createExpander(resolve);
 
-  return { customer, testClock, product, price, paymentMethod, subscription, invoice, checkoutSession, portalSession, hostedUrls, expand };
+  return { customer, deletedCustomer, customerOrDeleted, testClock, product, price, paymentMethod, subscription, invoice, checkoutSession, portalSession, hostedUrls, expand };
 }

@@ -31,6 +31,8 @@ export interface CustomerRecord {
   defaultPaymentMethod: string | null;
   invoicePrefix: string;
   nextInvoiceSequence: number;
+  /** Set by DELETE /v1/customers/:id: the customer can still be retrieved (as deleted), and nothing else. */
+  deleted?: true;
 }
 
 export interface TestClockRecord {

@@ -1,7 +1,7 @@
 // Contract tests: the official SDK, pointed at the sandbox, must see what it would see from api.stripe.com.
 import Stripe from 'stripe';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GOOD_CARD, onSandbox, startTestSandbox, submitForm, subscribeThroughCheckout, type TestSandbox } from './test-helpers.ts';
+import { GOOD_CARD, onSandbox, signedEventsOf, startTestSandbox, submitForm, subscribeThroughCheckout, type TestSandbox } from './test-helpers.ts';
 
 let context: TestSandbox;
 
@@ -44,6 +44,57 @@ describe('customers', () => {
     const second = await stripe.customers.list({ limit: 2, starting_after: ids[1] });
     expect(second.data.map((customer) => customer.id)).toEqual([ids[0]]);
     expect(second.has_more).toBe(false);
+  });
+});
+
+describe('deleting a customer', () => {
+  it('answers the deleted stub, cancels its subscriptions at once, and leaves the customer retrievable only as deleted', async () => {
+    const { stripe, sandbox } = context;
+    const { customer, subscription } = await subscribeThroughCheckout(context, { card: GOOD_CARD });
+    expect(subscription.status).toBe('trialing');
+    const invoicesBefore = await stripe.invoices.list({ customer: customer.id });
+
+    const deleted = await stripe.customers.del(customer.id);
+    expect(deleted).toEqual({ id: customer.id, object: 'customer', deleted: true });
+    expect(await stripe.customers.retrieve(customer.id)).toEqual({ id: customer.id, object: 'customer', deleted: true });
+    expect((await stripe.subscriptions.retrieve(subscription.id)).status).toBe('canceled');
+    // Its history stays listable; it is no longer among the customers, and nothing else can be done with it.
+    expect((await stripe.invoices.list({ customer: customer.id })).data.map((invoice) => invoice.id)).toEqual(invoicesBefore.data.map((invoice) => invoice.id));
+    expect((await stripe.customers.list({ email: 'creator@example.com' })).data).toEqual([]);
+    for (const attempt of [
+      () => stripe.customers.del(customer.id),
+      () => stripe.customers.update(customer.id, { name: 'Back' }),
+      () => stripe.customers.listPaymentMethods(customer.id),
+    ]) {
+      await expect(attempt()).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing', type: 'StripeInvalidRequestError' });
+    }
+    await expect(
+      stripe.checkout.sessions.create({ mode: 'subscription', customer: customer.id, line_items: [{ price: sandbox.priceId, quantity: 1 }], success_url: 'http://x/' }),
+    ).rejects.toMatchObject({ code: 'resource_missing', param: 'customer' });
+    // Delete takes no parameters.
+    const other = await stripe.customers.create({ email: 'other@example.com' });
+    await expect(stripe.customers.del(other.id, { expand: ['x'] } as never)).rejects.toMatchObject({ code: 'parameter_unknown' });
+
+    await sandbox.flushWebhooks();
+    expect(signedEventsOf(context, 'customer.subscription.deleted').map((event) => event.data.object.id)).toEqual([subscription.id]);
+    const [customerDeleted] = signedEventsOf(context, 'customer.deleted');
+    expect(customerDeleted!.data.object).toMatchObject({ id: customer.id, object: 'customer', email: 'creator@example.com' });
+  });
+
+  it('failNext answers 500 api_error to the next requests of one route only, which the SDK retries', async () => {
+    const { stripe, sandbox } = context;
+    const customer = await stripe.customers.create({ email: 'flaky@example.com' });
+    sandbox.failNext('DELETE', '/v1/customers/:id', { times: 2 });
+    await expect(stripe.customers.del(customer.id)).rejects.toMatchObject({ statusCode: 500, type: 'StripeAPIError' });
+    expect((await stripe.customers.retrieve(customer.id)).deleted).toBeUndefined();
+    // One failure left: the SDK's own retry gets through.
+    const retrying = new Stripe(sandbox.secretKey, { host: '127.0.0.1', port: sandbox.port, protocol: 'http', maxNetworkRetries: 1, telemetry: false });
+    expect(await retrying.customers.del(customer.id)).toMatchObject({ deleted: true });
+    expect(() => sandbox.failNext('DELETE', '/v1/nothing/:id')).toThrow('no route');
+  });
+
+  it('answers 404 for a customer that never existed', async () => {
+    await expect(context.stripe.customers.del('cus_doesnotexist')).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
   });
 });
 

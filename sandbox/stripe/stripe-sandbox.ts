@@ -50,6 +50,12 @@ export interface StripeSandbox {
   advanceClock(customerId: string, to: Date): Promise<void>;
   /** Resolves when every webhook queued so far was delivered (or given up on). */
   flushWebhooks(): Promise<void>;
+  /**
+   * The next `times` (default 1) API requests to this route (`method` and the route's path, e.g. 'DELETE',
+   * '/v1/customers/:id') answer 500 `api_error`, as Stripe does when it has trouble; the SDK retries those, so an
+   * outage that outlasts its retries takes `times` = its retries + 1.
+   */
+  failNext(method: ApiRoute['method'], routePath: string, options?: { times?: number }): void;
 }
 
 /** How often the sandbox catches customer clocks up with the wall clock when no request arrives. */
@@ -164,6 +170,8 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
   });
   const engine = createBillingEngine({ store, renderer, wallClock, publish: (event, orderingKey) => webhooks.enqueue(event, orderingKey) });
   const apiRoutes = compileRoutes<ApiRoute>(createApiRoutes({ engine, renderer, state }));
+  /** failNext: failures still to answer, by `<method> <route path>`. */
+  const pendingFailures = new Map<string, number>();
   const hostedRoutes = compileRoutes<HostedRoute>(createHostedRoutes({ engine, renderer, state, wallClock }));
 
   function sendJson(response: ServerResponse, status: number, body: string, headers: Record<string, string>): void {
@@ -195,6 +203,12 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
       const matched = matchRoute(apiRoutes, method, url.pathname);
       if (matched === null || matched === 'wrong_method') {
         throw invalidRequest(`Unrecognized request URL (${method}: ${url.pathname}). Please see https://stripe.com/docs.`, { status: 404 });
+      }
+      const failureKey = `${method} ${matched.route.path}`;
+      const failuresLeft = pendingFailures.get(failureKey) ?? 0;
+      if (failuresLeft > 0) {
+        pendingFailures.set(failureKey, failuresLeft - 1);
+        throw new StripeApiError(500, { type: 'api_error', message: 'An unknown error occurred (Stripe sandbox: failNext).' });
       }
       const query = url.search.slice(1);
       const params: FormObject = method === 'POST' ? parseStripeForm(body) : { ...parseStripeForm(query), ...parseStripeForm(body) };
@@ -328,5 +342,11 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
       store.persist();
     },
     flushWebhooks: () => webhooks.flush(),
+    failNext(method, routePath, { times = 1 } = {}) {
+      if (!apiRoutes.some((candidate) => candidate.route.method === method && candidate.route.path === routePath)) {
+        throw new Error(`the Stripe sandbox has no route ${method} ${routePath}`);
+      }
+      pendingFailures.set(`${method} ${routePath}`, (pendingFailures.get(`${method} ${routePath}`) ?? 0) + times);
+    },
   };
 }

@@ -437,7 +437,8 @@ export function createSubscriptionLifecycle(records: BillingRecords, invoicing: 
   function settleDueSubscriptions(): void {
     const customersWithWork = new Set<string>();
     for (const sub of Object.values(state.subscriptions)) {
-      if (customersWithWork.has(sub.customer)) continue;
+      // A deleted customer's subscriptions were cancelled with it: nothing falls due for it any more.
+      if (customersWithWork.has(sub.customer) || state.customers[sub.customer]?.deleted) continue;
       const action = nextActionOf(sub);
       if (action && action.at <= customerNow(sub.customer)) customersWithWork.add(sub.customer);
     }

@@ -1,4 +1,5 @@
-// Every job the server runs, in one list: the sync of a connection, the sync schedule, the report scan and housekeeping. The
+// Every job the server runs, in one list: the sync of a connection, the sync schedule, the report scan, housekeeping and
+// the retried release of a deleted account's Stripe customer. The
 // composition root (server/app.ts) builds each feature's definitions and hands this list to the one queue.
 import type { JobDefinition } from './job-definition.ts';
 
@@ -9,8 +10,10 @@ export interface JobDefinitionsByFeature {
   reports: JobDefinition;
   /** housekeeping (server/jobs/housekeeping.job.ts). */
   housekeeping: JobDefinition;
+  /** stripe-customer-release (server/modules/billing/billing.jobs.ts). */
+  billing: readonly JobDefinition<never>[];
 }
 
-export function listJobDefinitions({ sync, reports, housekeeping }: JobDefinitionsByFeature): JobDefinition[] {
-  return [...(sync as readonly JobDefinition[]), reports, housekeeping];
+export function listJobDefinitions({ sync, reports, housekeeping, billing }: JobDefinitionsByFeature): JobDefinition[] {
+  return [...(sync as readonly JobDefinition[]), reports, housekeeping, ...(billing as readonly JobDefinition[])];
 }

@@ -25,17 +25,28 @@ export const notifyConnectionOwner = (connectionId: number, kinds: readonly Live
 
 export type LiveEventListener = (kind: LiveEventKind) => void;
 
+/**
+ * The kind a stream's registry row says when it is deleted (the trigger `event_streams_notify_end`, migration 0014):
+ * the process holding that stream closes it. Internal to the servers; never sent to a browser.
+ */
+const STREAM_ENDED = 'stream-ended';
+
 export interface EventBus {
   /** Starts listening; resolves once notifications are being received. */
   start(): Promise<void>;
   /** Calls `listener` for each event of the user; answers the function that stops it. */
   subscribe(userId: number, listener: LiveEventListener): () => void;
+  /** Calls `listener` with the id of every stream whose registry row was deleted, by any process. */
+  onStreamEnded(listener: (streamId: string) => void): () => void;
   close(): Promise<void>;
 }
 
-function parsePayload(payload: string | undefined): { userId: number; kind: LiveEventKind } | undefined {
+type Notification = { userId: number; kind: LiveEventKind } | { kind: typeof STREAM_ENDED; streamId: string };
+
+function parsePayload(payload: string | undefined): Notification | undefined {
   try {
-    const value = JSON.parse(payload ?? '') as { userId?: unknown; kind?: unknown };
+    const value = JSON.parse(payload ?? '') as { userId?: unknown; kind?: unknown; streamId?: unknown };
+    if (value.kind === STREAM_ENDED && typeof value.streamId === 'string') return { kind: STREAM_ENDED, streamId: value.streamId };
     if (typeof value.userId === 'number' && LIVE_EVENT_KINDS.includes(value.kind as LiveEventKind)) return { userId: value.userId, kind: value.kind as LiveEventKind };
   } catch {
     // not ours: ignored below
@@ -49,6 +60,7 @@ const RECONNECT_MAX_MS = 30_000;
 
 export function createEventBus({ database, logger }: { database: { kind: 'pglite' | 'postgres'; pglite?: PGlite; url?: string }; logger: FastifyBaseLogger }): EventBus {
   const listeners = new Map<number, Set<LiveEventListener>>();
+  const streamEndedListeners = new Set<(streamId: string) => void>();
   let closed = false;
   let stop: (() => Promise<void>) | undefined;
 
@@ -64,7 +76,12 @@ export function createEventBus({ database, logger }: { database: { kind: 'pglite
 
   function onNotification(payload: string | undefined) {
     const event = parsePayload(payload);
-    if (event) deliver(event.userId, event.kind);
+    if (!event) return;
+    if (event.kind === STREAM_ENDED) {
+      for (const listener of [...streamEndedListeners]) listener(event.streamId);
+      return;
+    }
+    deliver(event.userId, event.kind);
   }
 
   /** After a gap in listening, events may have been missed: every local stream refetches. */
@@ -151,9 +168,17 @@ export function createEventBus({ database, logger }: { database: { kind: 'pglite
       };
     },
 
+    onStreamEnded(listener) {
+      streamEndedListeners.add(listener);
+      return () => {
+        streamEndedListeners.delete(listener);
+      };
+    },
+
     async close() {
       closed = true;
       listeners.clear();
+      streamEndedListeners.clear();
       await stop?.();
     },
   };

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { PLATFORM_NAMES } from '#contract/platforms.ts';
 import { createSyncDriver } from './sync.ts';
+import { createJobDriver } from './jobs.ts';
 import { type PlatformSandbox, startPlatformSandbox } from '../../sandbox/platforms/platform-sandbox.ts';
 import { startStripeSandbox, type StripeSandbox } from '../../sandbox/stripe/stripe-sandbox.ts';
 import { buildApp } from '../app.ts';
@@ -74,6 +75,8 @@ export async function startTestServer(options: TestServerOptions = {}) {
     // or sync stalls it for a whole sample (which under-pressure counts as an infinite delay): that is the test's
     // own work, not overload. Off here; server/plugins/overload.test.ts sets its own thresholds.
     OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+    // Sign-up and resend confirmation would each wait half a second; the tests of that floor set their own.
+    AUTH_RESPONSE_FLOOR_MS: '0',
     ...options.env,
   });
   // The sandbox must know where to send webhooks before the app that needs its key is built: take the port first.
@@ -111,7 +114,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     });
     config = withPlatformSandbox(config, platformSandbox);
   }
-  const { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports } = await buildApp({ config, database: database.handle, clock, logStream });
+  const { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports, billingJobs } = await buildApp({ config, database: database.handle, clock, logStream });
   await app.listen({ port, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -177,6 +180,8 @@ export async function startTestServer(options: TestServerOptions = {}) {
     sync: createSyncDriver(jobQueue, syncJobs),
     /** The emailed reports: `reports.runDue()` sends what is due at the clock's time (no cron in tests). */
     reports,
+    /** The retried releases of deleted accounts' Stripe customers: `customerReleases.drain()` runs the queued ones. */
+    customerReleases: createJobDriver(jobQueue, billingJobs.definitions[0]),
     /** Only with `{ stripe: true }`. */
     stripeSandbox,
     /** Only with `{ platforms: true }`. */

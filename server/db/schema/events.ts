@@ -21,3 +21,27 @@ export const eventStreamTickets = pgTable(
   },
   (table) => [index('event_stream_tickets_expires_idx').on(table.expiresAt)],
 );
+
+/**
+ * The open live-update streams of every server process, so that limits and endings hold across processes sharing the
+ * database: at most a few streams per user (counted here under a per-user lock), and a stream ends when its session
+ * does. A session's end deletes its rows (cascade), and deleting a row notifies the process holding the stream
+ * through the trigger `event_streams_notify_end` (hand-written in the migration: drizzle-kit does not model triggers),
+ * which closes it. The holder refreshes `seen_at` every heartbeat; a row a crashed process left behind goes stale and
+ * stops counting.
+ */
+export const eventStreams = pgTable(
+  'event_streams',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull(),
+    seenAt: timestamp('seen_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('event_streams_user_idx').on(table.userId), index('event_streams_session_idx').on(table.sessionId)],
+);

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { emailConfirmationTokens, sessions, subscriptions, users } from '../../db/schema.ts';
 import type { SubscriptionAccessFields } from '../billing/subscription-state.ts';
@@ -121,6 +121,27 @@ export function createAccountsRepository(db: Database) {
 
     async deleteSession(sessionId: string) {
       await db.delete(sessions).where(eq(sessions.id, sessionId));
+    },
+
+    /** The user's sessions used since `usedAfter` and created since `createdAfter` (the others are expired), newest use first. */
+    async listLiveSessions(userId: number, { usedAfter, createdAfter }: { usedAfter: Date; createdAfter: Date }) {
+      return db
+        .select({ id: sessions.id, createdAt: sessions.createdAt, lastUsedAt: sessions.lastUsedAt, userAgent: sessions.userAgent })
+        .from(sessions)
+        .where(and(eq(sessions.userId, userId), gt(sessions.lastUsedAt, usedAfter), gt(sessions.createdAt, createdAfter)))
+        .orderBy(desc(sessions.lastUsedAt), desc(sessions.createdAt));
+    },
+
+    /** Ends one of the user's sessions; false when the user has no such session (ended, or someone else's). */
+    async deleteSessionOfUser(userId: number, sessionId: string): Promise<boolean> {
+      const ended = await db.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.id, sessionId))).returning({ id: sessions.id });
+      return ended.length > 0;
+    },
+
+    /** Ends every session of the user but one; answers how many ended. */
+    async deleteOtherSessions(userId: number, keepSessionId: string): Promise<number> {
+      const ended = await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId))).returning({ id: sessions.id });
+      return ended.length;
     },
   };
 }

@@ -1,15 +1,18 @@
 // Sign-up, email confirmation, sign-in and sessions. Routes only translate HTTP to these functions.
 import type { FastifyBaseLogger } from 'fastify';
-import type { LoginRequest, User } from '#contract/auth.ts';
+import type { LoginRequest, RegisteredUser, User } from '#contract/auth.ts';
+import type { AccountSession } from '#contract/settings.ts';
 import { LOGIN_LIMITS, MAIL_LIMITS, REGISTER_LIMIT_PER_IP } from '../../lib/account-limits.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { toPublicUser } from '../../lib/public-user.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
+import type { ResponseFloor } from '../../lib/response-floor.ts';
 import { digestsEqual, randomToken, sha256 } from '../../lib/secure-random.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { type AccountsRepository, type SessionContext, sessionContextOf, type UserRow } from './accounts.repository.ts';
-import { confirmationEmail } from './emails.ts';
+import { deviceName } from './device-name.ts';
+import { confirmationEmail, signUpAttemptEmail } from './emails.ts';
 import { hashPassword, isCommonPassword, verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 
 const HOUR = 3_600_000;
@@ -48,9 +51,20 @@ export interface AccountsServiceDeps {
   logger: FastifyBaseLogger;
   /** Sign-ups per client IP per hour; default REGISTER_LIMIT_PER_IP. */
   registerLimitPerIp?: number;
+  /** The minimum response time of sign-up and resend confirmation (server/lib/response-floor.ts). */
+  responseFloor: ResponseFloor;
 }
 
-export function createAccountsService({ repository, rateLimiter, mailer, clock, publicUrl, logger, registerLimitPerIp = REGISTER_LIMIT_PER_IP.limit }: AccountsServiceDeps) {
+export function createAccountsService({
+  repository,
+  rateLimiter,
+  mailer,
+  clock,
+  publicUrl,
+  logger,
+  registerLimitPerIp = REGISTER_LIMIT_PER_IP.limit,
+  responseFloor,
+}: AccountsServiceDeps) {
   const loginThrottle = rateLimiter.failureThrottle(LOGIN_LIMITS.perAccount);
 
   async function sendConfirmation(user: UserRow) {
@@ -68,36 +82,72 @@ export function createAccountsService({ repository, rateLimiter, mailer, clock, 
     mailer.sendInBackground(confirmationEmail({ to: user.email, name: user.firstName, link }));
   }
 
-  async function register(input: { username: string; email: string; password: string; firstName: string; lastName: string }, ip: string) {
-    const ipLimit = await rateLimiter.hit(`register:ip:${ip}`, registerLimitPerIp, REGISTER_LIMIT_PER_IP.windowMs);
-    if (!ipLimit.allowed) throw tooManyRequests(ipLimit.retryAfterSeconds, 'Too many sign-ups from this network. Try again later.');
-    if (isCommonPassword(input.password)) {
-      throw new AppError('bad_request', 'This password is too common. Choose one that is harder to guess.');
-    }
-    const taken = await repository.usernameOrEmailTaken(input.username, input.email);
-    if (taken.username) throw new AppError('conflict', 'That username is already taken');
-    if (taken.email) throw new AppError('conflict', 'An account with that email already exists');
+  /**
+   * The address's owner hears that someone tried to sign up with it, instead of the sign-up answer saying so. The
+   * mail shares the address's mail budget with resend confirmation, and over it nothing is sent (still the same answer).
+   */
+  async function tellOwnerOfSignUpAttempt(email: string) {
+    const owner = await repository.findUserByEmail(email);
+    if (!owner) return;
+    const limit = await rateLimiter.hit(`mail:email:${email.toLowerCase()}`, MAIL_LIMITS.perAccount.limit, MAIL_LIMITS.perAccount.windowMs);
+    logger.info({ event: 'account.sign_up_existing_email', userId: owner.id, mailed: limit.allowed }, 'sign-up with an email that has an account: nothing created');
+    if (!limit.allowed) return;
+    mailer.sendInBackground(
+      signUpAttemptEmail({
+        to: owner.email,
+        name: owner.firstName,
+        username: owner.username,
+        confirmed: owner.emailConfirmedAt !== null,
+        signInLink: `${publicUrl}/login`,
+        resendLink: `${publicUrl}/resend-confirmation`,
+      }),
+    );
+  }
 
-    let user: UserRow;
-    try {
-      user = await repository.insertUser({
-        username: input.username,
-        email: input.email,
-        passwordHash: await hashPassword(input.password),
-        firstName: input.firstName,
-        lastName: input.lastName,
-        createdAt: clock.now(),
-      });
-    } catch (error) {
-      // Two sign-ups raced past the check above; the unique index decided the winner.
-      const constraint = uniqueViolation(error);
-      if (constraint?.includes('username')) throw new AppError('conflict', 'That username is already taken');
-      if (constraint) throw new AppError('conflict', 'An account with that email already exists');
-      throw error;
-    }
-    await sendConfirmation(user);
-    logger.info({ event: 'account.registered', userId: user.id }, 'account registered');
-    return toPublicUser(user);
+  /**
+   * Creates an unconfirmed account and mails its confirmation link. An address that already has an account gets the
+   * same answer, nothing is created, and its owner is mailed instead (decision 011); a taken username is still said
+   * (decision 003). Both paths hash the password and answer after the same response-time floor.
+   */
+  async function register(input: { username: string; email: string; password: string; firstName: string; lastName: string }, ip: string): Promise<RegisteredUser> {
+    return responseFloor(async () => {
+      const ipLimit = await rateLimiter.hit(`register:ip:${ip}`, registerLimitPerIp, REGISTER_LIMIT_PER_IP.windowMs);
+      if (!ipLimit.allowed) throw tooManyRequests(ipLimit.retryAfterSeconds, 'Too many sign-ups from this network. Try again later.');
+      if (isCommonPassword(input.password)) {
+        throw new AppError('bad_request', 'This password is too common. Choose one that is harder to guess.');
+      }
+      const taken = await repository.usernameOrEmailTaken(input.username, input.email);
+      if (taken.username) throw new AppError('conflict', 'That username is already taken');
+      const registered: RegisteredUser = { username: input.username, email: input.email, firstName: input.firstName, lastName: input.lastName, emailConfirmed: false };
+      const passwordHash = await hashPassword(input.password);
+      if (taken.email) {
+        await tellOwnerOfSignUpAttempt(input.email);
+        return registered;
+      }
+      let user: UserRow;
+      try {
+        user = await repository.insertUser({
+          username: input.username,
+          email: input.email,
+          passwordHash,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          createdAt: clock.now(),
+        });
+      } catch (error) {
+        // Two sign-ups raced past the check above; the unique index decided the winner.
+        const constraint = uniqueViolation(error);
+        if (constraint?.includes('username')) throw new AppError('conflict', 'That username is already taken');
+        if (constraint) {
+          await tellOwnerOfSignUpAttempt(input.email);
+          return registered;
+        }
+        throw error;
+      }
+      await sendConfirmation(user);
+      logger.info({ event: 'account.registered', userId: user.id }, 'account registered');
+      return registered;
+    });
   }
 
   async function confirmEmail({ userId, token }: { userId: number; token: string }) {
@@ -118,13 +168,18 @@ export function createAccountsService({ repository, rateLimiter, mailer, clock, 
   }
 
   async function resendConfirmation(email: string, ip: string) {
+    return responseFloor(() => resendConfirmationNow(email, ip));
+  }
+
+  async function resendConfirmationNow(email: string, ip: string) {
     const ipLimit = await rateLimiter.hit(`mail:ip:${ip}`, MAIL_LIMITS.perIp.limit, MAIL_LIMITS.perIp.windowMs);
     if (!ipLimit.allowed) throw tooManyRequests(ipLimit.retryAfterSeconds, 'Too many requests. Please wait a minute and try again.');
     // Keyed on the address whether or not an account has it, so the limit itself reveals nothing.
     const accountLimit = await rateLimiter.hit(`mail:email:${email.toLowerCase()}`, MAIL_LIMITS.perAccount.limit, MAIL_LIMITS.perAccount.windowMs);
     if (!accountLimit.allowed) throw tooManyRequests(accountLimit.retryAfterSeconds, 'Too many confirmation emails requested. Try again later.');
     const user = await repository.findUserByEmail(email);
-    // Sending happens in the background, so the answer takes the same time whether or not mail goes out.
+    // Sending happens in the background, and the response floor hides the token write: the answer takes the same
+    // time whether or not mail goes out.
     if (user && !user.emailConfirmedAt) await sendConfirmation(user);
     else randomToken(32);
     return { message: RESEND_ACCEPTED };
@@ -194,7 +249,46 @@ export function createAccountsService({ repository, rateLimiter, mailer, clock, 
     await repository.deleteSession(sessionId);
   }
 
-  return { register, confirmEmail, resendConfirmation, login, authenticate, logout, toPublicUser };
+  /** Where the user is signed in (checklist 9): live sessions only, the calling one first. */
+  async function listSessions(userId: number, currentSessionId: string): Promise<AccountSession[]> {
+    const now = clock.now().getTime();
+    const rows = await repository.listLiveSessions(userId, {
+      usedAfter: new Date(now - SESSION_IDLE_TIMEOUT_MS),
+      createdAfter: new Date(now - SESSION_ABSOLUTE_TIMEOUT_MS),
+    });
+    const listed = rows.map((row) => ({
+      id: row.id,
+      createdAt: row.createdAt.toISOString(),
+      lastUsedAt: row.lastUsedAt.toISOString(),
+      device: deviceName(row.userAgent),
+      current: row.id === currentSessionId,
+    }));
+    return [...listed.filter((session) => session.current), ...listed.filter((session) => !session.current)];
+  }
+
+  /**
+   * Ends one of the user's sessions: its token answers 401 from now on and its live-update streams close. Another
+   * user's session id reads as an ended one (404), so ids cannot be probed.
+   */
+  async function endSession(userId: number, sessionId: string, currentSessionId: string) {
+    if (!(await repository.deleteSessionOfUser(userId, sessionId))) throw new AppError('not_found', 'That session has already ended.');
+    const current = sessionId === currentSessionId;
+    logger.info({ event: 'session.ended', userId, current }, 'session ended from settings');
+    return { message: current ? 'You are signed out on this device.' : 'That device is signed out.' };
+  }
+
+  /** "Sign out everywhere else": every session of the user but the calling one ends. */
+  async function endOtherSessions(userId: number, currentSessionId: string) {
+    const signedOutSessions = await repository.deleteOtherSessions(userId, currentSessionId);
+    logger.info({ event: 'session.ended_others', userId, signedOutSessions }, 'other sessions ended from settings');
+    const message =
+      signedOutSessions === 0
+        ? 'No other device was signed in.'
+        : `Signed out everywhere else: ${signedOutSessions} ${signedOutSessions === 1 ? 'session' : 'sessions'} ended.`;
+    return { message, signedOutSessions };
+  }
+
+  return { register, confirmEmail, resendConfirmation, login, authenticate, logout, toPublicUser, listSessions, endSession, endOtherSessions };
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;

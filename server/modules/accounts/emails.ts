@@ -25,3 +25,38 @@ export function confirmationEmail({ to, name, link }: { to: string; name: string
 </body></html>`,
   };
 }
+
+/**
+ * Sent instead of a second account when someone signs up with an address that already has one: the sign-up answer
+ * is the same as for a new address (decision 011), so only the address's owner learns that it is taken.
+ */
+export function signUpAttemptEmail({ to, name, username, confirmed, signInLink, resendLink }: {
+  to: string;
+  name: string;
+  username: string;
+  confirmed: boolean;
+  signInLink: string;
+  resendLink: string;
+}): OutgoingMail {
+  const greeting = name ? `Hi ${name},` : 'Hi,';
+  const what = 'Someone just tried to create an Analytics Hub account with this email address. It already belongs to an account, so no new account was created.';
+  const next = confirmed
+    ? [`If it was you, sign in with your username ${username}:`, signInLink]
+    : [
+        `The account with this address (username ${username}) was never confirmed. If it is yours, ask for a new confirmation link:`,
+        resendLink,
+        'If you did not create it, do not confirm it: an unconfirmed account cannot sign in.',
+      ];
+  const ignore = 'If it was not you, you can ignore this email: nothing about your account changed.';
+  return {
+    to,
+    subject: 'Someone tried to sign up with your email address',
+    text: [greeting, '', what, '', ...next, '', ignore, '', '— Analytics Hub'].join('\n'),
+    html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;background:#0f172a;color:#e2e8f0;padding:24px">
+<p>${escapeHtml(greeting)}</p>
+<p>${escapeHtml(what)}</p>
+${next.map((line) => (line.startsWith('http') ? `<p><a href="${escapeHtml(line)}" style="color:#a5b4fc">${escapeHtml(line)}</a></p>` : `<p>${escapeHtml(line)}</p>`)).join('\n')}
+<p style="font-size:13px;color:#94a3b8">${escapeHtml(ignore)}</p>
+</body></html>`,
+  };
+}

@@ -47,6 +47,16 @@ const PAYMENT_METHOD_LIST_LIMIT = 20;
 
 const PROVIDER_FAILED = 'The payment provider could not complete the request. Please try again in a moment.';
 
+/**
+ * Invoice statuses that still need their customer: a draft about to be finalized, an open invoice Stripe may still
+ * collect, an uncollectible one still owed. Deleting the customer would remove the payment details they rely on.
+ */
+const INVOICE_STATUSES_NEEDING_CUSTOMER: ReadonlySet<string> = new Set(['draft', 'open', 'uncollectible']);
+const ENDED_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(['canceled', 'incomplete_expired']);
+
+/** What became of a deleted account's Stripe customer. */
+export type CustomerRelease = { outcome: 'deleted' } | { outcome: 'kept'; reason: string };
+
 export type BillingUser = Pick<UserRow, 'id' | 'email' | 'firstName' | 'lastName' | 'createdAt'>;
 
 export interface BillingConfig {
@@ -368,6 +378,42 @@ export function createBillingService({ repository, stripe, clock, config, logger
     await repository.withCustomerLock(customerId, (locked) => adoptCustomer(locked, user.id, customerId));
   }
 
+  /**
+   * After an account's deletion: deletes its Stripe customer (and with it the stored payment details) unless Stripe
+   * still needs it, that is while a subscription runs or an invoice is draft, open or uncollectible; then the customer
+   * is kept and the reason logged (decision 011). A customer deleted already counts as deleted. Throws when Stripe
+   * cannot be reached, so the caller can retry later.
+   */
+  async function releaseCustomer(customerId: string): Promise<CustomerRelease> {
+    const gone = 'The customer is already deleted.';
+    try {
+      const invoiceStatuses: string[] = [];
+      await callStripe('invoices.list', async (client) => {
+        for await (const invoice of client.invoices.list({ customer: customerId, limit: 100 })) invoiceStatuses.push(invoice.status ?? 'draft');
+      }, { notFound: gone });
+      const owing = invoiceStatuses.filter((status) => INVOICE_STATUSES_NEEDING_CUSTOMER.has(status));
+      const subscriptions = await callStripe('subscriptions.list', (client) => client.subscriptions.list({ customer: customerId, status: 'all', limit: SUBSCRIPTION_LIST_LIMIT }), {
+        notFound: gone,
+      });
+      const running = subscriptions.data.filter((subscription) => !ENDED_SUBSCRIPTION_STATUSES.has(subscription.status));
+      const reason =
+        owing.length > 0
+          ? `${owing.length} ${owing.length === 1 ? 'invoice' : 'invoices'} still ${[...new Set(owing)].join(' or ')}`
+          : running.length > 0
+            ? `a subscription still ${running[0]!.status}`
+            : undefined;
+      if (reason) {
+        logger.warn({ event: 'billing.customer_kept', customerId, reason }, 'Stripe customer of a deleted account kept: Stripe still needs it');
+        return { outcome: 'kept', reason };
+      }
+      await callStripe('customers.del', (client) => client.customers.del(customerId), { notFound: gone });
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'not_found')) throw error;
+    }
+    logger.info({ event: 'billing.customer_deleted', customerId }, 'Stripe customer of a deleted account deleted');
+    return { outcome: 'deleted' };
+  }
+
   async function listPaymentMethods(user: BillingUser): Promise<PaymentMethod[]> {
     const customerId = await repository.findCustomerIdOfUser(user.id);
     if (!customerId) return [];
@@ -415,6 +461,8 @@ export function createBillingService({ repository, stripe, clock, config, logger
     cancelSubscription,
     resumeSubscription,
     syncForUser,
+    releaseCustomer,
+    customerIdOf: (userId: number) => repository.findCustomerIdOfUser(userId),
     listPaymentMethods,
     listInvoices,
   };

@@ -1,20 +1,30 @@
 // The stream's own timing and clean-up, on a bare Fastify server holding only the stream factory: a heartbeat
-// interval of a few milliseconds (the factory's `heartbeatMs`), a bus that keeps its listeners where the test can see
-// them, and a real HTTP client that goes away. Nothing sleeps: the test reads the stream until the line it waits for
-// arrives, and waits for the response's `close` event before looking at what is left.
+// interval of a few milliseconds (the factory's `heartbeatMs`), a bus and a stream registry kept in memory where the
+// test can see them, and a real HTTP client that goes away. Nothing sleeps: the test reads the stream until the line
+// it waits for arrives, and waits for the response's `close` event before looking at what is left. The registry on a
+// real database, across processes, is tested in events.test.ts.
 import Fastify, { type FastifyInstance } from 'fastify';
+import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EventBus, LiveEventKind, LiveEventListener } from '../../lib/event-bus.ts';
-import { createEventStreams, type EventStreams, STREAM_RETRY_MS } from './event-stream.ts';
+import { registerErrorHandler } from '../../plugins/error-handler.ts';
+import { createManualClock } from '../../test/manual-clock.ts';
+import { createEventStreams, type EventStreams, type StreamRegistry, STREAM_RETRY_MS } from './event-stream.ts';
 import type { EventsService } from './events.service.ts';
 
 const HEARTBEAT_TEST_MS = 25;
+const MAX_TEST_STREAMS = 2;
 const USER_ID = 7;
 
 /** A bus without a database: the listeners of each user, so a test can see what a stream holds. */
 function createMemoryBus() {
   const listeners = new Map<number, Set<LiveEventListener>>();
+  const endedListeners = new Set<(streamId: string) => void>();
   const bus: EventBus = {
+    onStreamEnded(listener) {
+      endedListeners.add(listener);
+      return () => endedListeners.delete(listener);
+    },
     async start() {},
     subscribe(userId, listener) {
       const set = listeners.get(userId) ?? new Set();
@@ -32,27 +42,65 @@ function createMemoryBus() {
     deliver: (userId: number, kind: LiveEventKind) => {
       for (const listener of [...(listeners.get(userId) ?? [])]) listener(kind);
     },
+    /** What the database trigger does when a stream's row is deleted by someone else. */
+    endStream: (streamId: string) => {
+      for (const listener of [...endedListeners]) listener(streamId);
+    },
   };
+}
+
+/** The registry's rows in memory, with the same answers as events.repository.ts. */
+function createMemoryRegistry() {
+  const rows = new Map<string, { userId: number; sessionId: string }>();
+  const registry: StreamRegistry = {
+    async registerStream(stream, { max }) {
+      if ([...rows.values()].filter((row) => row.userId === stream.userId).length >= max) return 'too_many';
+      rows.set(stream.id, { userId: stream.userId, sessionId: stream.sessionId });
+      return 'registered';
+    },
+    async unregisterStream(streamId) {
+      rows.delete(streamId);
+    },
+    async refreshStreams(streamIds) {
+      return new Set(streamIds.filter((id) => rows.has(id)));
+    },
+    async sessionExists(sessionId) {
+      return !endedSessions.has(sessionId);
+    },
+  };
+  const endedSessions = new Set<string>();
+  return { registry, rows, endedSessions };
 }
 
 let app: FastifyInstance;
 let baseUrl: string;
 let streams: EventStreams;
 let memory: ReturnType<typeof createMemoryBus>;
+let registry: ReturnType<typeof createMemoryRegistry>;
 /** Resolves when the server side of the latest stream saw its response close. */
 let serverSideClosed: Promise<void>;
 
 beforeAll(async () => {
   memory = createMemoryBus();
+  registry = createMemoryRegistry();
   const service = { syncEvent: async () => ({ connections: [], finished: 0, total: 0 }) } as unknown as EventsService;
-  streams = createEventStreams({ bus: memory.bus, service, heartbeatMs: HEARTBEAT_TEST_MS });
+  streams = createEventStreams({
+    bus: memory.bus,
+    service,
+    registry: registry.registry,
+    clock: createManualClock(),
+    logger: pino({ level: 'silent' }),
+    heartbeatMs: HEARTBEAT_TEST_MS,
+    maxPerUser: MAX_TEST_STREAMS,
+  });
   // Closing the app must not wait for the test client's idle keep-alive connections.
   app = Fastify({ logger: false, forceCloseConnections: true });
+  registerErrorHandler(app);
   app.get('/stream', async (request, reply) => {
     // Registered before the stream's own listener, so by the time this promise's continuation runs, the stream's
     // clean-up (run by the same `close` event) has run too.
     serverSideClosed = new Promise((resolve) => reply.raw.once('close', () => resolve()));
-    streams.stream(request, reply, USER_ID);
+    await streams.stream(request, reply, { userId: USER_ID, sessionId: 'session-of-user-7' });
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -138,5 +186,58 @@ describe('the event stream heartbeat', () => {
     expect(clearIntervalSpy).toHaveBeenCalledWith(heartbeatTimer);
     expect(memory.listenerCount(USER_ID)).toBe(0);
     expect(streams.openCount).toBe(0);
+  });
+});
+
+describe('the end of a stream', () => {
+  it('closes a stream when its session ends elsewhere (the database trigger’s notification), saying so last, and forgets it', async () => {
+    const stream = await openStream();
+    await stream.until('event: ready\n');
+    const [streamId] = [...registry.rows.keys()];
+    registry.rows.delete(streamId!);
+    registry.endedSessions.add('session-of-user-7');
+    memory.endStream(streamId!);
+    await serverSideClosed;
+    await stream.until('event: session-ended\ndata: {}\n\n');
+    expect(stream.received.endsWith('event: session-ended\ndata: {}\n\n')).toBe(true);
+    expect(streams.openCount).toBe(0);
+    expect(memory.listenerCount(USER_ID)).toBe(0);
+    registry.endedSessions.clear();
+  });
+
+  it('just closes a stream whose row went while its session lives (a clean-up): the browser reconnects', async () => {
+    const stream = await openStream();
+    await stream.until('event: ready\n');
+    const [streamId] = [...registry.rows.keys()];
+    registry.rows.delete(streamId!);
+    memory.endStream(streamId!);
+    await serverSideClosed;
+    expect(stream.received).not.toContain('session-ended');
+  });
+
+  it('closes a stream whose row is gone at the heartbeat check, when the notification never came', async () => {
+    const stream = await openStream();
+    await stream.until('event: ready\n');
+    registry.rows.clear();
+    await streams.refresh();
+    await serverSideClosed;
+    expect(streams.openCount).toBe(0);
+  });
+
+  it('refuses a stream past the per-user limit with a 429 in words, before writing anything of a stream', async () => {
+    const first = await openStream();
+    const second = await openStream();
+    await first.until('event: ready\n');
+    await second.until('event: ready\n');
+    const refused = await fetch(`${baseUrl}/stream`);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await refused.json()).toEqual({
+      code: 'rate_limited',
+      message: 'Your account already has 2 live update connections open, the most it may have. Close a tab or window with Analytics Hub, and this one reconnects by itself.',
+    });
+    first.disconnect();
+    second.disconnect();
+    await vi.waitFor(() => expect(registry.rows.size).toBe(0));
   });
 });

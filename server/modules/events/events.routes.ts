@@ -31,6 +31,6 @@ export function eventsRoutes(app: FastifyInstance, { service, streams, requireSt
   });
 
   routes.get(EVENT_STREAM_PATH, { schema: { querystring: eventStreamQuery }, config: { authenticate: requireStreamTicket } }, async (request, reply) => {
-    streams.stream(request, reply, currentUser(request).id);
+    await streams.stream(request, reply, { userId: currentUser(request).id, sessionId: request.auth!.sessionId });
   });
 }

@@ -2,17 +2,18 @@
 // access gate), the event stream, and events crossing server processes through LISTEN/NOTIFY (two app instances
 // on one PostgreSQL database; on PGlite, one instance).
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { PlatformName } from '#contract/platforms.ts';
 import { buildApp } from '../../app.ts';
-import { eventStreamTickets } from '../../db/schema.ts';
+import { eventStreams, eventStreamTickets } from '../../db/schema.ts';
 import { sha256 } from '../../lib/secure-random.ts';
 import { openPostgres } from '../../db/client.ts';
 import { type Account, connect, signUpWithAccess } from '../../test/platforms.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import { REGISTER_LIMIT_PER_IP } from '../../lib/account-limits.ts';
 import { TICKET_TTL_MS } from './events.service.ts';
+import { MAX_STREAMS_PER_USER } from './event-stream.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -250,6 +251,8 @@ describe('the event stream', () => {
     await stream.next((event) => event.event === 'ready');
     await second.close();
     await expect(stream.next(() => false)).rejects.toThrow('ended');
+    // Shutting down ends no session: the browser comes back, to another process.
+    expect(stream.events.map((event) => event.event)).not.toContain('session-ended');
   });
 });
 
@@ -292,5 +295,121 @@ describe('across server processes', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+/** The rows of the user's open streams, as every process counts them. */
+const streamRows = (userId: number) => server.db.select().from(eventStreams).where(eq(eventStreams.userId, userId));
+
+async function loginAgain(account: Account) {
+  const response = await server.request('POST', '/api/auth/login', { body: { username: account.username, password: account.password } });
+  expect(response.status).toBe(200);
+  return response.body.token as string;
+}
+
+describe('a stream ends with its session', () => {
+  it('closes when its session signs out', async () => {
+    server.clock.advance(REGISTER_LIMIT_PER_IP.windowMs);
+    const account = await signUpWithAccess(server);
+    const stream = await openStream(server.baseUrl, (await ticketFor(account)).ticket);
+    await stream.next((event) => event.event === 'ready');
+    expect(await streamRows(account.user.id)).toHaveLength(1);
+    expect((await server.request('POST', '/api/auth/logout', { token: account.token })).status).toBe(200);
+    await stream.next((event) => event.event === 'session-ended');
+    await expect(stream.next(() => false)).rejects.toThrow('ended');
+    await vi.waitFor(async () => expect(await streamRows(account.user.id)).toEqual([]));
+  });
+
+  it('checklist 9: closes when its session is revoked from another session, on another server process too; other sessions’ streams stay', async () => {
+    const account = await signUpWithAccess(server);
+    const phone = await loginAgain(account);
+    const second = await startSecondInstance(server);
+    try {
+      const onSecond = await openStream(second.baseUrl, (await ticketFor({ token: phone }, second)).ticket);
+      const onFirst = await openStream(server.baseUrl, (await ticketFor({ token: phone })).ticket);
+      const kept = await openStream(server.baseUrl, (await ticketFor(account)).ticket);
+      for (const stream of [onSecond, onFirst, kept]) await stream.next((event) => event.event === 'ready');
+
+      const phoneSession = phone.split('.')[0]!;
+      expect((await server.request('DELETE', `/api/settings/sessions/${phoneSession}`, { token: account.token })).status).toBe(200);
+      // Each says so last, so the browser does not come back.
+      for (const stream of [onSecond, onFirst]) await stream.next((event) => event.event === 'session-ended');
+      await expect(onSecond.next(() => false)).rejects.toThrow('ended');
+      await expect(onFirst.next(() => false)).rejects.toThrow('ended');
+      expect(kept.ended).toBe(false);
+      expect((await streamRows(account.user.id)).map((row) => row.sessionId)).toEqual([account.token.split('.')[0]]);
+      // The revoked token gets no new ticket: the web app's retry ends in a 401 and signs that tab out.
+      expect((await server.request('POST', '/api/events/ticket', { token: phone })).status).toBe(401);
+      kept.close();
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('checklist 9: “sign out everywhere else” closes the other sessions’ streams', async () => {
+    const account = await signUpWithAccess(server);
+    const laptop = await loginAgain(account);
+    const other = await openStream(server.baseUrl, (await ticketFor({ token: laptop })).ticket);
+    const mine = await openStream(server.baseUrl, (await ticketFor(account)).ticket);
+    await other.next((event) => event.event === 'ready');
+    await mine.next((event) => event.event === 'ready');
+    expect((await server.request('DELETE', '/api/settings/sessions', { token: account.token })).body.signedOutSessions).toBe(1);
+    await expect(other.next(() => false)).rejects.toThrow('ended');
+    expect(mine.ended).toBe(false);
+    mine.close();
+  });
+});
+
+describe('streams per user', () => {
+  it(`refuses the ${MAX_STREAMS_PER_USER + 1}th concurrent stream of a user with a 429 in words, counted across server processes`, async () => {
+    server.clock.advance(REGISTER_LIMIT_PER_IP.windowMs);
+    const account = await signUpWithAccess(server);
+    const stranger = await signUpWithAccess(server);
+    const second = await startSecondInstance(server);
+    try {
+      const open = [];
+      for (let index = 0; index < MAX_STREAMS_PER_USER; index += 1) {
+        const target = index % 2 === 0 ? server : second;
+        const stream = await openStream(target.baseUrl, (await ticketFor(account, target)).ticket);
+        await stream.next((event) => event.event === 'ready');
+        open.push(stream);
+      }
+      for (const target of [server, second]) {
+        const refused = await openStream(target.baseUrl, (await ticketFor(account, target)).ticket);
+        expect(refused.response.status).toBe(429);
+        expect(refused.response.headers.get('retry-after')).toBe('15');
+        expect(await refused.response.json()).toEqual({
+          code: 'rate_limited',
+          message: `Your account already has ${MAX_STREAMS_PER_USER} live update connections open, the most it may have. Close a tab or window with Analytics Hub, and this one reconnects by itself.`,
+        });
+      }
+      // Another user is not affected.
+      const strangers = await openStream(second.baseUrl, (await ticketFor(stranger, second)).ticket);
+      expect(strangers.response.status).toBe(200);
+      strangers.close();
+
+      // A tab closes: its row goes, and the next stream is accepted.
+      open.shift()!.close();
+      await vi.waitFor(async () => expect(await streamRows(account.user.id)).toHaveLength(MAX_STREAMS_PER_USER - 1));
+      const next = await openStream(second.baseUrl, (await ticketFor(account, second)).ticket);
+      expect(next.response.status).toBe(200);
+      for (const stream of [...open, next]) stream.close();
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('does not count the rows a crashed process left behind (not seen for three heartbeats)', async () => {
+    const account = await signUpWithAccess(server);
+    const sessionId = account.token.split('.')[0]!;
+    const long = new Date(server.clock.now().getTime() - 60 * 60_000);
+    await server.db.insert(eventStreams).values(
+      Array.from({ length: MAX_STREAMS_PER_USER }, (_, index) => ({ id: `left-by-a-dead-process-${index}`, userId: account.user.id, sessionId, openedAt: long, seenAt: long })),
+    );
+    const stream = await openStream(server.baseUrl, (await ticketFor(account)).ticket);
+    expect(stream.response.status).toBe(200);
+    await stream.next((event) => event.event === 'ready');
+    expect((await streamRows(account.user.id)).map((row) => row.id)).not.toContain('left-by-a-dead-process-0');
+    stream.close();
   });
 });

@@ -76,6 +76,28 @@ function platformQueries(db: Database) {
       return row;
     },
 
+    /**
+     * Whether a stored OAuth connection may hold a grant that a new authorization of the same platform account shares:
+     * one of this platform account (any user's), or, when the account is unknown, a working one of the user's.
+     */
+    async mayShareGrant(platform: string, holder: { platformUserId: string } | { userId: number }): Promise<boolean> {
+      const [row] = await db
+        .select({ id: platformConnections.id })
+        .from(platformConnections)
+        .where(
+          and(
+            eq(platformConnections.platform, platform),
+            eq(platformConnections.manual, false),
+            isNotNull(platformConnections.accessToken),
+            'platformUserId' in holder
+              ? eq(platformConnections.platformUserId, holder.platformUserId)
+              : and(eq(platformConnections.userId, holder.userId), eq(platformConnections.needsReconnect, false)),
+          ),
+        )
+        .limit(1);
+      return row !== undefined;
+    },
+
     async countConnectionsOnPlatform(userId: number, platform: string): Promise<number> {
       const [row] = await db
         .select({ value: count() })

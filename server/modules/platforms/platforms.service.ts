@@ -209,20 +209,33 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
         throw new AppError('bad_request', 'This authorization can no longer be completed. Start the connection again from the Platforms page.');
       }
       let tokens: TokenSet;
-      let profile: PlatformProfile;
       try {
         tokens = await provider.exchangeCode({ ...context, redirectUri: pending.redirectUri }, { code: body.code, codeVerifier });
-        if (provider.issuesRefreshToken && !tokens.refreshToken) {
-          // Not revoked: at Google and TikTok revoking this token ends the whole grant, including a working
-          // connection of the same account that this authorization was meant to renew.
-          logger.warn({ event: 'platform.token_without_refresh', userId, platform }, 'token answer without the refresh token the platform always issues: refused');
-          throw new AppError('bad_gateway', `${name} sent no refresh token, so the connection would stop within hours. Nothing was saved: please connect again.`);
-        }
-        profile = await provider.profile(context, tokens.accessToken, tokens.scope);
       } catch (error) {
         throw toAppError(error, platform, { userId, step: 'connect' });
       }
-      const row = await storeConnection(userId, platform, profile, tokens);
+      if (provider.issuesRefreshToken && !tokens.refreshToken) {
+        // Not revoked: a grant answered without its refresh token is one the account already gave us (Google sends
+        // the refresh token on first consent only), and at Google and TikTok revoking this token ends that whole
+        // grant, including the working connection this authorization was meant to renew.
+        logger.warn({ event: 'platform.token_without_refresh', userId, platform }, 'token answer without the refresh token the platform always issues: refused');
+        throw new AppError('bad_gateway', `${name} sent no refresh token, so the connection would stop within hours. Nothing was saved: please connect again.`);
+      }
+      // From here the platform holds a new grant for us: if the connection is not stored, it is revoked.
+      let profile: PlatformProfile;
+      try {
+        profile = await provider.profile(context, tokens.accessToken, tokens.scope);
+      } catch (error) {
+        await revokeUnstoredGrant(platform, tokens, { userId });
+        throw toAppError(error, platform, { userId, step: 'connect' });
+      }
+      let row: ConnectionRow;
+      try {
+        row = await storeConnection(userId, platform, profile, tokens);
+      } catch (error) {
+        await revokeUnstoredGrant(platform, tokens, { platformUserId: profile.id });
+        throw error;
+      }
       await resumeSync?.(row.id);
       logger.info({ userId, platform, connectionId: row.id }, 'platform connected');
       return toConnection(row);
@@ -294,6 +307,28 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
     summary: (userId: number) => repository.summary(userId),
 
   };
+
+  /**
+   * Revokes a grant whose connection failed after the code exchange (the profile could not be read, the account is
+   * linked to another user, the per-platform limit, a database error), where the platform offers revocation: an app
+   * must not keep access it does not use. Left alone, and logged, when a stored connection may share the grant: at
+   * Google and TikTok revoking any token of an account ends the app's whole grant, which would break that working
+   * connection (another user's, in the "already connected" case). Best effort: the user's answer is the failure.
+   */
+  async function revokeUnstoredGrant(platform: PlatformName, tokens: TokenSet, holder: { platformUserId: string } | { userId: number }) {
+    const provider = providers[platform];
+    if (!provider.revoke) return;
+    try {
+      if (await repository.mayShareGrant(platform, holder)) {
+        logger.info({ event: 'platform.unstored_grant_kept', platform }, 'connection failed after the token exchange; the grant may be shared with a stored connection: not revoked');
+        return;
+      }
+      await provider.revoke(contextFor(platform), { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? null, expiresAt: tokens.expiresAt ?? null, issuedAt: clock.now() });
+      logger.info({ event: 'platform.unstored_grant_revoked', platform }, 'connection failed after the token exchange; the new grant was revoked');
+    } catch (error) {
+      logPlatformFailure(error, { platform, step: 'revoke-unstored' });
+    }
+  }
 
   async function revokeQuietly(row: ConnectionRow) {
     const platform = resolvePlatform(row.platform);

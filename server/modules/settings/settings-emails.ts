@@ -1,3 +1,4 @@
+import { APP_ACCESS_SETTINGS } from '#contract/settings.ts';
 import type { OutgoingMail } from '../mail/mailer.ts';
 import { escapeHtml } from '../../lib/html.ts';
 
@@ -65,10 +66,16 @@ export function passwordChangedEmail({ to, name }: { to: string; name: string })
 export function accountDeletedEmail({ to, name }: { to: string; name: string }): OutgoingMail {
   const greeting = greetingOf(name);
   const what = 'Your Analytics Hub account and all of its data were deleted, and any subscription was cancelled. We will not email you again.';
+  const platforms = `If you connected LinkedIn, Patreon or Instagram, remove Analytics Hub there too: they give apps no way to end their own access.`;
   return {
     to,
     subject: 'Your Analytics Hub account was deleted',
-    text: [greeting, '', what, '', '— Analytics Hub'].join('\n'),
-    html: layout([`<p>${escapeHtml(greeting)}</p>`, `<p>${escapeHtml(what)}</p>`]),
+    text: [greeting, '', what, '', platforms, ...APP_ACCESS_SETTINGS.map(({ name, page, url }) => `- ${name} (${page}): ${url}`), '', '— Analytics Hub'].join('\n'),
+    html: layout([
+      `<p>${escapeHtml(greeting)}</p>`,
+      `<p>${escapeHtml(what)}</p>`,
+      `<p>${escapeHtml(platforms)}</p>`,
+      `<ul>${APP_ACCESS_SETTINGS.map(({ name, page, url }) => `<li><a href="${escapeHtml(url)}" style="color:#a5b4fc">${escapeHtml(name)}</a> (${escapeHtml(page)})</li>`).join('')}</ul>`,
+    ]),
   };
 }

@@ -12,13 +12,24 @@ import {
   confirmEmailChangeResponse,
   deleteAccountRequest,
   deleteAccountResponse,
+  accountSessionsResponse,
+  endOtherSessionsResponse,
+  endSessionResponse,
+  sessionIdParams,
   updateProfileRequest,
   updateProfileResponse,
 } from '#contract/settings.ts';
-import { currentUser } from '../../plugins/authentication.ts';
+import type { AccountsService } from '../accounts/accounts.service.ts';
+import { currentSession, currentUser } from '../../plugins/authentication.ts';
 import type { SettingsService } from './settings.service.ts';
 
-export function settingsRoutes(app: FastifyInstance, { settings, requireUser }: { settings: SettingsService; requireUser: preHandlerAsyncHookHandler }) {
+/** The sessions are the accounts feature's (it signs them in and checks them); Settings lists and ends them. */
+export type SessionsService = Pick<AccountsService, 'listSessions' | 'endSession' | 'endOtherSessions'>;
+
+export function settingsRoutes(
+  app: FastifyInstance,
+  { settings, sessions, requireUser }: { settings: SettingsService; sessions: SessionsService; requireUser: preHandlerAsyncHookHandler },
+) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.get('/api/settings/account', { preHandler: requireUser, schema: { response: { 200: accountSettingsResponse } } }, async (request) =>
@@ -41,6 +52,25 @@ export function settingsRoutes(app: FastifyInstance, { settings, requireUser }: 
 
   routes.post('/api/settings/password', { preHandler: requireUser, schema: { body: changePasswordRequest, response: { 200: changePasswordResponse } } }, async (request) =>
     settings.changePassword(currentUser(request), request.auth!.sessionId, request.body),
+  );
+
+  routes.get('/api/settings/sessions', { preHandler: requireUser, schema: { response: { 200: accountSessionsResponse } } }, async (request) => {
+    const { user, sessionId } = currentSession(request);
+    return { sessions: await sessions.listSessions(user.id, sessionId) };
+  });
+
+  routes.delete('/api/settings/sessions', { preHandler: requireUser, schema: { response: { 200: endOtherSessionsResponse } } }, async (request) => {
+    const { user, sessionId } = currentSession(request);
+    return sessions.endOtherSessions(user.id, sessionId);
+  });
+
+  routes.delete(
+    '/api/settings/sessions/:id',
+    { preHandler: requireUser, schema: { params: sessionIdParams, response: { 200: endSessionResponse } } },
+    async (request) => {
+      const { user, sessionId } = currentSession(request);
+      return sessions.endSession(user.id, request.params.id, sessionId);
+    },
   );
 
   routes.post('/api/settings/account/delete', { preHandler: requireUser, schema: { body: deleteAccountRequest, response: { 200: deleteAccountResponse } } }, async (request) =>

@@ -2,7 +2,14 @@
 // and deletion of the account with everything it owns. Every credential change asks for the current password, so a
 // stolen session token cannot take the account over for good (docs/security.md#sessions).
 import type { FastifyBaseLogger } from 'fastify';
-import type { ChangeEmailRequest, ChangePasswordRequest, DeleteAccountRequest, UpdateProfileRequest } from '#contract/settings.ts';
+import {
+  APP_ACCESS_SETTINGS,
+  type ChangeEmailRequest,
+  type ChangePasswordRequest,
+  type DeleteAccountRequest,
+  type DeleteAccountResponse,
+  type UpdateProfileRequest,
+} from '#contract/settings.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
@@ -33,13 +40,15 @@ export interface SettingsServiceDeps {
   rateLimiter: RateLimiter;
   mailer: Mailer;
   clock: Clock;
-  billing: Pick<BillingService, 'cancelSubscription'>;
+  billing: Pick<BillingService, 'cancelSubscription' | 'customerIdOf' | 'releaseCustomer'>;
+  /** Retries the release of a Stripe customer later (server/modules/billing/billing.jobs.ts). */
+  enqueueCustomerRelease: (customerId: string) => Promise<void>;
   platforms: Pick<PlatformsService, 'listConnections' | 'disconnect'>;
   publicUrl: string;
   logger: FastifyBaseLogger;
 }
 
-export function createSettingsService({ repository, rateLimiter, mailer, clock, billing, platforms, publicUrl, logger }: SettingsServiceDeps) {
+export function createSettingsService({ repository, rateLimiter, mailer, clock, billing, enqueueCustomerRelease, platforms, publicUrl, logger }: SettingsServiceDeps) {
   // Wrong current passwords are throttled per account like sign-in failures, so these calls are no guessing oracle.
   const passwordThrottle = rateLimiter.failureThrottle(LOGIN_LIMITS.perAccount);
 
@@ -133,11 +142,30 @@ export function createSettingsService({ repository, rateLimiter, mailer, clock, 
   }
 
   /**
+   * Deletes the Stripe customer of a deleted account unless an invoice still needs it (billing decides and logs why).
+   * The account is gone already: Stripe being unreachable never undoes or delays that, the release is retried by a job.
+   */
+  async function releaseStripeCustomer(userId: number, customerId: string) {
+    try {
+      await billing.releaseCustomer(customerId);
+    } catch (error) {
+      logger.warn({ event: 'settings.delete.customer_release_failed', userId, customerId, err: error }, 'Stripe customer not released now; retrying in a job');
+      try {
+        await enqueueCustomerRelease(customerId);
+      } catch (queueError) {
+        logger.error({ event: 'settings.delete.customer_release_lost', userId, customerId, err: queueError }, 'the Stripe customer release could not be queued');
+      }
+    }
+  }
+
+  /**
    * Cancels the subscription at Stripe first (a deleted account must never be charged again: if Stripe cannot be
    * reached the deletion stops here and can be retried), revokes platform grants where the platform allows it
-   * (best effort), then deletes the user row, which cascades to everything the user owns.
+   * (best effort), deletes the user row, which cascades to everything the user owns, then deletes the Stripe
+   * customer unless an invoice still needs it (never blocking: retried in a job). The answer says where to remove
+   * the app at the platforms that cannot revoke it.
    */
-  async function deleteAccount(user: UserRow, input: DeleteAccountRequest) {
+  async function deleteAccount(user: UserRow, input: DeleteAccountRequest): Promise<DeleteAccountResponse> {
     await requireCurrentPassword(user, input.currentPassword);
     try {
       await billing.cancelSubscription(user, false);
@@ -156,10 +184,13 @@ export function createSettingsService({ repository, rateLimiter, mailer, clock, 
         logger.warn({ event: 'settings.delete.disconnect_failed', userId: user.id, connectionId: connection.id, err: error }, 'platform disconnect failed; the row goes with the account');
       }
     }
+    // Read before the row goes: the link to the customer is deleted with the account.
+    const customerId = await billing.customerIdOf(user.id);
     await repository.deleteUser(user.id);
     mailer.sendInBackground(accountDeletedEmail({ to: user.email, name: user.firstName }));
     logger.info({ event: 'settings.account_deleted', userId: user.id }, 'account deleted');
-    return { message: 'Your account and all of its data were deleted.' };
+    if (customerId) await releaseStripeCustomer(user.id, customerId);
+    return { message: 'Your account and all of its data were deleted.', removeAppAccessAt: APP_ACCESS_SETTINGS.map((entry) => ({ ...entry })) };
   }
 
   return {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
 import { connect, signUpWithAccess } from '../../test/platforms.ts';
 import type { CapturedMail } from '../../test/smtp-capture.ts';
-import { sandboxOf, stripeClient } from '../../test/stripe.ts';
+import { FAILING_CARD, sandboxOf, stripeClient, submitHostedForm } from '../../test/stripe.ts';
 import { syncNow } from '../../test/sync.ts';
 import { startTestServer, TEST_PUBLIC_URL, type TestServer } from '../../test/test-server.ts';
 
@@ -24,10 +24,14 @@ function emailChangeLink(mail: CapturedMail) {
   return { link, userId: Number(url.searchParams.get('userId')), token: url.searchParams.get('token') ?? '' };
 }
 
-async function login(username: string, password: string) {
-  const response = await server.request('POST', '/api/auth/login', { body: { username, password } });
+async function login(username: string, password: string, userAgent?: string) {
+  const response = await server.request('POST', '/api/auth/login', { body: { username, password }, headers: userAgent ? { 'user-agent': userAgent } : {} });
   return response;
 }
+
+const FIREFOX_ON_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
+const SAFARI_ON_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+const sessionIdOf = (token: string) => token.split('.')[0]!;
 
 describe('profile', () => {
   it('saves the first and last name, refuses bad input with a message, and needs a session', async () => {
@@ -177,6 +181,88 @@ describe('password change', () => {
   });
 });
 
+describe('sessions', () => {
+  it('checklist 9: lists the account’s live sessions, the current one first, with device and dates, and no one else’s', async () => {
+    const account = await server.signUp();
+    const other = await server.signUp();
+    server.clock.advance(2 * 3_600_000);
+    const laptop = (await login(account.username, account.password, FIREFOX_ON_WINDOWS)).body.token as string;
+    server.clock.advance(60_000);
+    const phone = (await login(account.username, account.password, SAFARI_ON_IPHONE)).body.token as string;
+
+    const listed = await server.request('GET', '/api/settings/sessions', { token: phone });
+    expect(listed.status).toBe(200);
+    expect(listed.body.sessions).toEqual([
+      { id: sessionIdOf(phone), device: 'Safari on iPhone', current: true, createdAt: server.clock.now().toISOString(), lastUsedAt: server.clock.now().toISOString() },
+      { id: sessionIdOf(laptop), device: 'Firefox on Windows', current: false, createdAt: expect.any(String), lastUsedAt: expect.any(String) },
+      { id: sessionIdOf(account.token!), device: expect.any(String), current: false, createdAt: expect.any(String), lastUsedAt: expect.any(String) },
+    ]);
+    // Ids only: never a secret or its hash.
+    expect(JSON.stringify(listed.body)).not.toContain(phone.split('.')[1]);
+    expect(JSON.stringify(listed.body)).not.toContain(sessionIdOf(other.token!));
+    expect((await server.request('GET', '/api/settings/sessions')).status).toBe(401);
+  });
+
+  it('checklist 9: ending one session makes its token answer 401 on replay; the others keep working', async () => {
+    const account = await server.signUp();
+    const laptop = (await login(account.username, account.password, FIREFOX_ON_WINDOWS)).body.token as string;
+    const ended = await server.request('DELETE', `/api/settings/sessions/${sessionIdOf(laptop)}`, { token: account.token });
+    expect(ended.status).toBe(200);
+    expect(ended.body).toEqual({ message: 'That device is signed out.' });
+    expect((await server.request('GET', '/api/auth/me', { token: laptop })).status).toBe(401);
+    expect((await server.request('GET', '/api/settings/sessions', { token: laptop })).status).toBe(401);
+    expect((await server.request('GET', '/api/auth/me', { token: account.token })).status).toBe(200);
+    const listed = await server.request('GET', '/api/settings/sessions', { token: account.token });
+    expect(listed.body.sessions.map((session: { id: string }) => session.id)).toEqual([sessionIdOf(account.token!)]);
+    // Ended already, or never this account's: the same 404.
+    const again = await server.request('DELETE', `/api/settings/sessions/${sessionIdOf(laptop)}`, { token: account.token });
+    expect(again.status).toBe(404);
+    const stranger = await server.signUp();
+    const foreign = await server.request('DELETE', `/api/settings/sessions/${sessionIdOf(stranger.token!)}`, { token: account.token });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual(again.body);
+    expect((await server.request('GET', '/api/auth/me', { token: stranger.token })).status).toBe(200);
+    expect((await server.request('DELETE', '/api/settings/sessions/not-a-session-id', { token: account.token })).status).toBe(400);
+  });
+
+  it('checklist 9: ending the current session is signing out', async () => {
+    const account = await server.signUp();
+    const ended = await server.request('DELETE', `/api/settings/sessions/${sessionIdOf(account.token!)}`, { token: account.token });
+    expect(ended.body).toEqual({ message: 'You are signed out on this device.' });
+    expect((await server.request('GET', '/api/auth/me', { token: account.token })).status).toBe(401);
+  });
+
+  it('checklist 9: sign out everywhere else ends every other session and keeps this one', async () => {
+    const account = await server.signUp();
+    const others = [
+      (await login(account.username, account.password, FIREFOX_ON_WINDOWS)).body.token as string,
+      (await login(account.username, account.password, SAFARI_ON_IPHONE)).body.token as string,
+    ];
+    const stranger = await server.signUp();
+    const ended = await server.request('DELETE', '/api/settings/sessions', { token: account.token });
+    expect(ended.status).toBe(200);
+    expect(ended.body).toEqual({ message: 'Signed out everywhere else: 2 sessions ended.', signedOutSessions: 2 });
+    for (const token of others) expect((await server.request('GET', '/api/auth/me', { token })).status).toBe(401);
+    expect((await server.request('GET', '/api/auth/me', { token: account.token })).status).toBe(200);
+    expect((await server.request('GET', '/api/auth/me', { token: stranger.token })).status).toBe(200);
+    const again = await server.request('DELETE', '/api/settings/sessions', { token: account.token });
+    expect(again.body).toEqual({ message: 'No other device was signed in.', signedOutSessions: 0 });
+  });
+
+  it('checklist 9: leaves out sessions past their idle timeout', async () => {
+    const account = await server.signUp();
+    const idle = (await login(account.username, account.password, FIREFOX_ON_WINDOWS)).body.token as string;
+    // The account's first session stays in use; the other is not used for more than 7 days.
+    for (let day = 0; day < 8; day += 1) {
+      server.clock.advance(24 * 3_600_000);
+      expect((await server.request('GET', '/api/auth/me', { token: account.token })).status).toBe(200);
+    }
+    const listed = await server.request('GET', '/api/settings/sessions', { token: account.token });
+    expect(listed.body.sessions.map((session: { id: string }) => session.id)).toEqual([sessionIdOf(account.token!)]);
+    expect((await server.request('GET', '/api/auth/me', { token: idle })).status).toBe(401);
+  });
+});
+
 describe('account deletion', () => {
   /** Rows that still belong to the user: every table with a user_id column, and every table keyed by one of its connections. */
   async function remainingRows(userId: number, connectionIds: number[]) {
@@ -250,6 +336,73 @@ describe('account deletion', () => {
         where tc.constraint_type = 'FOREIGN KEY' and tc.table_schema = 'public' and rc.delete_rule <> 'CASCADE'`,
     );
     expect(restricting).toEqual([]);
+  });
+
+  /** The user's Stripe customer id, read before the account (and the link) goes. */
+  async function customerIdOf(userId: number) {
+    const [row] = await queryRows<{ stripe_customer_id: string }>(server.db, sql`select stripe_customer_id from billing_customers where user_id = ${userId}`);
+    return row!.stripe_customer_id;
+  }
+  const deleteAccount = (account: { token?: string; password: string }) =>
+    server.request('POST', '/api/settings/account/delete', { token: account.token, body: { currentPassword: account.password, confirmation: 'DELETE' } });
+  const REMOVE_APP_ACCESS_AT = [
+    { platform: 'linkedin', name: 'LinkedIn', page: 'Permitted services', url: 'https://www.linkedin.com/mypreferences/d/permitted-services' },
+    { platform: 'patreon', name: 'Patreon', page: 'Settings, Apps', url: 'https://www.patreon.com/settings/apps' },
+    { platform: 'instagram', name: 'Instagram', page: 'Apps and websites', url: 'https://www.instagram.com/accounts/manage_access/' },
+  ];
+
+  it('deletes the Stripe customer once no invoice needs it; the answer and the email say where to remove the app at LinkedIn, Patreon and Instagram', async () => {
+    const account = await signUpWithAccess(server);
+    const customerId = await customerIdOf(account.user.id);
+    const deleted = await deleteAccount(account);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ message: 'Your account and all of its data were deleted.', removeAppAccessAt: REMOVE_APP_ACCESS_AT });
+    expect(await stripeClient(sandboxOf(server)).customers.retrieve(customerId)).toEqual({ id: customerId, object: 'customer', deleted: true });
+    expect(server.logLines.some((line) => line.includes('"event":"billing.customer_deleted"') && line.includes(customerId))).toBe(true);
+
+    const mail = await server.smtp.waitFor((message) => message.to.includes(account.email) && /was deleted/.test(message.subject));
+    for (const { name, url } of REMOVE_APP_ACCESS_AT) {
+      expect(mail.text).toContain(`- ${name} (`);
+      expect(mail.text).toContain(url);
+      expect(mail.html).toContain(`<a href="${url}"`);
+    }
+  });
+
+  it('keeps the Stripe customer while an invoice is still open, and logs why', async () => {
+    const account = await server.signUp();
+    // No trial and a card whose charges fail: the first invoice stays open (the subscription incomplete).
+    const checkout = await server.request('POST', '/api/stripe/create-checkout-session', { token: account.token, body: { trialDays: 0 } });
+    await submitHostedForm(sandboxOf(server), checkout.body.url, FAILING_CARD);
+    await sandboxOf(server).flushWebhooks();
+    const customerId = await customerIdOf(account.user.id);
+    const stripe = stripeClient(sandboxOf(server));
+    expect((await stripe.invoices.list({ customer: customerId })).data.map((invoice) => invoice.status)).toEqual(['open']);
+
+    expect((await deleteAccount(account)).status).toBe(200);
+    const kept = await stripe.customers.retrieve(customerId);
+    expect(kept.deleted).toBeUndefined();
+    const logged = server.logLines.find((line) => line.includes('"event":"billing.customer_kept"') && line.includes(customerId));
+    expect(logged).toContain('"reason":"1 invoice still open"');
+    // The account is gone all the same.
+    expect((await server.request('GET', '/api/auth/me', { token: account.token })).status).toBe(401);
+  });
+
+  it('deletes the account when Stripe cannot be reached for the customer, and a retried job deletes the customer later', async () => {
+    const account = await signUpWithAccess(server);
+    const customerId = await customerIdOf(account.user.id);
+    // The SDK tries three times (two retries): all three fail.
+    sandboxOf(server).failNext('DELETE', '/v1/customers/:id', { times: 3 });
+    const deleted = await deleteAccount(account);
+    expect(deleted.status).toBe(200);
+    expect((await server.request('GET', '/api/auth/me', { token: account.token })).status).toBe(401);
+    const stripe = stripeClient(sandboxOf(server));
+    expect((await stripe.customers.retrieve(customerId)).deleted).toBeUndefined();
+    expect(server.logLines.some((line) => line.includes('"event":"billing.customer_release_queued"') && line.includes(customerId))).toBe(true);
+
+    expect(await server.customerReleases.drain()).toEqual([{ ok: true, result: { outcome: 'deleted' } }]);
+    expect(await stripe.customers.retrieve(customerId)).toEqual({ id: customerId, object: 'customer', deleted: true });
+    // Running it again would do no harm: nothing is left queued.
+    expect(await server.customerReleases.drain()).toEqual([]);
   });
 
   it('works for a user who never subscribed', async () => {

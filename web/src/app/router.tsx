@@ -41,6 +41,10 @@ export function createRouter() {
           }),
         },
         {
+          path: '/account-deleted',
+          lazy: async () => ({ Component: (await import('../features/settings/components/account-deleted-page')).AccountDeletedPage }),
+        },
+        {
           path: '/unsubscribe',
           lazy: async () => ({ Component: (await import('../features/settings/components/unsubscribe-page')).UnsubscribePage }),
         },

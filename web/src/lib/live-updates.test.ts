@@ -98,6 +98,18 @@ describe('startLiveUpdates', () => {
     expect(h.sources[1]!.closed).toBe(true);
   });
 
+  it('stops for good when the server says the session ended: no new ticket, no timer', async () => {
+    const h = harness([ticket(1), ticket(2)]);
+    startLiveUpdates(h.queryClient, h.dependencies);
+    await settle();
+    const [first] = h.sources;
+    first!.emit('ready');
+    first!.emit('session-ended');
+    expect(first!.closed).toBe(true);
+    expect(h.timers).toEqual([]);
+    expect(h.ticketsIssued()).toBe(1);
+  });
+
   it('waits a minute without premium access, and stops for good on 401', async () => {
     const noAccess = harness([async () => Promise.reject(new ApiError(402, 'An active subscription or trial is required', {}))]);
     startLiveUpdates(noAccess.queryClient, noAccess.dependencies);

@@ -94,6 +94,13 @@ export function startLiveUpdates(queryClient: QueryClient, dependencies: LiveUpd
         refresh(queryClient, keysToRefresh(event, data));
       });
     }
+    // The session is over (signed out, revoked elsewhere, the account deleted): nothing to come back to. The tab's
+    // next call answers 401 if this was not its own doing, and that signs it out.
+    opened.addEventListener(LIVE_EVENTS.sessionEnded, () => {
+      opened.close();
+      if (source === opened) source = undefined;
+      stopped = true;
+    });
     // The browser's own reconnection would reuse the spent ticket: close, and come back with a new one.
     opened.onerror = () => {
       opened.close();

@@ -1,6 +1,8 @@
 // Paths the shared code redirects to; the router in app/ defines the full table.
 export const LOGIN_ROUTE = '/login';
 export const DASHBOARD_ROUTE = '/dashboard';
+/** Where a deleted account's browser lands: the confirmation, and where to remove the app at the platforms. */
+export const ACCOUNT_DELETED_ROUTE = '/account-deleted';
 /** Where a user without an active subscription or trial is sent (guard and 402 responses). */
 export const UPGRADE_ROUTE = '/billing?upgrade=true';
 

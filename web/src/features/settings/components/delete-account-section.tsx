@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DELETE_CONFIRMATION_WORD } from '#contract/settings.ts';
@@ -7,25 +7,21 @@ import { Card } from '../../../components/ui/card';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
-import { clearAuthToken } from '../../../lib/auth-token';
-import { LOGIN_ROUTE } from '../../../lib/routes';
+import { ACCOUNT_DELETED_ROUTE } from '../../../lib/routes';
 import { serverMessageOr } from '../../../lib/api-client';
 import { deleteAccountMutationOptions } from '../api/delete-account';
+import type { AccountDeletedState } from './account-deleted-page';
 
 export function DeleteAccountSection() {
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
   const [typed, setTyped] = useState('');
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const remove = useMutation({
     ...deleteAccountMutationOptions(),
-    onSuccess: async () => {
-      // The session died with the account: forget it here too.
-      clearAuthToken();
-      await navigate(LOGIN_ROUTE, { replace: true });
-      queryClient.clear();
-    },
+    // The page after it says what is left to do at the platforms, and forgets the dead session there: cleared while
+    // still on /settings, the guard would send this tab to sign in instead.
+    onSuccess: () => navigate(ACCOUNT_DELETED_ROUTE, { replace: true, state: { accountDeleted: true } satisfies AccountDeletedState }),
   });
   const confirmed = typed.trim() === DELETE_CONFIRMATION_WORD && password !== '';
 

@@ -4,7 +4,9 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '#contract/auth.ts';
 import type { ReportPreferences } from '#contract/reports.ts';
+import type { AccountSession } from '#contract/settings.ts';
 import { getAuthToken, setAuthToken } from '../../../lib/auth-token';
+import { AccountDeletedPage } from './account-deleted-page';
 import { SettingsPage } from './settings-page';
 
 vi.mock('../../../lib/browser', () => ({ assignLocation: vi.fn(), openInNewTab: vi.fn(), saveFile: vi.fn() }));
@@ -19,6 +21,22 @@ const user: User = {
   createdAt: '2026-10-01T10:00:00.000Z',
 };
 
+const thisDevice: AccountSession = {
+  id: 'AAAAAAAAAAAAAAAAAAAAAA',
+  createdAt: '2026-11-01T09:00:00.000Z',
+  lastUsedAt: '2026-11-02T10:00:00.000Z',
+  device: 'Chrome on macOS',
+  current: true,
+};
+const laptop: AccountSession = {
+  id: 'BBBBBBBBBBBBBBBBBBBBBB',
+  createdAt: '2026-10-20T18:30:00.000Z',
+  lastUsedAt: '2026-10-28T08:15:00.000Z',
+  device: 'Firefox on Windows',
+  current: false,
+};
+const phone: AccountSession = { ...laptop, id: 'CCCCCCCCCCCCCCCCCCCCCC', device: 'Safari on iPhone' };
+
 const offPreferences: ReportPreferences = { frequency: 'off', weekday: 1, hour: 8, timeZone: 'UTC', nextReportAt: null, saved: false };
 
 type Reply = { status: number; body: unknown };
@@ -29,6 +47,7 @@ function stubServer(overrides: Record<string, Reply | ((body: unknown) => Reply)
   const replies: Record<string, Reply | ((body: unknown) => Reply)> = {
     'GET /api/settings/account': { status: 200, body: { user, pendingEmail: null } },
     'GET /api/reports/preferences': { status: 200, body: offPreferences },
+    'GET /api/settings/sessions': { status: 200, body: { sessions: [thisDevice, laptop, phone] } },
     ...overrides,
   };
   vi.stubGlobal(
@@ -53,6 +72,7 @@ function renderSettings() {
         <Routes>
           <Route path="/settings" element={<SettingsPage />} />
           <Route path="/login" element={<p>Login screen</p>} />
+          <Route path="/account-deleted" element={<AccountDeletedPage />} />
         </Routes>
       </MemoryRouter>
     </QueryClientProvider>,
@@ -76,7 +96,7 @@ describe('SettingsPage', () => {
     renderSettings();
     expect(screen.getByRole('status').textContent).toContain('Loading your settings');
     expect(await screen.findByRole('heading', { name: 'Profile' })).toBeTruthy();
-    for (const name of ['Email reports', 'Email address', 'Password', 'Delete account']) expect(screen.getByRole('heading', { name })).toBeTruthy();
+    for (const name of ['Email reports', 'Email address', 'Password', 'Signed-in devices', 'Delete account']) expect(screen.getByRole('heading', { name })).toBeTruthy();
     expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe('Maya');
     expect(screen.getByText('maya@example.com')).toBeTruthy();
   });
@@ -167,8 +187,55 @@ describe('SettingsPage', () => {
     expect(calls.some((call) => call.key === 'POST /api/settings/password')).toBe(false);
   });
 
-  it('deletes the account only after the password and DELETE are given, then signs out', async () => {
-    const calls = stubServer({ 'POST /api/settings/account/delete': { status: 200, body: { message: 'Your account and all of its data were deleted.' } } });
+  it('lists the signed-in devices with their times, this one marked and without a sign-out button', async () => {
+    stubServer();
+    renderSettings();
+    const list = await screen.findByRole('list', { name: 'Signed-in devices' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items.map((item) => item.querySelector('p')?.textContent)).toEqual(['Chrome on macOSThis device', 'Firefox on Windows', 'Safari on iPhone']);
+    expect(within(items[0]!).getByText('Last active').nextElementSibling?.textContent).toBe('Now');
+    expect(within(items[0]!).queryByRole('button')).toBeNull();
+    expect(within(items[1]!).getByText('Signed in').nextElementSibling?.textContent).toMatch(/^Oct 20, 2026, /);
+    // Each button says which device it signs out.
+    expect(within(items[1]!).getByRole('button', { name: /^Sign out Firefox on Windows, signed in Oct 20, 2026, / }).textContent).toBe('Sign out');
+  });
+
+  it('signs out one device and lists the devices again', async () => {
+    let sessions = [thisDevice, laptop, phone];
+    const calls = stubServer({
+      'GET /api/settings/sessions': () => ({ status: 200, body: { sessions } }),
+      [`DELETE /api/settings/sessions/${laptop.id}`]: () => {
+        sessions = [thisDevice, phone];
+        return { status: 200, body: { message: 'That device is signed out.' } };
+      },
+    });
+    renderSettings();
+    fireEvent.click(await screen.findByRole('button', { name: /^Sign out Firefox on Windows/ }));
+    expect(await screen.findByText('That device is signed out.')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('button', { name: /^Sign out Firefox on Windows/ })).toBeNull());
+    expect(calls.filter((call) => call.key.startsWith('DELETE'))).toEqual([{ key: `DELETE /api/settings/sessions/${laptop.id}`, body: undefined }]);
+  });
+
+  it('signs out everywhere else, then has nothing left to sign out', async () => {
+    let sessions = [thisDevice, laptop, phone];
+    stubServer({
+      'GET /api/settings/sessions': () => ({ status: 200, body: { sessions } }),
+      'DELETE /api/settings/sessions': () => {
+        sessions = [thisDevice];
+        return { status: 200, body: { message: 'Signed out everywhere else: 2 sessions ended.', signedOutSessions: 2 } };
+      },
+    });
+    renderSettings();
+    const everywhere = (await screen.findByRole('button', { name: 'Sign out everywhere else' })) as HTMLButtonElement;
+    await waitFor(() => expect(everywhere.disabled).toBe(false));
+    fireEvent.click(everywhere);
+    expect(await screen.findByText('Signed out everywhere else: 2 sessions ended.')).toBeTruthy();
+    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Signed-in devices' })).getAllByRole('listitem')).toHaveLength(1));
+    expect((screen.getByRole('button', { name: 'Sign out everywhere else' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('deletes the account only after the password and DELETE are given, then signs out and says where to remove the app', async () => {
+    const calls = stubServer({ 'POST /api/settings/account/delete': { status: 200, body: { message: 'Your account and all of its data were deleted.', removeAppAccessAt: [] } } });
     renderSettings();
     fireEvent.click(await screen.findByRole('button', { name: 'Delete account…' }));
     const dialog = screen.getByRole('alertdialog', { hidden: true });
@@ -181,7 +248,8 @@ describe('SettingsPage', () => {
     fireEvent.change(within(dialog).getByLabelText('Type DELETE to confirm'), { target: { value: 'DELETE' } });
     expect(confirm.disabled).toBe(false);
     fireEvent.click(confirm);
-    expect(await screen.findByText('Login screen')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Your account is deleted' })).toBeTruthy();
+    expect(screen.getAllByRole('link').filter((link) => link.getAttribute('target') === '_blank')).toHaveLength(3);
     expect(calls.find((call) => call.key === 'POST /api/settings/account/delete')?.body).toEqual({ currentPassword: 'my password', confirmation: 'DELETE' });
     expect(getAuthToken()).toBeNull();
   });

@@ -9,6 +9,7 @@ import { EmailSection } from './email-section';
 import { PasswordSection } from './password-section';
 import { ProfileSection } from './profile-section';
 import { ReportPreferencesSection } from './report-preferences-section';
+import { SessionsSection } from './sessions-section';
 
 /** /settings: the account (open to every signed-in user) and the email reports (premium, shown in place). */
 export function SettingsPage() {
@@ -37,6 +38,7 @@ export function SettingsPage() {
           <ReportPreferencesSection />
           <EmailSection email={account.data.user.email} pendingEmail={account.data.pendingEmail} />
           <PasswordSection />
+          <SessionsSection />
           <DeleteAccountSection />
         </div>
       )}
