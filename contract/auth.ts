@@ -47,7 +47,7 @@ export const registerRequest = z.strictObject({
 export type RegisterRequest = z.input<typeof registerRequest>;
 /**
  * The account a sign-up answers with: what was submitted, waiting for its email confirmation. An address that already
- * has an account gets this same answer and nothing is created (the owner is mailed instead; decision 011), so it
+ * has an account gets this same answer and nothing is created (the owner is mailed instead; decision 012), so it
  * holds nothing only a new row would have: no id, no dates.
  */
 export const registeredUser = z.object({

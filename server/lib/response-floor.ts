@@ -1,7 +1,7 @@
 // A fixed minimum response time for the calls whose duration would otherwise say whether an account exists:
 // sign-up (a new address hashes, inserts and queues mail; a known one only hashes) and resend confirmation (an
 // unconfirmed address writes a token; the others do nothing). Whatever the path, the answer leaves no sooner than
-// the floor, so timing tells no more than the body (docs/decisions/011-sign-up-enumeration-and-sessions.md).
+// the floor, so timing tells no more than the body (docs/decisions/012-sign-up-enumeration-and-sessions.md).
 
 /** Where the floor reads elapsed time and waits: the real monotonic timer, or a test's own. */
 export interface FloorTimer {

@@ -106,7 +106,7 @@ export function createAccountsService({
 
   /**
    * Creates an unconfirmed account and mails its confirmation link. An address that already has an account gets the
-   * same answer, nothing is created, and its owner is mailed instead (decision 011); a taken username is still said
+   * same answer, nothing is created, and its owner is mailed instead (decision 012); a taken username is still said
    * (decision 003). Both paths hash the password and answer after the same response-time floor.
    */
   async function register(input: { username: string; email: string; password: string; firstName: string; lastName: string }, ip: string): Promise<RegisteredUser> {

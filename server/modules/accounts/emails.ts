@@ -28,7 +28,7 @@ export function confirmationEmail({ to, name, link }: { to: string; name: string
 
 /**
  * Sent instead of a second account when someone signs up with an address that already has one: the sign-up answer
- * is the same as for a new address (decision 011), so only the address's owner learns that it is taken.
+ * is the same as for a new address (decision 012), so only the address's owner learns that it is taken.
  */
 export function signUpAttemptEmail({ to, name, username, confirmed, signInLink, resendLink }: {
   to: string;

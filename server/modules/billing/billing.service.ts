@@ -381,7 +381,7 @@ export function createBillingService({ repository, stripe, clock, config, logger
   /**
    * After an account's deletion: deletes its Stripe customer (and with it the stored payment details) unless Stripe
    * still needs it, that is while a subscription runs or an invoice is draft, open or uncollectible; then the customer
-   * is kept and the reason logged (decision 011). A customer deleted already counts as deleted. Throws when Stripe
+   * is kept and the reason logged (decision 012). A customer deleted already counts as deleted. Throws when Stripe
    * cannot be reached, so the caller can retry later.
    */
   async function releaseCustomer(customerId: string): Promise<CustomerRelease> {

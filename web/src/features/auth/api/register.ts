@@ -1,4 +1,4 @@
-// POST /api/auth/register → 201 { user, message }, for a new email and for one that has an account alike (decision 011);
+// POST /api/auth/register → 201 { user, message }, for a new email and for one that has an account alike (decision 012);
 // 409 for a taken username, 400 for invalid input.
 import { mutationOptions } from '@tanstack/react-query';
 import type { RegisterRequest, RegisterResponse } from '#contract/auth.ts';
