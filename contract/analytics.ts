@@ -89,6 +89,9 @@ export const platformFreshness = z.object({
 });
 export type PlatformFreshness = z.infer<typeof platformFreshness>;
 
+/** The summary's period: the last 30 days, today included. */
+export const ANALYTICS_SUMMARY_DAYS = 30;
+
 /** GET /api/analytics/summary: the cards' figures over the last 30 days (today included). */
 export const analyticsSummaryQuery = z.strictObject(comparisonQueryFields);
 export type AnalyticsSummaryQuery = z.infer<typeof analyticsSummaryQuery>;

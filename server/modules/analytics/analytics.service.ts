@@ -12,6 +12,7 @@ import {
   type PlatformFreshness,
   analyticsResponse,
   analyticsSummaryResponse,
+  ANALYTICS_SUMMARY_DAYS,
   DEFAULT_ANALYTICS_DAYS,
   DEFAULT_ANALYTICS_PAGE_SIZE,
   metricTypesResponse,
@@ -33,7 +34,6 @@ import {
   type TotalsFilter,
 } from './analytics.repository.ts';
 
-const SUMMARY_DAYS = 30;
 const TOP_CONTENT = 5;
 
 const displayName = platformDisplayName;
@@ -203,7 +203,7 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
   /** The summary's period: the last 30 days, today included. */
   function summaryPeriod(): Period {
     const endDate = dayOf(clock.now());
-    return { startDate: addDays(endDate, -(SUMMARY_DAYS - 1)), endDate };
+    return { startDate: addDays(endDate, -(ANALYTICS_SUMMARY_DAYS - 1)), endDate };
   }
 
   async function computeSummary(userId: number, current: Period, comparisonPeriod: ComparisonPeriod | null): Promise<AnalyticsSummary> {
