@@ -241,6 +241,9 @@ export const performanceSummaryResponse = z.object({
   connected: z.boolean(),
   channelTitle: z.string().nullable(),
   days: z.number().int(),
+  /** The period (YYYY-MM-DD, inclusive): the last `days` days, today included. */
+  startDate: z.string(),
+  endDate: z.string(),
   totalVideos: z.number().int(),
   /**
    * False when the user did not let Analytics Hub read YouTube Analytics (only youtube.readonly granted): the four

@@ -419,7 +419,7 @@ describe('the performance summary’s comparison and freshness', () => {
     await seedYoutubeChannel(server.db, { userId: grace.user.id, now: server.clock.now(), videos: publishedAt, daily });
 
     const summary = (await get('/api/youtubeanalytics/performance-summary?days=7', grace)).body;
-    expect(summary).toMatchObject({ totalVideos: 3, totalViews: 500, totalRevenue: 5, completeThrough: '2026-10-31', revenueCompleteThrough: '2026-10-31' });
+    expect(summary).toMatchObject({ startDate: '2026-10-27', endDate: '2026-11-02', totalVideos: 3, totalViews: 500, totalRevenue: 5, completeThrough: '2026-10-31', revenueCompleteThrough: '2026-10-31' });
     expect(summary.comparison).toEqual({
       compare: 'previous',
       startDate: '2026-10-20',
