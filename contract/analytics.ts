@@ -285,7 +285,10 @@ export function followerHistoryNote(starts: readonly FollowerHistoryStart[], ran
 
 /** The comparison of GET /api/analytics: the summary's, plus the follower series of the comparison period. */
 export const analyticsComparison = periodComparison.extend({
-  /** followersOverTime over the comparison period (the Followers Growth chart overlays it, dashed). */
+  /**
+   * followersOverTime over the comparison period (the Followers Growth chart overlays it, dashed); empty unless the
+   * same connections have follower figures in both periods (two lines of different accounts would not compare).
+   */
   followersOverTime: z.array(seriesPoint),
 });
 export type AnalyticsComparison = z.infer<typeof analyticsComparison>;

@@ -119,6 +119,26 @@ export function createAnalyticsRepository(db: Database) {
       );
     },
 
+    /**
+     * Whether the same connections have follower figures in the filter's range and in the other period: only then do
+     * two follower lines count the same accounts.
+     */
+    async sameFollowerConnections(filter: AnalyticsFilter, other: Period, types: readonly string[]): Promise<boolean> {
+      if (types.length === 0) return false;
+      const connectionsIn = (period: Period) => sql`select distinct m.connection_id from account_metrics m join platform_connections c on c.id = m.connection_id
+        where ${connectionScope(filter)} and m.date between ${period.startDate} and ${period.endDate} and m.metric_type in (${list(types)})`;
+      const [row] = await queryRows<{ same: boolean }>(
+        db,
+        sql`with current_connections as (${connectionsIn(filter)}), other_connections as (${connectionsIn(other)})
+          select not exists (
+            (select connection_id from current_connections except select connection_id from other_connections)
+            union all
+            (select connection_id from other_connections except select connection_id from current_connections)
+          ) as same`,
+      );
+      return row?.same === true;
+    },
+
     /** Each connection's first day with a follower figure in the range (where its history begins), earliest first. */
     followerHistoryStarts(filter: AnalyticsFilter, types: readonly string[]) {
       if (types.length === 0) return Promise.resolve([]);

@@ -96,7 +96,7 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
     const [totals, comparison, comparisonFollowers, metrics, followers, historyStarts, engagement, breakdown, top, derived] = await Promise.all([
       cardTotals({ userId, startDate, endDate, platform }),
       comparisonPeriod ? compareTotals({ userId, platform }, { startDate, endDate }, comparisonPeriod) : Promise.resolve(null),
-      comparisonPeriod ? repository.followersOverTime({ ...filter, startDate: comparisonPeriod.startDate, endDate: comparisonPeriod.endDate }, followerTypes) : Promise.resolve([]),
+      comparisonPeriod ? comparisonFollowerLine(filter, comparisonPeriod, followerTypes) : Promise.resolve([]),
       repository.metricsPage(filter, pageSize, (page - 1) * pageSize),
       repository.followersOverTime(filter, followerTypes),
       repository.followerHistoryStarts(filter, followerTypes),
@@ -141,6 +141,15 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
       })),
       derivedSeries: groupDerived(derived),
     };
+  }
+
+  /** The follower line of the comparison period, only when it counts the same connections as the current one. */
+  async function comparisonFollowerLine(filter: AnalyticsFilter, period: ComparisonPeriod, types: readonly string[]) {
+    const [series, same] = await Promise.all([
+      repository.followersOverTime({ ...filter, startDate: period.startDate, endDate: period.endDate }, types),
+      repository.sameFollowerConnections(filter, period, types),
+    ]);
+    return same ? series : [];
   }
 
   /** One entry per platform and method, its metrics in the stored order, over the widest span of them. */

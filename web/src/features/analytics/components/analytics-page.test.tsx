@@ -236,6 +236,19 @@ describe('AnalyticsPage', () => {
     // The comparison's 09-24 and 09-25 lie under the range's first two days (10-24, 10-25).
     expect(JSON.parse(chart.dataset.labels!)).toEqual(['Oct 24, 2026', 'Oct 25, 2026', 'Nov 20, 2026', 'Nov 21, 2026']);
     expect(JSON.parse(chart.dataset.comparison!)).toEqual({ label: 'Previous 30 days', values: [800, 900, null, null] });
+    expect(screen.queryByText(/^No line for/)).toBeNull();
+  });
+
+  it('says why the comparison period has no line when its follower figures are of other accounts', async () => {
+    mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/analytics/metrics': { status: 200, body: [] },
+      'GET /api/analytics': { status: 200, body: { ...compared, comparison: { ...compared.comparison!, followersOverTime: [] } } },
+    });
+    renderPage();
+    const chart = within(await screen.findByRole('img', { name: 'Followers growth, last 30 days' })).getByTestId('line-chart');
+    expect(chart.dataset.comparison).toBeUndefined();
+    expect(screen.getByText('No line for the previous 30 days: not every account here has follower figures then.')).toBeTruthy();
   });
 
   it('asks for the comparison the Compare to filter names, custom periods as long as the range', async () => {

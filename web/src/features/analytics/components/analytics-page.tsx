@@ -261,6 +261,9 @@ export function AnalyticsPage() {
               'No followers data available',
             )}
             {data && !isEmptySeries(data.followersOverTime) ? <FollowerHistoryNote data={data} /> : null}
+            {data && comparison && comparisonName && comparison.followersOverTime.length === 0 && !isEmptySeries(data.followersOverTime) ? (
+              <p className="mt-3 text-xs text-slate-400">No line for {comparisonName.words}: not every account here has follower figures then.</p>
+            ) : null}
             {data && !isEmptySeries(data.followersOverTime) ? <DerivedNote series={data.derivedSeries} metrics={FOLLOWER_METRICS} /> : null}
           </Card>
           <Card title="Engagement Rate" className="min-w-0">
