@@ -14,14 +14,14 @@ const TONE_CLASSES: Record<ChangeTone, string> = {
 export function ChangeLine({ change, className = '' }: { change: PeriodChange; className?: string }) {
   if (change.kind === 'noData') {
     return (
-      <span className={`text-xs text-slate-400 ${className}`}>
+      <span className={`block text-xs leading-snug text-slate-400 ${className}`}>
         <span aria-hidden="true">— {change.text}</span>
         <span className="sr-only">{change.words}</span>
       </span>
     );
   }
   return (
-    <span className={`text-xs text-slate-400 ${className}`}>
+    <span className={`block text-xs leading-snug text-slate-400 ${className}`}>
       <span aria-hidden="true">
         <span className={`font-semibold ${TONE_CLASSES[change.tone]}`}>
           {CHANGE_ARROWS[change.direction]} {change.figure}
