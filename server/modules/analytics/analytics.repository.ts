@@ -108,14 +108,22 @@ export function createAnalyticsRepository(db: Database) {
           ),
           every_history_begun as (
             select max(first_day) as since from (select min(date) as first_day from per_connection group by connection_id) firsts
+          ),
+          -- Every connection on every day with a figure: its own figure, or the last one before (carried forward in
+          -- one pass of window functions: a run starts at each figure and lasts until the next).
+          grid as (
+            select days.date, connections.connection_id, p.value,
+              count(p.value) over (partition by connections.connection_id order by days.date) as run
+            from (select distinct date from per_connection) days
+            cross join (select distinct connection_id from per_connection) connections
+            left join per_connection p on p.connection_id = connections.connection_id and p.date = days.date
+          ),
+          carried as (
+            select date, max(value) over (partition by connection_id, run) as value from grid
           )
-          select days.date::text as date, sum(latest.value)::float8 as value
-          from (select distinct date from per_connection where date >= (select since from every_history_begun)) days
-          cross join lateral (
-            select distinct on (p.connection_id) p.value from per_connection p
-            where p.date <= days.date order by p.connection_id, p.date desc
-          ) latest
-          group by days.date order by days.date`,
+          select date::text as date, sum(value)::float8 as value
+          from carried where date >= (select since from every_history_begun)
+          group by date order by date`,
       );
     },
 
