@@ -1,4 +1,4 @@
-// Period comparison (issue 15; docs/decisions/012-period-comparison.md): which period a period's figures are compared
+// Period comparison (issue 15; docs/decisions/013-period-comparison.md): which period a period's figures are compared
 // with, as the analytics and YouTube calls accept it and answer it. The rules live here once, so the server computes
 // and the web app names the same comparison period.
 import { z } from 'zod';

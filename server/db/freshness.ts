@@ -1,4 +1,4 @@
-// How far a connection's stored figures are complete (issue 15, docs/decisions/012-period-comparison.md). One
+// How far a connection's stored figures are complete (issue 15, docs/decisions/013-period-comparison.md). One
 // definition for the analytics summary's freshness, the comparisons (which cut both periods where the figures end)
 // and the YouTube page.
 //   YouTube: the Analytics reports process days with a 48–72 hour lag, so the last complete day is the newest day

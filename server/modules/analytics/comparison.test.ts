@@ -1,7 +1,7 @@
 // Period comparison and freshness (issue 15) over HTTP against hand-written rows: the comparison periods, like with
 // like (the same connections and days on both sides, YouTube's lag cut from both), an empty comparison period (null)
 // against a zero one, the comparison answered by the summary, GET /api/analytics and /platform/{id}, the cache key,
-// and each platform's freshness. docs/decisions/012-period-comparison.md.
+// and each platform's freshness. docs/decisions/013-period-comparison.md.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';

@@ -1,4 +1,4 @@
-// A card's change against the comparison period (issue 15; docs/decisions/012-period-comparison.md), as the eye
+// A card's change against the comparison period (issue 15; docs/decisions/013-period-comparison.md), as the eye
 // reads it ("▲ 12.4% vs previous 30 days", coloured good or bad) and as a screen reader says it ("up 12.4 per cent
 // versus the previous 30 days"). Pure, so every rule is tested alone.
 import type { ComparisonPeriod } from '#contract/comparison.ts';
