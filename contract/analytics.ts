@@ -1,24 +1,32 @@
 // The /api/analytics and /api/sync calls (spec section 7). Premium: every one of them is behind the 402 gate.
 import { z } from 'zod';
+import { comparisonPeriod, comparisonQueryFields, isoDate } from './comparison.ts';
 import { syncStatus } from './sync-status.ts';
 import { wordList } from './words.ts';
 
-/** Spec section 3, "Analytics summary". */
-export const analyticsSummaryResponse = z.object({
-  /** Sum over the active connections of each one's latest followers (subscribers, patrons). */
+/**
+ * The figures of the cards (spec section 3, "Analytics summary") for a period: the summary's last 30 days, or the
+ * range and platform of GET /api/analytics (its `totals`).
+ */
+export const periodTotals = z.object({
+  /**
+   * Sum over the active connections of each one's latest followers (subscribers, patrons) in the period, else its
+   * profile count.
+   */
   totalFollowers: z.number(),
   /**
-   * Percent over the last 30 days: engagements / views × 100, e.g. 4.2 for 4.2 %; a platform that reports
+   * Percent over the period: engagements / views × 100, e.g. 4.2 for 4.2 %; a platform that reports
    * impressions instead of views (LinkedIn) counts its engagements over its impressions. 0 without either.
    */
   averageEngagementRate: z.number(),
-  /** Views over the last 30 days: views only (impressions are not views). */
+  /** Views over the period: views only (impressions are not views). */
   totalViews: z.number(),
-  /** Impressions over the last 30 days, from platforms that report impressions rather than views (LinkedIn posts). */
+  /** Impressions over the period, from platforms that report impressions rather than views (LinkedIn posts). */
   totalImpressions: z.number(),
   /**
-   * USD, major units: YouTube estimatedRevenue over the last 30 days plus the latest monthly pledges of each Patreon
-   * campaign whose currency is set to USD. Pledges in another currency, or in one not set yet, are in pledgesNotInUsd.
+   * USD, major units: YouTube estimatedRevenue over the period plus the monthly pledges of each Patreon campaign whose
+   * currency is set to USD, as of the period's last day, counted for the period's days at 30 days a month (the whole
+   * month's pledges over 30 days). Pledges in another currency, or in one not set yet, are in pledgesNotInUsd.
    */
   totalRevenue: z.number(),
   /**
@@ -27,6 +35,72 @@ export const analyticsSummaryResponse = z.object({
    */
   pledgesNotInUsd: z.array(z.object({ currency: z.string().nullable(), monthlyAmount: z.number(), connections: z.number().int() })),
   connectedPlatforms: z.number().int(),
+});
+export type PeriodTotals = z.infer<typeof periodTotals>;
+
+/**
+ * One side of a comparison: the cards' figures over the connections that have the figure in both periods (like with
+ * like, see periodComparison). null: no connection has the figure in both periods, which is no data, never 0.
+ */
+export const comparedTotals = z.object({
+  totalFollowers: z.number().nullable(),
+  averageEngagementRate: z.number().nullable(),
+  totalViews: z.number().nullable(),
+  totalRevenue: z.number().nullable(),
+  /** Active connections, and in the comparison period those connected by its last day. */
+  connectedPlatforms: z.number().int(),
+});
+export type ComparedTotals = z.infer<typeof comparedTotals>;
+
+/** A connection whose figures in the current period have no counterpart in the comparison period. */
+export const comparisonLeftOut = z.object({
+  /** Display name, e.g. "TikTok". */
+  platform: z.string(),
+  account: z.string().nullable(),
+});
+
+/**
+ * The comparison of the answer's period with another (compare=previous|year|custom; null with compare=none). A card's
+ * change is currentTotals against totals: both sum the same connections (each figure over the connections that have
+ * it in both periods; the others are in leftOut) by the same definitions, and a platform whose figures end before the
+ * period does (YouTube Analytics lags 2–3 days) is compared over the days it has, both periods cut by as many days.
+ */
+export const periodComparison = comparisonPeriod.extend({
+  /** The comparison period's figures. */
+  totals: comparedTotals,
+  /** The current period's figures over the same connections and days as `totals`. */
+  currentTotals: comparedTotals,
+  leftOut: z.array(comparisonLeftOut),
+});
+export type PeriodComparison = z.infer<typeof periodComparison>;
+
+/** How fresh one platform's figures are (the oldest of its connections). */
+export const platformFreshness = z.object({
+  /** Display name, e.g. "YouTube". */
+  platform: z.string(),
+  /** The least recent last successful sync of the platform's connections; null when one was never synced. */
+  syncedAt: z.iso.datetime().nullable(),
+  /**
+   * The last complete day (YYYY-MM-DD) of its figures: YouTube's newest day of the daily Analytics report (it lags 2–3
+   * days), other platforms' newest day stored (the last synced day; that day's figures count up to the sync). Null
+   * when nothing is stored yet.
+   */
+  completeThrough: z.string().nullable(),
+});
+export type PlatformFreshness = z.infer<typeof platformFreshness>;
+
+/** The summary's period: the last 30 days, today included. */
+export const ANALYTICS_SUMMARY_DAYS = 30;
+
+/** GET /api/analytics/summary: the cards' figures over the last 30 days (today included). */
+export const analyticsSummaryQuery = z.strictObject(comparisonQueryFields);
+export type AnalyticsSummaryQuery = z.infer<typeof analyticsSummaryQuery>;
+
+/** Spec section 3, "Analytics summary": the last 30 days' card figures, how fresh each platform's are, and the comparison. */
+export const analyticsSummaryResponse = periodTotals.extend({
+  /** One entry per platform with an active connection, in the platforms' order. */
+  freshness: z.array(platformFreshness),
+  comparison: periodComparison.nullable(),
 });
 export type AnalyticsSummary = z.infer<typeof analyticsSummaryResponse>;
 
@@ -72,14 +146,6 @@ const intString = (min: number, max: number, label: string) =>
     .transform(Number)
     .pipe(z.number().int().min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`));
 
-const isoDate = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, 'expected an ISO date (YYYY-MM-DD or an ISO date-time)')
-  .refine((value) => !Number.isNaN(Date.parse(value)), 'not a valid date')
-  /** Only the calendar day counts: metrics are daily. */
-  .transform((value) => value.slice(0, 10));
-
 /** Platform filter: null, 'null' or empty means all platforms (spec section 5); otherwise a platform id 1 to 6. */
 const platformFilter = z
   .string()
@@ -110,6 +176,8 @@ export const analyticsQuery = z.strictObject({
   /** allMetrics paging, 1-based. */
   page: intString(1, 100_000, 'page').optional(),
   pageSize: intString(1, MAX_ANALYTICS_PAGE_SIZE, 'pageSize').optional(),
+  /** What the period is compared with (default previous; contract/comparison.ts). */
+  ...comparisonQueryFields,
 });
 export type AnalyticsQuery = z.infer<typeof analyticsQuery>;
 
@@ -215,10 +283,23 @@ export function followerHistoryNote(starts: readonly FollowerHistoryStart[], ran
   return `Follower history begins ${wordList(parts)}: the total is drawn from ${formatDay(since)}, when every history has begun.`;
 }
 
+/** The comparison of GET /api/analytics: the summary's, plus the follower series of the comparison period. */
+export const analyticsComparison = periodComparison.extend({
+  /**
+   * followersOverTime over the comparison period (the Followers Growth chart overlays it, dashed); empty unless the
+   * same connections have follower figures in both periods (two lines of different accounts would not compare).
+   */
+  followersOverTime: z.array(seriesPoint),
+});
+export type AnalyticsComparison = z.infer<typeof analyticsComparison>;
+
 export const analyticsResponse = z.object({
   /** The range actually used (YYYY-MM-DD, inclusive). */
   startDate: z.string(),
   endDate: z.string(),
+  /** The cards' figures for the range and platform (metricType does not narrow them). */
+  totals: periodTotals,
+  comparison: analyticsComparison.nullable(),
   /**
    * Newest first; one page (see `paging`). Account metrics: one record per day. Content metrics (contentTitle set):
    * each item's lifetime counters as read on its connection's latest sync day in the range, one record per metric.

@@ -18,9 +18,9 @@ export const PDF_RECORD_LIMIT = 50;
 
 /**
  * The filters of GET /api/analytics (days, metricType, startDate, endDate, platformId) plus the format. Paging is
- * not accepted: an export holds every record in the range.
+ * not accepted: an export holds every record in the range; nor is a comparison: an export holds records, not changes.
  */
-export const analyticsExportQuery = analyticsQuery.omit({ page: true, pageSize: true }).extend({
+export const analyticsExportQuery = analyticsQuery.omit({ page: true, pageSize: true, compare: true, compareStartDate: true, compareEndDate: true }).extend({
   format: z.enum(EXPORT_FORMATS, { error: `format must be one of ${EXPORT_FORMATS.join(', ')}` }),
 });
 export type AnalyticsExportQuery = z.infer<typeof analyticsExportQuery>;

@@ -1,6 +1,7 @@
 // The /api/youtubeanalytics calls (spec section 7, YouTube page). Premium: every one is behind the 402 gate.
 // A user without an active YouTube connection gets well-formed empty answers with `connected: false`.
 import { z } from 'zod';
+import { comparisonPeriod, comparisonQueryFields } from './comparison.ts';
 import { syncStatus } from './sync-status.ts';
 
 export const YOUTUBE_DATE_RANGES = [7, 30, 90] as const;
@@ -24,6 +25,10 @@ const intString = (min: number, max: number, label: string) =>
 /** `days` counts back from today (today included), UTC calendar days. */
 export const youtubeDaysQuery = z.strictObject({ days: intString(1, MAX_YOUTUBE_DAYS, 'days').optional() });
 export type YoutubeDaysQuery = z.infer<typeof youtubeDaysQuery>;
+
+/** GET /api/youtubeanalytics/performance-summary: the period, and what it is compared with (default previous). */
+export const youtubePerformanceQuery = youtubeDaysQuery.extend(comparisonQueryFields);
+export type YoutubePerformanceQuery = z.infer<typeof youtubePerformanceQuery>;
 
 export const VIDEO_SORT_KEYS = ['publishedAt', 'views', 'watchTime', 'engagement', 'revenue', 'ctr', 'title'] as const;
 export type VideoSortKey = (typeof VIDEO_SORT_KEYS)[number];
@@ -174,9 +179,12 @@ export const estimatedRevenueField = z.enum(['adRevenue', 'cpm']);
 /** The Revenue Analytics panel for the period; null fields when revenue is not available (see revenueAccess). */
 export const revenueAnalytics = z.object({
   totalRevenue: z.number().nullable(),
-  /** The same number of days just before the period. */
+  /**
+   * The comparison period's revenue (the same number of days just before the period unless `compare` says
+   * otherwise), over the days compared (see youtubeComparison); null without a comparison or without revenue rows in it.
+   */
   previousPeriodRevenue: z.number().nullable(),
-  /** Percent change versus the previous period; null when the previous period earned nothing or is unknown. */
+  /** Percent change versus the comparison period, like with like; null when it earned nothing or is unknown. */
   changePercent: z.number().nullable(),
   /** Revenue per 1,000 views. */
   rpm: z.number().nullable(),
@@ -200,11 +208,42 @@ export const revenueAnalytics = z.object({
 });
 export type RevenueAnalytics = z.infer<typeof revenueAnalytics>;
 
+/**
+ * One side of the YouTube cards' comparison. A period figure is null when the channel has no report rows for it in
+ * that period (no data, never 0), or when YouTube does not let Analytics Hub read it.
+ */
+export const youtubeComparedTotals = z.object({
+  /** Videos published by the period's last day (the channel's videos today on the current side). */
+  totalVideos: z.number().int(),
+  totalViews: z.number().nullable(),
+  totalWatchTime: z.number().nullable(),
+  /** Percent; null when the period has no views to measure against. */
+  averageEngagement: z.number().nullable(),
+  totalRevenue: z.number().nullable(),
+});
+export type YoutubeComparedTotals = z.infer<typeof youtubeComparedTotals>;
+
+/**
+ * The comparison of the period with another (compare=previous|year|custom; null with compare=none). A card's change
+ * is currentTotals against totals: the channel's report lags 2–3 days, so both periods are cut at their end by the
+ * days the current one has no report for yet (completeThrough).
+ */
+export const youtubeComparison = comparisonPeriod.extend({
+  totals: youtubeComparedTotals,
+  currentTotals: youtubeComparedTotals,
+  /** Revenue per day over the whole comparison period (the Revenue Trend chart overlays it, dashed); empty without revenue access. */
+  revenueTrend: z.array(revenueTrendPoint),
+});
+export type YoutubeComparison = z.infer<typeof youtubeComparison>;
+
 /** GET /api/youtubeanalytics/performance-summary?days: spec section 3 "Performance summary" plus the revenue panel. */
 export const performanceSummaryResponse = z.object({
   connected: z.boolean(),
   channelTitle: z.string().nullable(),
   days: z.number().int(),
+  /** The period (YYYY-MM-DD, inclusive): the last `days` days, today included. */
+  startDate: z.string(),
+  endDate: z.string(),
   totalVideos: z.number().int(),
   /**
    * False when the user did not let Analytics Hub read YouTube Analytics (only youtube.readonly granted): the four
@@ -221,7 +260,12 @@ export const performanceSummaryResponse = z.object({
   subscribersGained: z.number().nullable(),
   revenueAccess,
   revenue: revenueAnalytics,
+  comparison: youtubeComparison.nullable(),
   lastSyncedAt: z.iso.datetime().nullable(),
+  /** The newest day of the daily channel report (YouTube Analytics lags 2–3 days); null before any. */
+  completeThrough: z.string().nullable(),
+  /** The newest day of the daily revenue report; null before any or without revenue access. */
+  revenueCompleteThrough: z.string().nullable(),
 });
 export type PerformanceSummary = z.infer<typeof performanceSummaryResponse>;
 

@@ -24,6 +24,17 @@ test.describe('sync and analytics', () => {
     await expect(main.getByText(/subscribers/)).toBeVisible();
     await expect(main.getByText(/^\d+(\.\d)?%$/).first()).toBeVisible({ timeout: 30_000 });
 
+    // Each card's change against the previous 30 days, read out in words (the channel's history reaches back two
+    // years); the channel was connected today, so one more platform than at the end of the previous 30 days.
+    const cards = page.getByRole('region', { name: 'Summary' });
+    const changeWords = /^(up|down) \d+\.\d (per cent|percentage points) versus the previous 30 days$|^no change versus the previous 30 days$/;
+    await expect(cards.getByText(changeWords).first()).toBeAttached();
+    await expect(cards.getByText('up 1 platform versus the previous 30 days')).toBeAttached();
+    await expect(cards.getByText(/vs previous 30 days$/).first()).toBeVisible();
+    await expect(cards.getByRole('list', { name: 'How recent these figures are' }).getByRole('listitem')).toHaveText([
+      /^YouTube complete through [A-Z][a-z]{2} \d{1,2}, \d{4} · synced (just now|\d+ minutes? ago)$/,
+    ]);
+
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' }).click();
     await expect(page).toHaveURL(/\/analytics/);
     for (const empty of ['No followers data available', 'No engagement data available', 'No platform data available', 'No content data available']) {
@@ -31,6 +42,20 @@ test.describe('sync and analytics', () => {
     }
     await expect(page.getByRole('img', { name: /Followers/i }).first()).toBeVisible();
     await expect(page.getByText('#1')).toBeVisible();
+
+    // The cards follow the filters and compare with the period the filter names; the chart overlays it, dashed.
+    const summary = page.getByRole('region', { name: 'Summary' });
+    await expect(summary.getByText('up 1 platform versus the previous 30 days')).toBeAttached();
+    await expect(page.getByText('Previous 30 days', { exact: true })).toBeVisible();
+    await page.getByLabel('Compare to', { exact: true }).selectOption({ label: 'Same period last year' });
+    await expect(page).toHaveURL(/compare=year/);
+    await expect(summary.getByText(/versus the same period last year/).first()).toBeAttached();
+    await expect(summary.getByText(/vs same period last year$/).first()).toBeVisible();
+    await page.getByLabel('Compare to', { exact: true }).selectOption({ label: 'None' });
+    await expect(page).toHaveURL(/compare=none/);
+    await expect(summary.getByText(/versus/)).toHaveCount(0);
+    await page.getByLabel('Compare to', { exact: true }).selectOption({ label: 'Previous period' });
+    await expect(page).not.toHaveURL(/compare=/);
 
     await page.getByLabel('Date Range', { exact: true }).selectOption('90');
     await expect(page).toHaveURL(/days=90/);

@@ -82,7 +82,11 @@ test.describe('YouTube analytics', () => {
     await revenue.getByRole('radio', { name: '7 days' }).click();
     await expect(page).toHaveURL(/days=7/);
     await expect(revenue.getByRole('radio', { name: '7 days' })).toBeChecked();
-    await expect(revenue.getByText(/previous 7 days|No earlier period/)).toBeVisible();
+    await expect(revenue.getByText(/vs previous 7 days$|no data for previous 7 days$/)).toBeVisible();
+    // The cards compare with the previous 7 days too, and say how recent the reports are.
+    await expect(cards.getByText(/versus the previous 7 days/).first()).toBeAttached();
+    await expect(cards.getByText(/^YouTube Analytics complete through /)).toBeVisible();
+    await expect(revenue.getByText(/^YouTube revenue complete through /)).toBeVisible();
 
     await expectAccessible(page);
     expect(problems).toEqual([]);

@@ -1,9 +1,10 @@
 // The analytics queries. Every aggregation runs in SQL over the user's own connections (the user id is in every
 // WHERE clause, so another user's rows cannot appear), using the (connection, date) indexes of the metric tables.
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { PLATFORM_NAMES } from '#contract/platforms.ts';
 import { type Database, queryRows } from '../../db/client.ts';
 import { derivationOf } from '../../db/derived-metrics.ts';
+import { completeThroughOf } from '../../db/freshness.ts';
 
 /** Account metric types that are follower totals (subscribers on YouTube, patrons on Patreon). */
 export const FOLLOWER_TYPES = ['followers', 'subscribers', 'patrons'] as const;
@@ -21,17 +22,38 @@ export interface AnalyticsFilter {
   metricType?: string | undefined;
 }
 
+/** The connections and range of a period's totals (the metric type never narrows the cards). */
+export type TotalsFilter = Omit<AnalyticsFilter, 'metricType'>;
+
+/** A period, inclusive YYYY-MM-DD days. */
+export interface Period {
+  startDate: string;
+  endDate: string;
+}
+
+/** Patreon's monthly pledges count for a period at 30 days a month (contract periodTotals.totalRevenue). */
+export const DAYS_PER_PLEDGE_MONTH = 30;
+
 const METRIC_ORDER = ['followers', 'subscribers', 'views', 'likes', 'comments', 'shares'];
 
 const list = (values: readonly string[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
 
-const connectionScope = (filter: AnalyticsFilter) =>
+const connectionScope = (filter: Pick<AnalyticsFilter, 'userId' | 'platform'>) =>
   sql`c.user_id = ${filter.userId} and c.is_active${filter.platform ? sql` and c.platform = ${filter.platform}` : sql``}`;
 
 /** Each of the user's connections with the latest day in the range that has content counters (an index lookup each). */
 const latestContentDays = (filter: AnalyticsFilter) => sql`select c.id as connection_id, c.platform,
     (select max(cm.as_of) from content_metrics cm where cm.connection_id = c.id and cm.as_of between ${filter.startDate} and ${filter.endDate}) as day
   from platform_connections c where ${connectionScope(filter)}`;
+
+/** A connection's engagements of one day: its own `engagements` where the platform reports it, else likes + reactions + comments + shares. */
+const dayEngagements = sql`coalesce(max(m.value) filter (where m.metric_type = 'engagements'), sum(m.value) filter (where m.metric_type in (${list(ENGAGEMENT_PARTS)})))`;
+
+/** The metric types the cards' figures are summed from (besides follower totals and pledges). */
+const CARD_METRIC_TYPES = sql`${list(VIEW_TYPES)}, 'engagements', ${list(ENGAGEMENT_PARTS)}, 'revenue'`;
+
+/** Order of a platform in the product's lists. */
+const platformOrder = (column: SQL) => sql`array_position(array[${list(PLATFORM_NAMES)}]::text[], ${column})`;
 
 export function createAnalyticsRepository(db: Database) {
 
@@ -86,15 +108,43 @@ export function createAnalyticsRepository(db: Database) {
           ),
           every_history_begun as (
             select max(first_day) as since from (select min(date) as first_day from per_connection group by connection_id) firsts
+          ),
+          -- Every connection on every day with a figure: its own figure, or the last one before (carried forward in
+          -- one pass of window functions: a run starts at each figure and lasts until the next).
+          grid as (
+            select days.date, connections.connection_id, p.value,
+              count(p.value) over (partition by connections.connection_id order by days.date) as run
+            from (select distinct date from per_connection) days
+            cross join (select distinct connection_id from per_connection) connections
+            left join per_connection p on p.connection_id = connections.connection_id and p.date = days.date
+          ),
+          carried as (
+            select date, max(value) over (partition by connection_id, run) as value from grid
           )
-          select days.date::text as date, sum(latest.value)::float8 as value
-          from (select distinct date from per_connection where date >= (select since from every_history_begun)) days
-          cross join lateral (
-            select distinct on (p.connection_id) p.value from per_connection p
-            where p.date <= days.date order by p.connection_id, p.date desc
-          ) latest
-          group by days.date order by days.date`,
+          select date::text as date, sum(value)::float8 as value
+          from carried where date >= (select since from every_history_begun)
+          group by date order by date`,
       );
+    },
+
+    /**
+     * Whether the same connections have follower figures in the filter's range and in the other period: only then do
+     * two follower lines count the same accounts.
+     */
+    async sameFollowerConnections(filter: AnalyticsFilter, other: Period, types: readonly string[]): Promise<boolean> {
+      if (types.length === 0) return false;
+      const connectionsIn = (period: Period) => sql`select distinct m.connection_id from account_metrics m join platform_connections c on c.id = m.connection_id
+        where ${connectionScope(filter)} and m.date between ${period.startDate} and ${period.endDate} and m.metric_type in (${list(types)})`;
+      const [row] = await queryRows<{ same: boolean }>(
+        db,
+        sql`with current_connections as (${connectionsIn(filter)}), other_connections as (${connectionsIn(other)})
+          select not exists (
+            (select connection_id from current_connections except select connection_id from other_connections)
+            union all
+            (select connection_id from other_connections except select connection_id from current_connections)
+          ) as same`,
+      );
+      return row?.same === true;
     },
 
     /** Each connection's first day with a follower figure in the range (where its history begins), earliest first. */
@@ -195,7 +245,155 @@ export function createAnalyticsRepository(db: Database) {
       );
     },
 
-    /** Dashboard totals over [startDate, endDate]. */
+    /**
+     * The cards' figures over a period (contract periodTotals): each connection's latest follower total in the period
+     * (else its profile count), views, impressions, engagements and what they are measured against, and YouTube
+     * revenue. Patreon pledges come from pledgesByCurrency.
+     */
+    async periodTotals(filter: TotalsFilter) {
+      const [row] = await queryRows<{ followers: number; connections: number; views: number; impressions: number; engagements: number; engaged_views: number; revenue: number }>(
+        db,
+        sql`with mine as (select c.id, c.followers from platform_connections c where ${connectionScope(filter)}),
+          per_day as (
+            select m.connection_id, m.date,
+              sum(m.value) filter (where m.metric_type = 'views') as views,
+              sum(m.value) filter (where m.metric_type = 'impressions') as impressions,
+              ${dayEngagements} as engagements,
+              sum(m.value) filter (where m.metric_type = 'revenue') as revenue
+            from account_metrics m join mine on mine.id = m.connection_id
+            where m.date between ${filter.startDate} and ${filter.endDate} and m.metric_type in (${CARD_METRIC_TYPES})
+            group by m.connection_id, m.date
+          ),
+          per_connection as (
+            select connection_id, sum(views) as views, sum(impressions) as impressions, sum(engagements) as engagements, sum(revenue) as revenue,
+              -- What this connection's engagements are measured against: its views, else its impressions.
+              coalesce(nullif(sum(views), 0), sum(impressions)) as reach
+            from per_day group by connection_id
+          )
+          select
+            (select coalesce(sum(coalesce(latest.value, mine.followers)), 0) from mine left join lateral (
+              select m.value from account_metrics m
+              where m.connection_id = mine.id and m.metric_type in (${list(FOLLOWER_TYPES)}) and m.date between ${filter.startDate} and ${filter.endDate}
+              order by m.date desc limit 1
+            ) latest on true)::float8 as followers,
+            (select count(*) from mine)::int as connections,
+            coalesce((select sum(views) from per_connection), 0)::float8 as views,
+            coalesce((select sum(impressions) from per_connection), 0)::float8 as impressions,
+            coalesce((select sum(engagements) from per_connection where reach > 0), 0)::float8 as engagements,
+            coalesce((select sum(reach) from per_connection where reach > 0 and engagements is not null), 0)::float8 as engaged_views,
+            coalesce((select sum(revenue) from per_connection), 0)::float8 as revenue`,
+      );
+      return row!;
+    },
+
+    /**
+     * The cards' figures of two periods, like with like (contract periodComparison): per figure, only the connections
+     * that have it in both periods count, on both sides. A connection's figures that end before the current period
+     * does (YouTube's reports lag 2–3 days, a connection whose syncs stopped) are compared over the days it has: both
+     * periods are cut at their end by the days missing. Followers: the latest total in each period (no profile count:
+     * it has no date). Revenue: YouTube revenue plus USD pledges at 30 days a month, as on the cards.
+     */
+    async comparedTotals(filter: Pick<AnalyticsFilter, 'userId' | 'platform'>, current: Period, comparison: Period) {
+      const [row] = await queryRows<{
+        current_followers: number | null;
+        comparison_followers: number | null;
+        current_views: number | null;
+        comparison_views: number | null;
+        current_engagements: number | null;
+        current_reach: number | null;
+        comparison_engagements: number | null;
+        comparison_reach: number | null;
+        current_revenue: number | null;
+        comparison_revenue: number | null;
+        current_connections: number;
+        comparison_connections: number;
+        left_out: { platform: string; account: string | null }[] | string;
+      }>(
+        db,
+        sql`with mine as (
+            select c.id, c.platform, c.display_name, c.currency, c.connected_at,
+              least(${current.endDate}::date, coalesce(${completeThroughOf('c')}, ${current.endDate}::date)) as through
+            from platform_connections c where ${connectionScope(filter)}
+          ),
+          windows as (
+            select id, currency, 'current' as side, ${current.startDate}::date as start_date, through as end_date from mine
+            union all
+            select id, currency, 'comparison', ${comparison.startDate}::date, ${comparison.endDate}::date - (${current.endDate}::date - through) from mine
+          ),
+          per_day as (
+            select w.id, w.side, m.date,
+              sum(m.value) filter (where m.metric_type = 'views') as views,
+              sum(m.value) filter (where m.metric_type = 'impressions') as impressions,
+              ${dayEngagements} as engagements,
+              sum(m.value) filter (where m.metric_type = 'revenue') as revenue
+            from windows w join account_metrics m on m.connection_id = w.id and m.date between w.start_date and w.end_date
+            where m.metric_type in (${CARD_METRIC_TYPES})
+            group by w.id, w.side, m.date
+          ),
+          per_side as (
+            select id, side, sum(views) as views, sum(engagements) as engagements, sum(revenue) as revenue,
+              coalesce(nullif(sum(views), 0), sum(impressions)) as reach
+            from per_day group by id, side
+          ),
+          sides as (
+            select w.id, w.side, p.views, p.revenue as youtube_revenue,
+              case when p.reach > 0 and p.engagements is not null then p.engagements end as engagements,
+              case when p.reach > 0 and p.engagements is not null then p.reach end as reach,
+              (select f.value from account_metrics f
+                where f.connection_id = w.id and f.metric_type in (${list(FOLLOWER_TYPES)}) and f.date between w.start_date and w.end_date
+                order by f.date desc limit 1) as followers,
+              case when w.currency = 'USD' then (select f.value from account_metrics f
+                where f.connection_id = w.id and f.metric_type = 'monthly_pledges' and f.date between w.start_date and w.end_date
+                order by f.date desc limit 1) * (w.end_date - w.start_date + 1) / ${DAYS_PER_PLEDGE_MONTH}::float8 end as usd_pledges
+            from windows w left join per_side p on p.id = w.id and p.side = w.side
+          ),
+          pairs as (
+            select mine.id, mine.platform, mine.display_name, mine.connected_at,
+              cur.followers as cur_followers, cmp.followers as cmp_followers,
+              cur.views as cur_views, cmp.views as cmp_views,
+              cur.engagements as cur_engagements, cur.reach as cur_reach, cmp.engagements as cmp_engagements, cmp.reach as cmp_reach,
+              case when cur.youtube_revenue is not null or cur.usd_pledges is not null then coalesce(cur.youtube_revenue, 0) + coalesce(cur.usd_pledges, 0) end as cur_revenue,
+              case when cmp.youtube_revenue is not null or cmp.usd_pledges is not null then coalesce(cmp.youtube_revenue, 0) + coalesce(cmp.usd_pledges, 0) end as cmp_revenue
+            from mine
+              join sides cur on cur.id = mine.id and cur.side = 'current'
+              join sides cmp on cmp.id = mine.id and cmp.side = 'comparison'
+          )
+          select
+            sum(cur_followers) filter (where cmp_followers is not null)::float8 as current_followers,
+            sum(cmp_followers) filter (where cur_followers is not null)::float8 as comparison_followers,
+            sum(cur_views) filter (where cmp_views is not null)::float8 as current_views,
+            sum(cmp_views) filter (where cur_views is not null)::float8 as comparison_views,
+            sum(cur_engagements) filter (where cmp_reach is not null)::float8 as current_engagements,
+            sum(cur_reach) filter (where cmp_reach is not null)::float8 as current_reach,
+            sum(cmp_engagements) filter (where cur_reach is not null)::float8 as comparison_engagements,
+            sum(cmp_reach) filter (where cur_reach is not null)::float8 as comparison_reach,
+            sum(cur_revenue) filter (where cmp_revenue is not null)::float8 as current_revenue,
+            sum(cmp_revenue) filter (where cur_revenue is not null)::float8 as comparison_revenue,
+            count(*)::int as current_connections,
+            (count(*) filter (where (connected_at at time zone 'UTC')::date <= ${comparison.endDate}::date))::int as comparison_connections,
+            coalesce(json_agg(json_build_object('platform', platform, 'account', display_name) order by ${platformOrder(sql`platform`)}, id)
+              filter (where (cur_followers is not null and cmp_followers is null) or (cur_views is not null and cmp_views is null)
+                or (cur_reach is not null and cmp_reach is null) or (cur_revenue is not null and cmp_revenue is null)), '[]'::json) as left_out
+          from pairs`,
+      );
+      return row!;
+    },
+
+    /** Per platform of the filter: the oldest last sync and last complete day of its active connections. */
+    freshness(filter: Pick<AnalyticsFilter, 'userId' | 'platform'>) {
+      return queryRows<{ platform: string; synced_at: string | Date | null; complete_through: string | null }>(
+        db,
+        sql`select c.platform,
+            case when bool_or(c.last_synced_at is null) then null else min(c.last_synced_at) end as synced_at,
+            case when bool_or(t.through is null) then null else min(t.through)::text end as complete_through
+          from platform_connections c cross join lateral (select ${completeThroughOf('c')} as through) t
+          where ${connectionScope(filter)}
+          group by c.platform
+          order by ${platformOrder(sql`c.platform`)}`,
+      );
+    },
+
+    /** Totals of the e-mailed reports over [startDate, endDate]. */
     async summary(userId: number, startDate: string, endDate: string) {
       const [row] = await queryRows<{ followers: number; connections: number; views: number; impressions: number; engagements: number; engaged_views: number; revenue: number }>(
         db,
@@ -233,14 +431,14 @@ export function createAnalyticsRepository(db: Database) {
      * Each Patreon campaign's latest monthly pledges up to endDate, summed per currency: the connection's currency as
      * the creator set it (null: not set). Amounts of different currencies are never added together here.
      */
-    async pledgesByCurrency(userId: number, endDate: string) {
+    async pledgesByCurrency(filter: Pick<AnalyticsFilter, 'userId' | 'platform' | 'endDate'>) {
       return queryRows<{ currency: string | null; amount: number; connections: number }>(
         db,
         sql`select c.currency, sum(latest.value)::float8 as amount, count(*)::int as connections
           from platform_connections c cross join lateral (
-            select m.value from account_metrics m where m.connection_id = c.id and m.metric_type = 'monthly_pledges' and m.date <= ${endDate}
+            select m.value from account_metrics m where m.connection_id = c.id and m.metric_type = 'monthly_pledges' and m.date <= ${filter.endDate}
             order by m.date desc limit 1) latest
-          where c.user_id = ${userId} and c.is_active
+          where ${connectionScope(filter)}
           group by c.currency order by c.currency nulls last`,
       );
     },

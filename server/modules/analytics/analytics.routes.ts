@@ -1,7 +1,7 @@
 // The analytics calls: thin routes over analytics.service.ts, sending the cached JSON text as it is.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { analyticsQuery, analyticsResponse, analyticsSummaryResponse, metricTypesResponse, platformAnalyticsParams, platformAnalyticsQuery } from '#contract/analytics.ts';
+import { analyticsQuery, analyticsResponse, analyticsSummaryQuery, analyticsSummaryResponse, metricTypesResponse, platformAnalyticsParams, platformAnalyticsQuery } from '#contract/analytics.ts';
 import { platformById } from '#contract/platforms.ts';
 import { currentSession } from '../../plugins/authentication.ts';
 import type { CacheOwner } from './analytics-cache.ts';
@@ -21,8 +21,8 @@ export function analyticsRoutes(app: FastifyInstance, { analytics }: { analytics
     return { userId: session.user.id, currentFingerprint: session.dataFingerprint };
   };
 
-  routes.get('/api/analytics/summary', { schema: { response: { 200: analyticsSummaryResponse } } }, async (request, reply) =>
-    sendJson(reply, await analytics.summaryJson(ownerOf(request))),
+  routes.get('/api/analytics/summary', { schema: { querystring: analyticsSummaryQuery, response: { 200: analyticsSummaryResponse } } }, async (request, reply) =>
+    sendJson(reply, await analytics.summaryJson(ownerOf(request), request.query)),
   );
 
   routes.get('/api/analytics', { schema: { querystring: analyticsQuery, response: { 200: analyticsResponse } } }, async (request, reply) => {

@@ -3,26 +3,53 @@
 import {
   type AnalyticsQuery,
   type AnalyticsResponse,
-  type DerivedSeries,
   type AnalyticsSummary,
+  type AnalyticsSummaryQuery,
+  type ComparedTotals,
+  type DerivedSeries,
+  type PeriodComparison,
+  type PeriodTotals,
+  type PlatformFreshness,
   analyticsResponse,
   analyticsSummaryResponse,
+  ANALYTICS_SUMMARY_DAYS,
   DEFAULT_ANALYTICS_DAYS,
   DEFAULT_ANALYTICS_PAGE_SIZE,
   metricTypesResponse,
   PLATFORM_COLOURS,
 } from '#contract/analytics.ts';
+import { type ComparisonPeriod, type ComparisonRequest, daysInPeriod, resolveComparison } from '#contract/comparison.ts';
 import { PLATFORM_NAMES, type PlatformName, platformDisplayName } from '#contract/platforms.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { addDays, dayOf } from '../../lib/dates.ts';
 import type { AnalyticsCache, CacheOwner } from './analytics-cache.ts';
-import { type AnalyticsFilter, type AnalyticsRepository, ENGAGEMENT_PARTS, FOLLOWER_TYPES } from './analytics.repository.ts';
+import {
+  type AnalyticsFilter,
+  type AnalyticsRepository,
+  DAYS_PER_PLEDGE_MONTH,
+  ENGAGEMENT_PARTS,
+  FOLLOWER_TYPES,
+  type Period,
+  type TotalsFilter,
+} from './analytics.repository.ts';
 
-const SUMMARY_DAYS = 30;
 const TOP_CONTENT = 5;
 
 const displayName = platformDisplayName;
+
+const cents = (value: number) => Math.round(value * 100) / 100;
+const numberOrNull = (value: number | string | null) => (value === null ? null : Number(value));
+/** engagements / reach × 100, two decimals; null without a reach to measure against. */
+const engagementRate = (engagements: number | string | null, reach: number | string | null) =>
+  reach === null || !(Number(reach) > 0) ? null : cents((Number(engagements ?? 0) / Number(reach)) * 100);
+
+/** The comparison period of a request for the period, or a 400 in words. */
+function comparisonFor(period: Period, request: ComparisonRequest): ComparisonPeriod | null {
+  const resolved = resolveComparison(period, request);
+  if (resolved !== null && 'error' in resolved) throw new AppError('bad_request', resolved.error);
+  return resolved;
+}
 
 export function createAnalyticsService({ repository, clock, cached }: { repository: AnalyticsRepository; clock: Clock; cached: AnalyticsCache }) {
   /** The date range of a query: startDate/endDate when given, else the last `days` days up to today (inclusive). */
@@ -36,7 +63,6 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
     return { startDate, endDate };
   }
 
-  // Answers depend on the day (default ranges end today), so the day is part of every cache key.
   /**
    * The answer's key: its name and parameters, and today's date only where the answer depends on it (the summary's
    * last 30 days). A range answer names its resolved dates, so an explicit range keeps its key from day to day.
@@ -47,18 +73,30 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
   /** The answer as the JSON text the route sends (validated against the contract when computed). */
   async function analyticsJson(owner: CacheOwner, query: AnalyticsQuery, platform: PlatformName | undefined): Promise<Buffer> {
     const { startDate, endDate } = range(query);
-    return cached(owner, cacheKey('analytics', { startDate, endDate, platform, query }), analyticsResponse, () =>
-      computeAnalytics(owner.userId, query, platform, startDate, endDate),
+    const comparison = comparisonFor({ startDate, endDate }, query);
+    // The key names the resolved comparison period, so the default and an explicit compare=previous share an answer.
+    const { compare: _compare, compareStartDate: _start, compareEndDate: _end, ...rest } = query;
+    return cached(owner, cacheKey('analytics', { startDate, endDate, platform, query: rest, comparison }), analyticsResponse, () =>
+      computeAnalytics(owner.userId, query, platform, { startDate, endDate }, comparison),
     );
   }
 
-  async function computeAnalytics(userId: number, query: AnalyticsQuery, platform: PlatformName | undefined, startDate: string, endDate: string): Promise<AnalyticsResponse> {
+  async function computeAnalytics(
+    userId: number,
+    query: AnalyticsQuery,
+    platform: PlatformName | undefined,
+    { startDate, endDate }: Period,
+    comparisonPeriod: ComparisonPeriod | null,
+  ): Promise<AnalyticsResponse> {
     const filter: AnalyticsFilter = { userId, startDate, endDate, platform, metricType: query.metricType };
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? DEFAULT_ANALYTICS_PAGE_SIZE;
     const followerTypes = query.metricType ? FOLLOWER_TYPES.filter((type) => type === query.metricType) : FOLLOWER_TYPES;
     const engagementOnly = query.metricType && [...ENGAGEMENT_PARTS, 'engagements'].includes(query.metricType) ? query.metricType : undefined;
-    const [metrics, followers, historyStarts, engagement, breakdown, top, derived] = await Promise.all([
+    const [totals, comparison, comparisonFollowers, metrics, followers, historyStarts, engagement, breakdown, top, derived] = await Promise.all([
+      cardTotals({ userId, startDate, endDate, platform }),
+      comparisonPeriod ? compareTotals({ userId, platform }, { startDate, endDate }, comparisonPeriod) : Promise.resolve(null),
+      comparisonPeriod ? comparisonFollowerLine(filter, comparisonPeriod, followerTypes) : Promise.resolve([]),
       repository.metricsPage(filter, pageSize, (page - 1) * pageSize),
       repository.followersOverTime(filter, followerTypes),
       repository.followerHistoryStarts(filter, followerTypes),
@@ -69,9 +107,12 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
     ]);
     const totalFollowers = breakdown.reduce((sum, row) => sum + row.followers, 0);
     const ordered = [...breakdown].sort((a, b) => PLATFORM_NAMES.indexOf(a.platform as PlatformName) - PLATFORM_NAMES.indexOf(b.platform as PlatformName));
+    const series = (rows: { date: string; value: number }[]) => rows.map((row) => ({ date: row.date, value: Number(row.value) }));
     return {
       startDate,
       endDate,
+      totals,
+      comparison: comparison ? { ...comparison, followersOverTime: series(comparisonFollowers) } : null,
       allMetrics: metrics.rows.map((row) => ({
         id: row.id,
         metricType: row.metric_type,
@@ -81,9 +122,9 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
         contentTitle: row.content_title,
       })),
       paging: { page, pageSize, total: metrics.total, hasMore: page * pageSize < metrics.total },
-      followersOverTime: followers.map((row) => ({ date: row.date, value: Number(row.value) })),
+      followersOverTime: series(followers),
       followerHistoryStarts: historyStarts.map((row) => ({ platform: displayName(row.platform), account: row.account, startDate: row.start_date })),
-      engagementOverTime: engagement.map((row) => ({ date: row.date, value: Number(row.value) })),
+      engagementOverTime: series(engagement),
       platformBreakdown: ordered.map((row, index) => ({
         name: displayName(row.platform),
         followers: Number(row.followers),
@@ -102,6 +143,15 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
     };
   }
 
+  /** The follower line of the comparison period, only when it counts the same connections as the current one. */
+  async function comparisonFollowerLine(filter: AnalyticsFilter, period: ComparisonPeriod, types: readonly string[]) {
+    const [series, same] = await Promise.all([
+      repository.followersOverTime({ ...filter, startDate: period.startDate, endDate: period.endDate }, types),
+      repository.sameFollowerConnections(filter, period, types),
+    ]);
+    return same ? series : [];
+  }
+
   /** One entry per platform and method, its metrics in the stored order, over the widest span of them. */
   function groupDerived(rows: { platform: string; metric_type: string; method: string; start_date: string; end_date: string }[]): DerivedSeries[] {
     const grouped = new Map<string, DerivedSeries>();
@@ -116,26 +166,71 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
     return [...grouped.values()];
   }
 
-  function summaryJson(owner: CacheOwner): Promise<Buffer> {
-    return cached(owner, cacheKey('summary', null, { daily: true }), analyticsSummaryResponse, () => computeSummary(owner.userId));
-  }
-
-  async function computeSummary(userId: number) {
-    const endDate = dayOf(clock.now());
-    const startDate = addDays(endDate, -(SUMMARY_DAYS - 1));
-    const [row, pledges] = await Promise.all([repository.summary(userId, startDate, endDate), repository.pledgesByCurrency(userId, endDate)]);
-    const usdPledges = pledges.filter((pledge) => pledge.currency === 'USD').reduce((sum, pledge) => sum + Number(pledge.amount), 0);
-    const rate = row.engaged_views > 0 ? (Number(row.engagements) / Number(row.engaged_views)) * 100 : 0;
+  /** The cards' figures over a period (contract periodTotals). */
+  async function cardTotals(filter: TotalsFilter): Promise<PeriodTotals> {
+    const [row, pledges] = await Promise.all([repository.periodTotals(filter), repository.pledgesByCurrency(filter)]);
+    const monthlyUsdPledges = pledges.filter((pledge) => pledge.currency === 'USD').reduce((sum, pledge) => sum + Number(pledge.amount), 0);
+    const usdPledges = (monthlyUsdPledges * daysInPeriod(filter.startDate, filter.endDate)) / DAYS_PER_PLEDGE_MONTH;
     return {
       totalFollowers: Number(row.followers),
-      averageEngagementRate: Math.round(rate * 100) / 100,
+      averageEngagementRate: engagementRate(row.engagements, row.engaged_views) ?? 0,
       totalViews: Number(row.views),
       totalImpressions: Number(row.impressions),
-      totalRevenue: Math.round((Number(row.revenue) + usdPledges) * 100) / 100,
+      totalRevenue: cents(Number(row.revenue) + usdPledges),
       pledgesNotInUsd: pledges
         .filter((pledge) => pledge.currency !== 'USD')
-        .map((pledge) => ({ currency: pledge.currency, monthlyAmount: Math.round(Number(pledge.amount) * 100) / 100, connections: Number(pledge.connections) })),
+        .map((pledge) => ({ currency: pledge.currency, monthlyAmount: cents(Number(pledge.amount)), connections: Number(pledge.connections) })),
       connectedPlatforms: Number(row.connections),
+    };
+  }
+
+  /** The comparison of the current period with another, like with like (contract periodComparison). */
+  async function compareTotals(scope: Pick<AnalyticsFilter, 'userId' | 'platform'>, current: Period, period: ComparisonPeriod): Promise<PeriodComparison> {
+    const row = await repository.comparedTotals(scope, current, period);
+    const side = (which: 'current' | 'comparison'): ComparedTotals => ({
+      totalFollowers: numberOrNull(row[`${which}_followers`]),
+      averageEngagementRate: engagementRate(row[`${which}_engagements`], row[`${which}_reach`]),
+      totalViews: numberOrNull(row[`${which}_views`]),
+      totalRevenue: row[`${which}_revenue`] === null ? null : cents(Number(row[`${which}_revenue`])),
+      connectedPlatforms: Number(row[`${which}_connections`]),
+    });
+    const leftOut = typeof row.left_out === 'string' ? (JSON.parse(row.left_out) as { platform: string; account: string | null }[]) : row.left_out;
+    return {
+      ...period,
+      totals: side('comparison'),
+      currentTotals: side('current'),
+      leftOut: leftOut.map((entry) => ({ platform: displayName(entry.platform), account: entry.account })),
+    };
+  }
+
+  function summaryJson(owner: CacheOwner, query: AnalyticsSummaryQuery = {}): Promise<Buffer> {
+    const current = summaryPeriod();
+    const comparison = comparisonFor(current, query);
+    return cached(owner, cacheKey('summary', { comparison }, { daily: true }), analyticsSummaryResponse, () => computeSummary(owner.userId, current, comparison));
+  }
+
+  /** The summary's period: the last 30 days, today included. */
+  function summaryPeriod(): Period {
+    const endDate = dayOf(clock.now());
+    return { startDate: addDays(endDate, -(ANALYTICS_SUMMARY_DAYS - 1)), endDate };
+  }
+
+  async function computeSummary(userId: number, current: Period, comparisonPeriod: ComparisonPeriod | null): Promise<AnalyticsSummary> {
+    const [totals, freshness, comparison] = await Promise.all([
+      cardTotals({ userId, ...current }),
+      repository.freshness({ userId }),
+      comparisonPeriod ? compareTotals({ userId }, current, comparisonPeriod) : Promise.resolve(null),
+    ]);
+    return {
+      ...totals,
+      freshness: freshness.map(
+        (row): PlatformFreshness => ({
+          platform: displayName(row.platform),
+          syncedAt: row.synced_at === null ? null : new Date(row.synced_at).toISOString(),
+          completeThrough: row.complete_through,
+        }),
+      ),
+      comparison,
     };
   }
 
@@ -147,7 +242,7 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
     metricTypesJson: (owner: CacheOwner) => cached(owner, cacheKey('metric-types'), metricTypesResponse, () => repository.metricTypes(owner.userId)),
     /** The same answers as objects, for callers other than the JSON routes. */
     analytics: (userId: number, query: AnalyticsQuery, platform: PlatformName | undefined) => parsed<AnalyticsResponse>(analyticsJson({ userId }, query, platform)),
-    summary: (userId: number) => parsed<AnalyticsSummary>(summaryJson({ userId })),
+    summary: (userId: number, query?: AnalyticsSummaryQuery) => parsed<AnalyticsSummary>(summaryJson({ userId }, query)),
     /** The range rules (and their 400s), for the exports of the same filters. */
     range,
   };

@@ -145,7 +145,15 @@ describe('GET /api/analytics', () => {
 describe('GET /api/analytics/summary and /metrics', () => {
   it('sums the last 30 days: engagement rate = engagements / views × 100 where views are reported', async () => {
     const response = await get('/api/analytics/summary');
-    expect(response.body).toEqual({ totalFollowers: 1520, averageEngagementRate: 8, totalViews: 500, totalImpressions: 0, totalRevenue: 6, pledgesNotInUsd: [], connectedPlatforms: 2 });
+    const { freshness, comparison, ...figures } = response.body;
+    expect(figures).toEqual({ totalFollowers: 1520, averageEngagementRate: 8, totalViews: 500, totalImpressions: 0, totalRevenue: 6, pledgesNotInUsd: [], connectedPlatforms: 2 });
+    // The same figures as GET /api/analytics answers for the same 30 days.
+    expect((await get('/api/analytics?days=30')).body.totals).toEqual(figures);
+    expect(freshness).toEqual([
+      { platform: 'YouTube', syncedAt: null, completeThrough: '2026-11-01' },
+      { platform: 'TikTok', syncedAt: null, completeThrough: '2026-11-02' },
+    ]);
+    expect(comparison).toMatchObject({ compare: 'previous', startDate: '2026-09-04', endDate: '2026-10-03' });
   });
 
   it('counts views only in totalViews; LinkedIn impressions apart, and its engagements over its impressions', async () => {

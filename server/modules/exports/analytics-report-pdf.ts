@@ -19,7 +19,7 @@
 // left out.
 import { PassThrough } from 'node:stream';
 import PDFDocument from 'pdfkit';
-import { type AnalyticsSummary, type BreakdownItem, type DerivedSeries, derivedSeriesSentence, type FollowerHistoryStart, followerHistoryNote, revenueCurrencyNote, type SeriesPoint, type TopContentItem } from '#contract/analytics.ts';
+import { type BreakdownItem, type DerivedSeries, derivedSeriesSentence, type FollowerHistoryStart, followerHistoryNote, type PeriodTotals, revenueCurrencyNote, type SeriesPoint, type TopContentItem } from '#contract/analytics.ts';
 import type { ExportRecord } from '#contract/exports.ts';
 import { drawText, registerPdfFonts } from './pdf-fonts.ts';
 
@@ -33,8 +33,8 @@ export interface AnalyticsReport {
   platform: string | null;
   /** The metric filter, or null for all metrics. */
   metricType: string | null;
-  /** The Analytics screen's cards (GET /api/analytics/summary: the last 30 days, all platforms). */
-  summary: AnalyticsSummary;
+  /** The summary's card figures (GET /api/analytics/summary: the last 30 days, all platforms). */
+  summary: PeriodTotals;
   followersOverTime: SeriesPoint[];
   followerHistoryStarts: FollowerHistoryStart[];
   engagementOverTime: SeriesPoint[];

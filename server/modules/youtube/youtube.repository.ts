@@ -4,6 +4,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { RevenueAccess, VideoSortKey } from '#contract/youtube.ts';
 import { type Database, queryRows } from '../../db/client.ts';
+import { completeThroughOf, revenueCompleteThroughOf } from '../../db/freshness.ts';
 import { youtubeInsights } from '../../db/schema.ts';
 import { grantsYoutubeAnalytics, grantsYoutubeRevenue } from '../../providers/youtube/scopes.ts';
 
@@ -257,9 +258,21 @@ export function createYoutubeRepository(db: Database) {
       );
     },
 
-    async countVideos(connectionId: number): Promise<number> {
-      const [row] = await queryRows<{ total: string }>(db, sql`select count(*)::text as total from content_items where connection_id = ${connectionId}`);
+    /** The channel's videos; with `publishedThrough`, those published by the end of that day (or without a date). */
+    async countVideos(connectionId: number, publishedThrough?: string): Promise<number> {
+      const published = publishedThrough ? sql` and (published_at is null or published_at < ((${publishedThrough}::date + 1)::timestamp at time zone 'UTC'))` : sql``;
+      const [row] = await queryRows<{ total: string }>(db, sql`select count(*)::text as total from content_items where connection_id = ${connectionId}${published}`);
       return Number(row?.total ?? 0);
+    },
+
+    /** The newest day of the daily channel report and of the revenue report (server/db/freshness.ts). */
+    async reportDays(connectionId: number): Promise<{ completeThrough: string | null; revenueCompleteThrough: string | null }> {
+      const [row] = await queryRows<{ complete_through: string | null; revenue_complete_through: string | null }>(
+        db,
+        sql`select (${completeThroughOf('c')})::text as complete_through, (${revenueCompleteThroughOf('c')})::text as revenue_complete_through
+          from platform_connections c where c.id = ${connectionId}`,
+      );
+      return { completeThrough: row?.complete_through ?? null, revenueCompleteThrough: row?.revenue_complete_through ?? null };
     },
 
     /** Every video with the numbers the insights engine compares. */

@@ -406,6 +406,50 @@ describe('GET /api/youtubeanalytics/performance-summary', () => {
   });
 });
 
+describe('the performance summary’s comparison and freshness', () => {
+  it('compares the cards with the previous period over the days YouTube has reported, and says how far that is', async () => {
+    const grace = await signUpWithAccess(server);
+    // The daily report ends on 10-31 (YouTube's lag): the current 7 days (10-27 … 11-02) have 5 days of figures, so
+    // the previous 7 days (10-20 … 10-26) are compared over their first 5 too.
+    const daily = [
+      ...Array.from({ length: 5 }, (_, k) => ({ date: dayOffset(-6 + k), values: { views: 100, likes: 8, comments: 2, watch_time_minutes: 300, revenue: 1 } })),
+      ...Array.from({ length: 7 }, (_, k) => ({ date: dayOffset(-13 + k), values: { views: 80, likes: 4, comments: 0, watch_time_minutes: 200, revenue: 0.5 } })),
+    ];
+    const publishedAt = ['2026-10-01T12:00:00Z', '2026-10-25T12:00:00Z', '2026-11-01T12:00:00Z'].map((instant) => ({ publishedAt: new Date(instant) }));
+    await seedYoutubeChannel(server.db, { userId: grace.user.id, now: server.clock.now(), videos: publishedAt, daily });
+
+    const summary = (await get('/api/youtubeanalytics/performance-summary?days=7', grace)).body;
+    expect(summary).toMatchObject({ startDate: '2026-10-27', endDate: '2026-11-02', totalVideos: 3, totalViews: 500, totalRevenue: 5, completeThrough: '2026-10-31', revenueCompleteThrough: '2026-10-31' });
+    expect(summary.comparison).toEqual({
+      compare: 'previous',
+      startDate: '2026-10-20',
+      endDate: '2026-10-26',
+      currentTotals: { totalVideos: 3, totalViews: 500, totalWatchTime: 1500, averageEngagement: 10, totalRevenue: 5 },
+      totals: { totalVideos: 2, totalViews: 400, totalWatchTime: 1000, averageEngagement: 5, totalRevenue: 2.5 },
+      revenueTrend: Array.from({ length: 7 }, (_, k) => ({ date: dayOffset(-13 + k), revenue: 0.5 })),
+    });
+    // The revenue panel's change is the same like-for-like comparison.
+    expect(summary.revenue).toMatchObject({ totalRevenue: 5, previousPeriodRevenue: 2.5, changePercent: 100 });
+
+    const none = (await get('/api/youtubeanalytics/performance-summary?days=7&compare=none', grace)).body;
+    expect(none.comparison).toBeNull();
+    expect(none.revenue).toMatchObject({ previousPeriodRevenue: null, changePercent: null });
+    // Nothing a year back: no data (null), never 0.
+    const year = (await get('/api/youtubeanalytics/performance-summary?days=7&compare=year', grace)).body.comparison;
+    expect(year).toMatchObject({ startDate: '2025-10-27', endDate: '2025-11-02' });
+    expect(year.totals).toEqual({ totalVideos: 0, totalViews: null, totalWatchTime: null, averageEngagement: null, totalRevenue: null });
+    const custom = (await get('/api/youtubeanalytics/performance-summary?days=7&compareStartDate=2026-10-20&compareEndDate=2026-10-26', grace)).body.comparison;
+    expect(custom).toEqual({ ...summary.comparison, compare: 'custom' });
+    expect((await get('/api/youtubeanalytics/performance-summary?days=7&compare=custom', grace)).status).toBe(400);
+    // Without revenue access, revenue stays unknown on both sides.
+    expect((await get('/api/youtubeanalytics/performance-summary?days=7', erin)).body).toMatchObject({
+      revenueCompleteThrough: null,
+      comparison: { totals: { totalRevenue: null }, currentTotals: { totalRevenue: null }, revenueTrend: [] },
+    });
+    expect((await get('/api/youtubeanalytics/performance-summary', carol)).body).toMatchObject({ comparison: null, completeThrough: null });
+  });
+});
+
 describe('POST /api/youtubeanalytics/sync', () => {
   it("queues the YouTube connection's sync", async () => {
     const response = await post('/api/youtubeanalytics/sync?days=30');

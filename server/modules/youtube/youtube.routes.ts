@@ -8,6 +8,7 @@ import {
   trafficSourcesResponse,
   viralAnalysisResponse,
   youtubeDaysQuery,
+  youtubePerformanceQuery,
   youtubeSyncResponse,
   youtubeVideoDetailResponse,
   youtubeVideoParams,
@@ -46,8 +47,8 @@ export function youtubeRoutes(app: FastifyInstance, { youtube }: { youtube: Yout
 
   routes.get(
     '/api/youtubeanalytics/performance-summary',
-    { schema: { querystring: youtubeDaysQuery, response: { 200: performanceSummaryResponse } } },
-    async (request) => youtube.performanceSummary(currentUser(request).id, request.query.days),
+    { schema: { querystring: youtubePerformanceQuery, response: { 200: performanceSummaryResponse } } },
+    async (request) => youtube.performanceSummary(currentUser(request).id, request.query.days, request.query),
   );
 
   // The spec's client sends `days`; it is validated, but a sync always reads what the sync engine decides (every

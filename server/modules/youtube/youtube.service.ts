@@ -19,8 +19,11 @@ import {
   type YoutubeVideo,
   type YoutubeVideoDetail,
   type YoutubeVideosQuery,
+  type YoutubeComparedTotals,
+  type YoutubeComparison,
   type YoutubeVideosResponse,
 } from '#contract/youtube.ts';
+import { type ComparisonPeriod, type ComparisonRequest, resolveComparison } from '#contract/comparison.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Database } from '../../db/client.ts';
@@ -179,6 +182,23 @@ function safeJson(text: string): unknown {
   }
 }
 
+type ChannelTotals = Awaited<ReturnType<YoutubeRepository['channelTotals']>>;
+
+/** A side of the comparison: null where the period has no report rows (or YouTube lets us read none). */
+function comparedTotals(totals: ChannelTotals, totalVideos: number, access: { analytics: boolean; revenue: boolean }): YoutubeComparedTotals {
+  const views = access.analytics ? toNumber(totals.views) : null;
+  const engagements = (toNumber(totals.likes) ?? 0) + (toNumber(totals.comments) ?? 0);
+  const watchTime = access.analytics ? toNumber(totals.watch_time_minutes) : null;
+  const revenue = access.revenue ? toNumber(totals.revenue) : null;
+  return {
+    totalVideos,
+    totalViews: views,
+    totalWatchTime: watchTime === null ? null : round(watchTime, 1),
+    averageEngagement: views !== null && views > 0 ? round((engagements / views) * 100, 2) : null,
+    totalRevenue: revenue === null ? null : money(revenue),
+  };
+}
+
 function emptyRevenue(): RevenueAnalytics {
   return {
     totalRevenue: null,
@@ -200,8 +220,7 @@ function emptyRevenue(): RevenueAnalytics {
 export function createYoutubeService({ repository, clock, enqueueSync, retention, traffic, rewrite, logger }: YoutubeServiceDeps) {
   const periodOf = (days: number) => {
     const endDate = dayOf(clock.now());
-    const startDate = addDays(endDate, -(days - 1));
-    return { startDate, endDate, previousStart: addDays(startDate, -days), previousEnd: addDays(startDate, -1) };
+    return { startDate: addDays(endDate, -(days - 1)), endDate };
   };
 
   async function requireVideo(userId: number, id: string): Promise<{ channel: ChannelRow; row: VideoDetailRow }> {
@@ -294,18 +313,19 @@ export function createYoutubeService({ repository, clock, enqueueSync, retention
     return rows.flatMap((row) => toDemographic(row) ?? []);
   }
 
-  async function revenuePanel(channel: ChannelRow, days: number, views: number, totals: Awaited<ReturnType<YoutubeRepository['channelTotals']>>): Promise<RevenueAnalytics> {
+  async function revenuePanel(channel: ChannelRow, days: number, views: number, totals: ChannelTotals, comparison: YoutubeComparison | null): Promise<RevenueAnalytics> {
     if (channel.revenueAccess !== 'available') return emptyRevenue();
-    const { startDate, endDate, previousStart, previousEnd } = periodOf(days);
-    const [previous, trend, topVideos, sources] = await Promise.all([
-      repository.channelTotals(channel.connectionId, previousStart, previousEnd),
+    const { startDate, endDate } = periodOf(days);
+    const [trend, topVideos, sources] = await Promise.all([
       repository.revenueTrend(channel.connectionId, startDate, endDate),
       repository.topEarningVideos(channel.connectionId, TOP_EARNING_VIDEOS),
       repository.trafficBySource(channel.connectionId, startDate, endDate),
     ]);
     const estimatedFields: RevenueAnalytics['estimatedFields'] = [];
     const total = toNumber(totals.revenue) ?? 0;
-    const previousRevenue = toNumber(previous.revenue);
+    // The change compares like with like: the comparison's revenue against the current period's over the same days.
+    const previousRevenue = comparison?.totals.totalRevenue ?? null;
+    const comparedRevenue = comparison?.currentTotals.totalRevenue ?? null;
     let adRevenue = toNumber(totals.ad_revenue);
     if (adRevenue === null && total > 0) {
       adRevenue = total * AD_REVENUE_SHARE;
@@ -327,7 +347,8 @@ export function createYoutubeService({ repository, clock, enqueueSync, retention
     return {
       totalRevenue: money(total),
       previousPeriodRevenue: previousRevenue === null ? null : money(previousRevenue),
-      changePercent: previousRevenue !== null && previousRevenue > 0 ? round(((total - previousRevenue) / previousRevenue) * 100, 1) : null,
+      changePercent:
+        previousRevenue !== null && previousRevenue > 0 && comparedRevenue !== null ? round(((comparedRevenue - previousRevenue) / previousRevenue) * 100, 1) : null,
       rpm: views > 0 ? money((total / views) * 1000) : null,
       cpm: cpm === null ? null : money(cpm),
       monetizedViews: toNumber(totals.monetized_playbacks),
@@ -350,13 +371,40 @@ export function createYoutubeService({ repository, clock, enqueueSync, retention
     };
   }
 
-  async function performanceSummary(userId: number, days = DEFAULT_YOUTUBE_DAYS): Promise<PerformanceSummary> {
+  /**
+   * The cards' comparison (contract youtubeComparison): both periods cut at their end by the days the channel's report
+   * has not reached yet, the comparison's revenue trend whole.
+   */
+  async function compareChannel(channel: ChannelRow, period: { startDate: string; endDate: string }, compared: ComparisonPeriod, completeThrough: string | null, totalVideos: number): Promise<YoutubeComparison> {
+    const through = completeThrough !== null && completeThrough < period.endDate ? completeThrough : period.endDate;
+    const lag = Math.round((Date.parse(period.endDate) - Date.parse(through)) / 86_400_000);
+    const revenueVisible = channel.revenueAccess === 'available';
+    const [current, previous, previousVideos, revenueTrend] = await Promise.all([
+      repository.channelTotals(channel.connectionId, period.startDate, through),
+      repository.channelTotals(channel.connectionId, compared.startDate, addDays(compared.endDate, -lag)),
+      repository.countVideos(channel.connectionId, compared.endDate),
+      revenueVisible ? repository.revenueTrend(channel.connectionId, compared.startDate, compared.endDate) : Promise.resolve([]),
+    ]);
+    const access = { analytics: channel.analyticsAccess, revenue: revenueVisible };
+    return {
+      ...compared,
+      totals: comparedTotals(previous, previousVideos, access),
+      currentTotals: comparedTotals(current, totalVideos, access),
+      revenueTrend: revenueTrend.map((point) => ({ date: point.date, revenue: money(Number(point.revenue)) })),
+    };
+  }
+
+  async function performanceSummary(userId: number, days = DEFAULT_YOUTUBE_DAYS, request: ComparisonRequest = {}): Promise<PerformanceSummary> {
+    const period = periodOf(days);
+    const compared = resolveComparison(period, request);
+    if (compared !== null && 'error' in compared) throw new AppError('bad_request', compared.error);
     const channel = await repository.activeChannel(userId);
     if (!channel) {
       return {
         connected: false,
         channelTitle: null,
         days,
+        ...period,
         totalVideos: 0,
         analyticsAccess: false,
         totalViews: null,
@@ -366,20 +414,28 @@ export function createYoutubeService({ repository, clock, enqueueSync, retention
         subscribersGained: null,
         revenueAccess: 'missingScope',
         revenue: emptyRevenue(),
+        comparison: null,
         lastSyncedAt: null,
+        completeThrough: null,
+        revenueCompleteThrough: null,
       };
     }
-    const { startDate, endDate } = periodOf(days);
-    const [totals, totalVideos] = await Promise.all([repository.channelTotals(channel.connectionId, startDate, endDate), repository.countVideos(channel.connectionId)]);
+    const [totals, totalVideos, reportDays] = await Promise.all([
+      repository.channelTotals(channel.connectionId, period.startDate, period.endDate),
+      repository.countVideos(channel.connectionId),
+      repository.reportDays(channel.connectionId),
+    ]);
+    const comparison = compared ? await compareChannel(channel, period, compared, reportDays.completeThrough, totalVideos) : null;
     const views = toNumber(totals.views) ?? 0;
     const engagements = (toNumber(totals.likes) ?? 0) + (toNumber(totals.comments) ?? 0);
-    const revenue = await revenuePanel(channel, days, views, totals);
+    const revenue = await revenuePanel(channel, days, views, totals, comparison);
     // With Analytics access, a period without report rows had no views: 0 is the answer. Without it, unknown.
     const reported = channel.analyticsAccess;
     return {
       connected: true,
       channelTitle: channel.title,
       days,
+      ...period,
       totalVideos,
       analyticsAccess: reported,
       totalViews: reported ? views : null,
@@ -389,7 +445,10 @@ export function createYoutubeService({ repository, clock, enqueueSync, retention
       subscribersGained: reported ? (toNumber(totals.subscribers_gained) ?? 0) : null,
       revenueAccess: channel.revenueAccess,
       revenue,
+      comparison,
       lastSyncedAt: channel.lastSyncedAt?.toISOString() ?? null,
+      completeThrough: reportDays.completeThrough,
+      revenueCompleteThrough: channel.revenueAccess === 'available' ? reportDays.revenueCompleteThrough : null,
     };
   }
 

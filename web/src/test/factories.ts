@@ -174,6 +174,8 @@ export function performanceSummary(overrides: Partial<PerformanceSummary> = {}):
     connected: true,
     channelTitle: 'Maya Lopez',
     days: 30,
+    startDate: '2026-10-24',
+    endDate: '2026-11-22',
     totalVideos: 412,
     analyticsAccess: true,
     totalViews: 1_234_567,
@@ -203,7 +205,21 @@ export function performanceSummary(overrides: Partial<PerformanceSummary> = {}):
       ],
       estimatedFields: [],
     },
+    comparison: {
+      compare: 'previous',
+      startDate: '2026-09-24',
+      endDate: '2026-10-23',
+      // The report lags: both periods compared over their first 28 days.
+      currentTotals: { totalVideos: 412, totalViews: 1_200_000, totalWatchTime: 720_000, averageEngagement: 6.42, totalRevenue: 4_321.5 },
+      totals: { totalVideos: 400, totalViews: 1_000_000, totalWatchTime: 800_000, averageEngagement: 6.42, totalRevenue: 3_850 },
+      revenueTrend: [
+        { date: '2026-09-24', revenue: 120 },
+        { date: '2026-09-25', revenue: 130 },
+      ],
+    },
     lastSyncedAt: '2026-11-22T08:00:00.000Z',
+    completeThrough: '2026-11-20',
+    revenueCompleteThrough: '2026-11-20',
     ...overrides,
   };
 }
@@ -220,6 +236,9 @@ export function disconnectedPerformanceSummary(): PerformanceSummary {
     totalRevenue: null,
     subscribersGained: 0,
     lastSyncedAt: null,
+    comparison: null,
+    completeThrough: null,
+    revenueCompleteThrough: null,
     revenue: {
       totalRevenue: null,
       previousPeriodRevenue: null,

@@ -19,7 +19,8 @@ const optionsByFormat: Record<LineChartValueFormat, ChartOptions<'line'>> = {
 
 interface LineChartProps {
   label: string;
-  data: ChartData<'line', number[], string>;
+  /** A second dataset is the comparison period (comparison-overlay.ts): a legend then names both lines. */
+  data: ChartData<'line', (number | null)[], string>;
   columns: [string, string];
   rows: readonly ChartTextRow[];
   /** Defaults to compact counts. */
@@ -36,9 +37,25 @@ export function LineChart({ label, data, columns, rows, valueFormat = 'compact',
     () => (showXTick ? withXTickFilter(optionsByFormat[valueFormat], showXTick) : optionsByFormat[valueFormat]),
     [valueFormat, showXTick],
   );
+  const [current, comparison] = data.datasets;
   return (
-    <ChartFrame label={label} columns={columns} rows={rows}>
-      <Line data={data} options={options} aria-hidden="true" />
-    </ChartFrame>
+    <>
+      <ChartFrame label={label} columns={columns} rows={rows}>
+        <Line data={data} options={options} aria-hidden="true" />
+      </ChartFrame>
+      {comparison ? (
+        // The text alternative already names both series; the legend is for the eye.
+        <p aria-hidden="true" className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-400">
+          <span className="flex items-center gap-1.5">
+            <span className="inline-block h-0.5 w-5" style={{ backgroundColor: String(current?.borderColor ?? '') }} />
+            {current?.label}
+          </span>
+          <span className="flex items-center gap-1.5">
+            <span className="inline-block w-5 border-t-2 border-dashed" style={{ borderColor: String(comparison.borderColor ?? '') }} />
+            {comparison.label}
+          </span>
+        </p>
+      ) : null}
+    </>
   );
 }

@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import type { PeriodChange } from '../../lib/period-change';
+import { ChangeLine } from './change-line';
 import { Skeleton } from './skeleton';
 
 const ACCENTS = { indigo: 'bg-indigo-500/15 text-indigo-300', red: 'bg-red-500/15 text-red-300' } as const;
@@ -15,10 +17,12 @@ interface StatCardProps {
   accent?: keyof typeof ACCENTS;
   /** Wide grids (four cards in a row) hide the icon where the card is narrow. */
   dense?: boolean;
+  /** The change against the comparison period (nothing while loading or without a comparison). */
+  change?: PeriodChange | null | undefined;
 }
 
 /** One headline number of a screen (Dashboard, Analytics, YouTube): label, value, and a decorative icon. */
-export function StatCard({ label, value, failed = false, missing = 'noDataYet', icon, accent = 'indigo', dense = false }: StatCardProps) {
+export function StatCard({ label, value, failed = false, missing = 'noDataYet', icon, accent = 'indigo', dense = false, change }: StatCardProps) {
   let figure: ReactNode;
   if (failed) {
     figure = (
@@ -46,6 +50,11 @@ export function StatCard({ label, value, failed = false, missing = 'noDataYet', 
       <dl className="min-w-0">
         <dt className="text-sm font-medium text-slate-400">{label}</dt>
         <dd className="mt-1">{figure}</dd>
+        {change && !failed && value !== undefined ? (
+          <dd className="mt-1">
+            <ChangeLine change={change} />
+          </dd>
+        ) : null}
       </dl>
       <span aria-hidden="true" className={`size-11 shrink-0 items-center justify-center rounded-lg ${ACCENTS[accent]} ${dense ? 'hidden sm:flex lg:hidden 2xl:flex' : 'flex'}`}>
         {icon}

@@ -8,13 +8,21 @@ import { AnalyticsPage } from './analytics-page';
 // jsdom has no canvas: the charts become plain elements that show what they were given.
 vi.mock('react-chartjs-2', () => {
   const fake = (kind: string) =>
-    function FakeChart({ data }: { data: { labels?: string[]; datasets: { data: number[] }[] } }) {
-      return <canvas data-testid={`${kind}-chart`} data-labels={JSON.stringify(data.labels)} data-values={JSON.stringify(data.datasets[0]?.data)} />;
+    function FakeChart({ data }: { data: { labels?: string[]; datasets: { data: number[]; label?: string }[] } }) {
+      const overlay = data.datasets[1];
+      return (
+        <canvas
+          data-testid={`${kind}-chart`}
+          data-labels={JSON.stringify(data.labels)}
+          data-values={JSON.stringify(data.datasets[0]?.data)}
+          data-comparison={overlay ? JSON.stringify({ label: overlay.label, values: overlay.data }) : undefined}
+        />
+      );
     };
   return { Line: fake('line'), Bar: fake('bar'), Doughnut: fake('doughnut') };
 });
 
-const summary: AnalyticsSummary = {
+const totals: AnalyticsResponse['totals'] = {
   totalFollowers: 128_449,
   averageEngagementRate: 4.2,
   totalViews: 2_345_678,
@@ -24,9 +32,20 @@ const summary: AnalyticsSummary = {
   connectedPlatforms: 3,
 };
 
+const summary: AnalyticsSummary = {
+  ...totals,
+  freshness: [
+    { platform: 'YouTube', syncedAt: null, completeThrough: '2026-11-20' },
+    { platform: 'TikTok', syncedAt: null, completeThrough: '2026-11-22' },
+  ],
+  comparison: null,
+};
+
 const analytics: AnalyticsResponse = {
   startDate: '2026-10-24',
   endDate: '2026-11-22',
+  totals,
+  comparison: null,
   allMetrics: [],
   paging: { page: 1, pageSize: 500, total: 0, hasMore: false },
   followersOverTime: [
@@ -48,6 +67,23 @@ const analytics: AnalyticsResponse = {
     { id: 'c2', title: '', description: 'A day in the life', platform: 'TikTok', engagement: 987, url: null },
   ],
   derivedSeries: [{ platform: 'TikTok', metrics: ['views', 'likes', 'comments'], method: 'from daily snapshots of lifetime counters', startDate: '2026-11-03', endDate: '2026-11-21' }],
+};
+
+/** The same answer compared with the previous 30 days. */
+const compared: AnalyticsResponse = {
+  ...analytics,
+  comparison: {
+    compare: 'previous',
+    startDate: '2026-09-24',
+    endDate: '2026-10-23',
+    currentTotals: { totalFollowers: 110_000, averageEngagementRate: 4.2, totalViews: 2_000_000, totalRevenue: 1000, connectedPlatforms: 3 },
+    totals: { totalFollowers: 100_000, averageEngagementRate: 4.2, totalViews: 2_500_000, totalRevenue: null, connectedPlatforms: 2 },
+    leftOut: [{ platform: 'TikTok', account: '@maya' }],
+    followersOverTime: [
+      { date: '2026-09-24', value: 800 },
+      { date: '2026-09-25', value: 900 },
+    ],
+  },
 };
 
 const emptyAnalytics: AnalyticsResponse = { ...analytics, followersOverTime: [], engagementOverTime: [], platformBreakdown: [], topContent: [] };
@@ -92,6 +128,15 @@ function renderPage(path = '/analytics') {
 }
 
 const search = () => screen.getByTestId('location').textContent;
+
+/** The cards' figures (each card's first definition; a second one is its change). */
+const cardFigures = () =>
+  within(screen.getByRole('region', { name: 'Summary' }))
+    .getAllByRole('term')
+    .map((term) => term.nextElementSibling!.textContent);
+
+/** A card's change line as read out. */
+const cardChangeWords = (label: string) => within(screen.getByRole('region', { name: 'Summary' })).getByText(label).parentElement!.querySelectorAll('dd')[1]?.querySelector('.sr-only')?.textContent ?? null;
 
 beforeEach(() => {
   window.localStorage.setItem('auth_token', 'token-123');
@@ -142,21 +187,95 @@ describe('AnalyticsPage', () => {
       '#2A day in the lifeTikTok987 engagements',
     ]);
 
-    const cards = screen.getByRole('region', { name: 'Summary' });
-    expect(within(cards).getAllByRole('definition').map((value) => value.textContent)).toEqual(['128.4K', '2.3M', '$1,234.57', '3']);
+    expect(cardFigures()).toEqual(['128.4K', '2.3M', '$1,234.57', '3']);
     expect(screen.queryByText(/LinkedIn reports impressions/)).toBeNull();
+    // compare=none: no change lines.
+    expect(cardChangeWords('Total Followers')).toBeNull();
+    expect(screen.getByText('Figures for the last 30 days.')).toBeTruthy();
+    expect(within(screen.getByRole('list', { name: 'How recent these figures are' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'YouTube complete through Nov 20, 2026 · not synced yet',
+      'TikTok complete through Nov 22, 2026 · not synced yet',
+    ]);
   });
 
   it('says that Total Views counts views only, and how many LinkedIn impressions there are', async () => {
     mockServer({
-      'GET /api/analytics/summary': { status: 200, body: { ...summary, totalImpressions: 45_600 } },
+      'GET /api/analytics/summary': { status: 200, body: summary },
       'GET /api/analytics/metrics': { status: 200, body: ['impressions'] },
-      'GET /api/analytics': { status: 200, body: analytics },
+      'GET /api/analytics': { status: 200, body: { ...analytics, totals: { ...totals, totalImpressions: 45_600 } } },
     });
     renderPage();
     expect(await screen.findByText('Total Views counts views only. LinkedIn reports impressions instead: 45.6K in the last 30 days.')).toBeTruthy();
-    const cards = screen.getByRole('region', { name: 'Summary' });
-    expect(within(cards).getAllByRole('definition')[1]!.textContent).toBe('2.3M');
+    expect(cardFigures()[1]).toBe('2.3M');
+  });
+
+  it('shows each card’s change against the comparison period and overlays it on Followers Growth', async () => {
+    mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/analytics/metrics': { status: 200, body: [] },
+      'GET /api/analytics': { status: 200, body: compared },
+    });
+    renderPage('/analytics?platform=1');
+    await screen.findByText('128.4K');
+    expect(cardChangeWords('Total Followers')).toBe('up 10.0 per cent versus the previous 30 days');
+    expect(cardChangeWords('Total Views')).toBe('down 20.0 per cent versus the previous 30 days');
+    expect(within(screen.getByRole('region', { name: 'Summary' })).getByText('▼ 20.0%').className).toContain('text-red-400');
+    // No revenue in the comparison period: a dash, not 0 % or ∞.
+    expect(cardChangeWords('Total Revenue')).toBe('no data for the previous 30 days to compare with');
+    expect(cardChangeWords('Connected Platforms')).toBe('up 1 platform versus the previous 30 days');
+    expect(
+      screen.getByText(
+        'Figures for the last 30 days on YouTube, compared with the previous 30 days. Changes leave out TikTok (@maya), which has no figures for the previous 30 days to compare with.',
+      ),
+    ).toBeTruthy();
+    // Only the selected platform's freshness.
+    expect(within(screen.getByRole('list', { name: 'How recent these figures are' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'YouTube complete through Nov 20, 2026 · not synced yet',
+    ]);
+    const chart = within(await screen.findByRole('img', { name: 'Followers growth, last 30 days, YouTube' })).getByTestId('line-chart');
+    // The comparison's 09-24 and 09-25 lie under the range's first two days (10-24, 10-25).
+    expect(JSON.parse(chart.dataset.labels!)).toEqual(['Oct 24, 2026', 'Oct 25, 2026', 'Nov 20, 2026', 'Nov 21, 2026']);
+    expect(JSON.parse(chart.dataset.comparison!)).toEqual({ label: 'Previous 30 days', values: [800, 900, null, null] });
+    expect(screen.queryByText(/^No line for/)).toBeNull();
+  });
+
+  it('says why the comparison period has no line when its follower figures are of other accounts', async () => {
+    mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/analytics/metrics': { status: 200, body: [] },
+      'GET /api/analytics': { status: 200, body: { ...compared, comparison: { ...compared.comparison!, followersOverTime: [] } } },
+    });
+    renderPage();
+    const chart = within(await screen.findByRole('img', { name: 'Followers growth, last 30 days' })).getByTestId('line-chart');
+    expect(chart.dataset.comparison).toBeUndefined();
+    expect(screen.getByText('No line for the previous 30 days: not every account here has follower figures then.')).toBeTruthy();
+  });
+
+  it('asks for the comparison the Compare to filter names, custom periods as long as the range', async () => {
+    const server = mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/analytics/metrics': { status: 200, body: [] },
+      'GET /api/analytics': { status: 200, body: compared },
+    });
+    renderPage('/analytics?days=7');
+    await screen.findByText('128.4K');
+    const compareTo = screen.getByRole('combobox', { name: 'Compare to' });
+    expect((compareTo as HTMLSelectElement).value).toBe('previous');
+    expect(within(compareTo).getAllByRole('option').map((option) => option.textContent)).toEqual(['Previous period', 'Same period last year', 'Custom', 'None']);
+    fireEvent.change(compareTo, { target: { value: 'year' } });
+    expect(search()).toBe('?days=7&compare=year');
+    fireEvent.change(compareTo, { target: { value: 'none' } });
+    expect(search()).toBe('?days=7&compare=none');
+    fireEvent.change(compareTo, { target: { value: 'custom' } });
+    expect(search()).toMatch(/^\?days=7&compare=custom&compareFrom=\d{4}-\d{2}-\d{2}$/);
+    const start = screen.getByLabelText('Comparison starts');
+    fireEvent.change(start, { target: { value: '2026-09-01' } });
+    expect(search()).toBe('?days=7&compare=custom&compareFrom=2026-09-01');
+    expect(screen.getByText('7 days: Sep 1, 2026 to Sep 7, 2026')).toBeTruthy();
+    await vi.waitFor(() =>
+      expect(server.analyticsCalls()).toContain('GET /api/analytics?days=7&compareStartDate=2026-09-01&compareEndDate=2026-09-07'),
+    );
+    expect(server.analyticsCalls().slice(0, 3)).toEqual(['GET /api/analytics?days=7', 'GET /api/analytics?days=7&compare=year', 'GET /api/analytics?days=7&compare=none']);
   });
 
   it('says so when there is nothing to draw', async () => {

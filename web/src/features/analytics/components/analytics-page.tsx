@@ -22,6 +22,8 @@ import {
 import { engagementChartData, followersChartData, isEmptySeries, platformDistributionData, rankTopContent } from '../utils/chart-data';
 import { AnalyticsFilterBar } from './analytics-filter-bar';
 import { StatCard } from '../../../components/ui/stat-card';
+import { FreshnessNote } from '../../../components/freshness-note';
+import { cardChange, CHANGE_RULES, comparisonLabel, leftOutNote } from '../../../lib/period-change';
 
 // Chart.js is only downloaded when a chart is about to be drawn: the landing and login bundles stay light.
 const LineChart = lazy(async () => ({ default: (await import('../../../components/charts/line-chart')).LineChart }));
@@ -89,8 +91,8 @@ function FollowerHistoryNote({ data }: { data: AnalyticsResponse }) {
 export function AnalyticsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const filters = filtersFromSearchParams(searchParams);
+  // The summary says how recent each platform's figures are; the cards follow the filters (GET /api/analytics totals).
   const summary = useQuery(analyticsSummaryQueryOptions());
-  const summaryFailed = summary.isError && !summary.data;
   const metricTypes = useQuery(metricTypesQueryOptions());
   const analytics = useQuery(analyticsQueryOptions(filters));
 
@@ -119,8 +121,28 @@ export function AnalyticsPage() {
     return content();
   }
 
-  const followers = data ? followersChartData(data.followersOverTime) : undefined;
-  const currencyNote = summary.data ? revenueCurrencyNote(summary.data.pledgesNotInUsd) : null;
+  const totals = data?.totals;
+  const comparison = data?.comparison;
+  const cardsFailed = analytics.isError && !data;
+  const days = filters.days;
+  const platformName = ANALYTICS_PLATFORM_OPTIONS.find((option) => option.id === filters.platformId)?.name;
+  const freshness = summary.data?.freshness.filter((entry) => platformName === undefined || entry.platform === platformName) ?? [];
+  const comparisonName = comparison ? comparisonLabel(comparison, days) : null;
+  const followers = data
+    ? followersChartData(
+        data.followersOverTime,
+        comparison && comparisonName
+          ? {
+              points: comparison.followersOverTime,
+              currentStart: data.startDate,
+              comparisonStart: comparison.startDate,
+              label: comparisonName.short.charAt(0).toUpperCase() + comparisonName.short.slice(1),
+            }
+          : undefined,
+      )
+    : undefined;
+  const currencyNote = totals ? revenueCurrencyNote(totals.pledgesNotInUsd) : null;
+  const comparisonNote = leftOutNote(comparison, days);
   const engagement = data ? engagementChartData(data.engagementOverTime) : undefined;
   const distribution = data ? platformDistributionData(data.platformBreakdown) : undefined;
   const topContent = data ? rankTopContent(data.topContent) : [];
@@ -151,8 +173,9 @@ export function AnalyticsPage() {
         <section aria-label="Summary" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
           <StatCard dense
             label="Total Followers"
-            value={summary.data ? formatCompactNumber(summary.data.totalFollowers) : undefined}
-            failed={summaryFailed}
+            value={totals ? formatCompactNumber(totals.totalFollowers) : undefined}
+            failed={cardsFailed}
+            change={cardChange(comparison, (compared) => compared.totalFollowers, CHANGE_RULES.count, days)}
             icon={
               <Icon>
                 <circle cx="9" cy="8" r="3.5" />
@@ -162,8 +185,9 @@ export function AnalyticsPage() {
           />
           <StatCard dense
             label="Total Views"
-            value={summary.data ? formatCompactNumber(summary.data.totalViews) : undefined}
-            failed={summaryFailed}
+            value={totals ? formatCompactNumber(totals.totalViews) : undefined}
+            failed={cardsFailed}
+            change={cardChange(comparison, (compared) => compared.totalViews, CHANGE_RULES.count, days)}
             icon={
               <Icon>
                 <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" />
@@ -173,8 +197,9 @@ export function AnalyticsPage() {
           />
           <StatCard dense
             label="Total Revenue"
-            value={summary.data ? formatCurrency(summary.data.totalRevenue) : undefined}
-            failed={summaryFailed}
+            value={totals ? formatCurrency(totals.totalRevenue) : undefined}
+            failed={cardsFailed}
+            change={cardChange(comparison, (compared) => compared.totalRevenue, CHANGE_RULES.revenue, days)}
             icon={
               <Icon>
                 <path d="M12 2v20M17 6H9.5a3.5 3.5 0 0 0 0 7h5a3.5 3.5 0 0 1 0 7H6" />
@@ -183,8 +208,9 @@ export function AnalyticsPage() {
           />
           <StatCard dense
             label="Connected Platforms"
-            value={summary.data ? String(summary.data.connectedPlatforms) : undefined}
-            failed={summaryFailed}
+            value={totals ? String(totals.connectedPlatforms) : undefined}
+            failed={cardsFailed}
+            change={cardChange(comparison, (compared) => compared.connectedPlatforms, CHANGE_RULES.platforms, days)}
             icon={
               <Icon>
                 <path d="M10 14a4 4 0 0 0 5.66 0l3-3a4 4 0 0 0-5.66-5.66l-1.5 1.5" />
@@ -193,11 +219,20 @@ export function AnalyticsPage() {
             }
           />
         </section>
-        {currencyNote ? <p className="-mt-3 text-xs text-slate-400">{currencyNote}</p> : null}
-        {summary.data && summary.data.totalImpressions > 0 ? (
-          <p className="-mt-3 text-xs text-slate-400">
-            Total Views counts views only. LinkedIn reports impressions instead: {formatCompactNumber(summary.data.totalImpressions)} in the last 30 days.
-          </p>
+        {totals ? (
+          <div className="-mt-3 space-y-1 text-xs text-slate-400">
+            <p>
+              Figures for the last {days} days{platformName ? ` on ${platformName}` : ''}
+              {comparisonName ? `, compared with ${comparisonName.words}` : ''}.{comparisonNote ? ` ${comparisonNote}` : ''}
+            </p>
+            {currencyNote ? <p>{currencyNote}</p> : null}
+            {totals.totalImpressions > 0 ? (
+              <p>
+                Total Views counts views only. LinkedIn reports impressions instead: {formatCompactNumber(totals.totalImpressions)} in the last {days} days.
+              </p>
+            ) : null}
+            <FreshnessNote entries={freshness} />
+          </div>
         ) : null}
 
         <AnalyticsFilterBar
@@ -226,6 +261,9 @@ export function AnalyticsPage() {
               'No followers data available',
             )}
             {data && !isEmptySeries(data.followersOverTime) ? <FollowerHistoryNote data={data} /> : null}
+            {data && comparison && comparisonName && comparison.followersOverTime.length === 0 && !isEmptySeries(data.followersOverTime) ? (
+              <p className="mt-3 text-xs text-slate-400">No line for {comparisonName.words}: not every account here has follower figures then.</p>
+            ) : null}
             {data && !isEmptySeries(data.followersOverTime) ? <DerivedNote series={data.derivedSeries} metrics={FOLLOWER_METRICS} /> : null}
           </Card>
           <Card title="Engagement Rate" className="min-w-0">

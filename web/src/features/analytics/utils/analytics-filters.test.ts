@@ -1,18 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { analyticsQueryOptions } from '../api/get-analytics';
-import { filtersFromSearchParams, hasClearableFilters, metricTypeLabel, searchParamsWithFilters } from './analytics-filters';
+import { customComparisonPeriod, defaultCompareFrom, filtersFromSearchParams, hasClearableFilters, metricTypeLabel, searchParamsWithFilters } from './analytics-filters';
 
 const params = (query: string) => new URLSearchParams(query);
 
 describe('filtersFromSearchParams', () => {
   it('defaults to 30 days, all platforms, all metrics', () => {
-    expect(filtersFromSearchParams(params(''))).toEqual({ days: 30, platformId: null, metricType: null });
+    expect(filtersFromSearchParams(params(''))).toEqual({ days: 30, platformId: null, metricType: null, compare: 'previous', compareFrom: null });
   });
 
   it('reads integers and ignores values outside the fixed lists (spec section 5)', () => {
-    expect(filtersFromSearchParams(params('days=7&platform=3&metric=likes'))).toEqual({ days: 7, platformId: 3, metricType: 'likes' });
-    expect(filtersFromSearchParams(params('days=45&platform=6&metric='))).toEqual({ days: 30, platformId: null, metricType: null });
-    expect(filtersFromSearchParams(params('days=abc&platform=null&metric=null'))).toEqual({ days: 30, platformId: null, metricType: null });
+    expect(filtersFromSearchParams(params('days=7&platform=3&metric=likes'))).toMatchObject({ days: 7, platformId: 3, metricType: 'likes' });
+    expect(filtersFromSearchParams(params('days=45&platform=6&metric='))).toMatchObject({ days: 30, platformId: null, metricType: null });
+    expect(filtersFromSearchParams(params('days=abc&platform=null&metric=null'))).toMatchObject({ days: 30, platformId: null, metricType: null });
+  });
+
+  it('reads the comparison; a custom one needs a readable first day, else it is the previous period', () => {
+    expect(filtersFromSearchParams(params('compare=year'))).toMatchObject({ compare: 'year', compareFrom: null });
+    expect(filtersFromSearchParams(params('compare=none&compareFrom=2026-01-01'))).toMatchObject({ compare: 'none', compareFrom: null });
+    expect(filtersFromSearchParams(params('compare=custom&compareFrom=2026-01-01'))).toMatchObject({ compare: 'custom', compareFrom: '2026-01-01' });
+    for (const bad of ['compare=custom', 'compare=custom&compareFrom=2026-02-30', 'compare=custom&compareFrom=soon', 'compare=later']) {
+      expect(filtersFromSearchParams(params(bad))).toMatchObject({ compare: 'previous', compareFrom: null });
+    }
+  });
+
+  it('makes the custom comparison as long as the range, starting on the chosen day', () => {
+    expect(customComparisonPeriod({ days: 30, compare: 'custom', compareFrom: '2026-01-01' })).toEqual({ startDate: '2026-01-01', endDate: '2026-01-30' });
+    expect(customComparisonPeriod({ days: 30, compare: 'year', compareFrom: null })).toBeNull();
+    // Chosen from the filter: the previous period's first day.
+    expect(defaultCompareFrom(7, '2026-11-22')).toBe('2026-11-09');
   });
 });
 
@@ -29,6 +45,15 @@ describe('searchParamsWithFilters', () => {
     expect(searchParamsWithFilters(params('days=7'), { platformId: null, metricType: null })).toBeNull();
   });
 
+  it('writes the comparison, and its first day only for a custom one', () => {
+    expect(searchParamsWithFilters(params(''), { compare: 'year' })?.toString()).toBe('compare=year');
+    expect(searchParamsWithFilters(params(''), { compare: 'custom', compareFrom: '2026-09-01' })?.toString()).toBe('compare=custom&compareFrom=2026-09-01');
+    expect(searchParamsWithFilters(params('compare=custom&compareFrom=2026-09-01'), { compare: 'previous' })?.toString()).toBe('');
+    expect(searchParamsWithFilters(params('compare=custom&compareFrom=2026-09-01'), { compareFrom: '2026-09-01' })).toBeNull();
+    // A custom comparison without a day is not written.
+    expect(searchParamsWithFilters(params(''), { compare: 'custom' })).toBeNull();
+  });
+
   it('Clear Filters resets platform and metric and keeps the date range', () => {
     expect(searchParamsWithFilters(params('days=7&platform=2&metric=likes'), { platformId: null, metricType: null })?.toString()).toBe('days=7');
   });
@@ -41,6 +66,9 @@ describe('query key', () => {
     expect(key('days=7')).not.toEqual(key(''));
     expect(key('platform=1')).not.toEqual(key(''));
     expect(key('metric=likes')).not.toEqual(key(''));
+    expect(key('compare=previous')).toEqual(key(''));
+    expect(key('compare=year')).not.toEqual(key(''));
+    expect(key('compare=custom&compareFrom=2026-09-01')).not.toEqual(key('compare=custom&compareFrom=2026-09-02'));
   });
 });
 

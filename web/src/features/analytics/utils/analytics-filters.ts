@@ -1,6 +1,8 @@
-// The Analytics filters live in the URL (?days=&platform=&metric=), so a filtered view can be bookmarked, shared
-// and restored with Back. These pure functions read and write them; anything unknown falls back to the default.
+// The Analytics filters live in the URL (?days=&platform=&metric=&compare=&compareFrom=), so a filtered view can be
+// bookmarked, shared and restored with Back. These pure functions read and write them; anything unknown falls back to
+// the default.
 import { ANALYTICS_DATE_RANGES, DEFAULT_ANALYTICS_DAYS } from '#contract/analytics.ts';
+import { type CompareMode, DEFAULT_COMPARE_MODE, shiftDay } from '#contract/comparison.ts';
 
 export type DateRangeDays = (typeof ANALYTICS_DATE_RANGES)[number];
 
@@ -10,7 +12,19 @@ export interface AnalyticsFilters {
   platformId: number | null;
   /** A metric type from /analytics/metrics, or null for all. */
   metricType: string | null;
+  /** What the period is compared with (issue 15). */
+  compare: CompareMode;
+  /** compare=custom: the comparison period's first day (YYYY-MM-DD); it lasts as many days as the range. Else null. */
+  compareFrom: string | null;
 }
+
+/** "Compare to": the comparison modes as the filter names them. */
+export const COMPARE_OPTIONS: readonly { mode: CompareMode; label: string }[] = [
+  { mode: 'previous', label: 'Previous period' },
+  { mode: 'year', label: 'Same period last year' },
+  { mode: 'custom', label: 'Custom' },
+  { mode: 'none', label: 'None' },
+];
 
 /** Spec section 2: a fixed list, ids 1 to 5. */
 export const ANALYTICS_PLATFORM_OPTIONS = [
@@ -23,7 +37,16 @@ export const ANALYTICS_PLATFORM_OPTIONS = [
 
 export const DATE_RANGE_OPTIONS = ANALYTICS_DATE_RANGES;
 
-export const DEFAULT_FILTERS: AnalyticsFilters = { days: DEFAULT_ANALYTICS_DAYS as DateRangeDays, platformId: null, metricType: null };
+export const DEFAULT_FILTERS: AnalyticsFilters = {
+  days: DEFAULT_ANALYTICS_DAYS as DateRangeDays,
+  platformId: null,
+  metricType: null,
+  compare: DEFAULT_COMPARE_MODE,
+  compareFrom: null,
+};
+
+const isCalendarDay = (value: string | null): value is string =>
+  value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
 
 function parseInteger(value: string | null): number | null {
   if (value === null || !/^\d+$/.test(value.trim())) return null;
@@ -35,11 +58,28 @@ export function filtersFromSearchParams(params: URLSearchParams): AnalyticsFilte
   const days = parseInteger(params.get('days'));
   const platformId = parseInteger(params.get('platform'));
   const metric = params.get('metric')?.trim() ?? '';
+  const compareFrom = params.get('compareFrom')?.trim() ?? null;
+  let compare = COMPARE_OPTIONS.find((option) => option.mode === params.get('compare'))?.mode ?? DEFAULT_FILTERS.compare;
+  // A custom comparison without a readable first day is no comparison period at all: back to the default.
+  if (compare === 'custom' && !isCalendarDay(compareFrom)) compare = DEFAULT_FILTERS.compare;
   return {
     days: (DATE_RANGE_OPTIONS as readonly number[]).includes(days ?? -1) ? (days as DateRangeDays) : DEFAULT_FILTERS.days,
     platformId: ANALYTICS_PLATFORM_OPTIONS.some((option) => option.id === platformId) ? platformId : null,
     metricType: metric === '' || metric === 'null' || metric === 'all' ? null : metric,
+    compare,
+    compareFrom: compare === 'custom' ? compareFrom : null,
   };
+}
+
+/** The custom comparison period: compareFrom and as many days as the range (like with like), or null. */
+export function customComparisonPeriod(filters: Pick<AnalyticsFilters, 'days' | 'compare' | 'compareFrom'>): { startDate: string; endDate: string } | null {
+  if (filters.compare !== 'custom' || filters.compareFrom === null) return null;
+  return { startDate: filters.compareFrom, endDate: shiftDay(filters.compareFrom, filters.days - 1) };
+}
+
+/** The first day a custom comparison starts on when chosen: the previous period's, so nothing jumps. */
+export function defaultCompareFrom(days: number, today: string): string {
+  return shiftDay(today, -(2 * days - 1));
 }
 
 /**
@@ -49,6 +89,8 @@ export function filtersFromSearchParams(params: URLSearchParams): AnalyticsFilte
 export function searchParamsWithFilters(current: URLSearchParams, change: Partial<AnalyticsFilters>): URLSearchParams | null {
   const before = filtersFromSearchParams(current);
   const after: AnalyticsFilters = { ...before, ...change };
+  if (after.compare !== 'custom') after.compareFrom = null;
+  else if (!isCalendarDay(after.compareFrom)) return null;
   if (sameFilters(before, after)) return null;
   const next = new URLSearchParams(current);
   if (after.days === DEFAULT_FILTERS.days) next.delete('days');
@@ -57,15 +99,19 @@ export function searchParamsWithFilters(current: URLSearchParams, change: Partia
   else next.set('platform', String(after.platformId));
   if (after.metricType === null) next.delete('metric');
   else next.set('metric', after.metricType);
+  if (after.compare === DEFAULT_FILTERS.compare) next.delete('compare');
+  else next.set('compare', after.compare);
+  if (after.compareFrom === null) next.delete('compareFrom');
+  else next.set('compareFrom', after.compareFrom);
   return next;
 }
 
 export function sameFilters(a: AnalyticsFilters, b: AnalyticsFilters): boolean {
-  return a.days === b.days && a.platformId === b.platformId && a.metricType === b.metricType;
+  return a.days === b.days && a.platformId === b.platformId && a.metricType === b.metricType && a.compare === b.compare && a.compareFrom === b.compareFrom;
 }
 
 /** Spec section 2: Clear Filters shows when a platform or metric is selected, and resets both. */
-export function hasClearableFilters(filters: AnalyticsFilters): boolean {
+export function hasClearableFilters(filters: Pick<AnalyticsFilters, 'days' | 'platformId' | 'metricType'>): boolean {
   return filters.platformId !== null || filters.metricType !== null;
 }
 

@@ -36,6 +36,37 @@ describe('followersChartData', () => {
   });
 });
 
+describe('followersChartData with the comparison period', () => {
+  it('overlays the comparison day by day as a dashed line, and reads it beside each day', () => {
+    const chart = followersChartData(
+      [
+        { date: '2026-11-01', value: 1_000 },
+        { date: '2026-11-02', value: 1_100 },
+      ],
+      {
+        currentStart: '2026-11-01',
+        comparisonStart: '2026-10-30',
+        label: 'Previous 2 days',
+        points: [
+          { date: '2026-10-30', value: 900 },
+          { date: '2026-10-31', value: 950 },
+        ],
+      },
+    );
+    expect(chart.data.labels).toEqual(['Nov 1, 2026', 'Nov 2, 2026']);
+    expect(chart.data.datasets.map((dataset) => [dataset.label, dataset.data, dataset.borderDash ?? null])).toEqual([
+      ['Followers', [1_000, 1_100], null],
+      ['Previous 2 days', [900, 950], [6, 4]],
+    ]);
+    expect(chart.rows).toEqual([
+      { label: 'Nov 1, 2026', value: '1K; previous 2 days (Oct 30, 2026): 900' },
+      { label: 'Nov 2, 2026', value: '1.1K; previous 2 days (Oct 31, 2026): 950' },
+    ]);
+    // Without comparison points: the plain chart.
+    expect(followersChartData([{ date: '2026-11-01', value: 1 }], { currentStart: '2026-11-01', comparisonStart: '2026-10-31', label: 'x', points: [] }).data.datasets).toHaveLength(1);
+  });
+});
+
 describe('engagementChartData', () => {
   it('draws one bar per day, oldest first', () => {
     const chart = engagementChartData([

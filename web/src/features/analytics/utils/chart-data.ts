@@ -3,6 +3,7 @@
 import type { ChartData } from 'chart.js';
 import type { BreakdownItem, SeriesPoint, TopContentItem } from '#contract/analytics.ts';
 import { chartColors, colorAt, DOUGHNUT_DEFAULT_PALETTE } from '../../../components/charts/chart-theme';
+import { alignComparison, type ComparisonOverlay, comparisonLineStyle } from '../../../components/charts/comparison-overlay';
 import { formatCalendarDay, formatCompactNumber, formatPercentage } from '../../../lib/format';
 
 /** Spec section 9: the Top Content list shows 5 items. */
@@ -15,7 +16,8 @@ export interface ChartTableRow {
 }
 
 export interface SeriesChart<T extends 'line' | 'bar'> {
-  data: ChartData<T, number[], string>;
+  /** A line may leave a day out (null) where only the comparison has it. */
+  data: ChartData<T, T extends 'line' ? (number | null)[] : number[], string>;
   rows: ChartTableRow[];
 }
 
@@ -27,26 +29,46 @@ function seriesRows(points: readonly SeriesPoint[]): ChartTableRow[] {
   return points.map((point) => ({ label: formatCalendarDay(point.date), value: formatCompactNumber(point.value) }));
 }
 
-/** Followers Growth: a filled line, oldest day first. */
-export function followersChartData(points: readonly SeriesPoint[]): SeriesChart<'line'> {
+/**
+ * Followers Growth: a filled line, oldest day first; with an overlay, the comparison period's followers as a dashed
+ * line under the same days (its n-th day under the n-th), and in the text alternative beside each day.
+ */
+export function followersChartData(points: readonly SeriesPoint[], overlay?: ComparisonOverlay): SeriesChart<'line'> {
   const sorted = sortedByDate(points);
+  const current = {
+    label: 'Followers',
+    fill: true,
+    borderColor: chartColors.line,
+    backgroundColor: chartColors.lineFill,
+    pointBackgroundColor: chartColors.line,
+    pointRadius: sorted.length > 31 ? 0 : 3,
+    tension: 0.3,
+  };
+  if (!overlay || overlay.points.length === 0) {
+    return {
+      data: { labels: sorted.map((point) => formatCalendarDay(point.date)), datasets: [{ ...current, data: sorted.map((point) => point.value) }] },
+      rows: seriesRows(sorted),
+    };
+  }
+  const aligned = alignComparison(sorted, overlay);
   return {
     data: {
-      labels: sorted.map((point) => formatCalendarDay(point.date)),
+      labels: aligned.dates.map(formatCalendarDay),
       datasets: [
-        {
-          label: 'Followers',
-          data: sorted.map((point) => point.value),
-          fill: true,
-          borderColor: chartColors.line,
-          backgroundColor: chartColors.lineFill,
-          pointBackgroundColor: chartColors.line,
-          pointRadius: sorted.length > 31 ? 0 : 3,
-          tension: 0.3,
-        },
+        { ...current, data: aligned.current, spanGaps: true },
+        { ...comparisonLineStyle(), label: overlay.label, data: aligned.comparison },
       ],
     },
-    rows: seriesRows(sorted),
+    rows: aligned.dates.map((date, index) => {
+      const value = aligned.current[index];
+      const was = aligned.comparison[index];
+      const wasDate = aligned.comparisonDates[index];
+      const shown = value === null || value === undefined ? 'no figure' : formatCompactNumber(value);
+      return {
+        label: formatCalendarDay(date),
+        value: was === null || was === undefined || !wasDate ? shown : `${shown}; ${overlay.label.toLowerCase()} (${formatCalendarDay(wasDate)}): ${formatCompactNumber(was)}`,
+      };
+    }),
   };
 }
 

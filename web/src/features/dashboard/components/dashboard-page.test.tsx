@@ -17,6 +17,8 @@ const summary: AnalyticsSummary = {
   totalRevenue: 1234.5,
   pledgesNotInUsd: [],
   connectedPlatforms: 3,
+  freshness: [],
+  comparison: null,
 };
 
 const connections = [
@@ -62,8 +64,14 @@ function renderDashboard() {
   );
 }
 
+/** A card's figure (its first definition), without the change line under it. */
 function statValue(label: string): string {
-  return screen.getByText(label).parentElement!.textContent!.replace(label, '');
+  return screen.getByText(label).nextElementSibling!.textContent!;
+}
+
+/** A card's change line, as read out. */
+function statChange(label: string): string | null {
+  return screen.getByText(label).parentElement!.querySelectorAll('dd')[1]?.querySelector('.sr-only')?.textContent ?? null;
 }
 
 let consoleError: ReturnType<typeof vi.spyOn>;
@@ -120,6 +128,44 @@ describe('DashboardPage', () => {
     const quickActions = screen.getByRole('heading', { name: 'Quick Actions' }).closest('section')!;
     expect(within(quickActions).getByRole('link', { name: 'View Analytics' }).getAttribute('href')).toBe('/analytics');
     expect(within(quickActions).getByRole('link', { name: 'Connect Platform' }).getAttribute('href')).toBe('/platforms');
+  });
+
+  it('shows each card’s change against the previous 30 days, and how recent each platform’s figures are', async () => {
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+    mockServer({
+      'GET /api/analytics/summary': {
+        status: 200,
+        body: {
+          ...summary,
+          freshness: [
+            { platform: 'YouTube', syncedAt: hoursAgo(2), completeThrough: '2026-11-21' },
+            { platform: 'TikTok', syncedAt: null, completeThrough: null },
+          ],
+          comparison: {
+            compare: 'previous',
+            startDate: '2026-09-24',
+            endDate: '2026-10-23',
+            currentTotals: { totalFollowers: 112_400, averageEngagementRate: 4.5, totalViews: 900_000, totalRevenue: 1000, connectedPlatforms: 3 },
+            totals: { totalFollowers: 100_000, averageEngagementRate: null, totalViews: 1_000_000, totalRevenue: 1000, connectedPlatforms: 3 },
+            leftOut: [{ platform: 'TikTok', account: null }],
+          },
+        },
+      },
+      'GET /api/platformconnections': { status: 200, body: connections },
+    });
+    renderDashboard();
+    await screen.findByText('128.4K');
+    expect(statChange('Total Followers')).toBe('up 12.4 per cent versus the previous 30 days');
+    expect(screen.getByText('▲ 12.4%').className).toContain('text-emerald-400');
+    // No engagement figure in the previous period: a dash and words, never 0 % or ∞.
+    await vi.waitFor(() => expect(statChange('Engagement Rate')).toBe('no data for the previous 30 days to compare with'));
+    expect(statChange('Connected Platforms')).toBe('no change versus the previous 30 days');
+    expect(screen.getByText('Changes leave out TikTok, which has no figures for the previous 30 days to compare with.')).toBeTruthy();
+    const freshness = screen.getByRole('list', { name: 'How recent these figures are' });
+    expect(within(freshness).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'YouTube complete through Nov 21, 2026 · synced 2 hours ago',
+      'TikTok: no figures yet · not synced yet',
+    ]);
   });
 
   it('Sync Data syncs every connection, says Syncing..., and reloads the dashboard 2 seconds later', async () => {

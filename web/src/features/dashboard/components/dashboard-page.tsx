@@ -19,6 +19,9 @@ import { engagementRateText } from '../utils/engagement-rate';
 import { SYNC_STATUS_POLL_LIMIT_MS, syncingLabel } from '../../../lib/sync-progress';
 import { useSyncWatch } from '../../../lib/use-sync-watch';
 import { StatCard } from '../../../components/ui/stat-card';
+import { FreshnessNote } from '../../../components/freshness-note';
+import { ANALYTICS_SUMMARY_DAYS } from '#contract/analytics.ts';
+import { cardChange, CHANGE_RULES, leftOutNote } from '../../../lib/period-change';
 
 const quickActionClasses =
   'flex w-full items-center justify-between gap-3 rounded-lg border border-slate-800 bg-slate-950/60 px-4 py-3 text-left text-sm font-medium text-slate-100 transition-colors hover:border-slate-600 hover:bg-slate-800 disabled:cursor-not-allowed disabled:opacity-60 disabled:hover:border-slate-800 disabled:hover:bg-slate-950/60';
@@ -113,6 +116,9 @@ export function DashboardPage() {
   }, [connections.error]);
 
   const connectionList = connections.data ?? [];
+  const comparison = summary.data?.comparison;
+  const engagementText = summary.data && !connections.isPending ? engagementRateText(summary.data, connections.data ?? []) : undefined;
+  const comparisonNote = leftOutNote(comparison, ANALYTICS_SUMMARY_DAYS);
   const syncing = syncAll.isPending || reload.isScheduled || syncWatch.watching;
   const syncFailures = syncRun?.end && !syncing ? progress.failures : [];
   const canSync = connectionList.length > 0;
@@ -178,29 +184,40 @@ export function DashboardPage() {
       <title>Dashboard · Analytics Hub</title>
       <PageHeader title="Dashboard" description="Overview of your social media analytics" />
       <div className="space-y-6">
-        <section aria-label="Summary" className="grid gap-4 sm:grid-cols-3">
-          <StatCard
-            label="Total Followers"
-            value={summary.data ? formatCompactNumber(summary.data.totalFollowers) : undefined}
-            failed={summary.isError}
-            icon={usersIcon}
-          />
-          <StatCard
-            label="Engagement Rate"
-            value={summary.data && !connections.isPending ? engagementRateText(summary.data, connections.data ?? []) : undefined}
-            failed={summary.isError}
-            icon={heartIcon}
-          />
-          <StatCard
-            label="Connected Platforms"
-            value={summary.data ? String(summary.data.connectedPlatforms) : undefined}
-            failed={summary.isError}
-            icon={<LinkIcon />}
-          />
+        <section aria-label="Summary">
+          <div className="grid gap-4 sm:grid-cols-3">
+            <StatCard
+              label="Total Followers"
+              value={summary.data ? formatCompactNumber(summary.data.totalFollowers) : undefined}
+              failed={summary.isError}
+              icon={usersIcon}
+              change={cardChange(comparison, (totals) => totals.totalFollowers, CHANGE_RULES.count, ANALYTICS_SUMMARY_DAYS)}
+            />
+            <StatCard
+              label="Engagement Rate"
+              value={engagementText}
+              failed={summary.isError}
+              icon={heartIcon}
+              change={engagementText ? cardChange(comparison, (totals) => totals.averageEngagementRate, CHANGE_RULES.rate, ANALYTICS_SUMMARY_DAYS) : null}
+            />
+            <StatCard
+              label="Connected Platforms"
+              value={summary.data ? String(summary.data.connectedPlatforms) : undefined}
+              failed={summary.isError}
+              icon={<LinkIcon />}
+              change={cardChange(comparison, (totals) => totals.connectedPlatforms, CHANGE_RULES.platforms, ANALYTICS_SUMMARY_DAYS)}
+            />
+          </div>
           {summary.isPending ? (
             <p role="status" className="sr-only">
               Loading summary...
             </p>
+          ) : null}
+          {summary.data ? (
+            <div className="mt-3 space-y-1">
+              {comparisonNote ? <p className="text-xs text-slate-400">{comparisonNote}</p> : null}
+              <FreshnessNote entries={summary.data.freshness} />
+            </div>
           ) : null}
         </section>
         <div className="grid items-start gap-6 lg:grid-cols-3">

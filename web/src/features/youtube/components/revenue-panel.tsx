@@ -1,11 +1,14 @@
 import { lazy, Suspense, useId, type ReactNode } from 'react';
 import { TOP_EARNING_VIDEOS, YOUTUBE_DATE_RANGES, type PerformanceSummary, type RevenueAnalytics } from '#contract/youtube.ts';
+import { FreshnessNote } from '../../../components/freshness-note';
 import { Card } from '../../../components/ui/card';
+import { ChangeLine } from '../../../components/ui/change-line';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatCompactNumber, formatCurrency, formatPercentage } from '../../../lib/format';
 import { revenueTrendChartData } from '../utils/youtube-chart-data';
-import { revenueChange, shareOf } from '../utils/youtube-format';
+import { cardChange, CHANGE_RULES, comparisonLabel } from '../../../lib/period-change';
+import { shareOf } from '../utils/youtube-format';
 import type { YoutubeDays } from '../utils/youtube-url-state';
 import { RevenueAccessNotice } from './revenue-access-notice';
 import { ShareRow, Stat, ValueText } from './value-marks';
@@ -36,27 +39,21 @@ function Quiet({ children, loading = false }: { children: ReactNode; loading?: b
   );
 }
 
-/** The change versus the previous period as an arrow and a percentage, in words for screen readers. */
-function ChangeVersusPrevious({ changePercent, days }: { changePercent: number | null; days: number }) {
-  const change = revenueChange(changePercent);
-  if (!change) return <>No earlier period to compare with</>;
-  const styles = { up: 'text-emerald-400', down: 'text-red-400', flat: 'text-slate-300' } as const;
-  const arrows = { up: '▲', down: '▼', flat: '■' } as const;
-  const words = { up: 'Up', down: 'Down', flat: 'No change,' } as const;
-  return (
-    <>
-      <span className={`font-semibold ${styles[change.direction]}`}>
-        <span aria-hidden="true">{arrows[change.direction]} </span>
-        <span className="sr-only">{words[change.direction]} </span>
-        {change.text}
-      </span>{' '}
-      vs previous {days} days
-    </>
+function RevenueDetails({ summary }: { summary: PerformanceSummary }) {
+  const { revenue, days, comparison } = summary;
+  const against = comparison ? comparisonLabel(comparison, days).short : null;
+  const trend = revenueTrendChartData(
+    revenue.trend,
+    comparison && against
+      ? {
+          points: comparison.revenueTrend.map((point) => ({ date: point.date, value: point.revenue })),
+          currentStart: summary.startDate,
+          comparisonStart: comparison.startDate,
+          label: against.charAt(0).toUpperCase() + against.slice(1),
+        }
+      : undefined,
   );
-}
-
-function RevenueDetails({ revenue, days }: { revenue: RevenueAnalytics; days: number }) {
-  const trend = revenueTrendChartData(revenue.trend);
+  const change = cardChange(comparison, (totals) => totals.totalRevenue, CHANGE_RULES.revenue, days);
   const adShare = shareOf(revenue.adRevenue, revenue.totalRevenue);
   const otherShare = shareOf(revenue.otherRevenue, revenue.totalRevenue);
   const topVideos = revenue.topEarningVideos.slice(0, TOP_EARNING_VIDEOS);
@@ -66,7 +63,7 @@ function RevenueDetails({ revenue, days }: { revenue: RevenueAnalytics; days: nu
   return (
     <div className="space-y-4">
       <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <Stat label="Total Revenue" hint={<ChangeVersusPrevious changePercent={revenue.changePercent} days={days} />}>
+        <Stat label="Total Revenue" hint={change ? <ChangeLine change={change} /> : undefined}>
           <ValueText text={money(revenue.totalRevenue)} />
         </Stat>
         <Stat label="RPM" hint="Revenue per 1,000 views">
@@ -222,7 +219,16 @@ export function RevenuePanel({ summary, days, onDaysChange, updating }: RevenueP
   } else if (summary.revenueAccess !== 'available') {
     body = <RevenueAccessNotice access={summary.revenueAccess} />;
   } else {
-    body = <RevenueDetails revenue={summary.revenue} days={summary.days} />;
+    body = (
+      <>
+        <RevenueDetails summary={summary} />
+        <FreshnessNote
+          className="mt-4"
+          entries={[{ platform: 'YouTube', syncedAt: summary.lastSyncedAt, completeThrough: summary.revenueCompleteThrough }]}
+          subject="YouTube revenue"
+        />
+      </>
+    );
   }
 
   return (

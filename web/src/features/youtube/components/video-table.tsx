@@ -199,7 +199,7 @@ export function VideoTable({ state, onChange, onOpen, revenueAccess }: VideoTabl
           role="region"
           aria-labelledby={`${id}-caption`}
           tabIndex={0}
-          className="-mx-5 overflow-x-auto sm:mx-0 sm:rounded-lg sm:border sm:border-slate-800"
+          className="relative -mx-5 overflow-x-auto sm:mx-0 sm:rounded-lg sm:border sm:border-slate-800"
         >
           <table className={`w-full min-w-[46rem] text-sm transition-opacity ${videos.isPlaceholderData ? 'opacity-60' : ''}`} aria-busy={videos.isFetching}>
             <caption id={`${id}-caption`} className="sr-only">

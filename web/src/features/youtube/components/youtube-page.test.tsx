@@ -175,7 +175,17 @@ describe('YouTubePage states', { timeout: 20_000 }, () => {
     connectedServer();
     renderPage();
     const cards = await screen.findByRole('region', { name: 'Channel summary' });
-    expect(within(cards).getAllByRole('definition').map((value) => value.textContent)).toEqual(['412', '1.2M', '12.3K', '6.4%']);
+    const terms = within(cards).getAllByRole('term');
+    expect(terms.map((term) => term.nextElementSibling!.textContent)).toEqual(['412', '1.2M', '12.3K', '6.4%']);
+    // Each card's change against the previous 30 days, read out in words; less watch time is bad.
+    expect(terms.map((term) => term.parentElement!.querySelectorAll('dd')[1]?.querySelector('.sr-only')?.textContent)).toEqual([
+      'up 3.0 per cent versus the previous 30 days',
+      'up 20.0 per cent versus the previous 30 days',
+      'down 10.0 per cent versus the previous 30 days',
+      'no change versus the previous 30 days',
+    ]);
+    expect(within(cards).getByText('▼ 10.0%').className).toContain('text-red-400');
+    expect(within(cards).getByText(/^YouTube Analytics complete through Nov 20, 2026 · synced /)).toBeTruthy();
     expect(screen.getByText('Maya Lopez · Last synced Nov 22, 2026')).toBeTruthy();
 
     const insights = section('AI-Powered Insights');
@@ -217,7 +227,8 @@ describe('YouTubePage states', { timeout: 20_000 }, () => {
 
     const revenue = section('Revenue Analytics');
     const stats = within(revenue).getAllByRole('definition').map((value) => value.textContent);
-    expect(stats.slice(0, 2)).toEqual(['$4,321.5', '▲ Up 12.3% vs previous 30 days']);
+    expect(stats.slice(0, 2)).toEqual(['$4,321.5', '▲ 12.2% vs previous 30 daysup 12.2 per cent versus the previous 30 days']);
+    expect(within(revenue).getByText(/^YouTube revenue complete through Nov 20, 2026 · synced /)).toBeTruthy();
     expect(within(revenue).getByText('Estimated from views by traffic source')).toBeTruthy();
     expect(within(revenue).getByText('YouTube search')).toBeTruthy();
     expect(await within(revenue).findByRole('img', { name: 'Revenue per day, last 30 days' })).toBeTruthy();

@@ -1,8 +1,10 @@
 import type { ReactNode } from 'react';
-import type { PerformanceSummary } from '#contract/youtube.ts';
+import type { PerformanceSummary, YoutubeComparedTotals } from '#contract/youtube.ts';
+import { FreshnessNote } from '../../../components/freshness-note';
 import { ButtonLink } from '../../../components/ui/button';
 import { StatCard } from '../../../components/ui/stat-card';
 import { formatCompactNumber, formatPercentage } from '../../../lib/format';
+import { cardChange, CHANGE_RULES, type ChangeRule } from '../../../lib/period-change';
 import { watchTimeHours } from '../utils/youtube-format';
 
 function Icon({ children }: { children: ReactNode }) {
@@ -15,8 +17,16 @@ function Icon({ children }: { children: ReactNode }) {
 
 const figure = (value: number | null, format: (value: number) => string) => (value === null ? null : format(value));
 
+/** Watch time is compared in minutes and said in hours. */
+const WATCH_TIME_RULE: ChangeRule = { ...CHANGE_RULES.count, format: (minutes) => `${formatCompactNumber(watchTimeHours(minutes))} hours` };
+
 /** Total Videos, Total Views, Watch Time (hours) and Avg Engagement (%) for the selected period. */
 export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary | undefined }) {
+  const comparison = summary?.comparison;
+  const days = summary?.days ?? 0;
+  // A card YouTube gives no figure for ("Not available") has no change either.
+  const changeOf = (value: number | null | undefined, pick: (totals: YoutubeComparedTotals) => number | null, rule: ChangeRule) =>
+    value === null || value === undefined ? null : cardChange(comparison, pick, rule, days);
   return (
     <section aria-labelledby="youtube-summary-heading">
       <h2 id="youtube-summary-heading" className="sr-only">
@@ -29,6 +39,7 @@ export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary |
           missing="notAvailable"
           label="Total Videos"
           value={summary ? formatCompactNumber(summary.totalVideos) : undefined}
+          change={changeOf(summary?.totalVideos, (totals) => totals.totalVideos, CHANGE_RULES.count)}
           icon={
             <Icon>
               <rect x="2.5" y="5" width="19" height="14" rx="3" />
@@ -42,6 +53,7 @@ export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary |
           missing="notAvailable"
           label="Total Views"
           value={summary ? figure(summary.totalViews, formatCompactNumber) : undefined}
+          change={changeOf(summary?.totalViews, (totals) => totals.totalViews, CHANGE_RULES.count)}
           icon={
             <Icon>
               <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" />
@@ -55,6 +67,7 @@ export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary |
           missing="notAvailable"
           label="Watch Time (hours)"
           value={summary ? figure(summary.totalWatchTime, (minutes) => formatCompactNumber(watchTimeHours(minutes))) : undefined}
+          change={changeOf(summary?.totalWatchTime, (totals) => totals.totalWatchTime, WATCH_TIME_RULE)}
           icon={
             <Icon>
               <circle cx="12" cy="12" r="9" />
@@ -68,6 +81,7 @@ export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary |
           missing="notAvailable"
           label="Avg Engagement (%)"
           value={summary ? figure(summary.averageEngagement, formatPercentage) : undefined}
+          change={changeOf(summary?.averageEngagement, (totals) => totals.averageEngagement, CHANGE_RULES.rate)}
           icon={
             <Icon>
               <path d="M12 20s-7.5-4.5-7.5-10A4.5 4.5 0 0 1 12 7.5 4.5 4.5 0 0 1 19.5 10c0 5.5-7.5 10-7.5 10z" />
@@ -86,9 +100,10 @@ export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary |
           </ButtonLink>
         </div>
       ) : summary ? (
-        <p className="mt-2 text-xs text-slate-400">
-          Total Videos counts the whole channel; views, watch time and engagement cover the last {summary.days} days.
-        </p>
+        <div className="mt-2 space-y-0.5 text-xs text-slate-400">
+          <p>Total Videos counts the whole channel; views, watch time and engagement cover the last {summary.days} days.</p>
+          <FreshnessNote entries={[{ platform: 'YouTube', syncedAt: summary.lastSyncedAt, completeThrough: summary.completeThrough }]} subject="YouTube Analytics" />
+        </div>
       ) : null}
     </section>
   );

@@ -31,6 +31,29 @@ describe('isRetentionTick', () => {
   });
 });
 
+describe('revenueTrendChartData with the comparison period', () => {
+  it('overlays the comparison’s revenue day by day, dashed, and reads it beside each day', () => {
+    const chart = revenueTrendChartData([{ date: '2026-11-02', revenue: 12 }], {
+      currentStart: '2026-11-01',
+      comparisonStart: '2026-10-25',
+      label: 'Previous 7 days',
+      points: [
+        { date: '2026-10-25', value: 5 },
+        { date: '2026-10-26', value: 6.5 },
+      ],
+    });
+    expect(chart.data.labels).toEqual(['Nov 1, 2026', 'Nov 2, 2026']);
+    expect(chart.data.datasets.map((dataset) => [dataset.label, dataset.data])).toEqual([
+      ['Revenue', [null, 12]],
+      ['Previous 7 days', [5, 6.5]],
+    ]);
+    expect(chart.rows).toEqual([
+      { label: 'Nov 1, 2026', value: 'no figure; previous 7 days (Oct 25, 2026): $5' },
+      { label: 'Nov 2, 2026', value: '$12; previous 7 days (Oct 26, 2026): $6.5' },
+    ]);
+  });
+});
+
 describe('revenueTrendChartData', () => {
   it('puts the days in order and reads them as money', () => {
     const chart = revenueTrendChartData([

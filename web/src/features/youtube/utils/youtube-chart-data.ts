@@ -4,10 +4,12 @@ import type { ChartData } from 'chart.js';
 import type { Demographic, RetentionPoint, RevenueAnalytics } from '#contract/youtube.ts';
 import type { ChartTextRow } from '../../../components/charts/chart-frame';
 import { chartColors } from '../../../components/charts/chart-theme';
+import { alignComparison, type ComparisonOverlay, comparisonLineStyle } from '../../../components/charts/comparison-overlay';
 import { formatCalendarDay, formatCurrency, formatPercentage } from '../../../lib/format';
 
 export interface LineChartModel {
-  data: ChartData<'line', number[], string>;
+  /** A line may leave a day out (null) where only the comparison has it. */
+  data: ChartData<'line', (number | null)[], string>;
   rows: ChartTextRow[];
 }
 
@@ -60,26 +62,49 @@ export function retentionChartData(points: readonly RetentionPoint[]): LineChart
   };
 }
 
-/** Revenue Trend: revenue per day, oldest first. */
-export function revenueTrendChartData(trend: RevenueAnalytics['trend']): LineChartModel {
+/**
+ * Revenue Trend: revenue per day, oldest first; with an overlay, the comparison period's revenue as a dashed line
+ * under the same days (its n-th day under the n-th), and in the text alternative beside each day.
+ */
+export function revenueTrendChartData(trend: RevenueAnalytics['trend'], overlay?: ComparisonOverlay): LineChartModel {
   const sorted = [...trend].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  const current = {
+    label: 'Revenue',
+    fill: true,
+    borderColor: '#34d399', // emerald-400: money
+    backgroundColor: 'rgba(52, 211, 153, 0.15)',
+    pointRadius: sorted.length > 31 ? 0 : 2,
+    pointHitRadius: 6,
+    tension: 0.3,
+  };
+  if (!overlay || overlay.points.length === 0) {
+    return {
+      data: { labels: sorted.map((point) => formatCalendarDay(point.date)), datasets: [{ ...current, data: sorted.map((point) => point.revenue) }] },
+      rows: sorted.map((point) => ({ label: formatCalendarDay(point.date), value: formatCurrency(point.revenue) })),
+    };
+  }
+  const aligned = alignComparison(
+    sorted.map((point) => ({ date: point.date, value: point.revenue })),
+    overlay,
+  );
   return {
     data: {
-      labels: sorted.map((point) => formatCalendarDay(point.date)),
+      labels: aligned.dates.map(formatCalendarDay),
       datasets: [
-        {
-          label: 'Revenue',
-          data: sorted.map((point) => point.revenue),
-          fill: true,
-          borderColor: '#34d399', // emerald-400: money
-          backgroundColor: 'rgba(52, 211, 153, 0.15)',
-          pointRadius: sorted.length > 31 ? 0 : 2,
-          pointHitRadius: 6,
-          tension: 0.3,
-        },
+        { ...current, data: aligned.current, spanGaps: true },
+        { ...comparisonLineStyle(), label: overlay.label, data: aligned.comparison },
       ],
     },
-    rows: sorted.map((point) => ({ label: formatCalendarDay(point.date), value: formatCurrency(point.revenue) })),
+    rows: aligned.dates.map((date, index) => {
+      const value = aligned.current[index];
+      const was = aligned.comparison[index];
+      const wasDate = aligned.comparisonDates[index];
+      const shown = value === null || value === undefined ? 'no figure' : formatCurrency(value);
+      return {
+        label: formatCalendarDay(date),
+        value: was === null || was === undefined || !wasDate ? shown : `${shown}; ${overlay.label.toLowerCase()} (${formatCalendarDay(wasDate)}): ${formatCurrency(was)}`,
+      };
+    }),
   };
 }
 

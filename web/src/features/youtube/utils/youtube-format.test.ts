@@ -5,7 +5,6 @@ import {
   formatConfidence,
   formatWatchTime,
   insightTypeLabel,
-  revenueChange,
   shareOf,
   watchTimeHours,
 } from './youtube-format';
@@ -70,18 +69,6 @@ describe('insightTypeLabel', () => {
     expect(insightTypeLabel('ctrAboveMedian')).toBe('CTR above median');
     expect(insightTypeLabel('rpmTrend')).toBe('RPM trend');
     expect(insightTypeLabel('')).toBe('Insight');
-  });
-});
-
-describe('revenueChange', () => {
-  it('gives the direction and the size with one decimal', () => {
-    expect(revenueChange(12.25)).toEqual({ direction: 'up', text: '12.3%' });
-    expect(revenueChange(-4)).toEqual({ direction: 'down', text: '4.0%' });
-    expect(revenueChange(0.01)).toEqual({ direction: 'flat', text: '0.0%' });
-  });
-
-  it('shows nothing without a previous period', () => {
-    expect(revenueChange(null)).toBeNull();
   });
 });
 

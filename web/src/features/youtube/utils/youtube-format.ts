@@ -67,20 +67,6 @@ export function insightTypeLabel(insightType: string): string {
   return [head, ...rest].join(' ');
 }
 
-export interface ChangeDisplay {
-  direction: 'up' | 'down' | 'flat';
-  /** The size of the change, e.g. '12.3%'. */
-  text: string;
-}
-
-/** The change versus the previous period; null when there is none to show (the server answers null). */
-export function revenueChange(changePercent: number | null): ChangeDisplay | null {
-  if (changePercent === null || !Number.isFinite(changePercent)) return null;
-  const rounded = Math.round(changePercent * 10) / 10;
-  const direction = rounded > 0 ? 'up' : rounded < 0 ? 'down' : 'flat';
-  return { direction, text: `${Math.abs(rounded).toFixed(1)}%` };
-}
-
 /** Share of `part` in `whole` in percent, or null when the whole is not positive. */
 export function shareOf(part: number | null, whole: number | null): number | null {
   if (part === null || whole === null || !(whole > 0)) return null;

@@ -1,0 +1,23 @@
+// How far a connection's stored figures are complete (issue 15, docs/decisions/013-period-comparison.md). One
+// definition for the analytics summary's freshness, the comparisons (which cut both periods where the figures end)
+// and the YouTube page.
+//   YouTube: the Analytics reports process days with a 48–72 hour lag, so the last complete day is the newest day
+//   of the daily channel report (its `views` row; the subscriber total written for today is not a report row).
+//   YouTube revenue has its own report and is said apart on the YouTube page (revenue rows).
+//   Every other platform: figures are snapshots and daily insights read at each sync, so the last complete day is the
+//   newest day stored, the day of the last sync (its figures count up to the sync).
+import { type SQL, sql } from 'drizzle-orm';
+
+/** SQL: the last complete day (a date, null when nothing is stored) of the connection aliased `c`. Index lookups only. */
+export function completeThroughOf(c = 'c'): SQL<string | null> {
+  const id = sql.raw(`${c}.id`);
+  const platform = sql.raw(`${c}.platform`);
+  return sql<string | null>`case when ${platform} = 'youtube'
+    then (select max(f.date) from account_metrics f where f.connection_id = ${id} and f.metric_type = 'views')
+    else (select max(f.date) from account_metrics f where f.connection_id = ${id}) end`;
+}
+
+/** SQL: the newest day of YouTube revenue rows of the connection aliased `c` (null without any). */
+export function revenueCompleteThroughOf(c = 'c'): SQL<string | null> {
+  return sql<string | null>`(select max(f.date) from account_metrics f where f.connection_id = ${sql.raw(`${c}.id`)} and f.metric_type = 'revenue')`;
+}
