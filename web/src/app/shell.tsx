@@ -73,45 +73,48 @@ export function AppShell() {
         onKeyDown={(event) => {
           if (event.key === 'Escape') closeMenu();
         }}
-        className={`${menuOpen ? 'fixed inset-y-0 left-0 z-50 flex' : 'hidden'} w-64 shrink-0 flex-col border-r border-slate-800 bg-slate-900 md:sticky md:top-0 md:flex md:h-screen`}
+        className={`${menuOpen ? 'fixed inset-y-0 left-0 z-50 flex' : 'hidden'} w-64 shrink-0 flex-col border-r border-slate-800 bg-slate-900 md:flex`}
       >
-        <div className="flex items-center justify-between gap-2 px-5 py-5">
-          <p className="flex items-center gap-2 text-lg font-bold text-white">
-            <LogoMark className="size-8" />
-            Analytics Hub
-          </p>
-          <button
-            ref={closeButton}
-            type="button"
-            onClick={closeMenu}
-            className="rounded-lg p-2 text-slate-300 hover:bg-slate-800 hover:text-white md:hidden"
-            aria-label="Close menu"
-          >
-            <svg className="size-5" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-              <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
-            </svg>
-          </button>
+        {/* The aside stretches to the page's full height (its background and border with it); its content stays in view. */}
+        <div className="flex min-h-0 flex-1 flex-col md:sticky md:top-0 md:h-screen md:flex-none">
+          <div className="flex items-center justify-between gap-2 px-5 py-5">
+            <p className="flex items-center gap-2 text-lg font-bold text-white">
+              <LogoMark className="size-8" />
+              Analytics Hub
+            </p>
+            <button
+              ref={closeButton}
+              type="button"
+              onClick={closeMenu}
+              className="rounded-lg p-2 text-slate-300 hover:bg-slate-800 hover:text-white md:hidden"
+              aria-label="Close menu"
+            >
+              <svg className="size-5" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+                <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
+              </svg>
+            </button>
+          </div>
+          <nav aria-label="Main" className="flex-1 px-3">
+            <ul className="space-y-1">
+              {sections.map((section) => (
+                <li key={section.to}>
+                  <NavLink
+                    to={section.to}
+                    onClick={closeMenu}
+                    className={({ isActive }) =>
+                      `flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium transition-colors ${
+                        isActive ? 'bg-indigo-600 text-white' : 'text-slate-300 hover:bg-slate-800 hover:text-white'
+                      }`
+                    }
+                  >
+                    {section.icon}
+                    {section.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
         </div>
-        <nav aria-label="Main" className="flex-1 px-3">
-          <ul className="space-y-1">
-            {sections.map((section) => (
-              <li key={section.to}>
-                <NavLink
-                  to={section.to}
-                  onClick={closeMenu}
-                  className={({ isActive }) =>
-                    `flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium transition-colors ${
-                      isActive ? 'bg-indigo-600 text-white' : 'text-slate-300 hover:bg-slate-800 hover:text-white'
-                    }`
-                  }
-                >
-                  {section.icon}
-                  {section.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
       </aside>
 
       {/* While the phone drawer is open the page behind it is inert, so focus stays in the drawer. */}
