@@ -139,7 +139,11 @@ describe('GET /api/analytics/summary', () => {
   it('answers zeros for an account with no connected platform', async () => {
     const response = await server.request('GET', '/api/analytics/summary', { token: tokens.get('active') });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ totalFollowers: 0, averageEngagementRate: 0, totalViews: 0, totalImpressions: 0, totalRevenue: 0, pledgesNotInUsd: [], connectedPlatforms: 0 });
+    const { comparison, freshness, ...cards } = response.body;
+    expect(cards).toEqual({ totalFollowers: 0, averageEngagementRate: 0, totalViews: 0, totalImpressions: 0, totalRevenue: 0, pledgesNotInUsd: [], connectedPlatforms: 0 });
+    // Nothing to compare with and nothing synced: no made-up change, no freshness.
+    expect(comparison.totals).toEqual({ totalFollowers: null, averageEngagementRate: null, totalViews: null, totalRevenue: null, connectedPlatforms: 0 });
+    expect(freshness).toEqual([]);
   });
 
   it('is judged by the server’s clock: a past-due account loses access the moment its grace ends', async () => {
