@@ -2,6 +2,7 @@
 // worked out below: snapshots interpolated (never extrapolated), YouTube's early-view curve, only the newest 50
 // comparable posts of the same platform, "not enough" under 10, ages not reached, validation and ownership.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BenchmarkResponse } from '#contract/benchmark.ts';
 import { contentItems, contentMetrics, platformConnections } from '../../db/schema.ts';
 import { type Account, signUpWithAccess } from '../../test/platforms.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
@@ -83,7 +84,7 @@ afterAll(async () => {
 });
 
 const get = (path: string, account: Account = alice) => server.request('GET', path, { token: account.token });
-const ageOf = (body: { ages: { age: string }[] }, age: string) => body.ages.find((entry) => entry.age === age) as Record<string, Record<string, unknown>>;
+const ageOf = (body: BenchmarkResponse, age: string) => body.ages.find((entry) => entry.age === age)!;
 
 describe('GET /api/content/{id}/benchmark', () => {
   it('compares a post interpolated between snapshots with the newest 50 posts of its platform', async () => {
