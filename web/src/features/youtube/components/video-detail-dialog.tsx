@@ -129,7 +129,7 @@ function BenchmarkSection({ videoId }: { videoId: number }) {
   return (
     <Section title="Against your typical video">
       {body}
-      <p className="mt-2 text-xs text-slate-400">Views at each age beside the median of your 50 newest videos at that age.</p>
+      <p className="mt-2 text-xs text-slate-400">Views at each age beside the median of your newest videos (up to 50) at that age.</p>
     </Section>
   );
 }

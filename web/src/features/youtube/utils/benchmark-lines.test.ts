@@ -33,7 +33,7 @@ describe('benchmarkLines', () => {
   it('reads near the median as typical, a small ratio without rounding to zero, and a zero median in words', () => {
     const [typical, low, zero] = benchmarkLines(
       benchmark([
-        figure({ status: 'ok', value: 105, median: 100, ratio: 1.05, percentile: 11, n: 10 }),
+        figure({ status: 'ok', value: 104.6, median: 99.5, ratio: 1.05, percentile: 11, n: 10 }),
         figure({ status: 'ok', value: 3, median: 100, ratio: 0.03, percentile: 0, n: 12 }),
         figure({ status: 'ok', value: 5, median: 0, ratio: null, percentile: 100, n: 10 }),
       ]),

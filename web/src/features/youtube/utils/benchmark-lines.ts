@@ -34,7 +34,8 @@ export function benchmarkLines(benchmark: BenchmarkResponse): BenchmarkLine[] {
     sentence: benchmarkSentence(age, views),
     detail:
       views.status === 'ok' && views.value !== null && views.median !== null && views.percentile !== null
-        ? `${formatCompactNumber(views.value)} views · typical ${formatCompactNumber(views.median)} · ${ordinal(views.percentile)} percentile`
+        ? // Interpolated counts are fractional; a view is not.
+          `${formatCompactNumber(Math.round(views.value))} views · typical ${formatCompactNumber(Math.round(views.median))} · ${ordinal(views.percentile)} percentile`
         : null,
     tone: views.status === 'ok' ? toneOf(views.ratio) : 'none',
   }));
