@@ -58,6 +58,9 @@ import { createSyncJobs, type SyncJobs } from './modules/sync/sync.jobs.ts';
 import { createInsightRewriter } from './modules/youtube/insights/rewrite.ts';
 import { createYoutubeRepository } from './modules/youtube/youtube.repository.ts';
 import { youtubeRoutes } from './modules/youtube/youtube.routes.ts';
+import { createBenchmarkRepository } from './modules/content/benchmark.repository.ts';
+import { createBenchmarkService } from './modules/content/benchmark.service.ts';
+import { contentRoutes } from './modules/content/content.routes.ts';
 import { createRetentionFetcher, createYoutubeService } from './modules/youtube/youtube.service.ts';
 import { createTrafficFetcher } from './modules/youtube/video-traffic.ts';
 import { createSyncRepository } from './modules/sync/sync.repository.ts';
@@ -260,6 +263,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     logger: app.log,
   });
   youtubeRoutes(app, { youtube });
+  contentRoutes(app, { benchmarks: createBenchmarkService({ repository: createBenchmarkRepository(db), clock }) });
   const exportsService = createExportsService({ repository: createExportsRepository(db), analytics, clock });
   exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }) });
   const settings = createSettingsService({

@@ -14,6 +14,7 @@ export const PREMIUM_ROUTE_PREFIXES = [
   '/api/sync',
   '/api/analytics',
   '/api/youtubeanalytics',
+  '/api/content',
   '/api/reports',
   '/api/events',
 ] as const;

@@ -8,8 +8,10 @@ import { Spinner } from '../../../components/ui/spinner';
 import { formatCompactNumber, formatCurrency, formatDate, formatPercentage } from '../../../lib/format';
 import { logError } from '../../../lib/log';
 import { videoQueryOptions } from '../api/get-video';
+import { videoBenchmarkQueryOptions } from '../api/get-video-benchmark';
 import { videoTrafficSourcesQueryOptions } from '../api/get-video-traffic-sources';
 import { viralPotentialQueryOptions } from '../api/get-viral-potential';
+import { benchmarkLines, type BenchmarkTone } from '../utils/benchmark-lines';
 import { isRetentionTick, retentionChartData } from '../utils/youtube-chart-data';
 import { ENGAGEMENT_TEXT_CLASSES, engagementLevel, formatWatchTime } from '../utils/youtube-format';
 import { revenueAccessReason } from './revenue-access-notice';
@@ -85,6 +87,50 @@ function ViralResult({ analysis }: { analysis: ViralAnalysis }) {
       ) : null}
       <p className="mt-3 text-xs text-slate-400">Compared with {analysis.baselineSampleSize.toLocaleString('en-US')} videos of your channel.</p>
     </div>
+  );
+}
+
+const BENCHMARK_TONE_CLASSES: Record<BenchmarkTone, string> = {
+  above: 'text-emerald-300',
+  below: 'text-amber-200',
+  typical: 'text-white',
+  none: 'text-slate-400',
+};
+
+/** The video's views at 24 h, 7 d and 28 d against the channel's typical video at the same age (decision 014). */
+function BenchmarkSection({ videoId }: { videoId: number }) {
+  const benchmark = useQuery(videoBenchmarkQueryOptions(videoId));
+  useEffect(() => {
+    if (benchmark.error) logError(`Loading the benchmark of YouTube video ${videoId} failed`, benchmark.error);
+  }, [benchmark.error, videoId]);
+
+  let body;
+  if (benchmark.isPending) {
+    body = (
+      <p role="status" className="flex items-center gap-2 text-sm text-slate-400">
+        <Spinner />
+        Loading comparison...
+      </p>
+    );
+  } else if (benchmark.isError) {
+    body = <p className="text-sm text-amber-200">Couldn't compare this video with your typical video right now.</p>;
+  } else {
+    body = (
+      <ul className="divide-y divide-slate-800 rounded-lg border border-slate-800 bg-slate-950/60" aria-label="Views against your typical video">
+        {benchmarkLines(benchmark.data).map((line) => (
+          <li key={line.age} className="flex flex-col gap-0.5 px-4 py-3 sm:flex-row sm:items-baseline sm:justify-between sm:gap-4">
+            <span className={`text-sm font-medium break-words ${BENCHMARK_TONE_CLASSES[line.tone]}`}>{line.sentence}</span>
+            {line.detail ? <span className="text-xs text-slate-400 tabular-nums">{line.detail}</span> : null}
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  return (
+    <Section title="Against your typical video">
+      {body}
+      <p className="mt-2 text-xs text-slate-400">Views at each age beside the median of your newest videos (up to 50) at that age.</p>
+    </Section>
   );
 }
 
@@ -208,6 +254,7 @@ function VideoDetailBody({ video }: { video: YoutubeVideo }) {
       ) : null}
       {revenueAccess && revenueAccess !== 'available' ? <p className="mt-2 text-xs text-slate-400">{revenueAccessReason(revenueAccess)}</p> : null}
 
+      <BenchmarkSection videoId={video.id} />
       <Section title="Audience retention">{retentionBody}</Section>
       <Section title="Traffic sources">{trafficBody}</Section>
       <Section

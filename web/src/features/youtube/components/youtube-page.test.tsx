@@ -381,6 +381,42 @@ describe('YouTubePage actions', { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it('sets the video against the channel’s typical video at the same age, in words where there is no number', async () => {
+    const none = { value: null, median: null, ratio: null, percentile: null };
+    const benchmark = {
+      contentItemId: 101,
+      platform: 'youtube',
+      publishedAt: '2026-10-20T12:00:00.000Z',
+      ages: [
+        { age: '24h', hours: 24, views: { status: 'notEnough', ...none, value: 900, n: 7 }, engagements: { status: 'noData', ...none, n: 0 } },
+        { age: '7d', hours: 168, views: { status: 'ok', value: 2_520, median: 1_200, ratio: 2.1, percentile: 91.5, n: 50 }, engagements: { status: 'noData', ...none, n: 0 } },
+        { age: '28d', hours: 672, views: { status: 'notReached', ...none, n: 0 }, engagements: { status: 'notReached', ...none, n: 0 } },
+      ],
+    };
+    let answer: Reply = { status: 200, body: benchmark };
+    connectedServer({
+      'GET /api/youtubeanalytics/videos/101': { status: 200, body: youtubeVideoDetail() },
+      'GET /api/youtubeanalytics/videos/101/traffic-sources': { status: 200, body: [] },
+      'GET /api/content/101/benchmark': () => answer,
+    });
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'View details: Lisbon on $40 a day' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Lisbon on $40 a day' });
+    const lines = await within(dialog).findByRole('list', { name: 'Views against your typical video' });
+    expect(within(lines).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'Not enough posts to compare at 24 hours (7 of 10 needed)',
+      '2.1× your typical at 7 days (n = 50)2.5K views · typical 1.2K · 92nd percentile',
+      'Not 28 days old yet',
+    ]);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    answer = { status: 500, body: { message: 'boom', code: 'internal' } };
+    fireEvent.click(await screen.findByRole('button', { name: 'View details: Packing light' }));
+    const other = await screen.findByRole('dialog', { name: 'Packing light' });
+    expect(await within(other).findByText("Couldn't compare this video with your typical video right now.")).toBeTruthy();
+  });
+
   it('generates insights and shows the new ones', async () => {
     let insights: unknown[] = [];
     const fresh = [youtubeInsight({ id: 9, title: 'Shorter intros hold viewers', insightType: 'retentionDropOff' })];
