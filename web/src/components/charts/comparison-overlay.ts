@@ -1,6 +1,9 @@
 // A line chart's comparison period, overlaid day by day on the current one (issue 15): plain data, no chart.js
 // runtime, so the shaping functions stay pure and tested without a canvas.
+import type { ChartData, ChartDataset } from 'chart.js';
 import { shiftDay } from '#contract/comparison.ts';
+import { formatCalendarDay } from '../../lib/format';
+import type { ChartTextRow } from './chart-frame';
 import { chartColors } from './chart-theme';
 
 export interface DatedValue {
@@ -58,5 +61,43 @@ export function comparisonLineStyle() {
     pointHitRadius: 6,
     spanGaps: true,
     tension: 0.3,
+  };
+}
+
+/**
+ * A line chart of `points` (oldest first) in the `current` style, with the comparison period dashed under it when
+ * there is one; the text alternative says each day's figure and, where it has one, the comparison day's.
+ */
+export function overlaidLineChart(
+  points: readonly DatedValue[],
+  current: Omit<ChartDataset<'line', (number | null)[]>, 'data'>,
+  overlay: ComparisonOverlay | undefined,
+  formatValue: (value: number) => string,
+): { data: ChartData<'line', (number | null)[], string>; rows: ChartTextRow[] } {
+  if (!overlay || overlay.points.length === 0) {
+    return {
+      data: { labels: points.map((point) => formatCalendarDay(point.date)), datasets: [{ ...current, data: points.map((point) => point.value) }] },
+      rows: points.map((point) => ({ label: formatCalendarDay(point.date), value: formatValue(point.value) })),
+    };
+  }
+  const aligned = alignComparison(points, overlay);
+  return {
+    data: {
+      labels: aligned.dates.map(formatCalendarDay),
+      datasets: [
+        { ...current, data: aligned.current, spanGaps: true },
+        { ...comparisonLineStyle(), label: overlay.label, data: aligned.comparison },
+      ],
+    },
+    rows: aligned.dates.map((date, index) => {
+      const value = aligned.current[index];
+      const was = aligned.comparison[index];
+      const wasDate = aligned.comparisonDates[index];
+      const shown = value === null || value === undefined ? 'no figure' : formatValue(value);
+      return {
+        label: formatCalendarDay(date),
+        value: was === null || was === undefined || !wasDate ? shown : `${shown}; ${overlay.label.toLowerCase()} (${formatCalendarDay(wasDate)}): ${formatValue(was)}`,
+      };
+    }),
   };
 }

@@ -3,7 +3,7 @@
 import type { ChartData } from 'chart.js';
 import type { BreakdownItem, SeriesPoint, TopContentItem } from '#contract/analytics.ts';
 import { chartColors, colorAt, DOUGHNUT_DEFAULT_PALETTE } from '../../../components/charts/chart-theme';
-import { alignComparison, type ComparisonOverlay, comparisonLineStyle } from '../../../components/charts/comparison-overlay';
+import { type ComparisonOverlay, overlaidLineChart } from '../../../components/charts/comparison-overlay';
 import { formatCalendarDay, formatCompactNumber, formatPercentage } from '../../../lib/format';
 
 /** Spec section 9: the Top Content list shows 5 items. */
@@ -44,32 +44,7 @@ export function followersChartData(points: readonly SeriesPoint[], overlay?: Com
     pointRadius: sorted.length > 31 ? 0 : 3,
     tension: 0.3,
   };
-  if (!overlay || overlay.points.length === 0) {
-    return {
-      data: { labels: sorted.map((point) => formatCalendarDay(point.date)), datasets: [{ ...current, data: sorted.map((point) => point.value) }] },
-      rows: seriesRows(sorted),
-    };
-  }
-  const aligned = alignComparison(sorted, overlay);
-  return {
-    data: {
-      labels: aligned.dates.map(formatCalendarDay),
-      datasets: [
-        { ...current, data: aligned.current, spanGaps: true },
-        { ...comparisonLineStyle(), label: overlay.label, data: aligned.comparison },
-      ],
-    },
-    rows: aligned.dates.map((date, index) => {
-      const value = aligned.current[index];
-      const was = aligned.comparison[index];
-      const wasDate = aligned.comparisonDates[index];
-      const shown = value === null || value === undefined ? 'no figure' : formatCompactNumber(value);
-      return {
-        label: formatCalendarDay(date),
-        value: was === null || was === undefined || !wasDate ? shown : `${shown}; ${overlay.label.toLowerCase()} (${formatCalendarDay(wasDate)}): ${formatCompactNumber(was)}`,
-      };
-    }),
-  };
+  return overlaidLineChart(sorted, current, overlay, formatCompactNumber);
 }
 
 /** Engagement: a bar per day, oldest day first. */

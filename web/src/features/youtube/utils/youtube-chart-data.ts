@@ -4,7 +4,7 @@ import type { ChartData } from 'chart.js';
 import type { Demographic, RetentionPoint, RevenueAnalytics } from '#contract/youtube.ts';
 import type { ChartTextRow } from '../../../components/charts/chart-frame';
 import { chartColors } from '../../../components/charts/chart-theme';
-import { alignComparison, type ComparisonOverlay, comparisonLineStyle } from '../../../components/charts/comparison-overlay';
+import { type ComparisonOverlay, overlaidLineChart } from '../../../components/charts/comparison-overlay';
 import { formatCalendarDay, formatCurrency, formatPercentage } from '../../../lib/format';
 
 export interface LineChartModel {
@@ -77,35 +77,12 @@ export function revenueTrendChartData(trend: RevenueAnalytics['trend'], overlay?
     pointHitRadius: 6,
     tension: 0.3,
   };
-  if (!overlay || overlay.points.length === 0) {
-    return {
-      data: { labels: sorted.map((point) => formatCalendarDay(point.date)), datasets: [{ ...current, data: sorted.map((point) => point.revenue) }] },
-      rows: sorted.map((point) => ({ label: formatCalendarDay(point.date), value: formatCurrency(point.revenue) })),
-    };
-  }
-  const aligned = alignComparison(
+  return overlaidLineChart(
     sorted.map((point) => ({ date: point.date, value: point.revenue })),
+    current,
     overlay,
+    formatCurrency,
   );
-  return {
-    data: {
-      labels: aligned.dates.map(formatCalendarDay),
-      datasets: [
-        { ...current, data: aligned.current, spanGaps: true },
-        { ...comparisonLineStyle(), label: overlay.label, data: aligned.comparison },
-      ],
-    },
-    rows: aligned.dates.map((date, index) => {
-      const value = aligned.current[index];
-      const was = aligned.comparison[index];
-      const wasDate = aligned.comparisonDates[index];
-      const shown = value === null || value === undefined ? 'no figure' : formatCurrency(value);
-      return {
-        label: formatCalendarDay(date),
-        value: was === null || was === undefined || !wasDate ? shown : `${shown}; ${overlay.label.toLowerCase()} (${formatCalendarDay(wasDate)}): ${formatCurrency(was)}`,
-      };
-    }),
-  };
 }
 
 export interface DemographicGroup {
