@@ -8,7 +8,7 @@ import { randomInt } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import pg from 'pg';
+import { holdDedicatedConnection } from '../lib/dedicated-connection.ts';
 
 /** The first half of every presence lock's key (ASCII "SYNC"), so presence locks never collide with other advisory locks. */
 export const PRESENCE_LOCK_CLASS = 0x53594e43;
@@ -22,10 +22,6 @@ export const ownerIsPresent = (owner: SQL) => sql`exists (
   where l.locktype = 'advisory' and l.granted and l.objsubid = 2
     and l.database = (select oid from pg_database where datname = current_database())
     and l.classid = ${PRESENCE_LOCK_CLASS}::bigint::oid and l.objid::bigint = ${owner})`;
-
-/** Reconnection waits of the PostgreSQL presence connection: 1 s doubling to 30 s. */
-const RECONNECT_MIN_MS = 1_000;
-const RECONNECT_MAX_MS = 30_000;
 
 export interface WorkerPresence {
   /** This process's instance id, recorded as the owner of the leases it takes. */
@@ -41,61 +37,21 @@ export function createWorkerPresence({ database, logger }: { database: { kind: '
   // billion) would only make a dead owner look alive, and its leases are then taken over when they run out.
   const instanceId = randomInt(1, 2 ** 31 - 1);
   const lockSql = `select pg_advisory_lock(${PRESENCE_LOCK_CLASS}, ${instanceId})`;
-  let closed = false;
   let stop: (() => Promise<void>) | undefined;
 
+  // While the lock is lost, other processes take over this one's running syncs; those runs then fail to renew
+  // their leases and stop without writing (sync.service.ts), so nothing is stored twice.
   async function holdOnPostgres(url: string) {
-    let client: pg.Client | undefined;
-    let wait = RECONNECT_MIN_MS;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-
-    async function connect(): Promise<void> {
-      const next = new pg.Client({ connectionString: url, application_name: `analytics-hub worker ${instanceId}` });
-      next.on('error', (error) => {
-        logger.warn({ err: error, instanceId }, 'worker presence: the connection failed; reconnecting');
-        dropped(next);
-      });
-      next.on('end', () => dropped(next));
-      try {
-        await next.connect();
-        await next.query(lockSql);
-      } catch (error) {
-        await next.end().catch(() => {});
-        throw error;
-      }
-      client = next;
-      wait = RECONNECT_MIN_MS;
-    }
-
-    // While the lock is lost, other processes take over this one's running syncs; those runs then fail to renew
-    // their leases and stop without writing (sync.service.ts), so nothing is stored twice.
-    function scheduleReconnect() {
-      if (closed || timer) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        connect().catch((error: unknown) => {
-          logger.warn({ err: error, instanceId }, 'worker presence: reconnecting failed');
-          wait = Math.min(wait * 2, RECONNECT_MAX_MS);
-          scheduleReconnect();
-        });
-      }, wait);
-      timer.unref();
-    }
-
-    function dropped(failed: pg.Client) {
-      if (client !== failed) return;
-      client = undefined;
-      failed.end().catch(() => {});
-      scheduleReconnect();
-    }
-
-    await connect();
-    stop = async () => {
-      if (timer) clearTimeout(timer);
-      const current = client;
-      client = undefined;
-      await current?.end().catch(() => {});
-    };
+    stop = await holdDedicatedConnection({
+      url,
+      logger,
+      what: 'worker presence',
+      logContext: { instanceId },
+      applicationName: `analytics-hub worker ${instanceId}`,
+      setUp: async (client) => {
+        await client.query(lockSql);
+      },
+    });
   }
 
   return {
@@ -114,7 +70,6 @@ export function createWorkerPresence({ database, logger }: { database: { kind: '
       }
     },
     async close() {
-      closed = true;
       await stop?.();
     },
   };

@@ -4,7 +4,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import pg from 'pg';
+import { holdDedicatedConnection } from './dedicated-connection.ts';
 
 const EVENTS_CHANNEL = 'analytics_hub_events';
 
@@ -54,14 +54,9 @@ function parsePayload(payload: string | undefined): Notification | undefined {
   return undefined;
 }
 
-/** Reconnection waits of the PostgreSQL listener: 1 s doubling to 30 s. */
-const RECONNECT_MIN_MS = 1_000;
-const RECONNECT_MAX_MS = 30_000;
-
 export function createEventBus({ database, logger }: { database: { kind: 'pglite' | 'postgres'; pglite?: PGlite; url?: string }; logger: FastifyBaseLogger }): EventBus {
   const listeners = new Map<number, Set<LiveEventListener>>();
   const streamEndedListeners = new Set<(streamId: string) => void>();
-  let closed = false;
   let stop: (() => Promise<void>) | undefined;
 
   function deliver(userId: number, kind: LiveEventKind) {
@@ -90,61 +85,21 @@ export function createEventBus({ database, logger }: { database: { kind: 'pglite
   }
 
   async function listenOnPostgres(url: string) {
-    let client: pg.Client | undefined;
-    let wait = RECONNECT_MIN_MS;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let everConnected = false;
-
-    async function connect(): Promise<void> {
-      const next = new pg.Client({ connectionString: url });
-      next.on('notification', (message) => {
-        if (message.channel === EVENTS_CHANNEL) onNotification(message.payload);
-      });
-      next.on('error', (error) => {
-        logger.warn({ err: error }, 'live events: the listening connection failed; reconnecting');
-        dropped(next);
-      });
-      next.on('end', () => dropped(next));
-      try {
-        await next.connect();
-        await next.query(`listen ${EVENTS_CHANNEL}`);
-      } catch (error) {
-        await next.end().catch(() => {});
-        throw error;
-      }
-      client = next;
-      wait = RECONNECT_MIN_MS;
-      if (everConnected) deliverToEveryone();
-      everConnected = true;
-    }
-
-    function scheduleReconnect() {
-      if (closed || timer) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        connect().catch((error: unknown) => {
-          logger.warn({ err: error }, 'live events: reconnecting failed');
-          wait = Math.min(wait * 2, RECONNECT_MAX_MS);
-          scheduleReconnect();
+    stop = await holdDedicatedConnection({
+      url,
+      logger,
+      what: 'live events',
+      setUp: async (client) => {
+        client.on('notification', (message) => {
+          if (message.channel === EVENTS_CHANNEL) onNotification(message.payload);
         });
-      }, wait);
-      timer.unref();
-    }
-
-    function dropped(failed: pg.Client) {
-      if (client !== failed) return;
-      client = undefined;
-      failed.end().catch(() => {});
-      scheduleReconnect();
-    }
-
-    await connect();
-    stop = async () => {
-      if (timer) clearTimeout(timer);
-      const current = client;
-      client = undefined;
-      await current?.end().catch(() => {});
-    };
+        await client.query(`listen ${EVENTS_CHANNEL}`);
+      },
+      // Events sent while nobody listened were missed: every local stream refetches.
+      onOpened: (again) => {
+        if (again) deliverToEveryone();
+      },
+    });
   }
 
   return {
@@ -176,7 +131,6 @@ export function createEventBus({ database, logger }: { database: { kind: 'pglite
     },
 
     async close() {
-      closed = true;
       listeners.clear();
       streamEndedListeners.clear();
       await stop?.();
