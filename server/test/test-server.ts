@@ -54,8 +54,9 @@ export async function startTestServer(options: TestServerOptions = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-test-'));
   const clock = createManualClock(new Date('2026-11-02T10:00:00Z'));
   const logLines: string[] = [];
-  /** Every response body the server sent through `request`, for scans (e.g. no platform token ever leaves). */
+  /** Every response body and header block the server sent through `request`, for scans (no platform token ever leaves). */
   const responseBodies: string[] = [];
+  const responseHeaders: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, callback) {
       logLines.push(String(chunk));
@@ -134,6 +135,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     const response = await fetch(`${baseUrl}${urlPath}`, { method, headers, body, redirect: 'manual' });
     const text = await response.text();
     responseBodies.push(text);
+    responseHeaders.push([...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n'));
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;
@@ -172,6 +174,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     mailer,
     logLines,
     responseBodies,
+    responseHeaders,
     /** The platforms service as built into the app. */
     platforms,
     /** Token custody as built into the app (tokens for platform calls, re-encryption). */
@@ -193,13 +196,22 @@ export async function startTestServer(options: TestServerOptions = {}) {
       // Fastify's keepAliveTimeout (72 s): let Stripe's deliveries finish first.
       await stripeSandbox?.flushWebhooks();
       await app.close();
+      // Checklist 25, for every test file that uses the platforms: no code, token or client secret the platforms
+      // issued appears in anything this server answered or logged (read after close, so shutdown logs count too).
+      const leaked = platformSandbox ? leakedSecrets(platformSandbox.issuedSecrets(), [...responseBodies, ...responseHeaders, ...logLines]) : [];
       await stripeSandbox?.close();
       if (!options.platformSandbox) await platformSandbox?.close();
       await smtp.close();
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
+      if (leaked.length > 0) throw new Error(`checklist 25: platform secrets left the backend (in a response or a log line): ${leaked.join(', ')}`);
     },
   };
 }
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+/** The secrets found in any of the texts, each shown by its first characters only. */
+function leakedSecrets(secrets: readonly string[], texts: readonly string[]): string[] {
+  return secrets.filter((secret) => secret.length >= 8 && texts.some((text) => text.includes(secret))).map((secret) => `${secret.slice(0, 6)}…`);
+}
