@@ -184,16 +184,21 @@ export function createBillingService({ repository, stripe, clock, config, logger
   // ---- webhook -------------------------------------------------------------------------------------------------
 
   /** Verifies a webhook delivery against the raw body and applies it. Throws 400 for anything not signed by Stripe. */
-  async function handleWebhook(payload: Buffer, signature: string | undefined): Promise<void> {
+  async function handleWebhook(payload: Buffer, signature: string | undefined, context: { ip: string }): Promise<void> {
     const client = requireStripe();
     if (!config.webhookSecret) throw new AppError('unavailable', 'Billing is not configured on this server.');
-    if (!signature) throw new AppError('bad_request', 'Missing Stripe-Signature header');
+    // A security event either way (ASVS 5.0 16.3): who sent an unsigned or badly signed delivery.
+    const rejected = (reason: string) => logger.warn({ event: 'stripe.webhook_rejected', outcome: 'denied', reason, ip: context.ip }, 'Stripe webhook signature rejected');
+    if (!signature) {
+      rejected('missing_signature');
+      throw new AppError('bad_request', 'Missing Stripe-Signature header');
+    }
     let event: Stripe.Event;
     try {
       // The timestamp check uses the real time, as the sender signed with it (not the business clock).
       event = client.webhooks.constructEvent(payload, signature, config.webhookSecret, WEBHOOK_TOLERANCE_SECONDS);
     } catch (error) {
-      logger.warn({ event: 'stripe.webhook_rejected', reason: error instanceof Error ? error.name : 'unknown' }, 'Stripe webhook signature rejected');
+      rejected(error instanceof Error ? error.name : 'unknown');
       throw new AppError('bad_request', 'Invalid Stripe signature');
     }
     if (!SYNC_EVENT_TYPES.has(event.type)) return;
