@@ -2,11 +2,10 @@
 // table (a route added later fails the first test until it is classified here), called as user B with user A's ids.
 // B must get exactly the answer an id that does not exist gets; no list, search or export of B's ever shows A's data;
 // and A's rows are unchanged after B's writes.
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../db/client.ts';
 import { platformConnections } from '../db/schema.ts';
 import { concretePath, registeredRoutes, routeParameters } from '../test/routes.ts';
+import { rowsOwnedBy } from '../test/snapshots.ts';
 import { grantActiveSubscription } from '../test/subscriptions.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 import { seedYoutubeChannel } from '../test/youtube-factory.ts';
@@ -71,26 +70,6 @@ async function signIn(): Promise<{ token: string; userId: number }> {
   return { token: account.token!, userId: account.user.id };
 }
 
-/** Every row of every table that holds the user's id or one of their connections' ids, as JSON. */
-async function rowsOwnedBy(userId: number) {
-  const columns = await queryRows<{ table_name: string; column_name: string }>(
-    server.db,
-    sql`select table_name, column_name from information_schema.columns
-      where table_schema = 'public' and column_name in ('user_id', 'connection_id') order by table_name, column_name`,
-  );
-  const connectionIds = (await queryRows<{ id: number }>(server.db, sql`select id from platform_connections where user_id = ${userId}`)).map((row) => row.id);
-  const snapshot: Record<string, unknown[]> = {};
-  for (const { table_name: table, column_name: column } of columns) {
-    // Alice makes no request while Bob tries, but sessions are touched by their own owner's requests only.
-    if (table === 'sessions') continue;
-    const ids = column === 'user_id' ? [userId] : connectionIds;
-    snapshot[`${table}.${column}`] = ids.length
-      ? await queryRows(server.db, sql`select * from ${sql.identifier(table)} where ${sql.identifier(column)} in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) order by 1`)
-      : [];
-  }
-  return JSON.parse(JSON.stringify(snapshot)) as Record<string, unknown[]>;
-}
-
 beforeAll(async () => {
   server = await startTestServer();
   alice = await signIn();
@@ -126,7 +105,7 @@ describe('checklist 16: the IDOR matrix', () => {
   });
 
   it("checklist 16: Bob gets 404 on every one of Alice's ids, the very answer an id nobody has gets, and Alice's rows stay as they were", async () => {
-    const before = await rowsOwnedBy(alice.userId);
+    const before = await rowsOwnedBy(server.db, alice.userId);
     expect(before['platform_connections.user_id']).toHaveLength(2);
     expect(before['youtube_videos.connection_id']).toHaveLength(2);
 
@@ -156,7 +135,7 @@ describe('checklist 16: the IDOR matrix', () => {
       expect((await server.request('DELETE', `/api/oauth/${platform}/disconnect`, { token: bob.token })).body).toMatchObject({ disconnected: 0 });
     }
     await server.request('POST', '/api/youtubeanalytics/sync', { token: bob.token });
-    expect(await rowsOwnedBy(alice.userId)).toEqual(before);
+    expect(await rowsOwnedBy(server.db, alice.userId)).toEqual(before);
 
     // The same calls as Alice reach her objects: the ids were real, so the 404s above were about ownership.
     for (const { method, path } of attempts.filter((route) => route.method !== 'DELETE')) {

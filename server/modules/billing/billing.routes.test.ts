@@ -233,7 +233,7 @@ describe('POST /api/stripe/create-checkout-session', () => {
 });
 
 describe('mass assignment', () => {
-  it('no write call accepts ownership, plan or status fields, and nothing changes', async () => {
+  it('checklist 17: no billing write call accepts ownership, plan or status fields, and nothing changes', async () => {
     const account = await signUp();
     await subscribe(account);
     const before = await server.db.select().from(subscriptions).where(eq(subscriptions.userId, account.user.id));
