@@ -551,6 +551,15 @@ describe('POST /api/auth/login', () => {
     expect(statuses[20]).toBe(429);
   });
 
+  it('checklist 39: under 50 concurrent connections the per-network sign-in limiter admits exactly its 20', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, index) => server.request('POST', '/api/auth/login', { body: { username: `load_${index}_${unique()}`, password: 'Summer2026!' } })),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(20);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(30);
+  });
+
   it('checklist 2: keeps per-account buckets apart: a blocked account leaves another account on the same network untouched', async () => {
     const victim = await server.signUp();
     const neighbour = await server.signUp();
