@@ -138,7 +138,9 @@ export async function startTestServer(options: TestServerOptions = {}) {
     const response = await fetch(`${baseUrl}${urlPath}`, { method, headers, body, redirect: 'manual' });
     const text = await response.text();
     responseBodies.push(text);
-    responseHeaders.push([...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n'));
+    const headerLines: string[] = [];
+    response.headers.forEach((value, name) => headerLines.push(`${name}: ${value}`));
+    responseHeaders.push(headerLines.join('\n'));
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;
