@@ -14,7 +14,7 @@ let server: TestServer;
 let alice: { token: string; userId: number };
 let bob: { token: string; userId: number };
 /** Alice's ids, by the kind of object a route parameter names. */
-let owned: { connection: number[]; video: (number | string)[] };
+let owned: { connection: number[]; video: (number | string)[]; session: string[] };
 /** Strings only Alice's data contains: none may appear in anything Bob is sent. */
 const ALICE_MARKERS = ['Alice private channel', 'Alice secret video', 'aliceVideo1', 'alice-patreon-campaign'];
 
@@ -25,6 +25,7 @@ const OWNED_ID_ROUTES: Record<string, () => (number | string)[]> = {
   '/api/youtubeanalytics/videos/:id': () => owned.video,
   '/api/youtubeanalytics/videos/:id/traffic-sources': () => owned.video,
   '/api/youtubeanalytics/insights/:id/viral-potential': () => owned.video,
+  '/api/settings/sessions/:id': () => owned.session,
 };
 /** Ids that exist for nobody, of the same shapes. */
 const ABSENT_IDS: Record<string, number | string> = {
@@ -33,6 +34,7 @@ const ABSENT_IDS: Record<string, number | string> = {
   '/api/youtubeanalytics/videos/:id': 'nobodysVid0',
   '/api/youtubeanalytics/videos/:id/traffic-sources': 'nobodysVid0',
   '/api/youtubeanalytics/insights/:id/viral-potential': 'nobodysVid0',
+  '/api/settings/sessions/:id': 'AAAAAAAAAAAAAAAAAAAAAA',
 };
 /** Routes whose parameters name a shared catalogue entry (a platform), not an object of a user's: the same for all. */
 const CATALOGUE_ROUTES: Record<string, (string | number)[]> = {
@@ -89,7 +91,7 @@ beforeAll(async () => {
     .insert(platformConnections)
     .values({ userId: alice.userId, platform: 'patreon', platformUserId: 'alice-patreon-campaign', displayName: 'Alice private channel on Patreon', connectedAt: now, updatedAt: now })
     .returning();
-  owned = { connection: [channel.connectionId, patreon!.id], video: [channel.videos[0]!.id, 'aliceVideo1'] };
+  owned = { connection: [channel.connectionId, patreon!.id], video: [channel.videos[0]!.id, 'aliceVideo1'], session: [alice.token.split('.')[0]!] };
 });
 afterAll(async () => {
   await server?.close();
@@ -105,7 +107,8 @@ describe('checklist 16: the IDOR matrix', () => {
   });
 
   it("checklist 16: Bob gets 404 on every one of Alice's ids, the very answer an id nobody has gets, and Alice's rows stay as they were", async () => {
-    const before = await rowsOwnedBy(server.db, alice.userId);
+    // Sessions included: Alice makes no request while Bob tries, and one of the routes ends sessions by id.
+    const before = await rowsOwnedBy(server.db, alice.userId, { sessions: true });
     expect(before['platform_connections.user_id']).toHaveLength(2);
     expect(before['youtube_videos.connection_id']).toHaveLength(2);
 
@@ -113,6 +116,7 @@ describe('checklist 16: the IDOR matrix', () => {
     expect(attempts.map((route) => `${route.method} ${route.path}`).sort()).toEqual(
       [
         'DELETE /api/platformconnections/:id',
+        'DELETE /api/settings/sessions/:id',
         'GET /api/youtubeanalytics/insights/:id/viral-potential',
         'GET /api/youtubeanalytics/videos/:id',
         'GET /api/youtubeanalytics/videos/:id/traffic-sources',
@@ -135,7 +139,7 @@ describe('checklist 16: the IDOR matrix', () => {
       expect((await server.request('DELETE', `/api/oauth/${platform}/disconnect`, { token: bob.token })).body).toMatchObject({ disconnected: 0 });
     }
     await server.request('POST', '/api/youtubeanalytics/sync', { token: bob.token });
-    expect(await rowsOwnedBy(server.db, alice.userId)).toEqual(before);
+    expect(await rowsOwnedBy(server.db, alice.userId, { sessions: true })).toEqual(before);
 
     // The same calls as Alice reach her objects: the ids were real, so the 404s above were about ownership.
     for (const { method, path } of attempts.filter((route) => route.method !== 'DELETE')) {
@@ -165,13 +169,13 @@ describe('checklist 16: the IDOR matrix', () => {
       const response = await server.request('GET', url, { token: bob.token });
       expect({ url, status: response.status }).toEqual({ url, status: 200 });
       const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
-      for (const marker of ALICE_MARKERS) expect({ url, leaks: text.includes(marker) }).toEqual({ url, leaks: false });
+      for (const marker of [...ALICE_MARKERS, ...owned.session]) expect({ url, leaks: text.includes(marker) }).toEqual({ url, leaks: false });
     }
     // Alice's own lists show her data, so the markers would be seen if they leaked.
-    for (const url of ['/api/platformconnections', '/api/youtubeanalytics/videos?search=Alice', '/api/youtubeanalytics/export?format=csv']) {
+    for (const url of ['/api/platformconnections', '/api/youtubeanalytics/videos?search=Alice', '/api/youtubeanalytics/export?format=csv', '/api/settings/sessions']) {
       const response = await server.request('GET', url, { token: alice.token });
       const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
-      expect({ url, found: ALICE_MARKERS.some((marker) => text.includes(marker)) }).toEqual({ url, found: true });
+      expect({ url, found: [...ALICE_MARKERS, ...owned.session].some((marker) => text.includes(marker)) }).toEqual({ url, found: true });
     }
   });
 });
