@@ -14,7 +14,7 @@ let server: TestServer;
 let alice: { token: string; userId: number };
 let bob: { token: string; userId: number };
 /** Alice's ids, by the kind of object a route parameter names. */
-let owned: { connection: number[]; video: (number | string)[]; session: string[] };
+let owned: { connection: number[]; video: (number | string)[]; content: number[]; session: string[] };
 /** Strings only Alice's data contains: none may appear in anything Bob is sent. */
 const ALICE_MARKERS = ['Alice private channel', 'Alice secret video', 'aliceVideo1', 'alice-patreon-campaign'];
 
@@ -26,6 +26,7 @@ const OWNED_ID_ROUTES: Record<string, () => (number | string)[]> = {
   '/api/youtubeanalytics/videos/:id/traffic-sources': () => owned.video,
   '/api/youtubeanalytics/insights/:id/viral-potential': () => owned.video,
   '/api/settings/sessions/:id': () => owned.session,
+  '/api/content/:id/benchmark': () => owned.content,
 };
 /** Ids that exist for nobody, of the same shapes. */
 const ABSENT_IDS: Record<string, number | string> = {
@@ -35,6 +36,7 @@ const ABSENT_IDS: Record<string, number | string> = {
   '/api/youtubeanalytics/videos/:id/traffic-sources': 'nobodysVid0',
   '/api/youtubeanalytics/insights/:id/viral-potential': 'nobodysVid0',
   '/api/settings/sessions/:id': 'AAAAAAAAAAAAAAAAAAAAAA',
+  '/api/content/:id/benchmark': 2_000_000_000,
 };
 /** Routes whose parameters name a shared catalogue entry (a platform), not an object of a user's: the same for all. */
 const CATALOGUE_ROUTES: Record<string, (string | number)[]> = {
@@ -91,7 +93,7 @@ beforeAll(async () => {
     .insert(platformConnections)
     .values({ userId: alice.userId, platform: 'patreon', platformUserId: 'alice-patreon-campaign', displayName: 'Alice private channel on Patreon', connectedAt: now, updatedAt: now })
     .returning();
-  owned = { connection: [channel.connectionId, patreon!.id], video: [channel.videos[0]!.id, 'aliceVideo1'], session: [alice.token.split('.')[0]!] };
+  owned = { connection: [channel.connectionId, patreon!.id], video: [channel.videos[0]!.id, 'aliceVideo1'], content: [channel.videos[0]!.id], session: [alice.token.split('.')[0]!] };
 });
 afterAll(async () => {
   await server?.close();
@@ -117,6 +119,7 @@ describe('checklist 16: the IDOR matrix', () => {
       [
         'DELETE /api/platformconnections/:id',
         'DELETE /api/settings/sessions/:id',
+        'GET /api/content/:id/benchmark',
         'GET /api/youtubeanalytics/insights/:id/viral-potential',
         'GET /api/youtubeanalytics/videos/:id',
         'GET /api/youtubeanalytics/videos/:id/traffic-sources',
