@@ -347,6 +347,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   });
   const startDraining = () => {
     draining = true;
+    jobQueue.stopFetching().catch((error: unknown) => app.log.error({ err: error }, 'the job queue did not stop fetching'));
     // A keep-alive connection with no request on it would otherwise be closed under a client that is just
     // sending one when app.close() runs; closed now, the client opens a new connection (and gets served).
     app.server.closeIdleConnections();

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
@@ -197,5 +198,68 @@ describe('loadConfig', () => {
       }
       expect(problemsOf(production)).toEqual([]);
     });
+  });
+});
+
+// Checklist 28's grep gate: no real secret is committed. Test fixtures below are the only look-alikes, and are listed.
+describe('checklist 28: no secret in the repository', () => {
+  const root = path.resolve(import.meta.dirname, '..');
+  /** Shapes of real credentials: Stripe keys and webhook secrets, private keys, cloud and chat tokens, Google API keys. */
+  const SECRET_SHAPES = [
+    /\b[sr]k_(live|test)_[A-Za-z0-9]{16,}/g,
+    /\bwhsec_[A-Za-z0-9]{16,}/g,
+    /-----BEGIN [A-Z ]*PRIVATE KEY-----/g,
+    /\bAKIA[0-9A-Z]{16}\b/g,
+    /\bxox[abpr]-[0-9A-Za-z-]{10,}/g,
+    /\bgh[pousr]_[A-Za-z0-9]{30,}/g,
+    /\bAIza[0-9A-Za-z_-]{35}\b/g,
+  ];
+  /** Made-up values the configuration tests feed in (they must look real to pass validation). */
+  const KNOWN_FIXTURES = new Set(['sk_live_51Habcdefghijklmnop', 'sk_test_51Habcdefghijklmnop', 'whsec_8d7f6e5d4c3b2a1908f7e6d5c4b3a291', 'whsec_xxxxxxxxxxxxxxxx']);
+
+  /** Tracked files (git ls-files), or every file but dependencies and build output where git is missing. */
+  function repositoryFiles(): string[] {
+    try {
+      return execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
+    } catch {
+      const walk = (directory: string): string[] =>
+        readdirSync(path.join(root, directory)).flatMap((name) => {
+          const relative = path.join(directory, name);
+          if (['node_modules', 'dist', 'data', '.git', 'test-results', 'playwright-report'].includes(name)) return [];
+          return statSync(path.join(root, relative)).isDirectory() ? walk(relative) : [relative];
+        });
+      return walk('');
+    }
+  }
+
+  it('checklist 28: no tracked file holds a credential-shaped string other than the listed test fixtures, and no .env file is tracked', () => {
+    const files = repositoryFiles();
+    expect(files).toContain('package.json');
+    expect(files.filter((file) => /(^|\/)\.env$/.test(file))).toEqual([]);
+    const found: string[] = [];
+    for (const file of files.filter((name) => name !== 'package-lock.json')) {
+      let text: string;
+      try {
+        text = readFileSync(path.join(root, file), 'utf8');
+      } catch {
+        continue; // a file listed by git but absent from this checkout (a deleted, uncommitted file)
+      }
+      for (const shape of SECRET_SHAPES) for (const match of text.matchAll(shape)) if (!KNOWN_FIXTURES.has(match[0])) found.push(`${file}: ${match[0].slice(0, 12)}…`);
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('checklist 28: package.json scripts set no secret, and .env.example leaves every secret empty', () => {
+    const scripts = Object.values((JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts).join('\n');
+    expect(scripts).not.toMatch(/(KEY|SECRET|TOKEN|PASSWORD|ENCRYPTION_KEYS|SMTP_URL|DATABASE_URL)=/i);
+    const example = Object.fromEntries(
+      readFileSync(path.join(root, '.env.example'), 'utf8')
+        .split('\n')
+        .filter((line) => /^[A-Z_]+=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    const secretVariables = Object.keys(example).filter((name) => /KEY|SECRET|TOKEN|PASSWORD|SMTP_URL|DATABASE_URL/.test(name));
+    expect(secretVariables).toEqual(expect.arrayContaining(['ENCRYPTION_KEYS', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'SMTP_URL', 'DATABASE_URL']));
+    for (const name of secretVariables) expect({ name, value: example[name] }).toEqual({ name, value: '' });
   });
 });

@@ -354,6 +354,11 @@ export class OAuthStore {
     return this.tokens.get(token);
   }
 
+  /** Every authorization code and token issued so far, for scans that they never leave the product's backend. */
+  issuedSecrets(): string[] {
+    return [...this.codes.keys(), ...this.tokens.keys()];
+  }
+
   checkAccess(platform: PlatformName, token: string | null): AccessCheck {
     const record = token ? this.tokens.get(token) : undefined;
     if (!record || record.type !== 'access_token' || record.grant.platform !== platform) return { ok: false, reason: 'unknown' };

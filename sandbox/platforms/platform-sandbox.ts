@@ -102,6 +102,8 @@ export interface PlatformSandbox {
   revokedTokens: readonly RevokedToken[];
   /** Whether this access or refresh token has been revoked. */
   isRevoked(token: string): boolean;
+  /** Every authorization code, access and refresh token issued so far, and the client secrets and app keys. */
+  issuedSecrets(): string[];
   /** Switch Instagram's short-lived token answer shape at run time. */
   instagramTokenResponse: 'data' | 'flat';
   close(): Promise<void>;
@@ -336,6 +338,7 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
     countCalls: (platform, endpoint) => calls.filter((call) => call.platform === platform && call.endpoint === endpoint).length,
     revokedTokens: store.revoked,
     isRevoked: (token) => Boolean(store.find(token)?.revokedAt),
+    issuedSecrets: () => [...store.issuedSecrets(), ...Object.values(credentials).map((credential) => credential.clientSecret), appKeys.youtubeApiKey, appKeys.twitterBearerToken],
     get instagramTokenResponse() {
       return settings.instagramTokenResponse;
     },

@@ -58,6 +58,7 @@ export function createJobQueue({ database, workers, logger }: JobQueueDeps) {
     sweepsRunning.set(definition.name, running);
     return running;
   }
+  const worked: string[] = [];
 
   return {
     boss,
@@ -80,11 +81,21 @@ export function createJobQueue({ database, workers, logger }: JobQueueDeps) {
         sweepTimers.push(timer);
       }
       for (const definition of definitions) {
+        worked.push(definition.name);
         await boss.work<object>(definition.name, { includeMetadata: true, batchSize: definition.work.batchSize ?? 1, pollingIntervalSeconds: definition.work.pollingIntervalSeconds }, async (jobs) => {
           for (const job of jobs) await definition.handle(job);
         });
         if (definition.schedule) await boss.schedule(definition.name, definition.schedule);
       }
+    },
+
+    /**
+     * The first step of a shutdown: no new job is fetched from now on (one fetched during the drain would have to
+     * finish within the grace period or be failed, spending a retry); running jobs go on, and `stop` waits for them.
+     */
+    async stopFetching() {
+      if (!started) return;
+      for (const name of worked.splice(0)) await boss.offWork(name);
     },
 
     /** Lets running jobs finish, then stops (shutdown). */

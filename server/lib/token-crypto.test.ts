@@ -6,7 +6,7 @@ import { createTokenCrypto, rowBinding, TokenCryptoError } from './token-crypto.
 const key = (version: string) => ({ version, key: randomBytes(32) });
 const ACCESS = rowBinding('platform_connections', 42, 'access_token');
 
-describe('token envelopes', () => {
+describe('checklist 26: token envelopes (encryption at rest)', () => {
   const v1 = key('v1');
   const crypto = createTokenCrypto([v1]);
 
@@ -21,7 +21,7 @@ describe('token envelopes', () => {
     expect(crypto.versionOf(envelope)).toBe('v1');
   });
 
-  it('use a fresh IV every time: 10,000 encryptions, 10,000 different IVs', () => {
+  it('checklist 26: use a fresh IV every time: 10,000 encryptions, 10,000 different IVs', () => {
     const ivs = new Set<string>();
     for (let index = 0; index < 10_000; index += 1) {
       ivs.add(Buffer.from(crypto.encrypt('same token', ACCESS).slice(3), 'base64').subarray(0, 12).toString('hex'));
@@ -29,7 +29,7 @@ describe('token envelopes', () => {
     expect(ivs.size).toBe(10_000);
   });
 
-  it('fail authentication when any byte is flipped (IV, tag or ciphertext)', () => {
+  it('checklist 26: fail authentication when any byte is flipped (IV, tag or ciphertext)', () => {
     const envelope = crypto.encrypt('refresh-token-value', ACCESS);
     const bytes = Buffer.from(envelope.slice(3), 'base64');
     for (const position of [0, 11, 12, 27, 28, bytes.length - 1]) {
@@ -39,13 +39,13 @@ describe('token envelopes', () => {
     }
   });
 
-  it('are bound to their row and column: a copy in another row or column does not decrypt', () => {
+  it('checklist 26: are bound to their row and column (AAD): a copy in another row or column does not decrypt', () => {
     const envelope = crypto.encrypt('token-of-row-42', ACCESS);
     expect(() => crypto.decrypt(envelope, rowBinding('platform_connections', 43, 'access_token'))).toThrow(/failed authentication/);
     expect(() => crypto.decrypt(envelope, rowBinding('platform_connections', 42, 'refresh_token'))).toThrow(/failed authentication/);
   });
 
-  it('name an unknown key version explicitly, and refuse what is not an envelope', () => {
+  it('checklist 27: name an unknown key version explicitly, and refuse what is not an envelope', () => {
     const envelope = crypto.encrypt('x', ACCESS).replace(/^v1:/, 'v9:');
     expect(() => crypto.decrypt(envelope, ACCESS)).toThrow('Unknown encryption key version v9');
     expect(() => crypto.decrypt('plain-token', ACCESS)).toThrow('Not an encrypted value');
@@ -59,7 +59,7 @@ describe('token envelopes', () => {
   });
 });
 
-describe('key rotation', () => {
+describe('checklist 27: key rotation', () => {
   const v1 = key('v1');
   const v2 = key('v2');
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentRequiredBody } from '#contract/billing.ts';
 import { subscriptions } from '../db/schema.ts';
 import type { SubscriptionValues } from '../modules/billing/billing.repository.ts';
+import { concretePath as concrete, registeredRoutes } from '../test/routes.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 import { isPremiumPath, PREMIUM_ROUTE_PREFIXES } from './access.ts';
 
@@ -17,27 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-/** Every registered route as method and path, from Fastify's own table. */
-function registeredRoutes(): { method: string; path: string }[] {
-  // A route under another route's path prints nested (`/api/analytics` then `│   ├── /summary`): rebuild it.
-  const parents: string[] = [];
-  return server.app
-    .printRoutes({ commonPrefix: false })
-    .split('\n')
-    .flatMap((line) => {
-      const match = /^([│ ]*)[├└]── (\/\S*)(?: \(([A-Z, ]+)\))?/.exec(line);
-      if (!match) return [];
-      const depth = match[1]!.length / 4;
-      const path = (parents[depth - 1] ?? '') + match[2]!;
-      parents[depth] = path;
-      parents.length = depth + 1;
-      return match[3] ? match[3].split(', ').map((method) => ({ method, path })) : [];
-    });
-}
-
-/** A concrete URL for a route pattern: any parameter gets a plausible value. */
-const concrete = (path: string) => path.replace(/:[^/]+/g, '1').replace(/\*$/, 'anything');
 
 type State = { name: string; row: ((now: Date) => Partial<SubscriptionValues>) | null; access: boolean };
 
@@ -88,8 +68,8 @@ beforeAll(async () => {
   }
 });
 
-describe('the premium routes', () => {
-  const premiumRoutes = () => registeredRoutes().filter((route) => isPremiumPath(route.path));
+describe('checklist 18: the 402 gate matrix, over every premium route and every subscription state', () => {
+  const premiumRoutes = () => registeredRoutes(server.app).filter((route) => isPremiumPath(route.path));
 
   it('exist, and are exactly the routes under the premium prefixes', () => {
     const routes = premiumRoutes();
@@ -100,7 +80,7 @@ describe('the premium routes', () => {
     expect(isPremiumPath('/api/platforms')).toBe(true);
   });
 
-  it('answer 401 without a session, before anything else', async () => {
+  it('checklist 18: answer 401 without a session, before anything else (authentication before payment)', async () => {
     for (const { method, path } of premiumRoutes()) {
       for (const token of [undefined, 'not-a-session-token']) {
         const response = await server.request(method, concrete(path), { token, body: method === 'POST' ? { anything: true } : undefined });
@@ -109,7 +89,7 @@ describe('the premium routes', () => {
     }
   });
 
-  it.each(STATES.map((state) => [state.name, state] as const))('as a user with %s', async (_name, state) => {
+  it.each(STATES.map((state) => [state.name, state] as const))('checklist 18: as a user with %s, 402 or not exactly per the written policy, whatever flags the client sends', async (_name, state) => {
     const token = tokens.get(state.name)!;
     for (const { method, path } of premiumRoutes()) {
       // Whatever the body says, and whatever flags the client adds, entitlement comes from our database.

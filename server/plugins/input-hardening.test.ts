@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { platformConnections } from '../db/schema.ts';
 import { createTestDatabase, type TestDatabase } from '../test/databases.ts';
 import { signUpWithAccess } from '../test/platforms.ts';
+import { deliverWebhook, signPayload } from '../test/stripe.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { serializeError } from '../lib/database-errors.ts';
@@ -191,5 +192,62 @@ describe('security events', () => {
       expect.objectContaining({ outcome: 'denied', reason: 'unknown_or_used', userId: user.id, platform: 'youtube' }),
     );
     expect(server.logLines.join('\n')).not.toContain('a-state-nobody-issued');
+  });
+});
+
+describe('checklist 40: audit events', () => {
+  it('checklist 40: every sign-in success and failure, refusal, state rejection and webhook signature failure is a structured event with a UTC time, a user or IP, and an outcome', async () => {
+    const account = await server.signUp();
+    const { token } = await signUpWithAccess(server);
+    server.clock.advance(3_600_000);
+    const linesBefore = server.logLines.length;
+    const newEvents = (event: string) =>
+      server.logLines
+        .slice(linesBefore)
+        .flatMap((chunk) => chunk.split('\n'))
+        .filter((line) => line.includes(`"event":"${event}"`))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    await server.request('POST', '/api/auth/login', { body: { username: account.username, password: account.password } });
+    await server.request('POST', '/api/auth/login', { body: { username: account.username, password: 'not the password' } });
+    await server.request('POST', '/api/auth/login', { body: { username: 'nobody_at_all', password: 'not the password' } });
+    for (let attempt = 0; attempt < 6; attempt += 1) await server.request('POST', '/api/auth/login', { body: { username: account.username, password: `guess ${attempt}` } });
+    const payload = JSON.stringify({ id: 'evt_forged', object: 'event', type: 'customer.subscription.updated', data: { object: {} } });
+    await deliverWebhook(server, signPayload(payload, 'whsec_not_the_endpoint_secret'));
+    await deliverWebhook(server, { payload });
+    await server.request('POST', '/api/oauth/youtube/callback', { token, body: { code: 'some-code', state: 'a-state-nobody-issued' } });
+
+    const expectations: [string, number, Record<string, unknown>][] = [
+      ['login.succeeded', 1, { outcome: 'success', userId: account.user.id, ip: '127.0.0.1' }],
+      // One wrong password, one unknown user, then four more wrong guesses before the account is blocked (5 in all).
+      ['login.failed', 6, { outcome: 'failure', ip: '127.0.0.1' }],
+      ['login.rate_limited', 2, { outcome: 'denied', ip: '127.0.0.1', userId: account.user.id }],
+      ['stripe.webhook_rejected', 2, { outcome: 'denied', ip: '127.0.0.1' }],
+      ['security.oauth_state_rejected', 1, { outcome: 'denied', platform: 'youtube' }],
+    ];
+    for (const [event, count, fields] of expectations) {
+      const found = newEvents(event);
+      expect({ event, count: found.length }).toEqual({ event, count });
+      for (const line of found) {
+        expect(line).toMatchObject({ event, ...fields });
+        // pino's time: milliseconds since the epoch, which is UTC.
+        expect(typeof line.time).toBe('number');
+        expect(Math.abs((line.time as number) - Date.now())).toBeLessThan(120_000);
+        expect(line.userId !== undefined || line.ip !== undefined).toBe(true);
+      }
+    }
+  });
+
+  it('checklist 40: a username or path carrying a line break and a JSON log line stays inside its own log line', async () => {
+    const forged = '\n{"level":30,"msg":"forged: admin signed in","event":"login.succeeded"}\n';
+    const linesBefore = server.logLines.length;
+    await server.request('POST', '/api/auth/login', { body: { username: `x${forged}`, password: 'whatever it is' } });
+    await server.request('POST', '/api/auth/register', { body: { username: `x${forged}`, email: 'forged@example.com', password: 'a long enough passphrase' } });
+    await server.request('GET', `/api/nope/${encodeURIComponent(forged)}`);
+    const lines = server.logLines.slice(linesBefore).flatMap((chunk) => chunk.split('\n')).filter(Boolean);
+    expect(lines.length).toBeGreaterThan(3);
+    for (const line of lines) {
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      expect(parsed.msg).not.toMatch(/^forged/);
+    }
   });
 });

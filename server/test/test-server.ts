@@ -54,8 +54,11 @@ export async function startTestServer(options: TestServerOptions = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-test-'));
   const clock = createManualClock(new Date('2026-11-02T10:00:00Z'));
   const logLines: string[] = [];
-  /** Every response body the server sent through `request`, for scans (e.g. no platform token ever leaves). */
+  /** Every response body and header block the server sent through `request`, for scans (no platform token ever leaves). */
   const responseBodies: string[] = [];
+  const responseHeaders: string[] = [];
+  /** Passwords, bearer tokens and Stripe signatures sent to the server, and session tokens it issued: never logged. */
+  const credentials = new Set<string>();
   const logStream = new Writable({
     write(chunk, _encoding, callback) {
       logLines.push(String(chunk));
@@ -126,6 +129,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
   ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...init.headers };
     if (init.token) headers.authorization = `Bearer ${init.token}`;
+    rememberCredentials(credentials, init.body, headers);
     let body: string | undefined = init.rawBody;
     if (init.body !== undefined) {
       headers['content-type'] ??= 'application/json';
@@ -134,12 +138,17 @@ export async function startTestServer(options: TestServerOptions = {}) {
     const response = await fetch(`${baseUrl}${urlPath}`, { method, headers, body, redirect: 'manual' });
     const text = await response.text();
     responseBodies.push(text);
+    const headerLines: string[] = [];
+    response.headers.forEach((value, name) => headerLines.push(`${name}: ${value}`));
+    responseHeaders.push(headerLines.join('\n'));
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
       // not JSON: keep the text
     }
+    const issued = (parsed as { token?: unknown } | undefined)?.token;
+    if (typeof issued === 'string') credentials.add(issued).add(issued.split('.').at(-1)!);
     return { status: response.status, body: parsed as T, headers: response.headers };
   }
 
@@ -172,6 +181,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     mailer,
     logLines,
     responseBodies,
+    responseHeaders,
     /** The platforms service as built into the app. */
     platforms,
     /** Token custody as built into the app (tokens for platform calls, re-encryption). */
@@ -193,13 +203,44 @@ export async function startTestServer(options: TestServerOptions = {}) {
       // Fastify's keepAliveTimeout (72 s): let Stripe's deliveries finish first.
       await stripeSandbox?.flushWebhooks();
       await app.close();
+      // Checklist 25, for every test file that uses the platforms: no code, token or client secret the platforms
+      // issued appears in anything this server answered or logged (read after close, so shutdown logs count too).
+      const leaked = platformSandbox ? leakedSecrets(platformSandbox.issuedSecrets(), [...responseBodies, ...responseHeaders, ...logLines]) : [];
+      // Checklist 40, for every test file: no password, bearer token, Stripe signature, session token or emailed link
+      // token (confirmation, email change, unsubscribe) appears in a log line.
+      for (const mail of smtp.messages) for (const match of `${mail.text}\n${mail.html}`.matchAll(/[?&]token=([A-Za-z0-9_%-]{20,})/g)) credentials.add(decodeURIComponent(match[1]!));
+      const logged = leakedSecrets([...credentials], logLines);
       await stripeSandbox?.close();
       if (!options.platformSandbox) await platformSandbox?.close();
       await smtp.close();
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
+      if (leaked.length > 0) throw new Error(`checklist 25: platform secrets left the backend (in a response or a log line): ${leaked.join(', ')}`);
+      if (logged.length > 0) throw new Error(`checklist 40: credentials were written to the log: ${logged.join(', ')}`);
     },
   };
 }
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+/** The secrets found in any of the texts, each shown by its first characters only (one character repeated is no secret). */
+function leakedSecrets(secrets: readonly string[], texts: readonly string[]): string[] {
+  return secrets
+    .filter((secret) => secret.length >= 8 && !/^(.)\1*$/.test(secret) && texts.some((text) => text.includes(secret)))
+    .map((secret) => `${secret.slice(0, 6)}…`);
+}
+
+const PASSWORD_FIELDS = ['password', 'currentPassword', 'newPassword'];
+
+/** What a request carries that must never be logged: passwords in its body, its bearer token, its Stripe signatures. */
+function rememberCredentials(into: Set<string>, body: unknown, headers: Record<string, string>) {
+  if (body && typeof body === 'object') {
+    for (const field of PASSWORD_FIELDS) {
+      const value = (body as Record<string, unknown>)[field];
+      if (typeof value === 'string') into.add(value);
+    }
+  }
+  const bearer = /^Bearer (\S{16,})$/.exec(headers.authorization ?? '')?.[1];
+  if (bearer) into.add(bearer);
+  for (const match of (headers['stripe-signature'] ?? '').matchAll(/v1=([0-9a-f]{64})/g)) into.add(match[1]!);
+}

@@ -197,32 +197,32 @@ export function createAccountsService({
   async function login({ username, password }: LoginRequest, context: { ip: string; userAgent: string | undefined }) {
     const ipLimit = await rateLimiter.hit(`login:ip:${context.ip}`, LOGIN_LIMITS.perIp.limit, LOGIN_LIMITS.perIp.windowMs);
     if (!ipLimit.allowed) {
-      logger.warn({ event: 'login.rate_limited', scope: 'ip', ip: context.ip }, 'login rate limited');
+      logger.warn({ event: 'login.rate_limited', outcome: 'denied', scope: 'ip', ip: context.ip }, 'login rate limited');
       throw tooManyRequests(ipLimit.retryAfterSeconds, 'Too many sign-in attempts from this network. Please wait and try again.');
     }
     const user = await repository.findUserByLogin(username);
     const throttleKey = user ? `login:user:${user.id}` : `login:name:${username.toLowerCase()}`;
     const attempt = await loginThrottle.reserveAttempt(throttleKey);
     if (!attempt.allowed) {
-      logger.warn({ event: 'login.rate_limited', scope: 'account', userId: user?.id, ip: context.ip }, 'login rate limited');
+      logger.warn({ event: 'login.rate_limited', outcome: 'denied', scope: 'account', userId: user?.id, ip: context.ip }, 'login rate limited');
       throw tooManyRequests(attempt.retryAfterSeconds, 'Too many failed sign-in attempts. Please wait and try again.');
     }
     const passwordMatches = user ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDummy(password);
     if (!user || !passwordMatches) {
       await loginThrottle.recordFailure(throttleKey);
-      logger.info({ event: 'login.failed', userId: user?.id, ip: context.ip }, 'login failed');
+      logger.info({ event: 'login.failed', outcome: 'failure', userId: user?.id, ip: context.ip }, 'login failed');
       throw new AppError('unauthorized', INVALID_CREDENTIALS);
     }
     await loginThrottle.clear(throttleKey);
     // Only revealed after a correct password, so it tells a guesser nothing.
     if (!user.emailConfirmedAt) {
-      logger.info({ event: 'login.unconfirmed', userId: user.id, ip: context.ip }, 'login refused: email not confirmed');
+      logger.info({ event: 'login.unconfirmed', outcome: 'denied', userId: user.id, ip: context.ip }, 'login refused: email not confirmed');
       throw new AppError('forbidden', 'Please confirm your email address before logging in.', {
         details: { requiresEmailConfirmation: true, email: user.email },
       });
     }
     const session = await createSession(user, context.userAgent);
-    logger.info({ event: 'login.succeeded', userId: user.id, ip: context.ip }, 'login succeeded');
+    logger.info({ event: 'login.succeeded', outcome: 'success', userId: user.id, ip: context.ip }, 'login succeeded');
     return { ...session, user: toPublicUser(user) };
   }
 

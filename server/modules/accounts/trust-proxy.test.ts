@@ -38,7 +38,8 @@ describe.each([
 ])('behind a reverse proxy (TRUST_PROXY as $form)', ({ TRUST_PROXY }) => {
   const context = useServer({ TRUST_PROXY });
 
-  it('limits a client to 20 attempts a minute however it rotates the X-Forwarded-For entries it writes itself', async () => {
+  it('checklist 2: limits a client to 20 attempts a minute however it rotates the X-Forwarded-For entries it writes itself; a user on another network still signs in', async () => {
+    const victim = await context.server.signUp();
     const statuses = [];
     for (let index = 0; index < 21; index += 1) {
       statuses.push(await failedLogin(context.server, `${spoofedAddress()}, ${spoofedAddress()}, 203.0.113.7`));
@@ -46,15 +47,38 @@ describe.each([
     expect(statuses.slice(0, 20)).toEqual(Array(20).fill(401));
     expect(statuses[20]).toBe(429);
 
-    // Another client, as the proxy reports it, has a bucket of its own.
+    // Another client, as the proxy reports it, has a bucket of its own: a failure is judged, the right password signs in.
     expect(await failedLogin(context.server, `${spoofedAddress()}, 198.51.100.23`)).toBe(401);
+    const signIn = await context.server.request('POST', '/api/auth/login', {
+      body: { username: victim.username, password: victim.password },
+      headers: { 'x-forwarded-for': '198.51.100.24' },
+    });
+    expect(signIn.status).toBe(200);
+  });
+
+  it('checklist 1: counts failures per account: 20 networks taking turns get the same 5 guesses as one', async () => {
+    const account = await context.server.signUp();
+    const statuses = [];
+    for (let index = 0; index < 20; index += 1) {
+      const response = await context.server.request('POST', '/api/auth/login', {
+        body: { username: account.username, password: `guess ${index}` },
+        headers: { 'x-forwarded-for': `198.51.100.${index + 1}` },
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([...Array(5).fill(401), ...Array(15).fill(429)]);
+    const right = await context.server.request('POST', '/api/auth/login', {
+      body: { username: account.username, password: account.password },
+      headers: { 'x-forwarded-for': '198.51.100.99' },
+    });
+    expect(right.status).toBe(429);
   });
 });
 
 describe('without TRUST_PROXY', () => {
   const context = useServer({});
 
-  it('ignores X-Forwarded-For: the socket address is the network, whatever the header says', async () => {
+  it('checklist 2: ignores X-Forwarded-For: the socket address is the network, whatever the header says', async () => {
     const statuses = [];
     for (let index = 0; index < 21; index += 1) {
       statuses.push(await failedLogin(context.server, `${spoofedAddress()}, ${spoofedAddress()}`));

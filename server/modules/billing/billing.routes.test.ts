@@ -233,7 +233,7 @@ describe('POST /api/stripe/create-checkout-session', () => {
 });
 
 describe('mass assignment', () => {
-  it('no write call accepts ownership, plan or status fields, and nothing changes', async () => {
+  it('checklist 17: no billing write call accepts ownership, plan or status fields, and nothing changes', async () => {
     const account = await signUp();
     await subscribe(account);
     const before = await server.db.select().from(subscriptions).where(eq(subscriptions.userId, account.user.id));
@@ -308,6 +308,30 @@ describe('POST /api/stripe/cancel-subscription and resume-subscription', () => {
     expect((await server.request('GET', '/api/analytics/summary', { token: account.token })).status).toBe(402);
     expect((await server.request('POST', '/api/stripe/resume-subscription', { token: account.token })).status).toBe(404);
     expect((await server.request('POST', '/api/stripe/cancel-subscription', { token: account.token })).status).toBe(404);
+  });
+
+  it('checklist 38: cancel or resume after Stripe ended the subscription, before our copy heard of it, answers 404 and catches up (it was a 502)', async () => {
+    const account = await signUp();
+    await subscribe(account, { card: GOOD_CARD });
+    expect((await server.request('POST', '/api/stripe/cancel-subscription', { token: account.token })).body).toMatchObject({ status: 'trialing', cancelAtPeriodEnd: true });
+    // The trial ends and Stripe cancels the subscription, but its webhook does not get through.
+    const repair = await breakEventRecording(server);
+    server.clock.advance(8 * 24 * HOUR);
+    await stripe.customers.retrieve((await customerIdOf(account))!); // Stripe's clock moves on when it is asked
+    await sandboxOf(server).flushWebhooks();
+    await repair();
+    expect(await queryRows(server.db, sql`select status from subscriptions where user_id = ${account.user.id}`)).toEqual([{ status: 'trialing' }]);
+    // Eight days idle: the session is over too.
+    const { token } = (await server.request('POST', '/api/auth/login', { body: { username: account.username, password: account.password } })).body as { token: string };
+
+    for (const [path, message] of [
+      ['cancel-subscription', 'You have no subscription to cancel.'],
+      ['resume-subscription', 'You have no subscription to resume.'],
+    ] as const) {
+      const response = await server.request('POST', `/api/stripe/${path}`, { token, body: {} });
+      expect({ path, status: response.status, body: response.body }).toEqual({ path, status: 404, body: { message, code: 'not_found' } });
+    }
+    expect((await server.request('GET', '/api/stripe/subscription-status', { token })).body).toMatchObject({ status: 'canceled', hasValidAccess: false });
   });
 });
 

@@ -75,7 +75,7 @@ export async function billingRoutes(app: FastifyInstance, { billing, requireUser
     webhook.withTypeProvider<ZodTypeProvider>().post('/api/stripe/webhook', { schema: { response: { 200: webhookResponse } } }, async (request) => {
       const signature = request.headers['stripe-signature'];
       const payload = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      await billing.handleWebhook(payload, typeof signature === 'string' ? signature : undefined);
+      await billing.handleWebhook(payload, typeof signature === 'string' ? signature : undefined, { ip: request.ip });
       return { received: true as const };
     });
   });

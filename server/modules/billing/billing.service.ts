@@ -184,16 +184,21 @@ export function createBillingService({ repository, stripe, clock, config, logger
   // ---- webhook -------------------------------------------------------------------------------------------------
 
   /** Verifies a webhook delivery against the raw body and applies it. Throws 400 for anything not signed by Stripe. */
-  async function handleWebhook(payload: Buffer, signature: string | undefined): Promise<void> {
+  async function handleWebhook(payload: Buffer, signature: string | undefined, context: { ip: string }): Promise<void> {
     const client = requireStripe();
     if (!config.webhookSecret) throw new AppError('unavailable', 'Billing is not configured on this server.');
-    if (!signature) throw new AppError('bad_request', 'Missing Stripe-Signature header');
+    // A security event either way (ASVS 5.0 16.3): who sent an unsigned or badly signed delivery.
+    const rejected = (reason: string) => logger.warn({ event: 'stripe.webhook_rejected', outcome: 'denied', reason, ip: context.ip }, 'Stripe webhook signature rejected');
+    if (!signature) {
+      rejected('missing_signature');
+      throw new AppError('bad_request', 'Missing Stripe-Signature header');
+    }
     let event: Stripe.Event;
     try {
       // The timestamp check uses the real time, as the sender signed with it (not the business clock).
       event = client.webhooks.constructEvent(payload, signature, config.webhookSecret, WEBHOOK_TOLERANCE_SECONDS);
     } catch (error) {
-      logger.warn({ event: 'stripe.webhook_rejected', reason: error instanceof Error ? error.name : 'unknown' }, 'Stripe webhook signature rejected');
+      rejected(error instanceof Error ? error.name : 'unknown');
       throw new AppError('bad_request', 'Invalid Stripe signature');
     }
     if (!SYNC_EVENT_TYPES.has(event.type)) return;
@@ -302,13 +307,33 @@ export function createBillingService({ repository, stripe, clock, config, logger
     return { ...row, stripeSubscriptionId: row.stripeSubscriptionId };
   }
 
+  /**
+   * Changes a subscription our copy shows as running. Our copy can lag behind Stripe (a webhook not delivered yet),
+   * and Stripe refuses changes to a subscription that has ended: then it is read again, and one that is over is
+   * answered as missing, as if our copy had known, rather than as a failure of Stripe's.
+   */
+  async function changeRunningSubscription(user: BillingUser, missing: string, row: Awaited<ReturnType<typeof runningSubscription>>, change: () => Promise<unknown>) {
+    try {
+      await change();
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'bad_gateway' && error.cause instanceof Stripe.errors.StripeInvalidRequestError) {
+        await syncStripeCustomer(row.stripeCustomerId);
+        await runningSubscription(user, missing);
+      }
+      throw error;
+    }
+  }
+
   /** At period end (the default) keeps access until the paid period or the trial ends; otherwise ends it now. */
   async function cancelSubscription(user: BillingUser, cancelAtPeriodEnd = true): Promise<SubscriptionStatus> {
-    const row = await runningSubscription(user, 'You have no subscription to cancel.');
-    await callStripe(cancelAtPeriodEnd ? 'subscriptions.update' : 'subscriptions.cancel', (client) =>
-      cancelAtPeriodEnd
-        ? client.subscriptions.update(row.stripeSubscriptionId, { cancel_at_period_end: true })
-        : client.subscriptions.cancel(row.stripeSubscriptionId),
+    const missing = 'You have no subscription to cancel.';
+    const row = await runningSubscription(user, missing);
+    await changeRunningSubscription(user, missing, row, () =>
+      callStripe(cancelAtPeriodEnd ? 'subscriptions.update' : 'subscriptions.cancel', (client) =>
+        cancelAtPeriodEnd
+          ? client.subscriptions.update(row.stripeSubscriptionId, { cancel_at_period_end: true })
+          : client.subscriptions.cancel(row.stripeSubscriptionId),
+      ),
     );
     await syncStripeCustomer(row.stripeCustomerId);
     logger.info({ event: 'billing.canceled', userId: user.id, atPeriodEnd: cancelAtPeriodEnd }, 'subscription cancel requested');
@@ -320,18 +345,21 @@ export function createBillingService({ repository, stripe, clock, config, logger
    * subscription that already ended cannot come back (start a new one).
    */
   async function resumeSubscription(user: BillingUser): Promise<SubscriptionStatus> {
-    const row = await runningSubscription(user, 'You have no subscription to resume.');
+    const missing = 'You have no subscription to resume.';
+    const row = await runningSubscription(user, missing);
     if (row.status === 'paused') {
       await resumePausedSubscription(row.stripeCustomerId, row.stripeSubscriptionId);
       logger.info({ event: 'billing.resumed_from_pause', userId: user.id }, 'paused subscription resumed');
       return getStatus(user);
     }
-    await callStripe('subscriptions.update', (client) =>
-      client.subscriptions.update(row.stripeSubscriptionId, {
-        cancel_at_period_end: false,
-        // A cancellation date set elsewhere (the portal) is cleared too.
-        ...(row.cancelAt && !row.cancelAtPeriodEnd ? { cancel_at: '' as const } : {}),
-      }),
+    await changeRunningSubscription(user, missing, row, () =>
+      callStripe('subscriptions.update', (client) =>
+        client.subscriptions.update(row.stripeSubscriptionId, {
+          cancel_at_period_end: false,
+          // A cancellation date set elsewhere (the portal) is cleared too.
+          ...(row.cancelAt && !row.cancelAtPeriodEnd ? { cancel_at: '' as const } : {}),
+        }),
+      ),
     );
     await syncStripeCustomer(row.stripeCustomerId);
     logger.info({ event: 'billing.resumed', userId: user.id }, 'subscription resumed');

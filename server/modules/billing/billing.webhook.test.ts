@@ -68,7 +68,7 @@ async function eventCount(eventId: string) {
 const eventIdOf = (payload: string) => (JSON.parse(payload) as { id: string }).id;
 
 describe('signature', () => {
-  it('refuses a bad signature, a missing header, a re-serialised body and a stale timestamp with 400, changing nothing', async () => {
+  it('checklist 29: refuses a bad signature, a missing header, a re-serialised body and a stale timestamp with 400, changing nothing; a valid signature is applied', async () => {
     const { customerId } = await trialingAccount();
     // Stripe's truth moves on (cancel at period end), so a delivery that got through would change our copy.
     await stripe.subscriptions.update((await stripe.subscriptions.list({ customer: customerId })).data[0]!.id, { cancel_at_period_end: true });
@@ -101,7 +101,7 @@ describe('signature', () => {
     expect(await eventCount(eventIdOf(payload))).toBe(1);
   });
 
-  it('never logs the signature or the secret', async () => {
+  it('checklist 40: never logs the signature or the secret', async () => {
     const payload = customerEvent('customer.subscription.updated', 'cus_unknown');
     const delivery = signPayload(payload, 'whsec_wrong');
     const linesBefore = server.logLines.length;
@@ -114,7 +114,7 @@ describe('signature', () => {
 });
 
 describe('idempotency', () => {
-  it('applies an event once: the same delivery again is acknowledged and ignored', async () => {
+  it('checklist 30: applies an event once: the same delivery again is acknowledged and ignored', async () => {
     const { account, customerId } = await trialingAccount();
     const delivery = signPayload(customerEvent('invoice.paid', customerId), secret);
     expect((await deliverWebhook(server, delivery)).status).toBe(200);
@@ -129,7 +129,7 @@ describe('idempotency', () => {
     expect((await server.db.select().from(subscriptions).where(eq(subscriptions.userId, account.user.id))).length).toBe(1);
   });
 
-  it('applies an event once when Stripe delivers it twice at the same moment', async () => {
+  it('checklist 30: applies an event once when Stripe delivers it twice at the same moment', async () => {
     const { account, customerId } = await trialingAccount();
     const delivery = signPayload(customerEvent('customer.subscription.updated', customerId), secret);
     const responses = await Promise.all(Array.from({ length: 4 }, () => deliverWebhook(server, delivery)));
@@ -140,7 +140,7 @@ describe('idempotency', () => {
     expect(duplicates).toHaveLength(3);
   });
 
-  it('answers 500 when applying fails, records nothing, and the redelivery is applied exactly once', async () => {
+  it('checklist 30: answers 500 when applying fails, records nothing, and the redelivery is applied exactly once', async () => {
     const { account, customerId, subscriptionId } = await trialingAccount();
     const repair = await breakEventRecording(server);
     // Canceled in the dashboard while our database is failing: Stripe's own deliveries fail and are given up.
@@ -177,7 +177,7 @@ describe('idempotency', () => {
 });
 
 describe('ordering', () => {
-  it('converges on Stripe’s current state when "deleted" arrives before the older "updated"', async () => {
+  it('checklist 30: converges on Stripe’s current state when "deleted" arrives before the older "updated"', async () => {
     const { account, customerId, subscriptionId } = await trialingAccount();
     const repair = await breakEventRecording(server);
     // In the dashboard: first "cancel at period end", then "cancel now". Our endpoint is failing meanwhile.

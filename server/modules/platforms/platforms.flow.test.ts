@@ -100,7 +100,7 @@ describe.each(PLATFORM_NAMES.map((platform) => [platform] as const))('%s', (plat
     account = await signUpWithAccess(server);
   });
 
-  it('auth-url carries every parameter the platform requires, the exact redirect URI, and a pending state', async () => {
+  it('checklist 19: auth-url carries every parameter the platform requires, the documented scopes, the exact redirect URI under a spoofed Host, a fresh 256-bit state, S256 PKCE where supported, no secret or verifier, and a pending state for 10 minutes', async () => {
     const sandbox = platformSandboxOf(server);
     // A spoofed Host or X-Forwarded-Host never reaches the redirect URI.
     const response = await server.request('GET', `/api/oauth/${platform}/auth-url`, {
@@ -138,6 +138,7 @@ describe.each(PLATFORM_NAMES.map((platform) => [platform] as const))('%s', (plat
       expect(pending!.codeVerifier).toMatch(/^v1:/);
       const verifier = createTokenCrypto(server.config.encryptionKeys).decrypt(pending!.codeVerifier!, rowBinding('oauth_states', pending!.stateHash, 'code_verifier'));
       expect(pkceChallenge(verifier)).toBe(params.code_challenge);
+      expect(JSON.stringify(response.body)).not.toContain(verifier);
     } else {
       expect(pending!.codeVerifier).toBeNull();
     }
@@ -147,7 +148,7 @@ describe.each(PLATFORM_NAMES.map((platform) => [platform] as const))('%s', (plat
     if (expected.pkce) expect(again.searchParams.get('code_challenge')).not.toBe(params.code_challenge);
   });
 
-  it('connects through the consent page: code exchange, profile, connection listed with its profile data', async () => {
+  it('connects through the consent page: code exchange, profile, connection listed with its profile data (checklist 26: the tokens rest as v1: envelopes)', async () => {
     const sandbox = platformSandboxOf(server);
     const demo = sandbox.accounts[platform][1]!;
     const tokenCallsBefore = sandbox.countCalls(platform, 'token');

@@ -266,19 +266,22 @@ export function createTokenCustody({ repository, crypto, clock, config, logger, 
       for (const row of rows) {
         afterId = row.id;
         scanned += 1;
+        let next: { accessToken: string | null; refreshToken: string | null };
         try {
-          const next = {
+          next = {
             accessToken: row.accessToken && crypto.reencrypt(row.accessToken, tokenColumn(row.id, 'access_token')),
             refreshToken: row.refreshToken && crypto.reencrypt(row.refreshToken, tokenColumn(row.id, 'refresh_token')),
           };
-          if (next.accessToken === row.accessToken && next.refreshToken === row.refreshToken) continue;
-          // A refresh that stored new tokens meanwhile wrote them under the current key already.
-          if (await repository.replaceTokensIfUnchanged(row.id, row, next)) reencrypted += 1;
         } catch (error) {
           unreadable += 1;
           logger.error({ connectionId: row.id, reason: (error as Error).message }, 'stored platform tokens are unreadable during re-encryption');
           await repository.updateConnection(row.id, { needsReconnect: true, updatedAt: clock.now() });
+          continue;
         }
+        if (next.accessToken === row.accessToken && next.refreshToken === row.refreshToken) continue;
+        // A refresh that stored new tokens meanwhile wrote them under the current key already. A failed write (the
+        // database went away) stops the job: the tokens are fine, and a second run carries on where this one stopped.
+        if (await repository.replaceTokensIfUnchanged(row.id, row, next)) reencrypted += 1;
       }
     }
     return { scanned, reencrypted, unreadable };

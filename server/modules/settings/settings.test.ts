@@ -133,10 +133,14 @@ describe('email change', () => {
 });
 
 describe('password change', () => {
-  it('needs the current password, applies the registration rules, and signs out every other session', async () => {
+  it('checklist 11: needs the current password (400 without it, 403 when wrong), applies the registration rules, signs out every other session and tells the user', async () => {
     const account = await server.signUp();
     const other = (await login(account.username, account.password)).body.token as string;
     expect((await server.request('GET', '/api/auth/me', { token: other })).status).toBe(200);
+
+    const without = await server.request('POST', '/api/settings/password', { token: account.token, body: { newPassword: 'a brand new passphrase' } });
+    expect(without.status).toBe(400);
+    expect(without.body.code).toBe('bad_request');
 
     const wrong = await server.request('POST', '/api/settings/password', { token: account.token, body: { currentPassword: 'wrong password', newPassword: 'a brand new passphrase' } });
     expect(wrong.status).toBe(403);
@@ -286,8 +290,9 @@ describe('account deletion', () => {
     return counts;
   }
 
-  it('cancels the subscription, deletes every row and token of the user, and ends the session', async () => {
+  it('checklist 11: cancels the subscription, deletes every row and token of the user, and ends every session', async () => {
     const account = await signUpWithAccess(server);
+    const otherDevice = (await login(account.username, account.password)).body.token as string;
     const userId = account.user.id as number;
     const connected = await connect(server, account, 'youtube');
     expect(connected.status).toBe(200);
@@ -319,8 +324,9 @@ describe('account deletion', () => {
     // Stripe stops charging at once.
     const atStripe = await stripeClient(sandboxOf(server)).subscriptions.retrieve(subscription!.stripe_subscription_id);
     expect(atStripe.status).toBe('canceled');
-    // The session is gone, and so is the account.
+    // The sessions are gone, and so is the account.
     expect((await server.request('GET', '/api/auth/me', { token: account.token })).status).toBe(401);
+    expect((await server.request('GET', '/api/auth/me', { token: otherDevice })).status).toBe(401);
     expect((await login(account.username, account.password)).status).toBe(401);
     await server.smtp.waitFor((mail) => mail.to.includes(account.email) && /was deleted/.test(mail.subject));
     // The name and address are free again.
@@ -412,7 +418,7 @@ describe('account deletion', () => {
     expect((await server.request('GET', '/api/auth/me', { token: account.token })).status).toBe(401);
   });
 
-  it('never logs passwords or email change tokens', async () => {
+  it('checklist 40: never logs passwords or email change tokens', async () => {
     const log = server.logLines.join('\n');
     expect(log).not.toContain('a brand new passphrase');
     expect(log).not.toContain('correct horse battery staple');

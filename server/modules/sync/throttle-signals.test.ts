@@ -86,7 +86,7 @@ async function expectDeferredSync(platform: PlatformName, options: FailNextOptio
   expect(callsTo(platform)).toBeGreaterThan(calls);
 }
 
-describe('YouTube', () => {
+describe('checklist 33: YouTube', () => {
   it('403 quotaExceeded waits until the daily quota resets at midnight Pacific', async () => {
     // The test clock starts at 2026-11-02T10:00Z, 02:00 PST: the quota comes back at 08:00Z the next day.
     server.clock.set(new Date('2026-11-02T10:00:00Z'));
@@ -114,7 +114,7 @@ describe('YouTube', () => {
   });
 });
 
-describe('Retry-After as an HTTP-date on other platforms', () => {
+describe('checklist 33: Retry-After as an HTTP-date on other platforms', () => {
   it.each(['tiktok', 'linkedin'] as const)('%s: a 429 waits until the date', async (platform) => {
     server.clock.set(new Date('2026-11-11T10:00:00Z'));
     const until = new Date(server.clock.now().getTime() + 45 * MINUTE);
@@ -122,7 +122,7 @@ describe('Retry-After as an HTTP-date on other platforms', () => {
   });
 });
 
-describe('Instagram (Graph API)', () => {
+describe('checklist 33: Instagram (Graph API)', () => {
   it.each([4, 17, 32, 613] as const)('error code %i is a wait, not a failure', async (graphErrorCode) => {
     // Graph throttling carries no time of its own here: the first step of the queue's backoff, a minute.
     server.clock.set(new Date('2026-11-12T10:00:00Z'));
@@ -159,5 +159,45 @@ describe('Instagram (Graph API)', () => {
   it("X-Business-Use-Case-Usage's estimated_time_to_regain_access is the wait", async () => {
     server.clock.set(new Date('2026-11-13T10:00:00Z'));
     await expectDeferred('instagram', { graphErrorCode: 80002, regainAccessMinutes: 37 }, 37 * MINUTE);
+  });
+});
+
+describe('checklist 33: X, Retry-After in seconds, and everyone else', () => {
+  it('checklist 33: an X 429 waits until x-rate-limit-reset', async () => {
+    server.clock.set(new Date('2026-11-15T10:00:00Z'));
+    // The sandbox's window resets 15 minutes after the refused call, as X's does.
+    await expectDeferred('twitter', {}, 15 * MINUTE);
+  });
+
+  it('checklist 33: a 429 whose Retry-After is a number of seconds waits that long', async () => {
+    server.clock.set(new Date('2026-11-16T10:00:00Z'));
+    await expectDeferred('tiktok', { retryAfter: '420' }, 7 * MINUTE);
+  });
+
+  it("checklist 33: while one user's X sync waits out its rate limit, another user's syncs on other platforms run", async () => {
+    server.clock.set(new Date('2026-11-17T10:00:00Z'));
+    const sandbox = platformSandboxOf(server);
+    const throttled = await connectNew('twitter');
+    const other = await connectNew('youtube');
+    const another = await connectNew('tiktok');
+    try {
+      await server.sync.enqueueDue();
+      await server.sync.drain({ ignoreStartAfter: true });
+      sandbox.failNext('twitter', 'metrics', 'rate_limited');
+      const { status } = await syncNow(server, throttled.account.token, throttled.connectionId);
+      expect(status).toMatchObject({ status: 'queued', message: expect.stringContaining('rate limiting') });
+      const xCalls = callsTo('twitter');
+      const before = { youtube: callsTo('youtube'), tiktok: callsTo('tiktok') };
+      for (const { account, connectionId } of [other, another]) {
+        expect((await syncNow(server, account.token, connectionId)).status).toMatchObject({ status: 'idle', message: null });
+      }
+      expect(callsTo('youtube')).toBeGreaterThan(before.youtube);
+      expect(callsTo('tiktok')).toBeGreaterThan(before.tiktok);
+      // The throttled one is still waiting, and nobody called X meanwhile.
+      expect(await syncStatusOf(server, throttled.account.token, throttled.connectionId)).toMatchObject({ status: 'queued' });
+      expect(callsTo('twitter')).toBe(xCalls);
+    } finally {
+      for (const { account, connectionId } of [throttled, other, another]) await server.request('DELETE', `/api/platformconnections/${connectionId}`, { token: account.token });
+    }
   });
 });
