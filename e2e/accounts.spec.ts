@@ -1,7 +1,7 @@
 import { confirmationLink, createConfirmedAccount, expect, expectAccessible, newAccount, signInThroughUi, test, waitForMail, watchPageProblems } from './support/fixtures.ts';
 
 test.describe('accounts', () => {
-  test('sign up, confirm from the emailed link, sign in, stay signed in across a reload, log out', async ({ page, server, smtp }) => {
+  test('checklist 13: sign up, confirm from the emailed link, sign in, stay signed in across a reload, log out (the token is forgotten)', async ({ page, server, smtp }) => {
     const problems = watchPageProblems(page);
     const account = newAccount();
     await page.goto(`${server.baseUrl}/`);
@@ -63,7 +63,7 @@ test.describe('accounts', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('a token revoked on the server sends the app back to the login screen', async ({ page, server, smtp }) => {
+  test('checklist 13: a token revoked on the server sends the app back to the login screen and forgets the token', async ({ page, server, smtp }) => {
     const account = await createConfirmedAccount(server, smtp);
     await signInThroughUi(page, server, account);
     await expect(page.getByRole('complementary', { name: 'Sidebar' }).getByText('Analytics Hub')).toBeVisible();

@@ -1,13 +1,14 @@
 import { createConfirmedAccount, expect, expectAccessible, signInThroughUi, test, watchPageProblems } from './support/fixtures.ts';
 
 test.describe('billing', () => {
-  test('a new user upgrades through the sandbox checkout, gets a 7-day trial, uses the app and cancels while keeping access', async ({ page, server, smtp }) => {
+  test('checklist 13: a 402 shows the paywall and keeps the session; a new user upgrades through the sandbox checkout, gets a 7-day trial, uses the app and cancels while keeping access', async ({ page, server, smtp }) => {
     const problems = watchPageProblems(page);
     const account = await createConfirmedAccount(server, smtp);
     await signInThroughUi(page, server, account);
 
-    // No subscription yet: every premium screen sends the user to billing.
+    // No subscription yet: every premium screen sends the user to billing, still signed in.
     await expect(page).toHaveURL(/\/billing\?upgrade=true$/);
+    expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toMatch(/^[\w-]+\.[\w-]+$/);
     await expect(page.getByText('Subscription Required')).toBeVisible();
     await expect(page.getByText('Inactive', { exact: true })).toBeVisible();
     await expectAccessible(page);

@@ -47,7 +47,7 @@ describe('api client', () => {
     expect(fetch.mock.calls[0]![1].headers).not.toHaveProperty('Authorization');
   });
 
-  it('on 401 removes the token and goes to /login', async () => {
+  it('checklist 13: on 401 removes the token and goes to /login', async () => {
     const { client, clearToken, redirect } = setup(jsonResponse(401, { message: 'Session expired', code: 'unauthorized' }));
     const error = await failure(client.get('/auth/me'));
     expect(error.status).toBe(401);
@@ -76,7 +76,7 @@ describe('api client', () => {
     expect(redirect).not.toHaveBeenCalled();
   });
 
-  it('on 402 logs and sends the user to the upgrade screen', async () => {
+  it('checklist 13: on 402 logs and sends the user to the upgrade screen, keeping the session', async () => {
     const body = { message: 'Subscription required', code: 'payment_required', upgradeUrl: '/billing?upgrade=true' };
     const { client, redirect, warn, clearToken } = setup(jsonResponse(402, body));
     const error = await failure(client.get('/analytics/summary'));
