@@ -73,9 +73,14 @@ export interface SyncJobsDeps {
   logger: FastifyBaseLogger;
   /** Where the backoff's jitter comes from (default Math.random). */
   random?: () => number;
+  /**
+   * Told when a sync stops for a reason only the user can fix (reconnecting, a refused or missing account): the
+   * alerts feature's reconnect notice and email (decision 015). Its failure is logged, never the sync's.
+   */
+  onUserMustAct?: (event: { connectionId: number; message: string }) => Promise<void>;
 }
 
-export function createSyncJobs({ boss, service, repository, clock, config, instanceId, logger, random = Math.random }: SyncJobsDeps) {
+export function createSyncJobs({ boss, service, repository, clock, config, instanceId, logger, random = Math.random, onUserMustAct }: SyncJobsDeps) {
   const backoff = { baseMs: config.retryDelaySeconds * 1000, capMs: config.retryMaxDelaySeconds * 1000 };
   const sql = (text: string, values: unknown[]) => boss.getDb().executeSql(text, values);
 
@@ -136,6 +141,11 @@ export function createSyncJobs({ boss, service, repository, clock, config, insta
       { event: 'sync.gave_up', connectionId, userId: owner?.userId, platform: owner?.platform, jobId: entry.jobId, attempts: entry.attempts, reason: entry.reason, error: entry.message },
       'sync gave up: stopped until the user acts',
     );
+    if (owner && entry.reason === 'not_retryable' && onUserMustAct) {
+      await onUserMustAct({ connectionId, message: entry.message }).catch((error: unknown) =>
+        logger.error({ event: 'alert.failed', connectionId, err: error }, 'the reconnect alert could not be created'),
+      );
+    }
   }
 
   /** A failed attempt: the next one after its backoff, or the give-up once attempt retryLimit + 1 has failed. */

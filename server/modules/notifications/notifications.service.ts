@@ -1,0 +1,125 @@
+// Alerts (decision 015): in-app notices, the email that goes with each, and which kinds the user wants.
+//
+// Once per occurrence: every notice carries a key naming its occurrence, and the unique (user, key) index lets one
+// insert win, whichever process, retry or repeated give-up gets there first; only the winner sends the email. The
+// email's unsubscribe link is the reports' one-click mechanism with the alert's own topic (`alert:<kind>`).
+import type { FastifyBaseLogger } from 'fastify';
+import type { AlertKind, AlertSettings, AlertSettingsRequest, Notification, NotificationsResponse } from '#contract/notifications.ts';
+import { platformDisplayName } from '#contract/platforms.ts';
+import { AppError } from '../../lib/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { alertEmail } from './alert-email.ts';
+import type { AlertSettingsRow, NotificationRow, NotificationsRepository } from './notifications.repository.ts';
+
+const LIST_LIMIT = 50;
+const DEFAULT_SETTINGS: AlertSettings = { reconnect: true, topPost: true, followerMilestone: true };
+const KIND_LABELS: Record<AlertKind, string> = { reconnect: 'reconnect alert', topPost: 'top post alert', followerMilestone: 'follower milestone alert' };
+
+/** The unsubscribe topic of an alert kind, shared with the reports' unsubscribe tokens. */
+export const alertTopic = (kind: AlertKind) => `alert:${kind}`;
+
+export interface NotificationsServiceDeps {
+  repository: NotificationsRepository;
+  mailer: Mailer;
+  clock: Clock;
+  publicUrl: string;
+  /** A fresh one-click unsubscribe token for (user, topic), as its page and POST URLs (the reports feature's). */
+  unsubscribeLinks: (userId: number, topic: string) => Promise<{ unsubscribePageUrl: string; oneClickUrl: string }>;
+  logger: FastifyBaseLogger;
+}
+
+function toNotification(row: NotificationRow): Notification {
+  return {
+    id: row.id,
+    kind: row.kind,
+    title: row.title,
+    body: row.body,
+    connectionId: row.connectionId,
+    platform: row.platform,
+    createdAt: row.createdAt.toISOString(),
+    readAt: row.readAt?.toISOString() ?? null,
+  };
+}
+
+const toSettings = (row: AlertSettingsRow | undefined): AlertSettings =>
+  row ? { reconnect: row.reconnect, topPost: row.topPost, followerMilestone: row.followerMilestone } : DEFAULT_SETTINGS;
+
+export function createNotificationsService({ repository, mailer, clock, publicUrl, unsubscribeLinks, logger }: NotificationsServiceDeps) {
+  async function list(userId: number): Promise<NotificationsResponse> {
+    const [rows, unreadCount] = await Promise.all([repository.list(userId, LIST_LIMIT), repository.unreadCount(userId)]);
+    return { notifications: rows.map(toNotification), unreadCount };
+  }
+
+  async function markRead(userId: number, id: number) {
+    const row = await repository.markRead(userId, id, clock.now());
+    if (!row) throw new AppError('not_found', 'No such notification.');
+    return { notification: toNotification(row), unreadCount: await repository.unreadCount(userId) };
+  }
+
+  const alertSettings = async (userId: number) => toSettings(await repository.alertSettings(userId));
+
+  async function updateAlertSettings(userId: number, changes: AlertSettingsRequest): Promise<AlertSettings> {
+    return toSettings(await repository.saveAlertSettings(userId, changes, clock.now()));
+  }
+
+  /** The one-click unsubscribe of an alert email: turns its kind off; answers what the page says. */
+  async function turnOffFromEmail(kind: AlertKind, userId: number): Promise<string> {
+    await repository.saveAlertSettings(userId, { [kind]: false }, clock.now());
+    return `You are unsubscribed. You will not get ${KIND_LABELS[kind]}s any more; turn them back on in Settings.`;
+  }
+
+  /**
+   * A sync gave up for a reason only the user can fix (decision 011): the connection needs reconnecting, or the
+   * platform refuses what we ask. One notice and one email per episode: the key holds the time the connection's
+   * current tokens were issued, so the same broken connection never alerts twice, and after a reconnect (new
+   * tokens) a new break is a new occurrence.
+   */
+  async function connectionNeedsUser({ connectionId, message }: { connectionId: number; message: string }): Promise<void> {
+    const connection = await repository.connection(connectionId);
+    if (!connection) return;
+    if (!(await alertSettings(connection.userId)).reconnect) return;
+    const episode = (connection.tokenIssuedAt ?? connection.connectedAt).getTime();
+    const platformName = platformDisplayName(connection.platform);
+    const handle = connection.platformUsername ? `@${connection.platformUsername}` : connection.platformUserId;
+    const title = `Reconnect ${platformName} ${handle}`;
+    const notice = await repository.insertOnce({
+      userId: connection.userId,
+      kind: 'reconnect',
+      key: `reconnect:${connectionId}:${episode}`,
+      title,
+      body: `${message} Syncing is stopped until you reconnect.`,
+      connectionId,
+      platform: connection.platform,
+      createdAt: clock.now(),
+    });
+    // Another process, a retry or an earlier give-up of this episode has alerted already.
+    if (!notice) return;
+    logger.info({ event: 'alert.created', kind: 'reconnect', userId: connection.userId, connectionId, notificationId: notice.id }, 'reconnect alert');
+    try {
+      const recipient = await repository.recipient(connection.userId);
+      if (!recipient) return;
+      const links = await unsubscribeLinks(connection.userId, alertTopic('reconnect'));
+      await mailer.send(
+        alertEmail(
+          {
+            to: recipient.email,
+            name: recipient.firstName || null,
+            subject: `${platformName} needs reconnecting`,
+            lines: [`Analytics Hub can no longer sync ${platformName} ${handle}.`, message, 'Your numbers stay as they are until you reconnect it.'],
+            actionLabel: `Reconnect ${platformName}`,
+            kindLabel: KIND_LABELS.reconnect,
+          },
+          { actionUrl: `${publicUrl}/platforms`, settingsUrl: `${publicUrl}/settings`, ...links },
+        ),
+      );
+    } catch (error) {
+      // The notice stands; the email is not retried (decision 015).
+      logger.error({ event: 'alert.email_failed', kind: 'reconnect', notificationId: notice.id, err: error }, 'alert email could not be sent');
+    }
+  }
+
+  return { list, markRead, alertSettings, updateAlertSettings, turnOffFromEmail, connectionNeedsUser };
+}
+
+export type NotificationsService = ReturnType<typeof createNotificationsService>;
