@@ -95,7 +95,7 @@ describe('the reconnect alert', () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe('Twitter needs reconnecting');
     expect(mails[0]!.text).toContain(`${TEST_PUBLIC_URL}/platforms`);
-    expect(mails[0]!.text).toMatch(new RegExp(`${TEST_PUBLIC_URL}/unsubscribe\\?token=`));
+    expect(mails[0]!.text).toMatch(new RegExp(`${TEST_PUBLIC_URL}/unsubscribe\\?token=[^\\s&]+&topic=alert%3Areconnect`));
     expect(mails[0]!.parsed.headerLines.find((header) => header.key === 'list-unsubscribe-post')?.line).toMatch(/List-Unsubscribe=One-Click/);
 
     // The user presses Sync again before reconnecting: the same occurrence, no second alert.

@@ -210,7 +210,9 @@ export function createReportsService({ repository, analytics, mailer, clock, has
     const token = randomToken(32);
     await repository.insertUnsubscribeToken({ tokenHash: sha256(token), userId, topic, createdAt: now, expiresAt: new Date(now.getTime() + UNSUBSCRIBE_TOKEN_TTL_MS) });
     const encoded = encodeURIComponent(token);
-    return { unsubscribePageUrl: `${publicUrl}/unsubscribe?token=${encoded}`, oneClickUrl: `${publicUrl}/api/unsubscribe?token=${encoded}` };
+    // The page names what it stops (the token alone does not say); the one-click POST needs only the token.
+    const pageTopic = topic === REPORTS_TOPIC ? '' : `&topic=${encodeURIComponent(topic)}`;
+    return { unsubscribePageUrl: `${publicUrl}/unsubscribe?token=${encoded}${pageTopic}`, oneClickUrl: `${publicUrl}/api/unsubscribe?token=${encoded}` };
   }
 
   /** What turns each topic other than the reports off, registered by the feature that owns it. */
