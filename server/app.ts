@@ -258,6 +258,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     instanceId: presence.instanceId,
     logger: app.log,
     onUserMustAct: notifications.connectionNeedsUser,
+    onStored: notifications.followersStored,
   });
   const billingJobs = createBillingJobs({ boss: jobQueue.boss, billing, logger: app.log });
   // Before any route: the gate attaches itself to every premium route as it is registered.

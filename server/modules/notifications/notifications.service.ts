@@ -5,11 +5,12 @@
 // email's unsubscribe link is the reports' one-click mechanism with the alert's own topic (`alert:<kind>`).
 import type { FastifyBaseLogger } from 'fastify';
 import type { AlertKind, AlertSettings, AlertSettingsRequest, Notification, NotificationsResponse } from '#contract/notifications.ts';
-import { platformDisplayName } from '#contract/platforms.ts';
+import { PLATFORM_CATALOGUE, type PlatformName, platformDisplayName } from '#contract/platforms.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { alertEmail } from './alert-email.ts';
+import { milestoneCrossed, milestoneLabel } from './follower-milestones.ts';
 import type { AlertSettingsRow, NotificationRow, NotificationsRepository } from './notifications.repository.ts';
 
 const LIST_LIMIT = 50;
@@ -95,31 +96,67 @@ export function createNotificationsService({ repository, mailer, clock, publicUr
     });
     // Another process, a retry or an earlier give-up of this episode has alerted already.
     if (!notice) return;
-    logger.info({ event: 'alert.created', kind: 'reconnect', userId: connection.userId, connectionId, notificationId: notice.id }, 'reconnect alert');
+    await announce(notice, {
+      subject: `${platformName} needs reconnecting`,
+      lines: [`Analytics Hub can no longer sync ${platformName} ${handle}.`, message, 'Your numbers stay as they are until you reconnect it.'],
+      actionLabel: `Reconnect ${platformName}`,
+      actionPath: '/platforms',
+    });
+  }
+
+  /**
+   * After each stored sync: the highest follower milestone (follower-milestones.ts) the connection passed since the
+   * run before, if any. Once per connection and milestone, ever: falling back below it and passing it again is not
+   * news. A run that passes several (180 → 1,200) announces only the highest.
+   */
+  async function followersStored({ connectionId, followersBefore, followersAfter }: { connectionId: number; followersBefore: number; followersAfter: number }): Promise<void> {
+    const milestone = milestoneCrossed(followersBefore, followersAfter);
+    if (milestone === null) return;
+    const connection = await repository.connection(connectionId);
+    if (!connection) return;
+    if (!(await alertSettings(connection.userId)).followerMilestone) return;
+    const platformName = platformDisplayName(connection.platform);
+    const handle = connection.platformUsername ? `@${connection.platformUsername}` : connection.platformUserId;
+    const noun = PLATFORM_CATALOGUE[connection.platform as PlatformName]?.followerLabel ?? 'followers';
+    const label = milestoneLabel(milestone);
+    const notice = await repository.insertOnce({
+      userId: connection.userId,
+      kind: 'followerMilestone',
+      key: `milestone:${connectionId}:${milestone}`,
+      title: `${platformName} ${handle} passed ${label} ${noun}`,
+      body: `${platformName} ${handle} now has ${followersAfter.toLocaleString('en-US')} ${noun}.`,
+      connectionId,
+      platform: connection.platform,
+      createdAt: clock.now(),
+    });
+    if (!notice) return;
+    await announce(notice, {
+      subject: `You passed ${label} ${noun} on ${platformName}`,
+      lines: [`${platformName} ${handle} now has ${followersAfter.toLocaleString('en-US')} ${noun}, past ${milestone.toLocaleString('en-US')}. Congratulations!`],
+      actionLabel: 'Open your dashboard',
+      actionPath: '/dashboard',
+    });
+  }
+
+  /** The email that goes with a notice just created; a failed send is logged and not retried (the notice stands). */
+  async function announce(notice: NotificationRow, email: { subject: string; lines: string[]; actionLabel: string; actionPath: string }) {
+    logger.info({ event: 'alert.created', kind: notice.kind, userId: notice.userId, connectionId: notice.connectionId, notificationId: notice.id }, 'alert created');
     try {
-      const recipient = await repository.recipient(connection.userId);
+      const recipient = await repository.recipient(notice.userId);
       if (!recipient) return;
-      const links = await unsubscribeLinks(connection.userId, alertTopic('reconnect'));
+      const links = await unsubscribeLinks(notice.userId, alertTopic(notice.kind));
       await mailer.send(
         alertEmail(
-          {
-            to: recipient.email,
-            name: recipient.firstName || null,
-            subject: `${platformName} needs reconnecting`,
-            lines: [`Analytics Hub can no longer sync ${platformName} ${handle}.`, message, 'Your numbers stay as they are until you reconnect it.'],
-            actionLabel: `Reconnect ${platformName}`,
-            kindLabel: KIND_LABELS.reconnect,
-          },
-          { actionUrl: `${publicUrl}/platforms`, settingsUrl: `${publicUrl}/settings`, ...links },
+          { to: recipient.email, name: recipient.firstName || null, subject: email.subject, lines: email.lines, actionLabel: email.actionLabel, kindLabel: KIND_LABELS[notice.kind] },
+          { actionUrl: `${publicUrl}${email.actionPath}`, settingsUrl: `${publicUrl}/settings`, ...links },
         ),
       );
     } catch (error) {
-      // The notice stands; the email is not retried (decision 015).
-      logger.error({ event: 'alert.email_failed', kind: 'reconnect', notificationId: notice.id, err: error }, 'alert email could not be sent');
+      logger.error({ event: 'alert.email_failed', kind: notice.kind, notificationId: notice.id, err: error }, 'alert email could not be sent');
     }
   }
 
-  return { list, markRead, alertSettings, updateAlertSettings, turnOffFromEmail, connectionNeedsUser };
+  return { list, markRead, alertSettings, updateAlertSettings, turnOffFromEmail, connectionNeedsUser, followersStored };
 }
 
 export type NotificationsService = ReturnType<typeof createNotificationsService>;

@@ -11,6 +11,7 @@ import { type Account, connect, platformSandboxOf, signUpWithAccess } from '../.
 import type { CapturedMail } from '../../test/smtp-capture.ts';
 import { syncNow } from '../../test/sync.ts';
 import { startTestServer, TEST_PUBLIC_URL, type TestServer } from '../../test/test-server.ts';
+import { FOLLOWER_MILESTONES, milestoneLabel } from './follower-milestones.ts';
 
 const MINUTE = 60_000;
 let server: TestServer;
@@ -163,5 +164,45 @@ describe('the reconnect alert', () => {
     const again = await server.request('POST', `/api/notifications/${notice!.id}/read`, { token: account.token });
     expect(again.body.notification.readAt).toBe(read.body.notification.readAt);
     expect((await notices(account)).unreadCount).toBe(0);
+  });
+});
+
+describe('the follower milestone alert', () => {
+  /** Puts the stored count just under the highest milestone the sandbox account has reached: the next sync passes it. */
+  async function justBelowMilestone(connectionId: number, account: Account) {
+    await syncNow(server, account.token, connectionId);
+    const [row] = await server.db.select().from(platformConnections).where(eq(platformConnections.id, connectionId));
+    const milestone = FOLLOWER_MILESTONES.filter((step) => step <= row!.followers).at(-1)!;
+    await server.db.update(platformConnections).set({ followers: milestone - 1 }).where(eq(platformConnections.id, connectionId));
+    return { milestone, followers: row!.followers };
+  }
+
+  it('one notice and one email when a sync passes a milestone, never twice for the same one, none when turned off', async () => {
+    const account = await signUpWithAccess(server);
+    const connectionId = await connectTo(account, 'tiktok');
+    const { milestone } = await justBelowMilestone(connectionId, account);
+    await syncNow(server, account.token, connectionId, { ignoreStartAfter: true });
+    const label = milestoneLabel(milestone);
+    const { notifications } = await notices(account);
+    expect(notifications.filter((notice) => notice.kind === 'followerMilestone')).toEqual([
+      expect.objectContaining({ kind: 'followerMilestone', connectionId, title: expect.stringMatching(new RegExp(`^TikTok .* passed ${label} followers$`)), readAt: null }),
+    ]);
+    const mails = () => server.smtp.messages.filter((mail) => mail.to.includes(account.email) && /^You passed /.test(mail.subject));
+    expect(mails()).toHaveLength(1);
+    expect(mails()[0]!.subject).toBe(`You passed ${label} followers on TikTok`);
+    expect(mails()[0]!.text).toMatch(/&topic=alert%3AfollowerMilestone/);
+
+    // Falling back under it and passing it again is not news.
+    await server.db.update(platformConnections).set({ followers: milestone - 1 }).where(eq(platformConnections.id, connectionId));
+    await syncNow(server, account.token, connectionId, { ignoreStartAfter: true });
+    expect((await notices(account)).notifications).toHaveLength(1);
+    expect(mails()).toHaveLength(1);
+
+    // Turned off: nothing, even for a milestone not yet announced.
+    await server.request('PATCH', '/api/settings/alerts', { token: account.token, body: { followerMilestone: false } });
+    await server.db.update(platformConnections).set({ followers: 0 }).where(eq(platformConnections.id, connectionId));
+    await syncNow(server, account.token, connectionId, { ignoreStartAfter: true });
+    expect((await notices(account)).notifications).toHaveLength(1);
+    expect(mails()).toHaveLength(1);
   });
 });
