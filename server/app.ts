@@ -51,6 +51,7 @@ import { reportPdfAttachment } from './modules/reports/report-attachment.ts';
 import { reportsScanJob } from './modules/reports/reports.job.ts';
 import { createReportsRepository } from './modules/reports/reports.repository.ts';
 import { createNotificationsRepository } from './modules/notifications/notifications.repository.ts';
+import { reconnectScanJob } from './modules/notifications/notifications.job.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { alertTopic, createNotificationsService, type NotificationsService } from './modules/notifications/notifications.service.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
@@ -316,6 +317,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     listJobDefinitions({
       sync: syncJobs.definitions,
       reports: reportsScanJob(reports, app.log),
+      alerts: reconnectScanJob(notifications, app.log),
       housekeeping: housekeepingJob(housekeeping, app.log),
       billing: billingJobs.definitions,
     }),

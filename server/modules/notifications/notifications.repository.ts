@@ -1,5 +1,5 @@
-import { and, count, desc, eq, isNull } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { type Database, queryRows } from '../../db/client.ts';
 import { alertSettings, notifications, platformConnections, users } from '../../db/schema.ts';
 
 export type NotificationRow = typeof notifications.$inferSelect;
@@ -62,6 +62,23 @@ export function createNotificationsRepository(db: Database) {
         .from(platformConnections)
         .where(eq(platformConnections.id, connectionId));
       return row;
+    },
+
+    /**
+     * Active connections marked for reconnection, of users who want the alert, whose current episode has no notice
+     * yet (the key as the service
+     * builds it; should the two ever disagree, the service's insert still keeps it to one notice).
+     */
+    async connectionsToAlertForReconnect(limit: number): Promise<{ id: number; platform: string }[]> {
+      return queryRows<{ id: number; platform: string }>(
+        db,
+        sql`select c.id, c.platform from platform_connections c
+          where c.needs_reconnect and c.is_active
+            and not exists (select 1 from alert_settings s where s.user_id = c.user_id and not s.reconnect)
+            and not exists (select 1 from notifications n where n.user_id = c.user_id
+              and n.key = 'reconnect:' || c.id || ':' || floor(extract(epoch from coalesce(c.token_issued_at, c.connected_at)) * 1000)::bigint)
+          order by c.id limit ${limit}`,
+      );
     },
 
     async recipient(userId: number) {

@@ -105,6 +105,19 @@ export function createNotificationsService({ repository, mailer, clock, publicUr
   }
 
   /**
+   * A connection marked for reconnection outside a sync (a YouTube on-demand read, a key rotation): the scheduler
+   * skips it, so no give-up would ever tell. The scan finds those without a notice for their episode, every sync
+   * cycle; the key is the give-up's, so the two never alert twice for one episode.
+   */
+  async function scanReconnects({ limit = 200 }: { limit?: number } = {}): Promise<number> {
+    const connections = await repository.connectionsToAlertForReconnect(limit);
+    for (const connection of connections) {
+      await connectionNeedsUser({ connectionId: connection.id, message: `${platformDisplayName(connection.platform)} no longer accepts this connection. Connect it again.` });
+    }
+    return connections.length;
+  }
+
+  /**
    * After each stored sync: the highest follower milestone (follower-milestones.ts) the connection passed since the
    * run before, if any. Once per connection and milestone, ever: falling back below it and passing it again is not
    * news. A run that passes several (180 → 1,200) announces only the highest.
@@ -156,7 +169,7 @@ export function createNotificationsService({ repository, mailer, clock, publicUr
     }
   }
 
-  return { list, markRead, alertSettings, updateAlertSettings, turnOffFromEmail, connectionNeedsUser, followersStored };
+  return { list, markRead, alertSettings, updateAlertSettings, turnOffFromEmail, connectionNeedsUser, scanReconnects, followersStored };
 }
 
 export type NotificationsService = ReturnType<typeof createNotificationsService>;

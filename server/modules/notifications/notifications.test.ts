@@ -144,6 +144,24 @@ describe('the reconnect alert', () => {
     expect((await notices(account)).notifications).toHaveLength(1);
   });
 
+  it('a connection marked for reconnection outside a sync is announced by the scan, once, and its give-up adds nothing', async () => {
+    const account = await signUpWithAccess(server);
+    const connectionId = await connectTo(account, 'youtube');
+    await server.notifications.scanReconnects();
+    expect((await notices(account)).notifications).toEqual([]);
+    // As a YouTube on-demand read does when Google refuses the token.
+    await server.db.update(platformConnections).set({ needsReconnect: true }).where(eq(platformConnections.id, connectionId));
+    expect(await server.notifications.scanReconnects()).toBeGreaterThanOrEqual(1);
+    // Nothing left to announce: the next tick finds no connection at all.
+    expect(await server.notifications.scanReconnects()).toBe(0);
+    const { notifications } = await notices(account);
+    expect(notifications).toEqual([expect.objectContaining({ kind: 'reconnect', connectionId, platform: 'youtube', body: expect.stringContaining('YouTube no longer accepts this connection') })]);
+    const { status } = await syncNow(server, account.token, connectionId);
+    expect(status).toMatchObject({ status: 'failed' });
+    expect((await notices(account)).notifications).toHaveLength(1);
+    expect(alertMails(account)).toHaveLength(1);
+  });
+
   it("marks a notice read; another user's notice is not found", async () => {
     const account = await signUpWithAccess(server);
     const other = (await server.signUp()) as Account;
