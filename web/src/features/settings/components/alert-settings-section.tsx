@@ -17,8 +17,18 @@ const KINDS: { kind: AlertKind; label: string; description: string }[] = [
 export function AlertSettingsSection() {
   const settings = useQuery(alertSettingsQueryOptions());
   const queryClient = useQueryClient();
+  // The switch moves when clicked (a checkbox that waits for the server reads as broken); a refused save puts it back.
   const save = useMutation({
     ...updateAlertSettingsMutationOptions(),
+    onMutate: async (change) => {
+      await queryClient.cancelQueries({ queryKey: alertSettingsQueryKey });
+      const before = queryClient.getQueryData<AlertSettings>(alertSettingsQueryKey);
+      if (before) queryClient.setQueryData<AlertSettings>(alertSettingsQueryKey, { ...before, ...change });
+      return { before };
+    },
+    onError: (_error, _change, context) => {
+      if (context?.before) queryClient.setQueryData(alertSettingsQueryKey, context.before);
+    },
     onSuccess: (data) => queryClient.setQueryData(alertSettingsQueryKey, data),
   });
 

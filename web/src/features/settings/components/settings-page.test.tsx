@@ -164,6 +164,15 @@ describe('SettingsPage', () => {
     expect(await screen.findByText('Alert settings saved.')).toBeTruthy();
   });
 
+  it('puts an alert switch back when the server refuses the change', async () => {
+    stubServer({ 'PATCH /api/settings/alerts': { status: 500, body: { message: 'Internal error', code: 'internal' } } });
+    renderSettings();
+    const milestone = (await screen.findByRole('checkbox', { name: /follower milestone/ })) as HTMLInputElement;
+    fireEvent.click(milestone);
+    expect(await screen.findByText(/could not be saved|Internal error/)).toBeTruthy();
+    expect((screen.getByRole('checkbox', { name: /follower milestone/ }) as HTMLInputElement).checked).toBe(true);
+  });
+
   it('asks for the weekday only for weekly reports', async () => {
     stubServer();
     renderSettings();
