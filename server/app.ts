@@ -6,6 +6,7 @@ import underPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type DestinationStream, stdSerializers } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { alertKinds } from '#contract/notifications.ts';
 import { publicConfigResponse } from '#contract/public-config.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
@@ -49,6 +50,10 @@ import { createTokenCustody, type TokenCustody } from './modules/platforms/token
 import { reportPdfAttachment } from './modules/reports/report-attachment.ts';
 import { reportsScanJob } from './modules/reports/reports.job.ts';
 import { createReportsRepository } from './modules/reports/reports.repository.ts';
+import { createNotificationsRepository } from './modules/notifications/notifications.repository.ts';
+import { reconnectScanJob } from './modules/notifications/notifications.job.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { alertTopic, createNotificationsService, type NotificationsService } from './modules/notifications/notifications.service.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { createReportsService, type ReportsService } from './modules/reports/reports.service.ts';
 import { createSettingsRepository } from './modules/settings/settings.repository.ts';
@@ -102,6 +107,8 @@ export interface App {
   syncJobs: SyncJobs;
   /** Emailed reports: `reports.runDue()` sends what is due now (the cron job calls it every minute). */
   reports: ReportsService;
+  /** Alerts: in-app notices and their emails (decision 015). */
+  notifications: NotificationsService;
   /** Billing's jobs (the retried release of a deleted account's Stripe customer) and their definitions. */
   billingJobs: BillingJobs;
   /**
@@ -219,6 +226,30 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   const syncService = createSyncService({ repository: syncRepository, platformsRepository, custody: tokenCustody, clock, intervalMs: syncIntervalMs, instanceId: presence.instanceId, logger: app.log });
   // The one job queue; jobs are worked (and schedules fired) only where SYNC_WORKERS is on.
   const jobQueue = createJobQueue({ database, workers: config.sync.workers, logger: app.log });
+  const analytics = createAnalyticsService({ repository: createAnalyticsRepository(db), clock, cached: createAnalyticsCache({ db, clock }) });
+  const exportsService = createExportsService({ repository: createExportsRepository(db), analytics, clock });
+  const reports = createReportsService({
+    repository: createReportsRepository(db),
+    analytics: createAnalyticsRepository(db),
+    mailer,
+    clock,
+    hasPremiumAccess: billing.hasPremiumAccess,
+    publicUrl: config.publicUrl,
+    logger: app.log,
+    attachment: reportPdfAttachment(exportsService),
+  });
+  // Alerts (decision 015): a stopped sync's reconnect notice and email, with the reports' one-click unsubscribe.
+  const notifications = createNotificationsService({
+    repository: createNotificationsRepository(db),
+    mailer,
+    clock,
+    publicUrl: config.publicUrl,
+    unsubscribeLinks: reports.unsubscribeLinks,
+    logger: app.log,
+  });
+  for (const kind of alertKinds) {
+    reports.registerUnsubscribeTopic(alertTopic(kind), (userId) => notifications.turnOffFromEmail(kind, userId));
+  }
   const syncJobs = createSyncJobs({
     boss: jobQueue.boss,
     service: syncService,
@@ -227,6 +258,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     config: { retryLimit: config.sync.retryLimit, retryDelaySeconds: config.sync.retryDelaySeconds, retryMaxDelaySeconds: config.sync.retryMaxDelaySeconds },
     instanceId: presence.instanceId,
     logger: app.log,
+    onUserMustAct: notifications.connectionNeedsUser,
+    onStored: notifications.followersStored,
   });
   const billingJobs = createBillingJobs({ boss: jobQueue.boss, billing, logger: app.log });
   // Before any route: the gate attaches itself to every premium route as it is registered.
@@ -250,7 +283,6 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   });
   const eventStreams = createEventStreams({ bus: liveEvents, service: eventsService, registry: eventsRepository, clock, logger: app.log });
   eventsRoutes(app, { service: eventsService, streams: eventStreams, requireStreamTicket: createRequireStreamTicket(eventsService, requireUser) });
-  const analytics = createAnalyticsService({ repository: createAnalyticsRepository(db), clock, cached: createAnalyticsCache({ db, clock }) });
   analyticsRoutes(app, { analytics });
   const youtube = createYoutubeService({
     repository: createYoutubeRepository(db),
@@ -264,7 +296,6 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   });
   youtubeRoutes(app, { youtube });
   contentRoutes(app, { benchmarks: createBenchmarkService({ repository: createBenchmarkRepository(db), clock }) });
-  const exportsService = createExportsService({ repository: createExportsRepository(db), analytics, clock });
   exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }) });
   const settings = createSettingsService({
     repository: createSettingsRepository(db),
@@ -278,22 +309,15 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     logger: app.log,
   });
   settingsRoutes(app, { settings, sessions: accounts, requireUser });
-  const reports = createReportsService({
-    repository: createReportsRepository(db),
-    analytics: createAnalyticsRepository(db),
-    mailer,
-    clock,
-    hasPremiumAccess: billing.hasPremiumAccess,
-    publicUrl: config.publicUrl,
-    logger: app.log,
-    attachment: reportPdfAttachment(exportsService),
-  });
+
   await reportsRoutes(app, { reports });
+  notificationsRoutes(app, { notifications, requireUser });
   const housekeeping = createHousekeeping({ db, clock, pruneAnalyticsCache });
   await jobQueue.start(
     listJobDefinitions({
       sync: syncJobs.definitions,
       reports: reportsScanJob(reports, app.log),
+      alerts: reconnectScanJob(notifications, app.log),
       housekeeping: housekeepingJob(housekeeping, app.log),
       billing: billingJobs.definitions,
     }),
@@ -362,5 +386,5 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     mailer.close();
     await liveEvents.close();
   });
-  return { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports, billingJobs, startDraining };
+  return { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports, notifications, billingJobs, startDraining };
 }

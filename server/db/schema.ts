@@ -8,3 +8,4 @@ export * from './schema/settings.ts';
 export * from './schema/reports.ts';
 export * from './schema/youtube.ts';
 export * from './schema/events.ts';
+export * from './schema/notifications.ts';

@@ -1,5 +1,5 @@
-// Every job the server runs, in one list: the sync of a connection, the sync schedule, the report scan, housekeeping and
-// the retried release of a deleted account's Stripe customer. The
+// Every job the server runs, in one list: the sync of a connection, the sync schedule, the report scan, the alerts'
+// reconnect scan, housekeeping and the retried release of a deleted account's Stripe customer. The
 // composition root (server/app.ts) builds each feature's definitions and hands this list to the one queue.
 import type { JobDefinition } from './job-definition.ts';
 
@@ -8,12 +8,14 @@ export interface JobDefinitionsByFeature {
   sync: readonly JobDefinition<never>[];
   /** reports-scan (server/modules/reports/reports.job.ts). */
   reports: JobDefinition;
+  /** alerts-reconnect-scan (server/modules/notifications/notifications.job.ts). */
+  alerts: JobDefinition;
   /** housekeeping (server/jobs/housekeeping.job.ts). */
   housekeeping: JobDefinition;
   /** stripe-customer-release (server/modules/billing/billing.jobs.ts). */
   billing: readonly JobDefinition<never>[];
 }
 
-export function listJobDefinitions({ sync, reports, housekeeping, billing }: JobDefinitionsByFeature): JobDefinition[] {
-  return [...(sync as readonly JobDefinition[]), reports, housekeeping, ...(billing as readonly JobDefinition[])];
+export function listJobDefinitions({ sync, reports, alerts, housekeeping, billing }: JobDefinitionsByFeature): JobDefinition[] {
+  return [...(sync as readonly JobDefinition[]), reports, alerts, housekeeping, ...(billing as readonly JobDefinition[])];
 }

@@ -3,7 +3,7 @@
 // B must get exactly the answer an id that does not exist gets; no list, search or export of B's ever shows A's data;
 // and A's rows are unchanged after B's writes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { platformConnections } from '../db/schema.ts';
+import { notifications, platformConnections } from '../db/schema.ts';
 import { concretePath, registeredRoutes, routeParameters } from '../test/routes.ts';
 import { rowsOwnedBy } from '../test/snapshots.ts';
 import { grantActiveSubscription } from '../test/subscriptions.ts';
@@ -14,7 +14,7 @@ let server: TestServer;
 let alice: { token: string; userId: number };
 let bob: { token: string; userId: number };
 /** Alice's ids, by the kind of object a route parameter names. */
-let owned: { connection: number[]; video: (number | string)[]; content: number[]; session: string[] };
+let owned: { connection: number[]; video: (number | string)[]; content: number[]; session: string[]; notification: number[] };
 /** Strings only Alice's data contains: none may appear in anything Bob is sent. */
 const ALICE_MARKERS = ['Alice private channel', 'Alice secret video', 'aliceVideo1', 'alice-patreon-campaign'];
 
@@ -27,6 +27,7 @@ const OWNED_ID_ROUTES: Record<string, () => (number | string)[]> = {
   '/api/youtubeanalytics/insights/:id/viral-potential': () => owned.video,
   '/api/settings/sessions/:id': () => owned.session,
   '/api/content/:id/benchmark': () => owned.content,
+  '/api/notifications/:id/read': () => owned.notification,
 };
 /** Ids that exist for nobody, of the same shapes. */
 const ABSENT_IDS: Record<string, number | string> = {
@@ -37,6 +38,7 @@ const ABSENT_IDS: Record<string, number | string> = {
   '/api/youtubeanalytics/insights/:id/viral-potential': 'nobodysVid0',
   '/api/settings/sessions/:id': 'AAAAAAAAAAAAAAAAAAAAAA',
   '/api/content/:id/benchmark': 2_000_000_000,
+  '/api/notifications/:id/read': 2_000_000_000,
 };
 /** Routes whose parameters name a shared catalogue entry (a platform), not an object of a user's: the same for all. */
 const CATALOGUE_ROUTES: Record<string, (string | number)[]> = {
@@ -93,7 +95,17 @@ beforeAll(async () => {
     .insert(platformConnections)
     .values({ userId: alice.userId, platform: 'patreon', platformUserId: 'alice-patreon-campaign', displayName: 'Alice private channel on Patreon', connectedAt: now, updatedAt: now })
     .returning();
-  owned = { connection: [channel.connectionId, patreon!.id], video: [channel.videos[0]!.id, 'aliceVideo1'], content: [channel.videos[0]!.id], session: [alice.token.split('.')[0]!] };
+  const [notice] = await server.db
+    .insert(notifications)
+    .values({ userId: alice.userId, kind: 'reconnect', key: 'reconnect:alice', title: 'Reconnect Alice private channel', body: 'Alice private channel needs you', connectionId: patreon!.id, platform: 'patreon', createdAt: now })
+    .returning();
+  owned = {
+    connection: [channel.connectionId, patreon!.id],
+    video: [channel.videos[0]!.id, 'aliceVideo1'],
+    content: [channel.videos[0]!.id],
+    session: [alice.token.split('.')[0]!],
+    notification: [notice!.id],
+  };
 });
 afterAll(async () => {
   await server?.close();
@@ -125,6 +137,7 @@ describe('checklist 16: the IDOR matrix', () => {
         'GET /api/youtubeanalytics/videos/:id/traffic-sources',
         'PATCH /api/platformconnections/:id',
         'POST /api/sync/platform/:connectionId',
+        'POST /api/notifications/:id/read',
       ].sort(),
     );
     for (const { method, path } of attempts) {
@@ -151,7 +164,9 @@ describe('checklist 16: the IDOR matrix', () => {
       for (const id of ids) {
         const response = await server.request(method, concretePath(path, { [parameter]: id }), { token: alice.token, body: VALID_BODIES[`${method} ${path}`] });
         // (Viral potential answers 422 for a channel too small to judge: an answer about her video, not a 404.)
-        expect({ method, path, status: response.status }).toEqual({ method, path, status: path.endsWith('/viral-potential') ? 422 : method === 'POST' ? 202 : 200 });
+        // (Marking a notice read answers 200; a sync request is accepted, 202.)
+        const expected = path.endsWith('/viral-potential') ? 422 : method === 'POST' && !path.endsWith('/read') ? 202 : 200;
+        expect({ method, path, status: response.status }).toEqual({ method, path, status: expected });
       }
     }
     const deleted = await server.request('DELETE', `/api/platformconnections/${owned.connection[1]}`, { token: alice.token });

@@ -45,6 +45,7 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   'PATCH /api/platformconnections/:id': () => ({ currency: 'EUR' }),
   'POST /api/oauth/:platform/callback': () => ({ code: 'some-code', state: 'some-state' }),
   'PUT /api/reports/preferences': () => ({ frequency: 'daily', weekday: 1, hour: 9, timeZone: 'Europe/Paris' }),
+  'PATCH /api/settings/alerts': () => ({ followerMilestone: false }),
 };
 /**
  * Write routes that read no JSON body (their input is the path, the query or, for the webhook, Stripe's signed bytes):
@@ -58,6 +59,7 @@ const NO_BODY = new Set([
   'POST /api/youtubeanalytics/sync',
   'POST /api/youtubeanalytics/insights/generate',
   'POST /api/unsubscribe',
+  'POST /api/notifications/:id/read',
 ]);
 
 const writeRoutes = () => registeredRoutes(server.app).filter((route) => ['POST', 'PUT', 'PATCH'].includes(route.method));

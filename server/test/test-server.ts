@@ -117,7 +117,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     });
     config = withPlatformSandbox(config, platformSandbox);
   }
-  const { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports, billingJobs } = await buildApp({ config, database: database.handle, clock, logStream });
+  const { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports, notifications, billingJobs } = await buildApp({ config, database: database.handle, clock, logStream });
   await app.listen({ port, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -190,6 +190,8 @@ export async function startTestServer(options: TestServerOptions = {}) {
     sync: createSyncDriver(jobQueue, syncJobs),
     /** The emailed reports: `reports.runDue()` sends what is due at the clock's time (no cron in tests). */
     reports,
+    /** Alerts: `notifications.connectionNeedsUser(…)` is what a sync's give-up calls. */
+    notifications,
     /** The retried releases of deleted accounts' Stripe customers: `customerReleases.drain()` runs the queued ones. */
     customerReleases: createJobDriver(jobQueue, billingJobs.definitions[0]),
     /** Only with `{ stripe: true }`. */

@@ -57,7 +57,8 @@ export const reportDeliveries = pgTable(
 
 /**
  * One-click unsubscribe links (RFC 8058): each report carries a fresh 256-bit token; only its SHA-256 is kept.
- * A token only turns reports off, so it may be used any number of times until it expires.
+ * A token only turns its topic off (`reports`, or an alert kind such as `alert:reconnect`: decision 015), so it may
+ * be used any number of times until it expires.
  */
 export const reportUnsubscribeTokens = pgTable(
   'report_unsubscribe_tokens',
@@ -66,6 +67,8 @@ export const reportUnsubscribeTokens = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** What the link turns off: `reports`, or `alert:<kind>`. */
+    topic: text('topic').notNull().default('reports'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },

@@ -87,12 +87,15 @@ export function createReportsRepository(db: Database) {
       await db.insert(reportUnsubscribeTokens).values(values);
     },
 
-    /** Turns reports off for the token's user; false when the token is unknown or expired. */
-    async unsubscribe(tokenHash: string, now: Date): Promise<boolean> {
+    /** The live token's user and topic; undefined when the token is unknown or expired. */
+    async unsubscribeToken(tokenHash: string, now: Date): Promise<{ userId: number; topic: string } | undefined> {
       const [token] = await db.select().from(reportUnsubscribeTokens).where(eq(reportUnsubscribeTokens.tokenHash, tokenHash));
-      if (!token || token.expiresAt <= now) return false;
-      await db.update(reportPreferences).set({ frequency: 'off', nextRunAt: null, updatedAt: now }).where(eq(reportPreferences.userId, token.userId));
-      return true;
+      if (!token || token.expiresAt <= now) return undefined;
+      return { userId: token.userId, topic: token.topic };
+    },
+
+    async turnReportsOff(userId: number, now: Date) {
+      await db.update(reportPreferences).set({ frequency: 'off', nextRunAt: null, updatedAt: now }).where(eq(reportPreferences.userId, userId));
     },
 
     async deleteExpiredUnsubscribeTokens(now: Date) {

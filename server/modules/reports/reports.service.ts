@@ -43,6 +43,15 @@ export interface ReportsServiceDeps {
   attachment?: ReportAttachment | undefined;
 }
 
+const REPORTS_TOPIC = 'reports';
+
+export interface UnsubscribeLinks {
+  unsubscribePageUrl: string;
+  oneClickUrl: string;
+}
+/** Turns the topic off for the user; answers the message the unsubscribe page shows. */
+export type UnsubscribeTopic = (userId: number) => Promise<string>;
+
 export interface ScanResult {
   sent: number;
   failed: number;
@@ -117,20 +126,12 @@ export function createReportsService({ repository, analytics, mailer, clock, has
         return 'skipped';
       }
       const data = await buildReport(delivery.userId, recipient.firstName, period, scheduledAt);
-      const token = randomToken(32);
-      await repository.insertUnsubscribeToken({
-        tokenHash: sha256(token),
-        userId: delivery.userId,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + UNSUBSCRIBE_TOKEN_TTL_MS),
-      });
-      const encoded = encodeURIComponent(token);
+      const links = await unsubscribeLinks(delivery.userId, REPORTS_TOPIC);
       const mail = reportEmail(data, {
         to: recipient.email,
         dashboardUrl: `${publicUrl}/dashboard`,
         settingsUrl: `${publicUrl}/settings`,
-        unsubscribePageUrl: `${publicUrl}/unsubscribe?token=${encoded}`,
-        oneClickUrl: `${publicUrl}/api/unsubscribe?token=${encoded}`,
+        ...links,
         attachment: attachment ? await attachment({ userId: delivery.userId, period }) : undefined,
       });
       await mailer.send(mail);
@@ -199,9 +200,39 @@ export function createReportsService({ repository, analytics, mailer, clock, has
     return deliver(claimed, period, occurrence.at);
   }
 
+  /**
+   * A fresh one-click unsubscribe token for the user and topic, as the two URLs an email carries: the page with an
+   * Unsubscribe button (a link scanner's GET must not unsubscribe anyone) and the RFC 8058 POST target for the
+   * List-Unsubscribe header. Other features' emails (alerts) use it with their own topic.
+   */
+  async function unsubscribeLinks(userId: number, topic: string): Promise<UnsubscribeLinks> {
+    const now = clock.now();
+    const token = randomToken(32);
+    await repository.insertUnsubscribeToken({ tokenHash: sha256(token), userId, topic, createdAt: now, expiresAt: new Date(now.getTime() + UNSUBSCRIBE_TOKEN_TTL_MS) });
+    const encoded = encodeURIComponent(token);
+    // The page names what it stops (the token alone does not say); the one-click POST needs only the token.
+    const pageTopic = topic === REPORTS_TOPIC ? '' : `&topic=${encodeURIComponent(topic)}`;
+    return { unsubscribePageUrl: `${publicUrl}/unsubscribe?token=${encoded}${pageTopic}`, oneClickUrl: `${publicUrl}/api/unsubscribe?token=${encoded}` };
+  }
+
+  /** What turns each topic other than the reports off, registered by the feature that owns it. */
+  const topics = new Map<string, UnsubscribeTopic>();
+  function registerUnsubscribeTopic(topic: string, handler: UnsubscribeTopic) {
+    topics.set(topic, handler);
+  }
+
   async function unsubscribe(token: string) {
-    const done = await repository.unsubscribe(sha256(token), clock.now());
-    if (!done) throw new AppError('bad_request', 'This unsubscribe link is invalid or has expired. Turn reports off in Settings instead.');
+    const now = clock.now();
+    const found = await repository.unsubscribeToken(sha256(token), now);
+    const handler = found && found.topic !== REPORTS_TOPIC ? topics.get(found.topic) : undefined;
+    if (!found || (found.topic !== REPORTS_TOPIC && !handler)) {
+      throw new AppError('bad_request', 'This unsubscribe link is invalid or has expired. Turn these emails off in Settings instead.');
+    }
+    if (handler) {
+      logger.info({ event: 'unsubscribed', topic: found.topic }, 'emails turned off from an email link');
+      return { message: await handler(found.userId) };
+    }
+    await repository.turnReportsOff(found.userId, now);
     logger.info({ event: 'report.unsubscribed' }, 'reports turned off from an email link');
     return { message: 'You are unsubscribed. You will not get report emails any more.' };
   }
@@ -211,6 +242,8 @@ export function createReportsService({ repository, analytics, mailer, clock, has
     savePreferences,
     runDue,
     unsubscribe,
+    unsubscribeLinks,
+    registerUnsubscribeTopic,
   };
 }
 

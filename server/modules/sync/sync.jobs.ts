@@ -73,9 +73,16 @@ export interface SyncJobsDeps {
   logger: FastifyBaseLogger;
   /** Where the backoff's jitter comes from (default Math.random). */
   random?: () => number;
+  /**
+   * Told when a sync stops for a reason only the user can fix (reconnecting, a refused or missing account): the
+   * alerts feature's reconnect notice and email (decision 015). Its failure is logged, never the sync's.
+   */
+  onUserMustAct?: (event: { connectionId: number; message: string }) => Promise<void>;
+  /** Told after each stored run: the follower milestone alert (decision 015). Its failure is logged, never the sync's. */
+  onStored?: (event: { connectionId: number; followersBefore: number; followersAfter: number }) => Promise<void>;
 }
 
-export function createSyncJobs({ boss, service, repository, clock, config, instanceId, logger, random = Math.random }: SyncJobsDeps) {
+export function createSyncJobs({ boss, service, repository, clock, config, instanceId, logger, random = Math.random, onUserMustAct, onStored }: SyncJobsDeps) {
   const backoff = { baseMs: config.retryDelaySeconds * 1000, capMs: config.retryMaxDelaySeconds * 1000 };
   const sql = (text: string, values: unknown[]) => boss.getDb().executeSql(text, values);
 
@@ -136,6 +143,11 @@ export function createSyncJobs({ boss, service, repository, clock, config, insta
       { event: 'sync.gave_up', connectionId, userId: owner?.userId, platform: owner?.platform, jobId: entry.jobId, attempts: entry.attempts, reason: entry.reason, error: entry.message },
       'sync gave up: stopped until the user acts',
     );
+    if (owner && entry.reason === 'not_retryable' && onUserMustAct) {
+      await onUserMustAct({ connectionId, message: entry.message }).catch((error: unknown) =>
+        logger.error({ event: 'alert.failed', connectionId, err: error }, 'the reconnect alert could not be created'),
+      );
+    }
   }
 
   /** A failed attempt: the next one after its backoff, or the give-up once attempt retryLimit + 1 has failed. */
@@ -150,6 +162,11 @@ export function createSyncJobs({ boss, service, repository, clock, config, insta
   async function settle(job: PgBoss.JobWithMetadata<SyncJobData>, outcome: RunOutcome): Promise<void> {
     const { connectionId } = job.data;
     const now = clock.now();
+    if (outcome.kind === 'done' && onStored) {
+      await onStored({ connectionId, followersBefore: outcome.followers.before, followersAfter: outcome.followers.after }).catch((error: unknown) =>
+        logger.error({ event: 'alert.failed', connectionId, err: error }, 'the follower milestone alert could not be created'),
+      );
+    }
     if (outcome.kind === 'done' || outcome.kind === 'skipped') return;
     if (outcome.kind === 'defer') {
       const deferrals = (job.data.deferrals ?? 0) + 1;

@@ -35,7 +35,13 @@ export const RESYNC_DAYS = 3;
 export const RECENT_CONTENT_DAYS = 30;
 
 export type RunOutcome =
-  | { kind: 'done'; stored: { accountRows: number; contentRows: number; contentMetricRows: number }; usage: SyncOutput['usage'] }
+  | {
+      kind: 'done';
+      stored: { accountRows: number; contentRows: number; contentMetricRows: number };
+      usage: SyncOutput['usage'];
+      /** The connection's follower count before this run and as stored by it (the follower milestone alert). */
+      followers: { before: number; after: number };
+    }
   | { kind: 'skipped'; reason: string }
   /** Will not get better by retrying: recorded as failed now; `attempts`: failed attempts, this one included. */
   | { kind: 'failed'; message: string; attempts: number }
@@ -151,7 +157,8 @@ export function createSyncService({ repository, platformsRepository, custody, cl
         cursor: { lastUsage: output.usage },
       });
       logger.info({ connectionId, platform: row.platform, ...stored, calls: output.usage.calls, quotaUnits: output.usage.quotaUnits }, 'sync stored');
-      return { kind: 'done', stored, usage: output.usage };
+      const followersAfter = output.followers !== undefined ? Math.min(Math.round(output.followers), 2_147_483_647) : row.followers;
+      return { kind: 'done', stored, usage: output.usage, followers: { before: row.followers, after: followersAfter } };
     } catch (error) {
       if (error instanceof SyncLeaseLost) return { kind: 'skipped', reason: 'another worker took this run over' };
       if (error instanceof PlatformError) custody.logPlatformFailure(error, { connectionId, step: 'sync' });

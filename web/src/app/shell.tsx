@@ -7,6 +7,8 @@ import { Button } from '../components/ui/button';
 import { Spinner } from '../components/ui/spinner';
 import { logoutMutationOptions } from '../features/auth/api/logout';
 import { subscriptionStatusQueryOptions } from '../features/billing/api/get-subscription-status';
+import { NoticesMenu } from '../features/notifications/components/notices-menu';
+import { startOAuthConnection } from '../features/platforms/api/get-oauth-auth-url';
 import { clearAuthToken } from '../lib/auth-token';
 import { useLiveUpdates } from '../lib/live-updates';
 import { publicConfigQueryOptions } from '../lib/public-config';
@@ -141,14 +143,17 @@ export function AppShell() {
               </Badge>
             ) : null}
           </div>
-          <Button variant="secondary" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
-            {logout.isPending ? <Spinner /> : (
-              <svg className="size-4" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-                <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l-5-5 5-5M5 12h11" strokeLinecap="round" strokeLinejoin="round" />
-              </svg>
-            )}
-            Logout
-          </Button>
+          <div className="flex shrink-0 items-center gap-2">
+            <NoticesMenu onReconnect={startOAuthConnection} />
+            <Button variant="secondary" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
+              {logout.isPending ? <Spinner /> : (
+                <svg className="size-4" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+                  <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l-5-5 5-5M5 12h11" strokeLinecap="round" strokeLinejoin="round" />
+                </svg>
+              )}
+              Logout
+            </Button>
+          </div>
         </header>
         <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
           <Outlet />

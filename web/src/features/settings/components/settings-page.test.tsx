@@ -48,6 +48,7 @@ function stubServer(overrides: Record<string, Reply | ((body: unknown) => Reply)
     'GET /api/settings/account': { status: 200, body: { user, pendingEmail: null } },
     'GET /api/reports/preferences': { status: 200, body: offPreferences },
     'GET /api/settings/sessions': { status: 200, body: { sessions: [thisDevice, laptop, phone] } },
+    'GET /api/settings/alerts': { status: 200, body: { reconnect: true, topPost: true, followerMilestone: true } },
     ...overrides,
   };
   vi.stubGlobal(
@@ -145,6 +146,31 @@ describe('SettingsPage', () => {
     expect(calls.find((call) => call.key === 'PUT /api/reports/preferences')?.body).toEqual({ frequency: 'daily', weekday: 1, hour: 9, timeZone: 'Europe/Paris' });
     expect(await within(form).findByText(/Saved: Daily at 09:00 \(Europe\/Paris\)\. Next report Tue, Nov 3, 09:00\./)).toBeTruthy();
     expect(within(form).getByText('Report settings saved.')).toBeTruthy();
+  });
+
+  it('shows every alert on by default and saves a switch at once', async () => {
+    const calls = stubServer({
+      'PATCH /api/settings/alerts': (body) => ({ status: 200, body: { reconnect: true, topPost: true, followerMilestone: true, ...(body as object) } }),
+    });
+    renderSettings();
+    expect(await screen.findByRole('heading', { name: 'Alerts' })).toBeTruthy();
+    const reconnect = (await screen.findByRole('checkbox', { name: /A connection needs reconnecting/ })) as HTMLInputElement;
+    expect(reconnect.checked).toBe(true);
+    expect((screen.getByRole('checkbox', { name: /top 10 %/ }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('checkbox', { name: /follower milestone/ }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(reconnect);
+    await waitFor(() => expect((screen.getByRole('checkbox', { name: /A connection needs reconnecting/ }) as HTMLInputElement).checked).toBe(false));
+    expect(calls.filter((call) => call.key === 'PATCH /api/settings/alerts').map((call) => call.body)).toEqual([{ reconnect: false }]);
+    expect(await screen.findByText('Alert settings saved.')).toBeTruthy();
+  });
+
+  it('puts an alert switch back when the server refuses the change', async () => {
+    stubServer({ 'PATCH /api/settings/alerts': { status: 500, body: { message: 'Internal error', code: 'internal' } } });
+    renderSettings();
+    const milestone = (await screen.findByRole('checkbox', { name: /follower milestone/ })) as HTMLInputElement;
+    fireEvent.click(milestone);
+    expect(await screen.findByText(/could not be saved|Internal error/)).toBeTruthy();
+    expect((screen.getByRole('checkbox', { name: /follower milestone/ }) as HTMLInputElement).checked).toBe(true);
   });
 
   it('asks for the weekday only for weekly reports', async () => {

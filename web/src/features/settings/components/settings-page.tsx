@@ -3,6 +3,7 @@ import { Button } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
+import { AlertSettingsSection } from './alert-settings-section';
 import { accountSettingsQueryOptions } from '../api/get-account-settings';
 import { DeleteAccountSection } from './delete-account-section';
 import { EmailSection } from './email-section';
@@ -18,7 +19,7 @@ export function SettingsPage() {
   return (
     <div>
       <title>Settings · Analytics Hub</title>
-      <PageHeader title="Settings" description="Your account and your email reports" />
+      <PageHeader title="Settings" description="Your account, your email reports and alerts" />
       {account.isPending ? (
         <p role="status" className="flex items-center gap-3 text-slate-300">
           <Spinner className="size-5 text-indigo-400" />
@@ -36,6 +37,7 @@ export function SettingsPage() {
           {/* The form holds what the user typed; after a save that is what the server stored, so it is not reset. */}
           <ProfileSection user={account.data.user} />
           <ReportPreferencesSection />
+          <AlertSettingsSection />
           <EmailSection email={account.data.user.email} pendingEmail={account.data.pendingEmail} />
           <PasswordSection />
           <SessionsSection />

@@ -17,6 +17,8 @@ import { InvalidLinkPanel } from './public-panel';
 export function UnsubscribePage() {
   const [searchParams] = useSearchParams();
   const token = unsubscribeToken(searchParams);
+  // Alert emails (decision 015) name their topic on the link; report emails do not.
+  const alerts = searchParams.get('topic')?.startsWith('alert:') === true;
   const unsubscribe = useMutation(unsubscribeMutationOptions());
 
   if (!token) {
@@ -29,14 +31,16 @@ export function UnsubscribePage() {
         <Notice tone="success">
           <p>{unsubscribe.data.message}</p>
         </Notice>
-        <p className="mt-4 text-sm text-slate-400">Changed your mind? Turn reports back on in Settings.</p>
+        <p className="mt-4 text-sm text-slate-400">Changed your mind? Turn {alerts ? 'them' : 'reports'} back on in Settings.</p>
       </AuthLayout>
     );
   }
 
   return (
-    <AuthLayout title="Unsubscribe from reports" documentTitle="Unsubscribe · Analytics Hub">
-      <p className="text-sm text-slate-300">Stop receiving the daily or weekly Analytics Hub report emails.</p>
+    <AuthLayout title={alerts ? 'Unsubscribe from these alerts' : 'Unsubscribe from reports'} documentTitle="Unsubscribe · Analytics Hub">
+      <p className="text-sm text-slate-300">
+        {alerts ? 'Stop receiving this kind of Analytics Hub alert email. The other kinds, and the notices in the app, are not affected.' : 'Stop receiving the daily or weekly Analytics Hub report emails.'}
+      </p>
       {unsubscribe.isError ? (
         <Notice tone="error" className="mt-4">
           <p>{serverMessageOr(unsubscribe.error, 'You could not be unsubscribed. Try again, or turn reports off in Settings.')}</p>
