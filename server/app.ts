@@ -34,7 +34,7 @@ import { createStripeClient } from './modules/billing/stripe-client.ts';
 import { type BillingJobs, createBillingJobs } from './modules/billing/billing.jobs.ts';
 import { createEventBus } from './lib/event-bus.ts';
 import { createEventStreams } from './modules/events/event-stream.ts';
-import { createEventsRepository } from './modules/events/events.repository.ts';
+import { createEventsRepository, pruneEventStreams } from './modules/events/events.repository.ts';
 import { createRequireStreamTicket, eventsRoutes } from './modules/events/events.routes.ts';
 import { createEventsService } from './modules/events/events.service.ts';
 import { createExportsRepository } from './modules/exports/exports.repository.ts';
@@ -68,7 +68,7 @@ import { createBenchmarkService } from './modules/content/benchmark.service.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
 import { createRetentionFetcher, createYoutubeService } from './modules/youtube/youtube.service.ts';
 import { createTrafficFetcher } from './modules/youtube/video-traffic.ts';
-import { createSyncRepository } from './modules/sync/sync.repository.ts';
+import { createSyncRepository, pruneDeadLetters } from './modules/sync/sync.repository.ts';
 import { syncRoutes } from './modules/sync/sync.routes.ts';
 import { youtubeSyncExtension } from './modules/youtube/youtube-sync.repository.ts';
 import { createSyncRequests, createSyncService } from './modules/sync/sync.service.ts';
@@ -312,7 +312,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
 
   await reportsRoutes(app, { reports });
   notificationsRoutes(app, { notifications, requireUser });
-  const housekeeping = createHousekeeping({ db, clock, pruneAnalyticsCache });
+  const housekeeping = createHousekeeping({ db, clock, prunes: { analyticsCache: pruneAnalyticsCache, eventStreams: pruneEventStreams, syncDeadLetters: pruneDeadLetters } });
   await jobQueue.start(
     listJobDefinitions({
       sync: syncJobs.definitions,

@@ -3,6 +3,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client.ts';
 import { ANALYTICS_CACHE_ROWS_PER_USER, pruneAnalyticsCache } from '../modules/analytics/analytics-cache.ts';
+import { pruneEventStreams } from '../modules/events/events.repository.ts';
+import { pruneDeadLetters } from '../modules/sync/sync.repository.ts';
+import { analyticsFactory } from '../test/analytics-factory.ts';
 import { signUpWithAccess } from '../test/platforms.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 import { createHousekeeping } from './housekeeping.job.ts';
@@ -18,7 +21,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-const countOf = async (table: 'analytics_cache' | 'rate_limit_buckets', where = sql`true`) =>
+const prunes = { analyticsCache: pruneAnalyticsCache, eventStreams: pruneEventStreams, syncDeadLetters: pruneDeadLetters };
+
+const countOf = async (table: 'analytics_cache' | 'rate_limit_buckets' | 'event_streams' | 'event_stream_tickets' | 'sync_dead_letters', where = sql`true`) =>
   Number((await queryRows<{ n: string }>(server.db, sql`select count(*)::text as n from ${sql.raw(table)} where ${where}`))[0]!.n);
 
 describe('housekeeping', () => {
@@ -40,7 +45,7 @@ describe('housekeeping', () => {
       ('login:ip:blocked-recently', 9, ${at(2 * DAY)}, 4, ${at(HOUR)}),
       ('login:ip:fresh', 1, ${at(HOUR)}, 0, null)`);
 
-    const housekeeping = createHousekeeping({ db: server.db, clock: server.clock, pruneAnalyticsCache });
+    const housekeeping = createHousekeeping({ db: server.db, clock: server.clock, prunes });
     const deleted = await housekeeping.run();
     expect(deleted.analyticsCache).toBe(80);
     expect(await countOf('analytics_cache', sql`user_id = ${userId}`)).toBe(ANALYTICS_CACHE_ROWS_PER_USER);
@@ -53,7 +58,34 @@ describe('housekeeping', () => {
     expect(keys).not.toContain('login:ip:blocked-long-ago');
 
     // Run again: nothing more to delete.
-    expect(await housekeeping.run()).toEqual({ analyticsCache: 0, rateLimitBuckets: 0 });
+    expect(await housekeeping.run()).toEqual({ analyticsCache: 0, eventStreams: 0, syncDeadLetters: 0, rateLimitBuckets: 0 });
+  });
+
+  it('removes stream rows a dead process left a day ago and expired tickets, and dead letters after 90 days', async () => {
+    const account = await signUpWithAccess(server);
+    const userId = account.user.id;
+    const sessionId = account.token.split('.')[0]!;
+    const now = server.clock.now();
+    const at = (ms: number) => new Date(now.getTime() - ms).toISOString();
+    await server.db.execute(sql`insert into event_streams (id, user_id, session_id, opened_at, seen_at) values
+      ('stream-dead', ${userId}, ${sessionId}, ${at(3 * DAY)}, ${at(2 * DAY)}),
+      ('stream-live', ${userId}, ${sessionId}, ${at(HOUR)}, ${at(1000)})`);
+    await server.db.execute(sql`insert into event_stream_tickets (ticket_hash, user_id, session_id, expires_at) values
+      ('ticket-expired', ${userId}, ${sessionId}, ${at(HOUR)}),
+      ('ticket-valid', ${userId}, ${sessionId}, ${new Date(now.getTime() + 30_000).toISOString()})`);
+    const connectionId = await analyticsFactory(() => server).insertConnection(userId, 'tiktok', 10);
+    for (const [reason, age] of [['old', 91 * DAY], ['recent', 89 * DAY]] as const) {
+      await server.db.execute(sql`insert into sync_dead_letters (connection_id, user_id, platform, job_id, attempts, reason, last_error, created_at)
+        values (${connectionId}, ${userId}, 'tiktok', null, 7, 'retries_exhausted', ${reason}, ${at(age)})`);
+    }
+
+    const deleted = await createHousekeeping({ db: server.db, clock: server.clock, prunes }).run();
+    expect(deleted).toMatchObject({ eventStreams: 2, syncDeadLetters: 1 });
+    expect(await countOf('event_streams', sql`user_id = ${userId}`)).toBe(1);
+    expect(await countOf('event_streams', sql`id = 'stream-live'`)).toBe(1);
+    expect(await countOf('event_stream_tickets', sql`ticket_hash = 'ticket-valid'`)).toBe(1);
+    expect(await countOf('sync_dead_letters', sql`connection_id = ${connectionId}`)).toBe(1);
+    expect(await countOf('sync_dead_letters', sql`last_error = 'recent'`)).toBe(1);
   });
 
   it('an explicit date range keeps its cached answer from one day to the next', async () => {

@@ -1,5 +1,6 @@
 // Housekeeping as a job on the server's one queue: every hour, the tables that grow with traffic rather than with
-// data (analytics answers, rate-limit buckets) are cut back to what can still be used. pg-boss sends each tick once
+// data (analytics answers, rate-limit buckets, the registry rows of streams whose process died, the sync's dead
+// letters) are cut back to what can still be used. pg-boss sends each tick once
 // whatever the number of processes; the deletes are idempotent, so an overlapping run does no harm.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.ts';
@@ -10,17 +11,26 @@ import type { JobDefinition } from './job-definition.ts';
 export const HOUSEKEEPING_JOB = 'housekeeping';
 const HOURLY = '17 * * * *';
 
+/** Deletes a table's rows that nothing can use any more at `now`; answers how many. */
+export type Prune = (db: Database, now: Date) => Promise<number>;
+
 export interface Housekeeping {
   /** Deletes what no request can use any more; answers the rows deleted per table. */
-  run(): Promise<{ analyticsCache: number; rateLimitBuckets: number }>;
+  run(): Promise<Record<string, number>>;
 }
 
-/** `pruneAnalyticsCache` comes from the analytics feature, which owns that table (composed in server/app.ts). */
-export function createHousekeeping({ db, clock, pruneAnalyticsCache }: { db: Database; clock: Clock; pruneAnalyticsCache: (db: Database, now: Date) => Promise<number> }): Housekeeping {
+/**
+ * `prunes`: each feature's pruning of the tables it owns, by table (composed in server/app.ts); the rate-limit
+ * buckets belong to the server's shared rate limiter.
+ */
+export function createHousekeeping({ db, clock, prunes }: { db: Database; clock: Clock; prunes: Record<string, Prune> }): Housekeeping {
+  const all: Record<string, Prune> = { ...prunes, rateLimitBuckets: pruneRateLimitBuckets };
   return {
     async run() {
       const now = clock.now();
-      return { analyticsCache: await pruneAnalyticsCache(db, now), rateLimitBuckets: await pruneRateLimitBuckets(db, now) };
+      const deleted: Record<string, number> = {};
+      for (const [table, prune] of Object.entries(all)) deleted[table] = await prune(db, now);
+      return deleted;
     },
   };
 }

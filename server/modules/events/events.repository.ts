@@ -84,3 +84,16 @@ export function createEventsRepository(db: Database) {
 }
 
 export type EventsRepository = ReturnType<typeof createEventsRepository>;
+
+/** A stream row not seen for this long belongs to a process that died (heartbeats come every few seconds). */
+export const STREAM_ROW_STALE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Housekeeping (server/jobs/housekeeping.job.ts): registry rows of streams whose process died are otherwise removed
+ * only when their user opens another stream; expired tickets go too.
+ */
+export async function pruneEventStreams(db: Database, now: Date): Promise<number> {
+  const rows = await db.delete(eventStreams).where(lt(eventStreams.seenAt, new Date(now.getTime() - STREAM_ROW_STALE_MS))).returning({ id: eventStreams.id });
+  const tickets = await db.delete(eventStreamTickets).where(lt(eventStreamTickets.expiresAt, now)).returning({ hash: eventStreamTickets.ticketHash });
+  return rows.length + tickets.length;
+}

@@ -399,3 +399,13 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
 }
 
 export type SyncRepository = ReturnType<typeof createSyncRepository>;
+
+/** How long a give-up's record is kept for the operator (the connection's own state says the rest). */
+export const DEAD_LETTER_RETENTION_DAYS = 90;
+
+/** Housekeeping (server/jobs/housekeeping.job.ts): dead letters older than DEAD_LETTER_RETENTION_DAYS go. */
+export async function pruneDeadLetters(db: Database, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - DEAD_LETTER_RETENTION_DAYS * 86_400_000);
+  const rows = await db.delete(syncDeadLetters).where(lt(syncDeadLetters.createdAt, before)).returning({ id: syncDeadLetters.id });
+  return rows.length;
+}
