@@ -72,6 +72,8 @@ describe('responses', () => {
       connected: false,
       channelTitle: null,
       days: 30,
+      startDate: '2026-10-28',
+      endDate: '2026-11-26',
       totalVideos: 0,
       analyticsAccess: false,
       totalViews: null,
@@ -96,6 +98,10 @@ describe('responses', () => {
         estimatedFields: [],
       },
       lastSyncedAt: null,
+      // Nothing to compare and nothing read: no comparison, no freshness.
+      comparison: null,
+      completeThrough: null,
+      revenueCompleteThrough: null,
     };
     expect(performanceSummaryResponse.parse(empty)).toEqual(empty);
   });
