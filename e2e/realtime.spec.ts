@@ -38,7 +38,8 @@ test.describe('real-time updates', () => {
     await expect(other.getByRole('button', { name: 'Sync Data' })).toBeEnabled({ timeout: 60_000 });
 
     // Tab 1 did nothing, yet shows the new numbers: pushed by the event stream.
-    await expect(engagement).toContainText(/^Engagement Rate\d+(\.\d)?%$/, { timeout: 10_000 });
+    // The rate, then its change against the previous period.
+    await expect(engagement).toContainText(/^Engagement Rate\d+(\.\d)?%/, { timeout: 10_000 });
     expect(await page.evaluate(() => (window as unknown as { liveUpdateMarker?: string }).liveUpdateMarker)).toBe('still here');
     expect(navigations).toEqual([]);
     await other.close();
