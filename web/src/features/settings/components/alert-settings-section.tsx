@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { AlertKind, AlertSettings } from '#contract/notifications.ts';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -17,6 +18,8 @@ const KINDS: { kind: AlertKind; label: string; description: string }[] = [
 export function AlertSettingsSection() {
   const settings = useQuery(alertSettingsQueryOptions());
   const queryClient = useQueryClient();
+  // The switch clicked, shown at once (in the click's own render) until its save settles.
+  const [clicked, setClicked] = useState<Partial<AlertSettings>>({});
   // The switch moves when clicked (a checkbox that waits for the server reads as broken); a refused save puts it back.
   const save = useMutation({
     ...updateAlertSettingsMutationOptions(),
@@ -61,9 +64,13 @@ export function AlertSettingsSection() {
                 <input
                   type="checkbox"
                   className="mt-1 size-4 accent-indigo-500"
-                  checked={current[kind]}
+                  checked={clicked[kind] ?? current[kind]}
                   disabled={save.isPending}
-                  onChange={(event) => save.mutate({ [kind]: event.target.checked })}
+                  onChange={(event) => {
+                    const change = { [kind]: event.target.checked };
+                    setClicked(change);
+                    save.mutate(change, { onSettled: () => setClicked({}) });
+                  }}
                 />
                 <span>
                   <span className="block text-sm font-medium text-slate-100">{label}</span>
