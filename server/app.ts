@@ -74,6 +74,7 @@ import { youtubeSyncExtension } from './modules/youtube/youtube-sync.repository.
 import { createSyncRequests, createSyncService } from './modules/sync/sync.service.ts';
 import { createRequireAccess, registerAccessGate } from './plugins/access.ts';
 import { createRequireUser } from './plugins/authentication.ts';
+import { registerApiDocs } from './plugins/api-docs.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { handleClientError, registerInputGuard } from './plugins/input-guard.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -262,6 +263,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     onStored: notifications.followersStored,
   });
   const billingJobs = createBillingJobs({ boss: jobQueue.boss, billing, logger: app.log });
+  // Before any route: the OpenAPI document collects every route as it is registered.
+  await registerApiDocs(app);
   // Before any route: the gate attaches itself to every premium route as it is registered.
   registerAccessGate(app, { requireUser, requireAccess: createRequireAccess({ grantsAccess: billing.grantsAccess }) });
 
