@@ -270,6 +270,14 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
 
   let draining = false;
   healthRoutes(app, { isReady: database.isReady, isDraining: () => draining });
+  // A worker (ROLE=worker) builds every service the jobs need but answers HTTP only for health and readiness.
+  if (config.role === 'worker') {
+    app.addHook('onRequest', async (request, reply) => {
+      const pathname = request.url.split('?')[0] ?? '';
+      if ((HEALTH_PATHS as readonly string[]).includes(pathname)) return;
+      return reply.status(404).send({ message: 'This process only works jobs (ROLE=worker): it answers /api/health and /api/ready.', code: 'not_found' });
+    });
+  }
   accountsRoutes(app, { accounts, requireUser });
   await billingRoutes(app, { billing, requireUser });
   platformsRoutes(app, { platforms });

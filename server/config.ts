@@ -128,7 +128,12 @@ const envSchema = z.object({
   PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Every active connection is synced this often (hours). */
   SYNC_INTERVAL_HOURS: z.coerce.number().min(0.25).max(168).default(6),
-  /** Work sync jobs and run the sync schedule in this process. */
+  /**
+   * What this process does: `all` (HTTP and the jobs, what `npm start` does), `web` (HTTP only: no job is worked and no
+   * schedule fired here), `worker` (the jobs and schedules; HTTP only for /api/health and /api/ready). docs/deploy.md.
+   */
+  ROLE: z.enum(['all', 'web', 'worker'], { message: 'expected all, web or worker' }).default('all'),
+  /** Work sync jobs and run the sync schedule in this process (ROLE=web turns it off). */
   SYNC_WORKERS: booleanFlag.default(true),
   /**
    * Retries after the first failed attempt of a sync that failed for a passing reason (5xx, timeout); then it stops
@@ -186,6 +191,8 @@ export interface Config {
   platforms: Record<PlatformName, PlatformAppConfig>;
   platformAppKeys: { youtubeApiKey: string | undefined; twitterBearerToken: string | undefined };
   platformTimeoutMs: number;
+  /** ROLE: what this process does (HTTP, jobs, or both). */
+  role: 'all' | 'web' | 'worker';
   sync: { intervalHours: number; workers: boolean; retryLimit: number; retryDelaySeconds: number; retryMaxDelaySeconds: number };
   /** The model that rewords YouTube insights; undefined when OPENAI_BASE_URL and OPENAI_API_KEY are not both set. */
   insightRewriting: { baseUrl: string; apiKey: string; model: string } | undefined;
@@ -290,6 +297,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const values = parsed.data;
   const problems = crossFieldProblems(values);
+  if (values.ROLE === 'worker' && env.SYNC_WORKERS !== undefined && !values.SYNC_WORKERS) {
+    problems.push('SYNC_WORKERS: off leaves a ROLE=worker process nothing to do');
+  }
   const publicUrlIsLoopback = values.PUBLIC_URL === undefined || isLoopbackUrl(values.PUBLIC_URL);
   // Fail closed: the stand-ins accept any card, any login and keep every email readable at /sandbox/mail.
   // They are for one person's machine, so they never run behind a public address, whatever SANDBOX says.
@@ -351,9 +361,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ) as Record<PlatformName, PlatformAppConfig>,
     platformAppKeys: { youtubeApiKey: values.YOUTUBE_API_KEY, twitterBearerToken: values.TWITTER_BEARER_TOKEN },
     platformTimeoutMs: values.PLATFORM_TIMEOUT_MS,
+    role: values.ROLE,
     sync: {
       intervalHours: values.SYNC_INTERVAL_HOURS,
-      workers: values.SYNC_WORKERS,
+      workers: values.ROLE !== 'web' && values.SYNC_WORKERS,
       retryLimit: values.SYNC_RETRY_LIMIT,
       retryDelaySeconds: values.SYNC_RETRY_DELAY_SECONDS,
       retryMaxDelaySeconds: values.SYNC_RETRY_MAX_DELAY_SECONDS,
