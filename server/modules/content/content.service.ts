@@ -1,0 +1,100 @@
+// The per-post table (decision 017): the user's posts with their latest counts and their benchmark figures at 24 h,
+// 7 d and 28 d (decision 014), sorted and paged. The figures come from the benchmark service's batch call, one query
+// for the whole page or the whole list; this module never computes a benchmark itself.
+import type { BenchmarkResponse } from '#contract/benchmark.ts';
+import {
+  type ContentListQuery,
+  type ContentListResponse,
+  type ContentPost,
+  type ContentSortKey,
+  type ContentSortOrder,
+  contentSortValue,
+  DEFAULT_CONTENT_PAGE_SIZE,
+} from '#contract/content.ts';
+import type { PlatformName } from '#contract/platforms.ts';
+import type { ContentFilter, ContentRepository, ContentRow, ContentSqlSort } from './content.repository.ts';
+
+/** The benchmark service's batch call (benchmark.service.ts): one answer per post of the user matching the filter. */
+export interface PostBenchmarks {
+  forPosts(userId: number, filter: { platform?: string; contentItemIds?: number[] }): Promise<BenchmarkResponse[]>;
+}
+
+export interface ContentOrder {
+  platform?: PlatformName | undefined;
+  sort?: ContentSortKey | undefined;
+  order?: ContentSortOrder | undefined;
+}
+
+const SQL_SORTS: readonly ContentSortKey[] = ['publishedAt', 'views', 'engagements'];
+const isSqlSort = (sort: ContentSortKey): sort is ContentSqlSort => SQL_SORTS.includes(sort);
+
+/** The title, else the first non-blank line of the text (tweets and captions have no title), else null. */
+function postTitle(row: Pick<ContentRow, 'title' | 'description'>): string | null {
+  const title = row.title.trim();
+  if (title !== '') return title;
+  const line = (row.description ?? '').split(/\r?\n/).find((text) => text.trim() !== '');
+  return line?.trim() ?? null;
+}
+
+function toPost(row: ContentRow, benchmark: BenchmarkResponse | undefined): ContentPost {
+  return {
+    id: row.id,
+    platform: row.platform as PlatformName,
+    account: { connectionId: row.connection_id, name: row.display_name, username: row.platform_username },
+    title: postTitle(row),
+    url: row.url,
+    publishedAt: row.published_at === null ? null : new Date(row.published_at).toISOString(),
+    views: row.views,
+    engagements: row.engagements,
+    benchmarks: benchmark?.ages ?? [],
+  };
+}
+
+export function createContentService({ repository, benchmarks }: { repository: ContentRepository; benchmarks: PostBenchmarks }) {
+  const byId = (answers: BenchmarkResponse[]) => new Map(answers.map((answer) => [answer.contentItemId, answer]));
+
+  /**
+   * Every post matching the filter, in the asked order. Ratio orders need every post's figures, so they are sorted
+   * here after one batch call rather than in SQL: a creator has hundreds to a few thousand posts, and the batch
+   * query reads all of them to find the comparables anyway. Array.prototype.sort is stable, so ties keep the SQL's
+   * newest-first order.
+   */
+  async function allPosts(userId: number, { platform, sort = 'publishedAt', order = 'desc' }: ContentOrder): Promise<ContentPost[]> {
+    const filter: ContentFilter = { userId, platform };
+    const [rows, answers] = await Promise.all([
+      repository.posts(filter, isSqlSort(sort) ? { sort, order } : { sort: 'publishedAt', order: 'desc' }),
+      benchmarks.forPosts(userId, platform ? { platform } : {}),
+    ]);
+    const figures = byId(answers);
+    const posts = rows.map((row) => toPost(row, figures.get(row.id)));
+    if (isSqlSort(sort)) return posts;
+    const sign = order === 'asc' ? 1 : -1;
+    const value = (post: ContentPost) => contentSortValue(post, sort);
+    return posts.sort((a, b) => {
+      const [x, y] = [value(a), value(b)];
+      if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
+      return sign * (x - y);
+    });
+  }
+
+  return {
+    allPosts,
+
+    async list(userId: number, query: ContentListQuery): Promise<ContentListResponse> {
+      const { platform, sort = 'publishedAt', order = 'desc', page = 1, pageSize = DEFAULT_CONTENT_PAGE_SIZE } = query;
+      const offset = (page - 1) * pageSize;
+      const platforms = (await repository.platforms(userId)) as PlatformName[];
+      if (!isSqlSort(sort)) {
+        const posts = await allPosts(userId, { platform, sort, order });
+        return { posts: posts.slice(offset, offset + pageSize), page, pageSize, total: posts.length, platforms };
+      }
+      const filter: ContentFilter = { userId, platform };
+      const rows = await repository.posts(filter, { sort, order }, { limit: pageSize, offset });
+      const total = rows[0]?.total ?? (page > 1 ? await repository.count(filter) : 0);
+      const figures = rows.length > 0 ? byId(await benchmarks.forPosts(userId, { contentItemIds: rows.map((row) => row.id) })) : new Map();
+      return { posts: rows.map((row) => toPost(row, figures.get(row.id))), page, pageSize, total, platforms };
+    },
+  };
+}
+
+export type ContentService = ReturnType<typeof createContentService>;
