@@ -3,7 +3,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { PLATFORM_NAMES } from '#contract/platforms.ts';
 import { type Database, queryRows } from '../../db/client.ts';
-import { ENGAGEMENT_PARTS } from '../analytics/analytics.repository.ts';
+import { ENGAGEMENT_PARTS } from './benchmark.repository.ts';
 
 export interface ContentFilter {
   userId: number;

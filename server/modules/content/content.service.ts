@@ -12,12 +12,11 @@ import {
   DEFAULT_CONTENT_PAGE_SIZE,
 } from '#contract/content.ts';
 import type { PlatformName } from '#contract/platforms.ts';
+import type { BenchmarkService } from './benchmark.service.ts';
 import type { ContentFilter, ContentRepository, ContentRow, ContentSqlSort } from './content.repository.ts';
 
-/** The benchmark service's batch call (benchmark.service.ts): one answer per post of the user matching the filter. */
-export interface PostBenchmarks {
-  forPosts(userId: number, filter: { platform?: string; contentItemIds?: number[] }): Promise<BenchmarkResponse[]>;
-}
+/** The benchmark service's batch call: one answer per post of the user matching the filter. */
+type PostBenchmarks = Pick<BenchmarkService, 'forPosts'>;
 
 export interface ContentOrder {
   platform?: PlatformName | undefined;
