@@ -152,7 +152,7 @@ describe('PostsPanel', () => {
     expect(search()).toBe('?postsPlatform=tiktok');
     await vi.waitFor(() => expect(calls.at(-1)).toBe('/api/content?sort=publishedAt&order=desc&platform=tiktok&page=1&pageSize=10'));
 
-    fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    fireEvent.click(within(screen.getByRole('group', { name: 'Export posts' })).getByRole('button', { name: 'Export CSV' }));
     expect(await screen.findByText('Downloaded analytics-hub-posts-2026-11-22.csv')).toBeTruthy();
     expect(calls.at(-1)).toBe('/api/content/export?sort=publishedAt&order=desc&platform=tiktok&format=csv');
   });

@@ -254,7 +254,7 @@ export function PostsPanel({ state, onChange }: PostsPanelProps) {
             ))}
           </select>
         </div>
-        <ExportMenu formats={['csv']} onExport={() => exportPosts(state)} fallbackName="analytics-hub-posts" />
+        <ExportMenu label="Export posts" formats={['csv']} onExport={() => exportPosts(state)} fallbackName="analytics-hub-posts" />
       </div>
       {body}
       {data && data.posts.length > 0 ? (
