@@ -104,9 +104,10 @@ function PostRow({ post }: { post: ContentPost }) {
             title
           )}
         </span>
-        <span className="mt-1 flex min-w-0 items-center gap-1.5 text-xs text-slate-400">
-          <PlatformBadge name={post.platform} className="size-4 text-[0.6rem]" />
-          <span className="truncate">
+        {/* Wraps rather than cuts off: on a phone the column is narrow, and the date matters. */}
+        <span className="mt-1 flex min-w-0 items-start gap-1.5 text-xs text-slate-400">
+          <PlatformBadge name={post.platform} className="mt-px size-4 text-[0.6rem]" />
+          <span className="min-w-0 break-words">
             {platformName(post.platform)}
             {account ? ` · ${account}` : ''} · {published ? published : 'date unknown'}
           </span>
