@@ -26,7 +26,7 @@ test.describe('exports', () => {
     await expect(page.getByText('No followers data available')).toHaveCount(0, { timeout: 30_000 });
     await expect(page.getByRole('img', { name: /Followers/i }).first()).toBeVisible();
 
-    const exportGroup = page.getByRole('group', { name: 'Export' });
+    const exportGroup = page.getByRole('group', { name: 'Export', exact: true });
     await expect(exportGroup).toBeVisible();
     const [csv] = await Promise.all([page.waitForEvent('download'), exportGroup.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(csv.suggestedFilename()).toMatch(/^analytics-hub-last-30-days-\d{4}-\d{2}-\d{2}\.csv$/);

@@ -40,6 +40,7 @@ import { createEventsService } from './modules/events/events.service.ts';
 import { createExportsRepository } from './modules/exports/exports.repository.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { createExportsService } from './modules/exports/exports.service.ts';
+import { createPostsExport } from './modules/exports/posts-export.ts';
 import { createYoutubeExports } from './modules/exports/youtube-export.ts';
 import { HEALTH_PATHS, healthRoutes } from './modules/health/health.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
@@ -65,7 +66,9 @@ import { createYoutubeRepository } from './modules/youtube/youtube.repository.ts
 import { youtubeRoutes } from './modules/youtube/youtube.routes.ts';
 import { createBenchmarkRepository } from './modules/content/benchmark.repository.ts';
 import { createBenchmarkService } from './modules/content/benchmark.service.ts';
+import { createContentRepository } from './modules/content/content.repository.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
+import { createContentService } from './modules/content/content.service.ts';
 import { createRetentionFetcher, createYoutubeService } from './modules/youtube/youtube.service.ts';
 import { createTrafficFetcher } from './modules/youtube/video-traffic.ts';
 import { createSyncRepository, pruneDeadLetters } from './modules/sync/sync.repository.ts';
@@ -306,8 +309,10 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     logger: app.log,
   });
   youtubeRoutes(app, { youtube });
-  contentRoutes(app, { benchmarks: createBenchmarkService({ repository: createBenchmarkRepository(db), clock }) });
-  exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }) });
+  const benchmarks = createBenchmarkService({ repository: createBenchmarkRepository(db), clock });
+  const content = createContentService({ repository: createContentRepository(db), benchmarks });
+  contentRoutes(app, { benchmarks, content });
+  exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }), postsExport: createPostsExport({ content, clock }) });
   const settings = createSettingsService({
     repository: createSettingsRepository(db),
     rateLimiter,

@@ -60,6 +60,10 @@ const LIST_QUERIES = [
   '/api/youtubeanalytics/videos?pageSize=100',
   '/api/youtubeanalytics/export?format=csv',
   '/api/youtubeanalytics/export?format=json&search=secret',
+  '/api/content?pageSize=100&sort=ratio7d',
+  '/api/content?platform=youtube',
+  '/api/content/export?format=csv',
+  '/api/content/export?format=csv&platform=youtube&sort=typical',
 ];
 /**
  * Not lists: a stream stays open (tested by itself in server/modules/events/events.test.ts, 'only ever carries its own
@@ -190,7 +194,14 @@ describe('checklist 16: the IDOR matrix', () => {
       for (const marker of [...ALICE_MARKERS, ...owned.session]) expect({ url, leaks: text.includes(marker) }).toEqual({ url, leaks: false });
     }
     // Alice's own lists show her data, so the markers would be seen if they leaked.
-    for (const url of ['/api/platformconnections', '/api/youtubeanalytics/videos?search=Alice', '/api/youtubeanalytics/export?format=csv', '/api/settings/sessions']) {
+    for (const url of [
+      '/api/platformconnections',
+      '/api/youtubeanalytics/videos?search=Alice',
+      '/api/youtubeanalytics/export?format=csv',
+      '/api/content?platform=youtube',
+      '/api/content/export?format=csv',
+      '/api/settings/sessions',
+    ]) {
       const response = await server.request('GET', url, { token: alice.token });
       const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
       expect({ url, found: [...ALICE_MARKERS, ...owned.session].some((marker) => text.includes(marker)) }).toEqual({ url, found: true });

@@ -10,7 +10,7 @@ import { type Database, queryRows } from '../../db/client.ts';
 export const MAX_INTERPOLATION_GAP_HOURS = 48;
 
 /** Engagements as the analytics cards count them: the platform's own total, else the sum of these parts. */
-const ENGAGEMENT_PARTS = ['likes', 'reactions', 'comments', 'shares'];
+export const ENGAGEMENT_PARTS = ['likes', 'reactions', 'comments', 'shares'];
 
 export type BenchmarkMetric = 'views' | 'engagements';
 

@@ -1,10 +1,13 @@
-// GET /api/analytics/export and GET /api/youtubeanalytics/export: premium, like every route under those prefixes
+// GET /api/analytics/export, GET /api/youtubeanalytics/export and GET /api/content/export: premium, like every route
+// under those prefixes
 // (the access gate in server/plugins/access.ts authenticates and checks the subscription before these run).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { contentExportQuery } from '#contract/content.ts';
 import { analyticsExportQuery, youtubeVideosExportQuery } from '#contract/exports.ts';
 import { currentUser } from '../../plugins/authentication.ts';
 import type { ExportFile, ExportsService } from './exports.service.ts';
+import type { createPostsExport } from './posts-export.ts';
 import type { createYoutubeExports } from './youtube-export.ts';
 
 function sendFile(reply: FastifyReply, file: ExportFile) {
@@ -21,7 +24,11 @@ function sendFile(reply: FastifyReply, file: ExportFile) {
 
 export function exportsRoutes(
   app: FastifyInstance,
-  { exports, youtubeExports }: { exports: ExportsService; youtubeExports: ReturnType<typeof createYoutubeExports> },
+  {
+    exports,
+    youtubeExports,
+    postsExport,
+  }: { exports: ExportsService; youtubeExports: ReturnType<typeof createYoutubeExports>; postsExport: ReturnType<typeof createPostsExport> },
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
@@ -31,5 +38,9 @@ export function exportsRoutes(
 
   routes.get('/api/youtubeanalytics/export', { schema: { querystring: youtubeVideosExportQuery } }, async (request, reply) =>
     sendFile(reply, await youtubeExports.youtubeVideosExport(currentUser(request).id, request.query)),
+  );
+
+  routes.get('/api/content/export', { schema: { querystring: contentExportQuery } }, async (request, reply) =>
+    sendFile(reply, await postsExport.postsExport(currentUser(request).id, request.query)),
   );
 }

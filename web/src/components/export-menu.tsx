@@ -16,6 +16,8 @@ interface ExportMenuProps {
   formats?: readonly ExportFormat[];
   /** Where a finished download goes; the browser's save flow by default. */
   save?: (blob: Blob, fileName: string) => void;
+  /** The group's visible name: "Export" by default; another where a screen has two exports (Analytics: "Export posts"). */
+  label?: string;
 }
 
 function describeFailure(error: unknown): string {
@@ -30,7 +32,7 @@ function describeFailure(error: unknown): string {
  * announced in words (a status line and an alert), and the buttons stay focusable while busy (aria-disabled), so
  * keyboard focus is not lost mid-export.
  */
-export function ExportMenu({ onExport, fallbackName, formats = EXPORT_FORMATS, save = saveFile }: ExportMenuProps) {
+export function ExportMenu({ onExport, fallbackName, formats = EXPORT_FORMATS, save = saveFile, label = 'Export' }: ExportMenuProps) {
   const id = useId();
   const [state, setState] = useState<ExportState>({ kind: 'idle' });
   // A ref as well as state: two clicks in the same tick must not start two exports.
@@ -60,7 +62,7 @@ export function ExportMenu({ onExport, fallbackName, formats = EXPORT_FORMATS, s
           <svg className="size-4" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
             <path d="M12 3v12M7 10l5 5 5-5M4 19h16" />
           </svg>
-          Export
+          {label}
         </span>
         {formats.map((format) => {
           const active = state.kind === 'exporting' && state.format === format;

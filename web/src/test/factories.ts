@@ -1,6 +1,8 @@
 // Shared test data for the web app's tests.
 import type { ConnectionSyncStatus } from '#contract/analytics.ts';
+import type { BenchmarkAgeResult, BenchmarkFigure } from '#contract/benchmark.ts';
 import type { SubscriptionStatus } from '#contract/billing.ts';
+import type { ContentListResponse, ContentPost } from '#contract/content.ts';
 import type { PlatformConnection } from '#contract/platforms.ts';
 import type {
   Insight,
@@ -263,4 +265,41 @@ export function disconnectedPerformanceSummary(): PerformanceSummary {
       estimatedFields: [],
     },
   });
+}
+
+/** A benchmark figure without a number (`notReached` by default). */
+export function benchmarkFigure(overrides: Partial<BenchmarkFigure> = {}): BenchmarkFigure {
+  return { status: 'notReached', value: null, median: null, ratio: null, percentile: null, n: 0, ...overrides };
+}
+
+/** The three ages of a post: views 2.1× the typical post at 24 hours and 7 days, 28 days not reached yet. */
+export function benchmarkAges(overrides: Partial<Record<'24h' | '7d' | '28d', Partial<Pick<BenchmarkAgeResult, 'views' | 'engagements'>>>> = {}): BenchmarkAgeResult[] {
+  const ok = benchmarkFigure({ status: 'ok', value: 2_100, median: 1_000, ratio: 2.1, percentile: 92, n: 50 });
+  const ages = [
+    { age: '24h', hours: 24, views: ok, engagements: ok },
+    { age: '7d', hours: 168, views: ok, engagements: ok },
+    { age: '28d', hours: 672, views: benchmarkFigure(), engagements: benchmarkFigure() },
+  ] as const;
+  return ages.map((entry) => ({ ...entry, ...overrides[entry.age] }));
+}
+
+/** A row of GET /api/content: a TikTok post 10 days old, 2.1× the creator's typical views at 7 days. */
+export function contentPost(overrides: Partial<ContentPost> = {}): ContentPost {
+  return {
+    id: 501,
+    platform: 'tiktok',
+    account: { connectionId: 7, name: 'Maya Creates', username: 'maya' },
+    title: 'Street food in Porto',
+    url: 'https://www.tiktok.com/@maya/video/501',
+    publishedAt: '2026-11-12T09:00:00.000Z',
+    views: 48_210,
+    engagements: 3_520,
+    benchmarks: benchmarkAges(),
+    ...overrides,
+  };
+}
+
+/** A page of GET /api/content holding `posts`. */
+export function contentPage(posts: ContentPost[], overrides: Partial<ContentListResponse> = {}): ContentListResponse {
+  return { posts, page: 1, pageSize: 10, total: posts.length, platforms: ['youtube', 'tiktok'], ...overrides };
 }

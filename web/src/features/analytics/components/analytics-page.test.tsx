@@ -90,8 +90,13 @@ const emptyAnalytics: AnalyticsResponse = { ...analytics, followersOverTime: [],
 
 type Reply = { status: number; body?: unknown };
 
+/** The Posts panel below the charts (its own tests are in posts-panel.test.tsx): no posts unless a test says so. */
+const noPosts: Reply = { status: 200, body: { posts: [], page: 1, pageSize: 10, total: 0, platforms: [] } };
+
 /** Answers by path (query string ignored, but recorded); every request is kept. */
-function mockServer(handlers: Record<string, Reply | ((url: URL) => Reply | Promise<Reply>)>) {
+type Handler = Reply | ((url: URL) => Reply | Promise<Reply>);
+function mockServer(routes: Record<string, Handler>) {
+  const handlers: Record<string, Handler> = { 'GET /api/content': noPosts, ...routes };
   const calls: string[] = [];
   vi.stubGlobal(
     'fetch',

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { type AnalyticsResponse, type DerivedSeries, derivedSeriesSentence, followerHistoryNote, revenueCurrencyNote } from '#contract/analytics.ts';
 import { useSearchParams } from 'react-router';
@@ -10,6 +10,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { formatCalendarDay, formatCompactNumber, formatCurrency } from '../../../lib/format';
 import { exportAnalytics } from '../api/export-analytics';
 import { analyticsQueryOptions } from '../api/get-analytics';
+import { POSTS_QUERY_ROOT } from '../api/get-posts';
 import { analyticsSummaryQueryOptions } from '../../../lib/analytics-summary';
 import { metricTypesQueryOptions } from '../api/get-metric-types';
 import {
@@ -20,7 +21,9 @@ import {
   type AnalyticsFilters,
 } from '../utils/analytics-filters';
 import { engagementChartData, followersChartData, isEmptySeries, platformDistributionData, rankTopContent } from '../utils/chart-data';
+import { postsStateFromSearchParams, searchParamsWithPosts, type PostsTableState } from '../utils/posts-table-state';
 import { AnalyticsFilterBar } from './analytics-filter-bar';
+import { PostsPanel } from './posts-panel';
 import { StatCard } from '../../../components/ui/stat-card';
 import { FreshnessNote } from '../../../components/freshness-note';
 import { cardChange, CHANGE_RULES, comparisonLabel, leftOutNote } from '../../../lib/period-change';
@@ -95,6 +98,7 @@ export function AnalyticsPage() {
   const summary = useQuery(analyticsSummaryQueryOptions());
   const metricTypes = useQuery(metricTypesQueryOptions());
   const analytics = useQuery(analyticsQueryOptions(filters));
+  const queryClient = useQueryClient();
 
   function changeFilters(change: Partial<AnalyticsFilters>) {
     // Same value → no navigation, same query key → no refetch (spec section 4).
@@ -102,10 +106,16 @@ export function AnalyticsPage() {
     if (next) setSearchParams(next);
   }
 
+  function changePosts(change: Partial<PostsTableState>) {
+    const next = searchParamsWithPosts(searchParams, change);
+    if (next) setSearchParams(next);
+  }
+
   function refresh() {
     // cancelRefetch false: a fetch already running is joined, not restarted (spec section 4).
     void analytics.refetch({ cancelRefetch: false });
     void summary.refetch({ cancelRefetch: false });
+    void queryClient.invalidateQueries({ queryKey: POSTS_QUERY_ROOT });
   }
 
   const refreshing = analytics.isFetching || summary.isFetching;
@@ -329,6 +339,8 @@ export function AnalyticsPage() {
             )}
           </Card>
         </div>
+
+        <PostsPanel state={postsStateFromSearchParams(searchParams)} onChange={changePosts} />
       </div>
     </>
   );
