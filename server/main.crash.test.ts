@@ -2,7 +2,6 @@
 // sync; a new process on the same database (PGlite under DATA_DIR, or the PostgreSQL copy) takes the run over and
 // finishes it within two minutes of its start, storing every row once. The platform is the test's own sandbox, so
 // the test can hold the platform's answer until the first process is dead.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,43 +12,23 @@ import { startPlatformSandbox } from '../sandbox/platforms/platform-sandbox.ts';
 import { type DatabaseHandle, openPglite, openPostgres, queryRows } from './db/client.ts';
 import { freePort } from './lib/free-port.ts';
 import { createTestDatabase, type TestDatabase } from './test/databases.ts';
+import { createMainProcesses } from './test/main-process.ts';
 import { connect, signUpWithAccess } from './test/platforms.ts';
 import { startTestServer, TEST_ENCRYPTION_KEYS, TEST_PUBLIC_URL } from './test/test-server.ts';
 
 const directories: string[] = [];
-const children: ReturnType<typeof spawn>[] = [];
+const processes = createMainProcesses();
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(() => {
   // A failed test leaves its servers running: stop them (only the children this file started).
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  processes.killAll();
 });
 afterAll(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
   for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
-function startMain(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  /** Resolves once the output (so far or later) matches: waits on the process's own words, never on time. */
-  const waitForOutput = (pattern: RegExp) =>
-    new Promise<void>((resolve, reject) => {
-      const check = () => {
-        if (!pattern.test(output)) return false;
-        child.stdout.off('data', check);
-        resolve();
-        return true;
-      };
-      if (check()) return;
-      child.stdout.on('data', check);
-      child.on('exit', () => reject(new Error(`exited before ${pattern}:\n${output}`)));
-    });
-  return { child, exit, output: () => output, waitForOutput };
-}
+const startMain = (env: Record<string, string>) => processes.start(env);
 
 it('checklist 31: a server killed with SIGKILL mid-sync; the next server on the same database finishes the sync within two minutes, storing every row once', async () => {
   // The platform: the test's own sandbox, whose answers the test can hold.

@@ -1,5 +1,4 @@
 // The real start-up script as a process: it starts on an empty DATA_DIR, serves, and shuts down cleanly.
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,51 +8,18 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from './lib/free-port.ts';
+import { createMainProcesses } from './test/main-process.ts';
 import { createTokenCrypto, rowBinding } from './lib/token-crypto.ts';
 
 const directories: string[] = [];
-const children: ReturnType<typeof spawn>[] = [];
+const processes = createMainProcesses();
 afterEach(() => {
   // A failed test leaves its server running: stop it (only the children this file started).
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  processes.killAll();
   for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
-function startMain(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const listening = new Promise<string>((resolve, reject) => {
-    const onData = () => {
-      const match = /"url":"(http[^"]+)","sandbox"/.exec(output);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout.on('data', onData);
-    child.on('exit', () => reject(new Error(`exited before listening:\n${output}`)));
-  });
-  // The first test expects the process to exit before listening; nobody awaits `listening` there.
-  listening.catch(() => {});
-  /** Resolves once the output (so far or later) matches: waits on the process's own words, never on time. */
-  const waitForOutput = (pattern: RegExp) =>
-    new Promise<void>((resolve, reject) => {
-      const check = () => {
-        if (!pattern.test(output)) return false;
-        child.stdout.off('data', check);
-        resolve();
-        return true;
-      };
-      if (check()) return;
-      child.stdout.on('data', check);
-      child.on('exit', () => reject(new Error(`exited before ${pattern}:\n${output}`)));
-    });
-  return { child, exit, listening, output: () => output, waitForOutput };
-}
+const startMain = (env: Record<string, string>) => processes.start(env);
 
 it('refuses to start with SANDBOX=off and no secrets, naming the variables', async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-main-'));
