@@ -78,6 +78,7 @@ import { createSyncRequests, createSyncService } from './modules/sync/sync.servi
 import { createRequireAccess, registerAccessGate } from './plugins/access.ts';
 import { createRequireUser } from './plugins/authentication.ts';
 import { registerApiDocs } from './plugins/api-docs.ts';
+import { createMetrics, serveMetrics } from './plugins/metrics.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { handleClientError, registerInputGuard } from './plugins/input-guard.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -179,6 +180,9 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   if (!config.smtpUrl) throw new Error('No SMTP server: configure SMTP_URL or run with the sandbox mailbox');
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger: app.log });
   const { db } = database;
+  // Before any route: every request is timed under its route pattern (Prometheus, server/plugins/metrics.ts).
+  const metrics = createMetrics({ db });
+  metrics.observeHttp(app);
   const rateLimiter = createRateLimiter({ db, clock });
   const accounts = createAccountsService({
     repository: createAccountsRepository(db),
@@ -264,6 +268,18 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     logger: app.log,
     onUserMustAct: notifications.connectionNeedsUser,
     onStored: notifications.followersStored,
+    onRunSettled: async ({ connectionId, outcome, seconds }) => {
+      const connection = await platformsRepository.findConnectionById(connectionId).catch((error: unknown) => {
+        app.log.warn({ err: error, connectionId }, 'a sync run could not be counted in the metrics');
+        return undefined;
+      });
+      metrics.recordSyncRun({
+        platform: connection?.platform ?? 'unknown',
+        outcome: outcome.kind,
+        seconds,
+        ...(outcome.kind === 'done' ? { calls: outcome.usage.calls, quotaUnits: outcome.usage.quotaUnits } : {}),
+      });
+    },
   });
   const billingJobs = createBillingJobs({ boss: jobQueue.boss, billing, logger: app.log });
   // Before any route: the OpenAPI document collects every route as it is registered.
@@ -342,6 +358,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     sandbox: config.sandbox && !config.isStripeConfigured,
     paymentLinkUrl: config.stripe.paymentLink ?? null,
   }));
+  const closeMetricsPort = await serveMetrics(app, metrics, { token: config.metrics.token, port: config.metrics.port, host: config.host });
   // Only server/main.ts passes these, and only while the sandbox may run (a loopback PUBLIC_URL); checked again
   // here so that no wiring mistake can put the mailbox behind a public address.
   if (config.sandbox) sandboxRoutes?.(app);
@@ -401,6 +418,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     await mailer.idle();
     mailer.close();
     await liveEvents.close();
+    await closeMetricsPort?.();
   });
   return { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports, notifications, billingJobs, startDraining };
 }

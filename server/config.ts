@@ -133,6 +133,10 @@ const envSchema = z.object({
    * schedule fired here), `worker` (the jobs and schedules; HTTP only for /api/health and /api/ready). docs/deploy.md.
    */
   ROLE: z.enum(['all', 'web', 'worker'], { message: 'expected all, web or worker' }).default('all'),
+  /** GET /metrics answers (Prometheus text) only to `Authorization: Bearer <METRICS_TOKEN>`; unset: no /metrics on the app. */
+  METRICS_TOKEN: z.string().min(32, 'use at least 32 random characters (openssl rand -hex 24)').optional(),
+  /** A separate port serving only GET /metrics, for a scraper inside the network (never exposed by the load balancer). */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** Work sync jobs and run the sync schedule in this process (ROLE=web turns it off). */
   SYNC_WORKERS: booleanFlag.default(true),
   /**
@@ -191,6 +195,8 @@ export interface Config {
   platforms: Record<PlatformName, PlatformAppConfig>;
   platformAppKeys: { youtubeApiKey: string | undefined; twitterBearerToken: string | undefined };
   platformTimeoutMs: number;
+  /** Prometheus metrics: the bearer token for GET /metrics, and/or a separate port serving only it. */
+  metrics: { token: string | undefined; port: number | undefined };
   /** ROLE: what this process does (HTTP, jobs, or both). */
   role: 'all' | 'web' | 'worker';
   sync: { intervalHours: number; workers: boolean; retryLimit: number; retryDelaySeconds: number; retryMaxDelaySeconds: number };
@@ -361,6 +367,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ) as Record<PlatformName, PlatformAppConfig>,
     platformAppKeys: { youtubeApiKey: values.YOUTUBE_API_KEY, twitterBearerToken: values.TWITTER_BEARER_TOKEN },
     platformTimeoutMs: values.PLATFORM_TIMEOUT_MS,
+    metrics: { token: values.METRICS_TOKEN, port: values.METRICS_PORT },
     role: values.ROLE,
     sync: {
       intervalHours: values.SYNC_INTERVAL_HOURS,

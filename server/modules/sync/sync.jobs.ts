@@ -80,9 +80,11 @@ export interface SyncJobsDeps {
   onUserMustAct?: (event: { connectionId: number; message: string }) => Promise<void>;
   /** Told after each stored run: the follower milestone alert (decision 015). Its failure is logged, never the sync's. */
   onStored?: (event: { connectionId: number; followersBefore: number; followersAfter: number }) => Promise<void>;
+  /** Every run's outcome and duration, as it ends (the metrics). Must not throw. */
+  onRunSettled?: (event: { connectionId: number; outcome: RunOutcome; seconds: number }) => Promise<void>;
 }
 
-export function createSyncJobs({ boss, service, repository, clock, config, instanceId, logger, random = Math.random, onUserMustAct, onStored }: SyncJobsDeps) {
+export function createSyncJobs({ boss, service, repository, clock, config, instanceId, logger, random = Math.random, onUserMustAct, onStored, onRunSettled }: SyncJobsDeps) {
   const backoff = { baseMs: config.retryDelaySeconds * 1000, capMs: config.retryMaxDelaySeconds * 1000 };
   const sql = (text: string, values: unknown[]) => boss.getDb().executeSql(text, values);
 
@@ -187,7 +189,9 @@ export function createSyncJobs({ boss, service, repository, clock, config, insta
   }
 
   async function handle(job: PgBoss.JobWithMetadata<SyncJobData>): Promise<RunOutcome> {
+    const started = performance.now();
     const outcome = await service.run(job.data.connectionId, job.id);
+    await onRunSettled?.({ connectionId: job.data.connectionId, outcome, seconds: (performance.now() - started) / 1000 });
     await settle(job, outcome);
     return outcome;
   }
