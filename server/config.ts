@@ -128,6 +128,11 @@ const envSchema = z.object({
   PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Every active connection is synced this often (hours). */
   SYNC_INTERVAL_HOURS: z.coerce.number().min(0.25).max(168).default(6),
+  /**
+   * The public counters of each connection's posts under 7 days old are read this often (minutes), between syncs,
+   * so a post's 24-hour and 7-day counts are measured rather than guessed (decision 018). 0 turns the poll off.
+   */
+  YOUNG_POST_POLL_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
   /** Work sync jobs and run the sync schedule in this process. */
   SYNC_WORKERS: booleanFlag.default(true),
   /**
@@ -186,7 +191,7 @@ export interface Config {
   platforms: Record<PlatformName, PlatformAppConfig>;
   platformAppKeys: { youtubeApiKey: string | undefined; twitterBearerToken: string | undefined };
   platformTimeoutMs: number;
-  sync: { intervalHours: number; workers: boolean; retryLimit: number; retryDelaySeconds: number; retryMaxDelaySeconds: number };
+  sync: { intervalHours: number; youngPostPollMinutes: number; workers: boolean; retryLimit: number; retryDelaySeconds: number; retryMaxDelaySeconds: number };
   /** The model that rewords YouTube insights; undefined when OPENAI_BASE_URL and OPENAI_API_KEY are not both set. */
   insightRewriting: { baseUrl: string; apiKey: string; model: string } | undefined;
   isSmtpConfigured: boolean;
@@ -353,6 +358,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     platformTimeoutMs: values.PLATFORM_TIMEOUT_MS,
     sync: {
       intervalHours: values.SYNC_INTERVAL_HOURS,
+      youngPostPollMinutes: values.YOUNG_POST_POLL_MINUTES,
       workers: values.SYNC_WORKERS,
       retryLimit: values.SYNC_RETRY_LIMIT,
       retryDelaySeconds: values.SYNC_RETRY_DELAY_SECONDS,
