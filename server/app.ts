@@ -69,6 +69,8 @@ import { contentRoutes } from './modules/content/content.routes.ts';
 import { createRetentionFetcher, createYoutubeService } from './modules/youtube/youtube.service.ts';
 import { createTrafficFetcher } from './modules/youtube/video-traffic.ts';
 import { createSyncRepository, pruneDeadLetters } from './modules/sync/sync.repository.ts';
+import { createYoungPostJobs, type YoungPostJobs } from './modules/sync/young-posts.jobs.ts';
+import { createYoungPostsRepository, pruneContentMetricReads } from './modules/sync/young-posts.repository.ts';
 import { syncRoutes } from './modules/sync/sync.routes.ts';
 import { youtubeSyncExtension } from './modules/youtube/youtube-sync.repository.ts';
 import { createSyncRequests, createSyncService } from './modules/sync/sync.service.ts';
@@ -105,6 +107,8 @@ export interface App {
   jobQueue: JobQueue;
   /** The sync's jobs on it: `enqueue` a connection, `enqueueDue` the scheduled ones, and their definitions. */
   syncJobs: SyncJobs;
+  /** The young-post poll: `readConnection` reads one connection's posts under 7 days old now. */
+  youngPostJobs: YoungPostJobs;
   /** Emailed reports: `reports.runDue()` sends what is due now (the cron job calls it every minute). */
   reports: ReportsService;
   /** Alerts: in-app notices and their emails (decision 015). */
@@ -261,6 +265,16 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     onUserMustAct: notifications.connectionNeedsUser,
     onStored: notifications.followersStored,
   });
+  // Between syncs, the counters of posts under 7 days old are read hourly (decision 018).
+  const youngPostJobs = createYoungPostJobs({
+    boss: jobQueue.boss,
+    repository: createYoungPostsRepository(db),
+    platformsRepository,
+    custody: tokenCustody,
+    clock,
+    pollMinutes: config.sync.youngPostPollMinutes,
+    logger: app.log,
+  });
   const billingJobs = createBillingJobs({ boss: jobQueue.boss, billing, logger: app.log });
   // Before any route: the gate attaches itself to every premium route as it is registered.
   registerAccessGate(app, { requireUser, requireAccess: createRequireAccess({ grantsAccess: billing.grantsAccess }) });
@@ -312,10 +326,10 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
 
   await reportsRoutes(app, { reports });
   notificationsRoutes(app, { notifications, requireUser });
-  const housekeeping = createHousekeeping({ db, clock, prunes: { analyticsCache: pruneAnalyticsCache, eventStreams: pruneEventStreams, syncDeadLetters: pruneDeadLetters } });
+  const housekeeping = createHousekeeping({ db, clock, prunes: { analyticsCache: pruneAnalyticsCache, eventStreams: pruneEventStreams, syncDeadLetters: pruneDeadLetters, contentMetricReads: pruneContentMetricReads } });
   await jobQueue.start(
     listJobDefinitions({
-      sync: syncJobs.definitions,
+      sync: [...syncJobs.definitions, ...youngPostJobs.definitions],
       reports: reportsScanJob(reports, app.log),
       alerts: reconnectScanJob(notifications, app.log),
       housekeeping: housekeepingJob(housekeeping, app.log),
@@ -386,5 +400,5 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     mailer.close();
     await liveEvents.close();
   });
-  return { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports, notifications, billingJobs, startDraining };
+  return { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, youngPostJobs, reports, notifications, billingJobs, startDraining };
 }
