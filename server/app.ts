@@ -242,13 +242,16 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     logger: app.log,
     attachment: reportPdfAttachment(exportsService),
   });
-  // Alerts (decision 015): a stopped sync's reconnect notice and email, with the reports' one-click unsubscribe.
+  // Alerts (decisions 015, 018): reconnect, follower milestone and top post notices and emails, with the reports'
+  // one-click unsubscribe.
+  const benchmarks = createBenchmarkService({ repository: createBenchmarkRepository(db), clock });
   const notifications = createNotificationsService({
     repository: createNotificationsRepository(db),
     mailer,
     clock,
     publicUrl: config.publicUrl,
     unsubscribeLinks: reports.unsubscribeLinks,
+    benchmarks,
     logger: app.log,
   });
   for (const kind of alertKinds) {
@@ -263,7 +266,11 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     instanceId: presence.instanceId,
     logger: app.log,
     onUserMustAct: notifications.connectionNeedsUser,
-    onStored: notifications.followersStored,
+    // After each stored run: the follower milestone, then the posts that reached an age since the last look (top 10 %).
+    onStored: async (event) => {
+      await notifications.followersStored(event).catch((error: unknown) => app.log.error({ event: 'alert.failed', connectionId: event.connectionId, err: error }, 'the follower milestone alert could not be created'));
+      await notifications.postsMatured(event);
+    },
   });
   // Between syncs, the counters of posts under 7 days old are read hourly (decision 018).
   const youngPostJobs = createYoungPostJobs({
@@ -274,6 +281,9 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     clock,
     pollMinutes: config.sync.youngPostPollMinutes,
     logger: app.log,
+    onRead: async (event) => {
+      await notifications.postsMatured(event);
+    },
   });
   const billingJobs = createBillingJobs({ boss: jobQueue.boss, billing, logger: app.log });
   // Before any route: the gate attaches itself to every premium route as it is registered.
@@ -309,7 +319,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     logger: app.log,
   });
   youtubeRoutes(app, { youtube });
-  contentRoutes(app, { benchmarks: createBenchmarkService({ repository: createBenchmarkRepository(db), clock }) });
+  contentRoutes(app, { benchmarks });
   exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }) });
   const settings = createSettingsService({
     repository: createSettingsRepository(db),

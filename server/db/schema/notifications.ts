@@ -23,6 +23,8 @@ export const notifications = pgTable(
     connectionId: integer('connection_id'),
     /** The platform of that connection (its OAuth flow is what the button starts). */
     platform: text('platform'),
+    /** Where the notice leads (a top post alert: the post on its platform); null when nowhere but the app. */
+    url: text('url'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     readAt: timestamp('read_at', { withTimezone: true }),
   },

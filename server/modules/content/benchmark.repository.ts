@@ -125,14 +125,15 @@ export function benchmarkQuery(userId: number, targets: BenchmarkTargets, now: D
       ),
       read_days as (select distinct item_id, (at at time zone 'UTC')::date as day from timed_reads),
       -- A day's snapshot stands at the end of its day, unless the day has timed reads: they say when the counts were
-      -- what they were, where the end-of-day point is an assumption.
+      -- what they were, where the end-of-day point is an assumption. Today's stands at now either way (it holds the
+      -- latest read or sync), so a post that just left the poll still has a point after its 7-day moment.
       snapshot_days as (
         select cm.content_item_id as item_id, p.published_at,
           least((cm.as_of + 1)::timestamp at time zone 'UTC', ${nowAt}) as at,
           max(cm.value) filter (where cm.metric_type = 'views') as views,
           coalesce(max(cm.value) filter (where cm.metric_type = 'engagements'), sum(cm.value) filter (where cm.metric_type in (${list(ENGAGEMENT_PARTS)}))) as engagements
         from content_metrics cm join pool p on p.id = cm.content_item_id
-        where not exists (select 1 from read_days d where d.item_id = cm.content_item_id and d.day = cm.as_of)
+        where (cm.as_of >= (${nowAt} at time zone 'UTC')::date or not exists (select 1 from read_days d where d.item_id = cm.content_item_id and d.day = cm.as_of))
         group by cm.content_item_id, p.published_at, cm.as_of
         union all
         select item_id, published_at, at, views, engagements from timed_reads
