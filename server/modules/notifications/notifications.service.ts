@@ -19,6 +19,8 @@ const LIST_LIMIT = 50;
 export const TOP_POST_PERCENTILE = 90;
 /** A connection's first evaluation looks back this far: moments older than that are history, not news. */
 const TOP_POST_FIRST_LOOKBACK_MS = 24 * 3_600_000;
+/** "top 10 %" kept on one line (a no-break space). */
+const TOP_TEN = 'top 10\u00a0%';
 /** What a platform's posts are called in a sentence. */
 const POST_NOUNS: Partial<Record<string, string>> = { youtube: 'videos', tiktok: 'videos' };
 const DEFAULT_SETTINGS: AlertSettings = { reconnect: true, topPost: true, followerMilestone: true };
@@ -193,12 +195,12 @@ export function createNotificationsService({ repository, mailer, clock, publicUr
       const label = BENCHMARK_AGES.find((entry) => entry.hours === moment.hours)!.label;
       const platformName = platformDisplayName(connection.platform);
       const typical = views.ratio === null ? `above your typical of 0 (n = ${views.n})` : `${formatRatio(views.ratio)} your typical (n = ${views.n})`;
-      const sentence = `“${moment.title}” is in your top 10 % of ${platformName} ${POST_NOUNS[connection.platform] ?? 'posts'} at ${label}: ${typical}`;
+      const sentence = `“${moment.title}” is in your ${TOP_TEN} of ${platformName} ${POST_NOUNS[connection.platform] ?? 'posts'} at ${label}: ${typical}`;
       const notice = await repository.insertOnce({
         userId: connection.userId,
         kind: 'topPost',
         key: `top-post:${moment.id}`,
-        title: `“${moment.title}” is in your top 10 %`,
+        title: `“${moment.title}” is in your ${TOP_TEN}`,
         body: `${sentence}.`,
         connectionId,
         platform: connection.platform,
@@ -208,7 +210,7 @@ export function createNotificationsService({ repository, mailer, clock, publicUr
       if (!notice) continue;
       alerted += 1;
       await announce(notice, {
-        subject: `“${moment.title}” is in your top 10 % at ${label}`,
+        subject: `“${moment.title}” is in your ${TOP_TEN} at ${label}`,
         lines: [`${sentence}.`, `${(views.value ?? 0).toLocaleString('en-US', { maximumFractionDigits: 0 })} views at ${label}, against a typical ${(views.median ?? 0).toLocaleString('en-US', { maximumFractionDigits: 0 })}.`],
         actionLabel: moment.url ? `Open it on ${platformName}` : 'Open your analytics',
         actionUrl: moment.url ?? `${publicUrl}/analytics`,

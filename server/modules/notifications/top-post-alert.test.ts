@@ -56,7 +56,7 @@ async function notices(account: Account): Promise<Notification[]> {
   return response.body.notifications;
 }
 
-const topPostMails = (account: Account) => server.smtp.messages.filter((mail) => mail.to.includes(account.email) && /top 10 %/.test(mail.subject));
+const topPostMails = (account: Account) => server.smtp.messages.filter((mail) => mail.to.includes(account.email) && /top 10\u00a0%/.test(mail.subject));
 
 describe('the top 10 % post alert', () => {
   it('one notice and one email when a post reaches an age in the creator’s top 10 %, and never again for that post', async () => {
@@ -65,14 +65,14 @@ describe('the top 10 % post alert', () => {
     // Two processes (a sync and a young-post read) finishing at once: one evaluation, one alert.
     const [first, second] = await Promise.all([server.notifications.postsMatured({ connectionId }), server.notifications.postsMatured({ connectionId })]);
     expect(first + second).toBe(1);
-    const sentence = `“My best take” is in your top 10 % of TikTok videos at 24 hours: ${formatRatio(5000 / median)} your typical (n = 12).`;
+    const sentence = `“My best take” is in your top 10\u00a0% of TikTok videos at 24 hours: ${formatRatio(5000 / median)} your typical (n = 12).`;
     const list = await notices(alice);
     expect(list).toEqual([
-      expect.objectContaining({ kind: 'topPost', title: '“My best take” is in your top 10 %', body: sentence, connectionId, platform: 'tiktok', url: 'https://www.tiktok.com/@creator/video/7380080137682881835', readAt: null }),
+      expect.objectContaining({ kind: 'topPost', title: '“My best take” is in your top 10\u00a0%', body: sentence, connectionId, platform: 'tiktok', url: 'https://www.tiktok.com/@creator/video/7380080137682881835', readAt: null }),
     ]);
     const mails = topPostMails(alice);
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.subject).toBe('“My best take” is in your top 10 % at 24 hours');
+    expect(mails[0]!.subject).toBe('“My best take” is in your top 10\u00a0% at 24 hours');
     expect(mails[0]!.text).toContain(sentence);
     expect(mails[0]!.text).toContain('Open it on TikTok: https://www.tiktok.com/@creator/video/7380080137682881835');
     expect(mails[0]!.text).toMatch(new RegExp(`${TEST_PUBLIC_URL}/unsubscribe\\?token=[^\\s&]+&topic=alert%3AtopPost`));
