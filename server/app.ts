@@ -76,6 +76,7 @@ import { youtubeSyncExtension } from './modules/youtube/youtube-sync.repository.
 import { createSyncRequests, createSyncService } from './modules/sync/sync.service.ts';
 import { createRequireAccess, registerAccessGate } from './plugins/access.ts';
 import { createRequireUser } from './plugins/authentication.ts';
+import { registerApiDocs } from './plugins/api-docs.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { handleClientError, registerInputGuard } from './plugins/input-guard.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -286,6 +287,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     },
   });
   const billingJobs = createBillingJobs({ boss: jobQueue.boss, billing, logger: app.log });
+  // Before any route: the OpenAPI document collects every route as it is registered.
+  await registerApiDocs(app);
   // Before any route: the gate attaches itself to every premium route as it is registered.
   registerAccessGate(app, { requireUser, requireAccess: createRequireAccess({ grantsAccess: billing.grantsAccess }) });
 

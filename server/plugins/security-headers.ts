@@ -15,13 +15,14 @@ const APP_CSP = [
   "form-action 'self'",
 ].join('; ');
 
-// The sandbox's own server-rendered pages (mailbox) carry their styles inline; they never run scripts.
-const SANDBOX_CSP = APP_CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+// The sandbox's own server-rendered pages (mailbox) carry their styles inline; they never run scripts. Swagger UI
+// (/api/docs) sets style attributes as it renders; its scripts are files of this server like the app's.
+const INLINE_STYLES_CSP = APP_CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
 
 export function registerSecurityHeaders(app: FastifyInstance) {
   app.addHook('onSend', async (request, reply, payload) => {
     const path = request.url.split('?')[0] ?? '';
-    reply.header('content-security-policy', path.startsWith('/sandbox/') ? SANDBOX_CSP : APP_CSP);
+    reply.header('content-security-policy', path.startsWith('/sandbox/') || path.startsWith('/api/docs') ? INLINE_STYLES_CSP : APP_CSP);
     reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');

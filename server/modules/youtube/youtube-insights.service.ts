@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { addDays, dayOf } from '../../lib/dates.ts';
 import { generateInsights as runInsightRules, type InsightInput, type InsightVideo } from './insights/engine.ts';
 import type { InsightRewriter } from './insights/rewrite.ts';
+import { topDecileChance } from './insights/top-decile-chance.ts';
 import { analyzeViralPotential } from './insights/viral-potential.ts';
 import type { RequireVideo } from './video-lookup.ts';
 import type { YoutubeRepository } from './youtube.repository.ts';
@@ -27,6 +28,24 @@ function safeJson(text: string): unknown {
   } catch {
     return null;
   }
+}
+
+/** The channel's videos as the insight rules and the viral potential read them. */
+export async function insightVideosOf(repository: Pick<YoutubeRepository, 'insightVideos'>, connectionId: number): Promise<InsightVideo[]> {
+  const rows = await repository.insightVideos(connectionId);
+  return rows.map((row) => ({
+    videoId: row.video_id,
+    title: row.title,
+    publishedAt: row.published_at,
+    durationSeconds: toNumber(row.duration_seconds),
+    views: row.views,
+    likes: row.likes,
+    comments: row.comments,
+    clickThroughRate: row.click_through_rate,
+    averageViewPercentage: row.average_view_percentage,
+    earlyViews: parseEarlyViews(row.early_views),
+    retention: normalizeRetentionData(row.retention),
+  }));
 }
 
 export interface YoutubeInsightsDeps {
@@ -54,22 +73,7 @@ export function createYoutubeInsightsService({ repository, clock, rewrite, requi
     return (await repository.latestInsights(channel.connectionId)).map(toInsight);
   }
 
-  async function channelVideosForInsights(connectionId: number): Promise<InsightVideo[]> {
-    const rows = await repository.insightVideos(connectionId);
-    return rows.map((row) => ({
-      videoId: row.video_id,
-      title: row.title,
-      publishedAt: row.published_at,
-      durationSeconds: toNumber(row.duration_seconds),
-      views: row.views,
-      likes: row.likes,
-      comments: row.comments,
-      clickThroughRate: row.click_through_rate,
-      averageViewPercentage: row.average_view_percentage,
-      earlyViews: parseEarlyViews(row.early_views),
-      retention: normalizeRetentionData(row.retention),
-    }));
-  }
+  const channelVideosForInsights = (connectionId: number) => insightVideosOf(repository, connectionId);
 
   async function generateInsights(userId: number): Promise<Insight[]> {
     const channel = await repository.activeChannel(userId);
