@@ -192,6 +192,8 @@ export function createNotificationsService({ repository, mailer, clock, publicUr
       const views = age?.views;
       if (!age || !views || views.status !== 'ok' || views.percentile === null || views.percentile < TOP_POST_PERCENTILE) continue;
       announced.add(moment.id);
+      // The post's address comes from the platform: only a web address becomes a link (never javascript: or data:).
+      const postUrl = moment.url && /^https?:\/\//i.test(moment.url) ? moment.url : null;
       const label = BENCHMARK_AGES.find((entry) => entry.hours === moment.hours)!.label;
       const platformName = platformDisplayName(connection.platform);
       const typical = views.ratio === null ? `above your typical of 0 (n = ${views.n})` : `${formatRatio(views.ratio)} your typical (n = ${views.n})`;
@@ -204,7 +206,7 @@ export function createNotificationsService({ repository, mailer, clock, publicUr
         body: `${sentence}.`,
         connectionId,
         platform: connection.platform,
-        url: moment.url,
+        url: postUrl,
         createdAt: now,
       });
       if (!notice) continue;
@@ -212,8 +214,8 @@ export function createNotificationsService({ repository, mailer, clock, publicUr
       await announce(notice, {
         subject: `“${moment.title}” is in your ${TOP_TEN} at ${label}`,
         lines: [`${sentence}.`, `${(views.value ?? 0).toLocaleString('en-US', { maximumFractionDigits: 0 })} views at ${label}, against a typical ${(views.median ?? 0).toLocaleString('en-US', { maximumFractionDigits: 0 })}.`],
-        actionLabel: moment.url ? `Open it on ${platformName}` : 'Open your analytics',
-        actionUrl: moment.url ?? `${publicUrl}/analytics`,
+        actionLabel: postUrl ? `Open it on ${platformName}` : 'Open your analytics',
+        actionUrl: postUrl ?? `${publicUrl}/analytics`,
       });
     }
     return alerted;

@@ -25,7 +25,7 @@ afterAll(async () => {
  * publishing day's read stands at its end), and the post under test published 25 hours before now, read at 23.5 and
  * 24.5 hours with `views` both times.
  */
-async function creator(account: Account, { comparables = 12, views = 5000 }: { comparables?: number; views?: number } = {}) {
+async function creator(account: Account, { comparables = 12, views = 5000, url = 'https://www.tiktok.com/@creator/video/7380080137682881835' }: { comparables?: number; views?: number; url?: string } = {}) {
   const now = server.clock.now();
   const [connection] = await server.db
     .insert(platformConnections)
@@ -40,7 +40,7 @@ async function creator(account: Account, { comparables = 12, views = 5000 }: { c
   const publishedAt = new Date(now.getTime() - 25 * HOUR);
   const [target] = await server.db
     .insert(contentItems)
-    .values({ connectionId, platformContentId: 'new', title: 'My best take', publishedAt, url: 'https://www.tiktok.com/@creator/video/7380080137682881835' })
+    .values({ connectionId, platformContentId: 'new', title: 'My best take', publishedAt, url })
     .returning();
   await server.db.insert(contentMetricReads).values(
     [23.5, 24.5].map((hours) => ({ contentItemId: target!.id, metricType: 'views', readAt: new Date(publishedAt.getTime() + hours * HOUR), value: views })),
@@ -121,5 +121,14 @@ describe('the top 10 % post alert', () => {
     const middling = await creator(frank, { views: 108 });
     expect(await server.notifications.postsMatured({ connectionId: middling.connectionId })).toBe(0);
     expect([...(await notices(erin)), ...(await notices(frank))]).toEqual([]);
+  });
+
+  it('links only to a web address: a post address that is not one leads to the analytics instead', async () => {
+    const gina = await signUpWithAccess(server);
+    const { connectionId } = await creator(gina, { url: 'javascript:alert(1)' });
+    expect(await server.notifications.postsMatured({ connectionId })).toBe(1);
+    expect((await notices(gina))[0]).toMatchObject({ kind: 'topPost', url: null });
+    expect(topPostMails(gina)[0]!.text).toContain(`Open your analytics: ${TEST_PUBLIC_URL}/analytics`);
+    expect(topPostMails(gina)[0]!.text).not.toContain('javascript:');
   });
 });
