@@ -1,7 +1,8 @@
 // `npm run bench` (last part): what syncs cost at the platforms, as the platform sandbox counts it
 // (GET /_sandbox/usage): YouTube Data API quota units (10,000 a day per Google Cloud project) and X's billable reads
 // (each post or user returned, once per UTC day). For the large demo accounts: the first sync, a second sync the same
-// day, and a fortnight of daily syncs; and how many creators one day's budget would carry at that steady state.
+// day, and a fortnight of daily syncs; and how many creators one day's budget would carry at that steady state;
+// then a day of the young-post poll (hourly reads of posts under 7 days old) on top of the day's sync.
 // Runs the real server on a manual clock against the sandbox (traffic stays on loopback).
 import { PGlite } from '@electric-sql/pglite';
 import { openPostgres, wrapPglite } from '../server/db/client.ts';
@@ -52,6 +53,28 @@ try {
   process.stdout.write(row(`daily, mean of ${DAYS} days`, { units: Number(units.toFixed(1)), postReads: Number(postReads.toFixed(1)), userReads: Number(mean(daily.map((entry) => entry.userReads)).toFixed(1)) }));
   process.stdout.write(row(`daily, most of ${DAYS} days`, { units: Math.max(...daily.map((entry) => entry.units)), postReads: Math.max(...daily.map((entry) => entry.postReads)), userReads: Math.max(...daily.map((entry) => entry.userReads)) }));
   process.stdout.write(`YouTube channels like it per project's daily quota at steady state: ${Math.floor(YOUTUBE_DAILY_QUOTA / units)}\n`);
+
+  // The young-post poll (decision 018): the day's sync, then a day of hourly reads of the posts under 7 days old.
+  server.clock.advance(DAY);
+  await syncBoth();
+  const beforePoll = await usage();
+  const young = { youtube: 0, twitter: 0 };
+  for (let hour = 0; hour < 24; hour += 1) {
+    server.clock.advance(DAY / 24);
+    for (const [platform, id] of [['youtube', youtube], ['twitter', twitter]] as const) {
+      const outcome = await server.youngPosts.readConnection(id);
+      if (outcome.kind === 'read') young[platform] = Math.max(young[platform], outcome.posts);
+    }
+  }
+  const afterPoll = await usage();
+  const poll = {
+    units: afterPoll.youtube.dataApiUnits - beforePoll.youtube.dataApiUnits,
+    postReads: afterPoll.twitter.postReads - beforePoll.twitter.postReads,
+    userReads: afterPoll.twitter.userReads - beforePoll.twitter.userReads,
+  };
+  process.stdout.write(row(`young-post poll, a day (24 reads)`, poll));
+  process.stdout.write(`posts under 7 days old: YouTube ${young.youtube}, X ${young.twitter}\n`);
+  process.stdout.write(`YouTube channels like it per project's daily quota with the hourly poll: ${Math.floor(YOUTUBE_DAILY_QUOTA / (units + poll.units))}\n`);
 } finally {
   await server.close();
 }

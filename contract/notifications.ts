@@ -14,6 +14,8 @@ export const notification = z.object({
   /** The connection a reconnect notice is about: its button starts that connection's reconnect. */
   connectionId: z.number().int().nullable(),
   platform: z.string().nullable(),
+  /** Where the notice leads: a top post alert links to the post on its platform; null for the others. */
+  url: z.string().nullable(),
   createdAt: z.string(),
   readAt: z.string().nullable(),
 });

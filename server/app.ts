@@ -72,6 +72,8 @@ import { createContentService } from './modules/content/content.service.ts';
 import { createRetentionFetcher, createYoutubeService } from './modules/youtube/youtube.service.ts';
 import { createTrafficFetcher } from './modules/youtube/video-traffic.ts';
 import { createSyncRepository, pruneDeadLetters } from './modules/sync/sync.repository.ts';
+import { createYoungPostJobs, type YoungPostJobs } from './modules/sync/young-posts.jobs.ts';
+import { createYoungPostsRepository, pruneContentMetricReads } from './modules/sync/young-posts.repository.ts';
 import { syncRoutes } from './modules/sync/sync.routes.ts';
 import { youtubeSyncExtension } from './modules/youtube/youtube-sync.repository.ts';
 import { createSyncRequests, createSyncService } from './modules/sync/sync.service.ts';
@@ -110,6 +112,8 @@ export interface App {
   jobQueue: JobQueue;
   /** The sync's jobs on it: `enqueue` a connection, `enqueueDue` the scheduled ones, and their definitions. */
   syncJobs: SyncJobs;
+  /** The young-post poll: `readConnection` reads one connection's posts under 7 days old now. */
+  youngPostJobs: YoungPostJobs;
   /** Emailed reports: `reports.runDue()` sends what is due now (the cron job calls it every minute). */
   reports: ReportsService;
   /** Alerts: in-app notices and their emails (decision 015). */
@@ -246,13 +250,16 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     logger: app.log,
     attachment: reportPdfAttachment(exportsService),
   });
-  // Alerts (decision 015): a stopped sync's reconnect notice and email, with the reports' one-click unsubscribe.
+  // Alerts (decisions 015, 018): reconnect, follower milestone and top post notices and emails, with the reports'
+  // one-click unsubscribe.
+  const benchmarks = createBenchmarkService({ repository: createBenchmarkRepository(db), clock });
   const notifications = createNotificationsService({
     repository: createNotificationsRepository(db),
     mailer,
     clock,
     publicUrl: config.publicUrl,
     unsubscribeLinks: reports.unsubscribeLinks,
+    benchmarks,
     logger: app.log,
   });
   for (const kind of alertKinds) {
@@ -267,7 +274,11 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     instanceId: presence.instanceId,
     logger: app.log,
     onUserMustAct: notifications.connectionNeedsUser,
-    onStored: notifications.followersStored,
+    // After each stored run: the follower milestone, then the posts that reached an age since the last look (top 10 %).
+    onStored: async (event) => {
+      await notifications.followersStored(event).catch((error: unknown) => app.log.error({ event: 'alert.failed', connectionId: event.connectionId, err: error }, 'the follower milestone alert could not be created'));
+      await notifications.postsMatured(event);
+    },
     onRunSettled: async ({ connectionId, outcome, seconds }) => {
       const connection = await platformsRepository.findConnectionById(connectionId).catch((error: unknown) => {
         app.log.warn({ err: error, connectionId }, 'a sync run could not be counted in the metrics');
@@ -279,6 +290,19 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
         seconds,
         ...(outcome.kind === 'done' ? { calls: outcome.usage.calls, quotaUnits: outcome.usage.quotaUnits } : {}),
       });
+    },
+  });
+  // Between syncs, the counters of posts under 7 days old are read hourly (decision 018).
+  const youngPostJobs = createYoungPostJobs({
+    boss: jobQueue.boss,
+    repository: createYoungPostsRepository(db),
+    platformsRepository,
+    custody: tokenCustody,
+    clock,
+    pollMinutes: config.sync.youngPostPollMinutes,
+    logger: app.log,
+    onRead: async (event) => {
+      await notifications.postsMatured(event);
     },
   });
   const billingJobs = createBillingJobs({ boss: jobQueue.boss, billing, logger: app.log });
@@ -325,7 +349,6 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     logger: app.log,
   });
   youtubeRoutes(app, { youtube });
-  const benchmarks = createBenchmarkService({ repository: createBenchmarkRepository(db), clock });
   const content = createContentService({ repository: createContentRepository(db), benchmarks });
   contentRoutes(app, { benchmarks, content });
   exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }), postsExport: createPostsExport({ content, clock }) });
@@ -344,10 +367,10 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
 
   await reportsRoutes(app, { reports });
   notificationsRoutes(app, { notifications, requireUser });
-  const housekeeping = createHousekeeping({ db, clock, prunes: { analyticsCache: pruneAnalyticsCache, eventStreams: pruneEventStreams, syncDeadLetters: pruneDeadLetters } });
+  const housekeeping = createHousekeeping({ db, clock, prunes: { analyticsCache: pruneAnalyticsCache, eventStreams: pruneEventStreams, syncDeadLetters: pruneDeadLetters, contentMetricReads: pruneContentMetricReads } });
   await jobQueue.start(
     listJobDefinitions({
-      sync: syncJobs.definitions,
+      sync: [...syncJobs.definitions, ...youngPostJobs.definitions],
       reports: reportsScanJob(reports, app.log),
       alerts: reconnectScanJob(notifications, app.log),
       housekeeping: housekeepingJob(housekeeping, app.log),
@@ -420,5 +443,5 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     await liveEvents.close();
     await closeMetricsPort?.();
   });
-  return { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports, notifications, billingJobs, startDraining };
+  return { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, youngPostJobs, reports, notifications, billingJobs, startDraining };
 }

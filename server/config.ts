@@ -137,6 +137,11 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(32, 'use at least 32 random characters (openssl rand -hex 24)').optional(),
   /** A separate port serving only GET /metrics, for a scraper inside the network (never exposed by the load balancer). */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /**
+   * The public counters of each connection's posts under 7 days old are read this often (minutes), between syncs,
+   * so a post's 24-hour and 7-day counts are measured rather than guessed (decision 018). 0 turns the poll off.
+   */
+  YOUNG_POST_POLL_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
   /** Work sync jobs and run the sync schedule in this process (ROLE=web turns it off). */
   SYNC_WORKERS: booleanFlag.default(true),
   /**
@@ -199,7 +204,7 @@ export interface Config {
   metrics: { token: string | undefined; port: number | undefined };
   /** ROLE: what this process does (HTTP, jobs, or both). */
   role: 'all' | 'web' | 'worker';
-  sync: { intervalHours: number; workers: boolean; retryLimit: number; retryDelaySeconds: number; retryMaxDelaySeconds: number };
+  sync: { intervalHours: number; youngPostPollMinutes: number; workers: boolean; retryLimit: number; retryDelaySeconds: number; retryMaxDelaySeconds: number };
   /** The model that rewords YouTube insights; undefined when OPENAI_BASE_URL and OPENAI_API_KEY are not both set. */
   insightRewriting: { baseUrl: string; apiKey: string; model: string } | undefined;
   isSmtpConfigured: boolean;
@@ -371,6 +376,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     role: values.ROLE,
     sync: {
       intervalHours: values.SYNC_INTERVAL_HOURS,
+      youngPostPollMinutes: values.YOUNG_POST_POLL_MINUTES,
       workers: values.ROLE !== 'web' && values.SYNC_WORKERS,
       retryLimit: values.SYNC_RETRY_LIMIT,
       retryDelaySeconds: values.SYNC_RETRY_DELAY_SECONDS,

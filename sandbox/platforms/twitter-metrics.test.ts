@@ -142,3 +142,40 @@ describe('X users/:id/tweets', () => {
     expect((await get(url, bearer(token))).status).toBe(200);
   });
 });
+
+describe('X GET /2/tweets (lookup by ids)', () => {
+  const lookup = (query: string) => context.sandbox.url(`https://api.x.com/2/tweets?${query}`);
+
+  it('answers 1 to 100 ids with the fields asked for, unknown ids as per-id errors, and bills each post once a day', async () => {
+    const { sandbox } = context;
+    const token = await connectAs(sandbox, 'twitter', 2);
+    const id = sandbox.accounts.twitter[2]!.id;
+    const recent = (await get(timeline(id, 'max_results=5&tweet.fields=public_metrics'), bearer(token))).body.data as { id: string; public_metrics: unknown }[];
+    const usage = async () => (await get(`${sandbox.baseUrl}/_sandbox/usage`)).body.twitter.postReads as number;
+    const before = await usage();
+    const ids = recent.map((post) => post.id);
+    const answer = await get(lookup(`ids=${[...ids, '1'].join(',')}&tweet.fields=public_metrics`), bearer(token));
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.map((post: { id: string }) => post.id)).toEqual(ids);
+    expect(answer.body.data[0].public_metrics).toEqual(recent[0]!.public_metrics);
+    expect(answer.body.errors).toEqual([expect.objectContaining({ resource_id: '1', title: 'Not Found Error', parameter: 'ids' })]);
+    // Read again the same day: billed once.
+    await get(lookup(`ids=${ids.join(',')}&tweet.fields=public_metrics`), bearer(token));
+    expect((await usage()) - before).toBe(0);
+    context.clock.advance(DAY);
+    await get(lookup(`ids=${ids.join(',')}&tweet.fields=public_metrics`), bearer(await connectAs(sandbox, 'twitter', 2)));
+    expect((await usage()) - before).toBe(ids.length);
+  });
+
+  it('refuses no ids, more than 100, a malformed id, an unknown field or parameter, and no token', async () => {
+    const { sandbox } = context;
+    const token = await connectAs(sandbox, 'twitter', 2);
+    const many = Array.from({ length: 101 }, (_, index) => String(1000 + index)).join(',');
+    for (const query of ['tweet.fields=public_metrics', `ids=${many}`, 'ids=12a', 'ids=1&tweet.fields=views', 'ids=1&max_results=5']) {
+      const answer = await get(lookup(query), bearer(token));
+      expect(answer.status, query).toBe(400);
+      expect(answer.body.title).toBe('Invalid Request');
+    }
+    expect((await get(lookup('ids=1'), bearer('nope'))).status).toBe(401);
+  });
+});

@@ -1,4 +1,4 @@
-// X's user timeline with metrics: GET /2/users/:id/tweets. docs/platforms/x.md#timeline, §4.5, §7.
+// X's user timeline with metrics, GET /2/users/:id/tweets, and the posts lookup by ids, GET /2/tweets. docs/platforms/x.md#timeline, §4.5, §7.
 //
 // Modelled: newest first, `max_results` 5–100, `pagination_token` ← `meta.next_token` (absent on the last page),
 // only the newest 3,200 posts reachable, `since_id` / `until_id` / `start_time` / `end_time`, `public_metrics` on
@@ -23,6 +23,7 @@ const POST_FIELDS = [
   'suggested_source_links', 'suggested_source_links_with_counts', 'text', 'withheld',
 ] as const;
 const TIMELINE_PARAMS = ['max_results', 'pagination_token', 'since_id', 'until_id', 'start_time', 'end_time', 'exclude', 'tweet.fields', 'post.fields', 'expansions', 'media.fields', 'user.fields', 'poll.fields', 'place.fields'];
+const LOOKUP_PARAMS = ['ids', 'tweet.fields', 'post.fields', 'expansions', 'media.fields', 'user.fields', 'poll.fields', 'place.fields'];
 const TIMELINE_CAP = 3200;
 /** With exclude=replies the timeline reaches only the newest 800 posts (replies among them dropped). */
 const TIMELINE_CAP_WITHOUT_REPLIES = 800;
@@ -73,6 +74,43 @@ function invalidRequest(parameters: Record<string, string[]>, message: string, h
 
 export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetricsDeps) {
   const postsOf = (index: number) => xPosts(PERSONAS[index]!, deps.users[index]!.followersCount);
+
+  /** One post as X writes it, with the fields asked for (private metrics only on the owner's posts of the last 30 days). */
+  function renderPost(item: ContentItem, id: string, { fields, expansions, postEra, now, owner }: { fields: readonly string[]; expansions: readonly string[]; postEra: boolean; now: Date; owner: boolean }): Record<string, unknown> {
+    const day = dayOf(now);
+    const postId = xPostId(item).toString();
+    const counters = countersAt(item, day);
+    const post: Record<string, unknown> = { id: postId, text: `${item.title} ${item.description.match(/#\w+/g)?.slice(0, 2).join(' ') ?? ''}`.trim(), [postEra ? 'edit_history_post_ids' : 'edit_history_tweet_ids']: [postId] };
+    if (postEra && isReply(item) && expansions.includes('referenced_posts')) post.referenced_posts = [{ type: 'replied_to', id: (xPostId(item) - 1n).toString() }];
+    if (postEra && isReply(item) && expansions.includes('in_reply_to_user_id')) post.in_reply_to_user_id = REPLIED_USER_ID;
+    const publicMetrics = {
+      [postEra ? 'repost_count' : 'retweet_count']: counters.shares,
+      reply_count: counters.comments,
+      like_count: counters.likes,
+      quote_count: Math.round(counters.shares * 0.15),
+      bookmark_count: counters.saves,
+      impression_count: counters.views,
+    };
+    const recent = owner && now.getTime() - item.publishedMs < PRIVATE_WINDOW_MS;
+    const linkClicks = Math.round(counters.views * 0.004);
+    const profileClicks = Math.round(counters.views * 0.002);
+    for (const field of fields) {
+      if (field === 'created_at') post.created_at = new Date(item.publishedMs).toISOString();
+      else if (field === 'public_metrics') post.public_metrics = publicMetrics;
+      else if (field === 'author_id') post.author_id = id;
+      else if (field === 'conversation_id') post.conversation_id = isReply(item) ? (xPostId(item) - 1n).toString() : postId;
+      else if (field === 'referenced_tweets' && isReply(item)) post.referenced_tweets = [{ type: 'replied_to', id: (xPostId(item) - 1n).toString() }];
+      else if (field === 'in_reply_to_user_id' && isReply(item)) post.in_reply_to_user_id = REPLIED_USER_ID;
+      else if (field === 'lang') post.lang = 'en';
+      else if (field === 'possibly_sensitive') post.possibly_sensitive = false;
+      else if (field === 'reply_settings') post.reply_settings = 'everyone';
+      else if (field === 'non_public_metrics' && recent) post.non_public_metrics = { impression_count: counters.views, url_link_clicks: linkClicks, user_profile_clicks: profileClicks };
+      else if (field === 'organic_metrics' && recent) {
+        post.organic_metrics = { impression_count: counters.views, like_count: counters.likes, reply_count: counters.comments, retweet_count: counters.shares, url_link_clicks: linkClicks, user_profile_clicks: profileClicks };
+      }
+    }
+    return post;
+  }
 
   function timeline(request: SandboxRequest): Reply {
     const token = bearerToken(request.headers);
@@ -161,42 +199,8 @@ export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetr
       offset = decoded.o;
     }
     const page = matching.slice(offset, offset + maxResults);
-    const day = dayOf(now);
     deps.billing.postsRead(page.map((item) => xPostId(item).toString()));
-    const data = page.map((item) => {
-      const postId = xPostId(item).toString();
-      const counters = countersAt(item, day);
-      const post: Record<string, unknown> = { id: postId, text: `${item.title} ${item.description.match(/#\w+/g)?.slice(0, 2).join(' ') ?? ''}`.trim(), [postEra ? 'edit_history_post_ids' : 'edit_history_tweet_ids']: [postId] };
-      if (postEra && isReply(item) && expansions.includes('referenced_posts')) post.referenced_posts = [{ type: 'replied_to', id: (xPostId(item) - 1n).toString() }];
-      if (postEra && isReply(item) && expansions.includes('in_reply_to_user_id')) post.in_reply_to_user_id = REPLIED_USER_ID;
-      const publicMetrics = {
-        [postEra ? 'repost_count' : 'retweet_count']: counters.shares,
-        reply_count: counters.comments,
-        like_count: counters.likes,
-        quote_count: Math.round(counters.shares * 0.15),
-        bookmark_count: counters.saves,
-        impression_count: counters.views,
-      };
-      const recent = now.getTime() - item.publishedMs < PRIVATE_WINDOW_MS;
-      const linkClicks = Math.round(counters.views * 0.004);
-      const profileClicks = Math.round(counters.views * 0.002);
-      for (const field of fields) {
-        if (field === 'created_at') post.created_at = new Date(item.publishedMs).toISOString();
-        else if (field === 'public_metrics') post.public_metrics = publicMetrics;
-        else if (field === 'author_id') post.author_id = id;
-        else if (field === 'conversation_id') post.conversation_id = isReply(item) ? (xPostId(item) - 1n).toString() : postId;
-        else if (field === 'referenced_tweets' && isReply(item)) post.referenced_tweets = [{ type: 'replied_to', id: (xPostId(item) - 1n).toString() }];
-        else if (field === 'in_reply_to_user_id' && isReply(item)) post.in_reply_to_user_id = REPLIED_USER_ID;
-        else if (field === 'lang') post.lang = 'en';
-        else if (field === 'possibly_sensitive') post.possibly_sensitive = false;
-        else if (field === 'reply_settings') post.reply_settings = 'everyone';
-        else if (field === 'non_public_metrics' && recent) post.non_public_metrics = { impression_count: counters.views, url_link_clicks: linkClicks, user_profile_clicks: profileClicks };
-        else if (field === 'organic_metrics' && recent) {
-          post.organic_metrics = { impression_count: counters.views, like_count: counters.likes, reply_count: counters.comments, retweet_count: counters.shares, url_link_clicks: linkClicks, user_profile_clicks: profileClicks };
-        }
-      }
-      return post;
-    });
+    const data = page.map((item) => renderPost(item, id, { fields, expansions, postEra, now, owner: viewer === index }));
     const meta: Record<string, unknown> = { result_count: data.length };
     if (data.length > 0) {
       meta.newest_id = data[0]!.id;
@@ -207,8 +211,67 @@ export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetr
     return json(200, { ...(data.length > 0 ? { data } : {}), meta }, headers);
   }
 
+  /** Every demo post by its id, and whose it is (the lookup reads anyone's posts). */
+  let postIndex: Map<string, { item: ContentItem; index: number }> | undefined;
+  function postById(postId: string) {
+    if (!postIndex) {
+      postIndex = new Map();
+      deps.users.forEach((_user, index) => {
+        for (const item of postsOf(index)) postIndex!.set(xPostId(item).toString(), { item, index });
+      });
+    }
+    return postIndex.get(postId);
+  }
+
+  /**
+   * GET /2/tweets?ids=…: 1 to 100 numeric ids; posts that do not exist (or are not published yet) come back as
+   * per-id errors in a 200; every post returned is billed (once per UTC day); private metrics only on the token
+   * owner's posts.
+   */
+  function lookup(request: SandboxRequest): Reply {
+    const token = bearerToken(request.headers);
+    const appOnly = Boolean(token && secretsEqual(token, context.appKeys.twitterBearerToken));
+    let viewer: number | null = null;
+    if (!appOnly) {
+      const check = deps.store.checkAccess('twitter', token);
+      if (!check.ok) return problem(401, 'Unauthorized');
+      viewer = check.grant.accountIndex;
+      if (!check.grant.scopes.includes('tweet.read') || !check.grant.scopes.includes('users.read')) return problem(403, 'Forbidden');
+    }
+    const headers = deps.rateHeaders(`lookup:${viewer ?? 'app'}`, viewer === null ? 3500 : 900);
+    const { query } = request;
+    for (const name of new Set(query.keys())) {
+      if (!LOOKUP_PARAMS.includes(name)) return invalidRequest({ [name]: [query.get(name) ?? ''] }, `The query parameter [${name}] is not one of [${LOOKUP_PARAMS.join(',')}]`, headers);
+    }
+    const ids = listParam(query, 'ids') ?? [];
+    if (ids.length === 0) return invalidRequest({ ids: [''] }, 'The `ids` query parameter can not be empty', headers);
+    if (ids.length > 100) return invalidRequest({ ids: [query.get('ids') ?? ''] }, `The number of values in the \`ids\` query parameter list [${ids.length}] is not between 1 and 100`, headers);
+    const badId = ids.find((postId) => !/^\d{1,19}$/.test(postId));
+    if (badId !== undefined) return invalidRequest({ ids: [badId] }, `The \`ids\` query parameter value [${badId}] is not valid`, headers);
+    const postEra = query.has('post.fields');
+    const fieldsParam = postEra ? 'post.fields' : 'tweet.fields';
+    const allowedFields: readonly string[] = postEra ? POST_FIELDS : TWEET_FIELDS;
+    const fields = listParam(query, fieldsParam) ?? [];
+    const badField = fields.find((field) => !allowedFields.includes(field));
+    if (badField) return invalidRequest({ [fieldsParam]: [badField] }, `The \`${fieldsParam}\` query parameter value [${badField}] is not one of [${allowedFields.join(',')}]`, headers);
+    const wantsPrivate = fields.includes('non_public_metrics') || fields.includes('organic_metrics') || fields.includes('promoted_metrics');
+    const now = context.now();
+    const found = [...new Set(ids)].map((postId) => ({ postId, post: postById(postId) })).map(({ postId, post }) => ({ postId, post: post && post.item.publishedMs <= now.getTime() ? post : undefined }));
+    if (wantsPrivate && found.some(({ post }) => post && post.index !== viewer)) {
+      return problemJson(403, { title: 'Authorization Error', detail: 'Sorry, you are not authorized to access non_public_metrics on this Tweet.', type: 'https://api.x.com/2/problems/not-authorized-for-field', status: 403 }, headers);
+    }
+    const returned = found.flatMap(({ post }) => (post ? [post] : []));
+    deps.billing.postsRead(returned.map(({ item }) => xPostId(item).toString()));
+    const data = returned.map(({ item, index }) => renderPost(item, deps.users[index]!.id, { fields, expansions: [], postEra, now, owner: viewer === index }));
+    const errors = found
+      .filter(({ post }) => !post)
+      .map(({ postId }) => ({ value: postId, detail: `Could not find tweet with ids: [${postId}].`, title: 'Not Found Error', resource_type: 'tweet', parameter: 'ids', resource_id: postId, type: 'https://api.x.com/2/problems/resource-not-found' }));
+    return json(200, { ...(data.length > 0 ? { data } : {}), ...(errors.length > 0 ? { errors } : {}) }, headers);
+  }
+
   const routes: RouteDefinition[] = [
     { platform: 'twitter', hosts: ['api.x.com', 'api.twitter.com'], method: 'GET', path: /^\/2\/users\/(?<id>\d+)\/tweets$/, endpoint: 'users.tweets', group: 'metrics', handle: timeline },
+    { platform: 'twitter', hosts: ['api.x.com', 'api.twitter.com'], method: 'GET', path: '/2/tweets', endpoint: 'tweets.lookup', group: 'metrics', handle: lookup },
   ];
 
   function failure(kind: RenderedFailure): Reply {

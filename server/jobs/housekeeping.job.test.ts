@@ -5,6 +5,7 @@ import { queryRows } from '../db/client.ts';
 import { ANALYTICS_CACHE_ROWS_PER_USER, pruneAnalyticsCache } from '../modules/analytics/analytics-cache.ts';
 import { pruneEventStreams } from '../modules/events/events.repository.ts';
 import { pruneDeadLetters } from '../modules/sync/sync.repository.ts';
+import { pruneContentMetricReads } from '../modules/sync/young-posts.repository.ts';
 import { analyticsFactory } from '../test/analytics-factory.ts';
 import { signUpWithAccess } from '../test/platforms.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
@@ -21,9 +22,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-const prunes = { analyticsCache: pruneAnalyticsCache, eventStreams: pruneEventStreams, syncDeadLetters: pruneDeadLetters };
+const prunes = { analyticsCache: pruneAnalyticsCache, eventStreams: pruneEventStreams, syncDeadLetters: pruneDeadLetters, contentMetricReads: pruneContentMetricReads };
 
-const countOf = async (table: 'analytics_cache' | 'rate_limit_buckets' | 'event_streams' | 'event_stream_tickets' | 'sync_dead_letters', where = sql`true`) =>
+const countOf = async (table: 'analytics_cache' | 'rate_limit_buckets' | 'event_streams' | 'event_stream_tickets' | 'sync_dead_letters' | 'content_metric_reads', where = sql`true`) =>
   Number((await queryRows<{ n: string }>(server.db, sql`select count(*)::text as n from ${sql.raw(table)} where ${where}`))[0]!.n);
 
 describe('housekeeping', () => {
@@ -58,7 +59,7 @@ describe('housekeeping', () => {
     expect(keys).not.toContain('login:ip:blocked-long-ago');
 
     // Run again: nothing more to delete.
-    expect(await housekeeping.run()).toEqual({ analyticsCache: 0, eventStreams: 0, syncDeadLetters: 0, rateLimitBuckets: 0 });
+    expect(await housekeeping.run()).toEqual({ analyticsCache: 0, eventStreams: 0, syncDeadLetters: 0, contentMetricReads: 0, rateLimitBuckets: 0 });
   });
 
   it('removes stream rows a dead process left a day ago and expired tickets, and dead letters after 90 days', async () => {
@@ -86,6 +87,22 @@ describe('housekeeping', () => {
     expect(await countOf('event_stream_tickets', sql`ticket_hash = 'ticket-valid'`)).toBe(1);
     expect(await countOf('sync_dead_letters', sql`connection_id = ${connectionId}`)).toBe(1);
     expect(await countOf('sync_dead_letters', sql`last_error = 'recent'`)).toBe(1);
+  });
+
+  it('keeps the young posts’ timed reads 35 days (past the 28-day age), then removes them', async () => {
+    const account = await signUpWithAccess(server);
+    const factory = analyticsFactory(() => server);
+    const connectionId = await factory.insertConnection(account.user.id, 'youtube', 10);
+    const now = server.clock.now();
+    const at = (ms: number) => new Date(now.getTime() - ms).toISOString();
+    const [item] = await queryRows<{ id: number }>(server.db, sql`insert into content_items (connection_id, platform_content_id, title, published_at) values (${connectionId}, 'young-1', 'A post', ${at(40 * DAY)}) returning id`);
+    for (const [age, value] of [[36 * DAY, 1], [35 * DAY + HOUR, 2], [35 * DAY - HOUR, 3], [HOUR, 4]] as const) {
+      await server.db.execute(sql`insert into content_metric_reads (content_item_id, metric_type, read_at, value) values (${item!.id}, 'views', ${at(age)}, ${value})`);
+    }
+    const deleted = await createHousekeeping({ db: server.db, clock: server.clock, prunes }).run();
+    expect(deleted.contentMetricReads).toBe(2);
+    const kept = await queryRows<{ value: number }>(server.db, sql`select value from content_metric_reads where content_item_id = ${item!.id} order by value`);
+    expect(kept.map((row) => row.value)).toEqual([3, 4]);
   });
 
   it('an explicit date range keeps its cached answer from one day to the next', async () => {

@@ -1,6 +1,6 @@
 // Housekeeping as a job on the server's one queue: every hour, the tables that grow with traffic rather than with
 // data (analytics answers, rate-limit buckets, the registry rows of streams whose process died, the sync's dead
-// letters) are cut back to what can still be used. pg-boss sends each tick once
+// letters, the young posts' timed reads) are cut back to what can still be used. pg-boss sends each tick once
 // whatever the number of processes; the deletes are idempotent, so an overlapping run does no harm.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.ts';

@@ -1,10 +1,11 @@
-// Every job the server runs, in one list: the sync of a connection, the sync schedule, the report scan, the alerts'
+// Every job the server runs, in one list: the sync of a connection, the sync schedule, the young-post read and its
+// schedule, the report scan, the alerts'
 // reconnect scan, housekeeping and the retried release of a deleted account's Stripe customer. The
 // composition root (server/app.ts) builds each feature's definitions and hands this list to the one queue.
 import type { JobDefinition } from './job-definition.ts';
 
 export interface JobDefinitionsByFeature {
-  /** sync-connection and sync-schedule (server/modules/sync/sync.jobs.ts). */
+  /** sync-connection and sync-schedule (server/modules/sync/sync.jobs.ts), young-posts-read and young-posts-schedule (young-posts.jobs.ts). */
   sync: readonly JobDefinition<never>[];
   /** reports-scan (server/modules/reports/reports.job.ts). */
   reports: JobDefinition;

@@ -7,11 +7,13 @@ import { addDays } from '../lib/dates.ts';
 import { buildUrl, callCounter, count, parseBody, type PlatformResponse } from './http-client.ts';
 import { retryAfterSeconds } from './http-date.ts';
 import { PlatformError } from './platform-error.ts';
-import { type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
+import { type CounterReadInput, type CounterReadOutput, type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
 
 const GRAPH = 'https://graph.instagram.com/v25.0';
 const MEDIA_FIELDS = 'id,caption,media_type,media_product_type,permalink,timestamp,like_count,comments_count';
 const MEDIA_INSIGHTS = 'views,reach,likes,comments,shares,saved,total_interactions';
+/** The public counters alone (the poll of young posts): reach and saves are not read hourly. */
+const COUNTER_INSIGHTS = 'views,likes,comments,shares,total_interactions';
 const DAY_SECONDS = 86_400;
 
 const graphError = z.looseObject({ error: z.looseObject({ code: z.number().optional(), error_subcode: z.number().optional(), message: z.string().optional() }) });
@@ -94,13 +96,48 @@ function netFollowChange(body: z.infer<typeof insightsBody>): number | undefined
 
 const METRIC_NAMES: Record<string, string> = { views: 'views', likes: 'likes', comments: 'comments', shares: 'shares', total_interactions: 'engagements', reach: 'reach', saved: 'saves' };
 
-export async function syncInstagram(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
+/** Graph calls, counted; a refusal is read by graphFailure (throttling waits, a dead token reconnects). */
+function graphRequests(context: ProviderContext) {
   const { usage, call } = callCounter();
   async function get<T>(url: string, schema: z.ZodType<T>): Promise<T> {
     const response = await call(context, { platform: 'instagram', operation: 'metrics', url });
     if (response.status !== 200) throw graphFailure(response, 'metrics');
     return parseBody(schema, response, 'instagram', 'metrics');
   }
+  return { usage, get };
+}
+
+/** One media's insights as our metric names; missing data is an empty set, never a zero (2.5). */
+function insightMetrics(insights: z.infer<typeof insightsBody>, into: Partial<Record<string, number>>) {
+  for (const metric of insights.data) {
+    const value = metric.total_value?.value ?? metric.values?.[0]?.value;
+    const name = METRIC_NAMES[metric.name];
+    if (name && value !== undefined) into[name] = value;
+  }
+}
+
+/**
+ * The young-post poll's read: one media-insights call per post, asking only for its public counters. Views exist
+ * only in insights (the media node's fields carry likes and comments, not views), so this one call per media is the
+ * cheapest read that has them. A media without insights is skipped; throttling and a dead token stop the read.
+ */
+export async function readInstagramCounters(context: ProviderContext, input: CounterReadInput): Promise<CounterReadOutput> {
+  const { usage, get } = graphRequests(context);
+  const counters: CounterReadOutput['counters'] = [];
+  for (const id of input.platformContentIds) {
+    try {
+      const metrics: Partial<Record<string, number>> = {};
+      insightMetrics(await get(buildUrl(`${GRAPH}/${id}/insights`, { metric: COUNTER_INSIGHTS, access_token: input.accessToken }), insightsBody), metrics);
+      counters.push({ platformContentId: id, metrics });
+    } catch (error) {
+      if (!isItemRefusal(error)) throw error;
+    }
+  }
+  return { counters, usage };
+}
+
+export async function syncInstagram(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
+  const { usage, get } = graphRequests(context);
   const token = input.accessToken;
   const profile = await get(buildUrl(`${GRAPH}/me`, { fields: 'id,followers_count,media_count', access_token: token }), profileBody);
 
@@ -126,12 +163,7 @@ export async function syncInstagram(context: ProviderContext, input: SyncInput):
           // the list's counts and go on. Throttling and a dead token stop the sync.
           if (!isItemRefusal(error)) throw error;
         }
-        for (const metric of insights.data) {
-          const value = metric.total_value?.value ?? metric.values?.[0]?.value;
-          const name = METRIC_NAMES[metric.name];
-          // Missing data is an empty set, never a zero (2.5).
-          if (name && value !== undefined) metrics[name] = value;
-        }
+        insightMetrics(insights, metrics);
       }
       const caption = media.caption ?? '';
       content.push({ platformContentId: media.id, title: caption.split('\n')[0]!.slice(0, 120), description: caption || null, publishedAt, url: media.permalink ?? null, metrics });

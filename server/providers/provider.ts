@@ -83,6 +83,25 @@ export interface Provider<ExtraState = unknown, Extra = unknown> {
   optionalScopes?: readonly OptionalScope[];
   /** Reads the account's metrics and content for the sync engine (server/modules/sync). */
   sync?(context: ProviderContext, input: SyncInput<ExtraState>): Promise<SyncOutput<Extra>>;
+  /**
+   * Reads the public counters of the given posts by id, through the platform's cheapest by-id call (the young-post
+   * poll, server/modules/sync/young-posts.ts). Absent where the platform has no per-post counters we store.
+   */
+  readCounters?(context: ProviderContext, input: CounterReadInput): Promise<CounterReadOutput>;
+}
+
+export interface CounterReadInput {
+  accessToken: string;
+  /** Granted scopes as stored (space or comma separated), null when unknown. */
+  scope: string | null;
+  /** The platform's ids of the posts to read. */
+  platformContentIds: readonly string[];
+}
+
+export interface CounterReadOutput {
+  /** The posts the platform answered for (a deleted post is absent), with their lifetime counters as read now. */
+  counters: { platformContentId: string; metrics: Partial<Record<string, number>> }[];
+  usage: SyncOutput['usage'];
 }
 
 export interface OptionalScope {

@@ -2,11 +2,15 @@
 // every video's counters as a dated snapshot, so the history grows from the day of connection.
 import { z } from 'zod';
 import { apiError, buildUrl, callCounter, count, parseBody } from './http-client.ts';
-import { CONTENT_GROWTH_METRICS, hasScope, type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
+import { CONTENT_GROWTH_METRICS, type CounterReadInput, type CounterReadOutput, hasScope, type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
 
 const USER_INFO_URL = 'https://open.tiktokapis.com/v2/user/info/';
 const VIDEO_LIST_URL = 'https://open.tiktokapis.com/v2/video/list/';
+const VIDEO_QUERY_URL = 'https://open.tiktokapis.com/v2/video/query/';
 const VIDEO_FIELDS = 'id,title,video_description,create_time,share_url,like_count,comment_count,share_count,view_count';
+const COUNTER_FIELDS = 'id,like_count,comment_count,share_count,view_count';
+/** video/query takes at most 20 ids. */
+const QUERY_BATCH = 20;
 
 const errorEnvelope = z.looseObject({ error: z.looseObject({ code: z.string() }) });
 const userBody = z.looseObject({
@@ -34,15 +38,45 @@ const videosBody = z.looseObject({
   }),
 });
 
-export async function syncTikTok(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
+/** TikTok calls with one token, counted; an error envelope (even on a 200) is the platform's refusal. */
+function tiktokRequests(context: ProviderContext, accessToken: string) {
   const { usage, call } = callCounter();
-  const headers = { authorization: `Bearer ${input.accessToken}` };
+  const headers = { authorization: `Bearer ${accessToken}` };
   async function request<T>(url: string, schema: z.ZodType<T>, json?: unknown): Promise<T> {
     const response = await call(context, { platform: 'tiktok', operation: 'metrics', method: json ? 'POST' : 'GET', url, headers, json });
     const code = errorEnvelope.safeParse(response.body).data?.error.code;
     if (response.status !== 200 || (code !== undefined && code !== 'ok')) throw apiError(response.status === 200 ? { ...response, status: 500 } : response, 'tiktok', 'metrics', code);
     return parseBody(schema, response, 'tiktok', 'metrics');
   }
+  return { usage, request };
+}
+
+/** A video's lifetime counters under our metric names (a counter TikTok did not send is absent). */
+function countersOf(video: NonNullable<z.infer<typeof videosBody>['data']['videos']>[number]): Partial<Record<string, number>> {
+  const metrics: Partial<Record<string, number>> = {};
+  if (video.view_count !== undefined) metrics.views = video.view_count;
+  if (video.like_count !== undefined) metrics.likes = video.like_count;
+  if (video.comment_count !== undefined) metrics.comments = video.comment_count;
+  if (video.share_count !== undefined) metrics.shares = video.share_count;
+  return metrics;
+}
+
+/** The young-post poll's read: POST /v2/video/query/ with only the counters, 20 ids a call (its limit). */
+export async function readTikTokCounters(context: ProviderContext, input: CounterReadInput): Promise<CounterReadOutput> {
+  const { usage, request } = tiktokRequests(context, input.accessToken);
+  const counters: CounterReadOutput['counters'] = [];
+  // Without video.list the videos cannot be read at all (and the sync stored none).
+  if (!hasScope(input.scope, 'video.list')) return { counters, usage };
+  for (let start = 0; start < input.platformContentIds.length; start += QUERY_BATCH) {
+    const batch = input.platformContentIds.slice(start, start + QUERY_BATCH);
+    const page = await request(buildUrl(VIDEO_QUERY_URL, { fields: COUNTER_FIELDS }), videosBody, { filters: { video_ids: batch } });
+    for (const video of page.data.videos ?? []) counters.push({ platformContentId: video.id, metrics: countersOf(video) });
+  }
+  return { counters, usage };
+}
+
+export async function syncTikTok(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
+  const { usage, request } = tiktokRequests(context, input.accessToken);
 
   // The user may have unticked user.info.stats or video.list at consent: read only what was granted (asking
   // outside the grant answers scope_not_authorized), and store nothing for the rest rather than a zero.
@@ -60,11 +94,7 @@ export async function syncTikTok(context: ProviderContext, input: SyncInput): Pr
   for (;;) {
     const page = await request(buildUrl(VIDEO_LIST_URL, { fields: VIDEO_FIELDS }), videosBody, { max_count: 20, ...(cursor !== undefined ? { cursor } : {}) });
     for (const video of page.data.videos ?? []) {
-      const metrics: Partial<Record<string, number>> = {};
-      if (video.view_count !== undefined) metrics.views = video.view_count;
-      if (video.like_count !== undefined) metrics.likes = video.like_count;
-      if (video.comment_count !== undefined) metrics.comments = video.comment_count;
-      if (video.share_count !== undefined) metrics.shares = video.share_count;
+      const metrics = countersOf(video);
       const description = video.video_description ?? null;
       content.push({
         platformContentId: video.id,

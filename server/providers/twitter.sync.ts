@@ -4,9 +4,12 @@
 import { z } from 'zod';
 import { apiError, buildUrl, callCounter, count, parseBody } from './http-client.ts';
 import { PlatformError } from './platform-error.ts';
-import { CONTENT_GROWTH_METRICS, type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
+import { CONTENT_GROWTH_METRICS, type CounterReadInput, type CounterReadOutput, type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
 
 const ME_URL = 'https://api.x.com/2/users/me';
+const TWEETS_URL = 'https://api.x.com/2/tweets';
+/** The posts lookup takes at most 100 ids. */
+const LOOKUP_BATCH = 100;
 const tweetsUrl = (id: string) => `https://api.x.com/2/users/${encodeURIComponent(id)}/tweets`;
 
 const meBody = z.looseObject({ data: z.looseObject({ id: z.string(), public_metrics: z.looseObject({ followers_count: count.optional() }).optional() }) });
@@ -39,9 +42,10 @@ const tweetsBody = z.looseObject({
 /** X's timestamp form, `YYYY-MM-DDTHH:mm:ssZ`. */
 const rfc3339Seconds = (date: Date) => `${date.toISOString().slice(0, 19)}Z`;
 
-export async function syncTwitter(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
+/** X calls with one token, counted; a 429 waits until the window X names resets. */
+function twitterRequests(context: ProviderContext, accessToken: string) {
   const { usage, call } = callCounter();
-  const headers = { authorization: `Bearer ${input.accessToken}` };
+  const headers = { authorization: `Bearer ${accessToken}` };
   async function get<T>(url: string, schema: z.ZodType<T>): Promise<T> {
     const response = await call(context, { platform: 'twitter', operation: 'metrics', url, headers });
     if (response.status !== 200) {
@@ -55,7 +59,40 @@ export async function syncTwitter(context: ProviderContext, input: SyncInput): P
     }
     return parseBody(schema, response, 'twitter', 'metrics');
   }
+  return { usage, get };
+}
 
+type PublicMetrics = NonNullable<NonNullable<z.infer<typeof tweetsBody>['data']>[number]['public_metrics']>;
+
+/** A post's public counters under our metric names: impressions as views, reposts and quotes as shares. */
+function countersOf(pm: PublicMetrics | undefined): Partial<Record<string, number>> {
+  const metrics: Partial<Record<string, number>> = {};
+  if (pm?.impression_count !== undefined) metrics.views = pm.impression_count;
+  if (pm?.like_count !== undefined) metrics.likes = pm.like_count;
+  if (pm?.reply_count !== undefined) metrics.comments = pm.reply_count;
+  const reposts = pm?.retweet_count ?? pm?.repost_count;
+  if (reposts !== undefined || pm?.quote_count !== undefined) metrics.shares = (reposts ?? 0) + (pm?.quote_count ?? 0);
+  return metrics;
+}
+
+/**
+ * The young-post poll's read: the posts lookup by ids (100 a call) with only `public_metrics`. X bills each post
+ * once per UTC day however often it is read again, so hourly reads of the same posts cost what one read does.
+ */
+export async function readTwitterCounters(context: ProviderContext, input: CounterReadInput): Promise<CounterReadOutput> {
+  const { usage, get } = twitterRequests(context, input.accessToken);
+  const counters: CounterReadOutput['counters'] = [];
+  for (let start = 0; start < input.platformContentIds.length; start += LOOKUP_BATCH) {
+    const batch = input.platformContentIds.slice(start, start + LOOKUP_BATCH);
+    // A deleted post comes back in `errors` (a 200), and is simply not in `data`.
+    const page = await get(buildUrl(TWEETS_URL, { ids: batch.join(','), 'tweet.fields': 'public_metrics' }), tweetsBody);
+    for (const tweet of page.data ?? []) counters.push({ platformContentId: tweet.id, metrics: countersOf(tweet.public_metrics) });
+  }
+  return { counters, usage };
+}
+
+export async function syncTwitter(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
+  const { usage, get } = twitterRequests(context, input.accessToken);
   const me = await get(buildUrl(ME_URL, { 'user.fields': 'public_metrics' }), meBody);
   const followers = me.data.public_metrics?.followers_count;
   const daily: SyncOutput['daily'] = [];
@@ -82,13 +119,7 @@ export async function syncTwitter(context: ProviderContext, input: SyncInput): P
       const publishedAt = tweet.created_at ? new Date(tweet.created_at) : null;
       if ([...(tweet.referenced_tweets ?? []), ...(tweet.referenced_posts ?? [])].some((reference) => reference.type === 'replied_to')) continue;
       if (!input.firstSync && publishedAt && publishedAt < input.contentSince && input.knownContentIds.has(tweet.id)) break paging;
-      const metrics: Partial<Record<string, number>> = {};
-      const pm = tweet.public_metrics;
-      if (pm?.impression_count !== undefined) metrics.views = pm.impression_count;
-      if (pm?.like_count !== undefined) metrics.likes = pm.like_count;
-      if (pm?.reply_count !== undefined) metrics.comments = pm.reply_count;
-      const reposts = pm?.retweet_count ?? pm?.repost_count;
-      if (reposts !== undefined || pm?.quote_count !== undefined) metrics.shares = (reposts ?? 0) + (pm?.quote_count ?? 0);
+      const metrics = countersOf(tweet.public_metrics);
       content.push({
         platformContentId: tweet.id,
         title: tweet.text.split('\n')[0]!.slice(0, 120),

@@ -117,7 +117,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     });
     config = withPlatformSandbox(config, platformSandbox);
   }
-  const { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, reports, notifications, billingJobs } = await buildApp({ config, database: database.handle, clock, logStream });
+  const { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, youngPostJobs, reports, notifications, billingJobs } = await buildApp({ config, database: database.handle, clock, logStream });
   await app.listen({ port, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -188,6 +188,11 @@ export async function startTestServer(options: TestServerOptions = {}) {
     tokenCustody,
     /** The sync jobs, driven as a worker would: `sync.drain()` runs queued jobs until none is left. */
     sync: createSyncDriver(jobQueue, syncJobs),
+    /**
+     * The young-post poll: `enqueueDue()` is its schedule's work, `drain()` runs the queued reads as a worker would,
+     * `readConnection(id)` reads one connection now.
+     */
+    youngPosts: { enqueueDue: youngPostJobs.enqueueDue, readConnection: youngPostJobs.readConnection, ...createJobDriver(jobQueue, youngPostJobs.readJob) },
     /** The emailed reports: `reports.runDue()` sends what is due at the clock's time (no cron in tests). */
     reports,
     /** Alerts: `notifications.connectionNeedsUser(…)` is what a sync's give-up calls. */

@@ -66,6 +66,24 @@ export const contentMetrics = pgTable(
 );
 
 /**
+ * A young post's lifetime counters as read at a moment (the young-post poll, every YOUNG_POST_POLL_MINUTES while a
+ * post is under 7 days old): the benchmark's points at their real time, where content_metrics holds one value a day.
+ * Kept about 35 days (housekeeping): past the 28-day age they are no longer used.
+ */
+export const contentMetricReads = pgTable(
+  'content_metric_reads',
+  {
+    contentItemId: integer('content_item_id')
+      .notNull()
+      .references(() => contentItems.id, { onDelete: 'cascade' }),
+    metricType: text('metric_type').notNull(),
+    readAt: timestamp('read_at', { withTimezone: true }).notNull(),
+    value: doublePrecision('value').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.contentItemId, table.metricType, table.readAt] }), index('content_metric_reads_read_at_idx').on(table.readAt)],
+);
+
+/**
  * The sync state of a connection: the job that is queued or running, the lease of the worker running it (one sync
  * per connection at a time, whatever the number of processes), the outcome of the last run, and the cursor of
  * incremental syncs.
@@ -90,6 +108,8 @@ export const syncStates = pgTable('sync_states', {
   /** Failed attempts since the last success or the user's last action (Sync, reconnect, settings). */
   attempts: integer('attempts').notNull().default(0),
   lastFailedAt: timestamp('last_failed_at', { withTimezone: true }),
+  /** When the connection's young posts were last read by the young-post poll (server/modules/sync/young-posts.ts). */
+  youngPostsReadAt: timestamp('young_posts_read_at', { withTimezone: true }),
   /** Platform-specific incremental state (e.g. the newest content id seen). */
   cursor: jsonb('cursor').$type<Record<string, unknown>>(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),

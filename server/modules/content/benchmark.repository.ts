@@ -1,6 +1,7 @@
 // Posts' counts at fixed ages beside the same creator's other posts of the same platform at those ages, in one
 // query (decision 014). Points of a post's count over time: the publishing moment at 0, YouTube's early-view curve
-// (exact daily views) where it reaches, otherwise the daily snapshots of content_metrics. A count at an age is
+// (exact daily views) where it reaches, otherwise the young-post poll's timed reads (decision 018) and the daily
+// snapshots of content_metrics on days without them. A count at an age is
 // interpolated between the two points around that moment and never extrapolated past the last one.
 import { sql } from 'drizzle-orm';
 import { BENCHMARK_AGES, BENCHMARK_SAMPLE_SIZE, type BenchmarkAge } from '#contract/benchmark.ts';
@@ -113,13 +114,29 @@ export function benchmarkQuery(userId: number, targets: BenchmarkTargets, now: D
       ),
       ages(age, hours, ord) as (values ${agesTable}),
       kinds(source, metric) as (values (1, 'views'::text), (2, 'views'::text), (2, 'engagements'::text)),
+      -- The young-post poll's reads, each at the moment it was read (decision 018).
+      timed_reads as (
+        select r.content_item_id as item_id, p.published_at, r.read_at as at,
+          max(r.value) filter (where r.metric_type = 'views') as views,
+          coalesce(max(r.value) filter (where r.metric_type = 'engagements'), sum(r.value) filter (where r.metric_type in (${list(ENGAGEMENT_PARTS)}))) as engagements
+        from content_metric_reads r join pool p on p.id = r.content_item_id
+        where r.read_at <= ${nowAt}
+        group by r.content_item_id, p.published_at, r.read_at
+      ),
+      read_days as (select distinct item_id, (at at time zone 'UTC')::date as day from timed_reads),
+      -- A day's snapshot stands at the end of its day, unless the day has timed reads: they say when the counts were
+      -- what they were, where the end-of-day point is an assumption. Today's stands at now either way (it holds the
+      -- latest read or sync), so a post that just left the poll still has a point after its 7-day moment.
       snapshot_days as (
         select cm.content_item_id as item_id, p.published_at,
           least((cm.as_of + 1)::timestamp at time zone 'UTC', ${nowAt}) as at,
           max(cm.value) filter (where cm.metric_type = 'views') as views,
           coalesce(max(cm.value) filter (where cm.metric_type = 'engagements'), sum(cm.value) filter (where cm.metric_type in (${list(ENGAGEMENT_PARTS)}))) as engagements
         from content_metrics cm join pool p on p.id = cm.content_item_id
+        where (cm.as_of >= (${nowAt} at time zone 'UTC')::date or not exists (select 1 from read_days d where d.item_id = cm.content_item_id and d.day = cm.as_of))
         group by cm.content_item_id, p.published_at, cm.as_of
+        union all
+        select item_id, published_at, at, views, engagements from timed_reads
       ),
       -- Every series (post, source, metric) as one timeline: its points (marker 0), the publishing moment at 0, and
       -- the moment of each age reached (marker 1). Window functions then find each moment's neighbours without a
@@ -161,7 +178,8 @@ export function benchmarkQuery(userId: number, targets: BenchmarkTargets, now: D
             else b_value + (x_value - b_value) * extract(epoch from target_at - b_at) / extract(epoch from x_at - b_at) end as value
         from framed
         where marker = 1 and b_value is not null and x_value is not null and x_at - b_at <= ${MAX_INTERPOLATION_GAP_HOURS} * interval '1 hour'
-        order by item_id, metric, age, source
+        -- The tightest bracket wins (hourly reads over YouTube's daily curve), then the curve over the snapshots.
+        order by item_id, metric, age, x_at - b_at, source
       ),
       -- The newest posts of each platform with a count at each age; a target's sample is the first 50 of them that are not itself.
       ranked as (

@@ -3,7 +3,7 @@
 // comparable posts of the same platform, "not enough" under 10, ages not reached, validation and ownership.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BenchmarkResponse } from '#contract/benchmark.ts';
-import { contentItems, contentMetrics, platformConnections } from '../../db/schema.ts';
+import { contentItems, contentMetricReads, contentMetrics, platformConnections } from '../../db/schema.ts';
 import { type Account, signUpWithAccess } from '../../test/platforms.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import { seedYoutubeChannel } from '../../test/youtube-factory.ts';
@@ -191,5 +191,42 @@ describe('benchmarks of many posts at once', () => {
     expect((await service().forPosts(carol.user.id)).find((entry) => entry.contentItemId === carolTarget)).toEqual(
       (await get(`/api/content/${carolTarget}/benchmark`, carol)).body,
     );
+  });
+});
+
+describe('timed reads of young posts (decision 018)', () => {
+  // Published Oct 30 at 00:10, read hourly at 20 past (h hours and 20 minutes after publishing: h² × 10 views and
+  // 2h likes). 24 h is Oct 31 at 00:10, 40 minutes after the read at 23:30 (5290) and 20 before the one at 00:30
+  // (5760): 5290 + 470 × 2/3 views and 46 + 2 × 2/3 engagements.
+  const published = at('2026-10-30T00:10:00Z');
+  const readsOf = (contentItemId: number) =>
+    Array.from({ length: 48 }, (_, h) => [
+      { contentItemId, metricType: 'views', readAt: new Date(published.getTime() + h * 3_600_000 + 20 * 60_000), value: h * h * 10 },
+      { contentItemId, metricType: 'likes', readAt: new Date(published.getTime() + h * 3_600_000 + 20 * 60_000), value: 2 * h },
+    ]).flat();
+  const views24h = 5290 + (470 * 2) / 3;
+
+  it('values a post read hourly at 24 h between the reads around that moment, not at the end-of-day snapshot', async () => {
+    const dave = await signUpWithAccess(server);
+    const tiktok = await connection(dave.user.id, 'tiktok');
+    // Snapshots whose end-of-day points (Oct 31 00:00, Nov 1 00:00) would fall inside the reads: their days have
+    // timed reads, which say when the counts were what they were.
+    const target = await post(tiktok, 'dave-1', published, [
+      { asOf: '2026-10-30', values: { views: 999_999, likes: 999 } },
+      { asOf: '2026-10-31', values: { views: 999_999, likes: 999 } },
+    ]);
+    await server.db.insert(contentMetricReads).values(readsOf(target));
+    const day = ageOf((await get(`/api/content/${target}/benchmark`, dave)).body, '24h');
+    expect(day.views.value).toBeCloseTo(views24h, 6);
+    expect(day.engagements.value).toBeCloseTo(46 + (2 * 2) / 3, 6);
+  });
+
+  it("prefers hourly reads to YouTube's daily curve around the moment", async () => {
+    const erin = await signUpWithAccess(server);
+    const seeded = await seedYoutubeChannel(server.db, { userId: erin.user.id, now: server.clock.now(), videos: [{ publishedAt: published, earlyViews: [1000, 1000, 1000] }] });
+    const video = seeded.videos[0]!.id;
+    await server.db.insert(contentMetricReads).values(readsOf(video));
+    // The curve brackets 24 h with its points at Oct 31 00:00 and Nov 1 00:00, a day apart; the reads an hour apart.
+    expect(ageOf((await get(`/api/content/${video}/benchmark`, erin)).body, '24h').views.value).toBeCloseTo(views24h, 6);
   });
 });

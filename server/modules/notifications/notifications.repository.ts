@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.ts';
-import { alertSettings, notifications, platformConnections, users } from '../../db/schema.ts';
+import { alertSettings, notifications, platformConnections, topPostChecks, users } from '../../db/schema.ts';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 export type AlertSettingsRow = typeof alertSettings.$inferSelect;
@@ -78,6 +78,46 @@ export function createNotificationsRepository(db: Database) {
             and not exists (select 1 from notifications n where n.user_id = c.user_id
               and n.key = 'reconnect:' || c.id || ':' || floor(extract(epoch from coalesce(c.token_issued_at, c.connected_at)) * 1000)::bigint)
           order by c.id limit ${limit}`,
+      );
+    },
+
+    /** Up to when the connection's posts' age moments have been evaluated for the top post alert (none yet: undefined). */
+    async topPostCheckedThrough(connectionId: number): Promise<Date | undefined> {
+      const [row] = await db.select({ at: topPostChecks.checkedThrough }).from(topPostChecks).where(eq(topPostChecks.connectionId, connectionId));
+      return row?.at;
+    },
+
+    /**
+     * Moves the mark from `from` (undefined: no mark yet) to `through`, if no one moved it since it was read: a
+     * compare-and-set, so the moments in between are this caller's alone, whichever process and job gets there first.
+     */
+    async claimTopPostWindow(connectionId: number, from: Date | undefined, through: Date): Promise<boolean> {
+      const rows = from
+        ? await db
+            .update(topPostChecks)
+            .set({ checkedThrough: through })
+            .where(and(eq(topPostChecks.connectionId, connectionId), eq(topPostChecks.checkedThrough, from)))
+            .returning({ id: topPostChecks.connectionId })
+        : await db.insert(topPostChecks).values({ connectionId, checkedThrough: through }).onConflictDoNothing().returning({ id: topPostChecks.connectionId });
+      return rows.length > 0;
+    },
+
+    /**
+     * Each age of `hours` (after publishing) that a post of the connection reached in (from, through], youngest
+     * first, leaving out posts that have had their top post alert already.
+     */
+    postsReachingAges(connectionId: number, from: Date, through: Date, hours: readonly number[]) {
+      const ages = sql.join(hours.map((value) => sql`(${value}::int)`), sql`, `);
+      return queryRows<{ id: number; title: string; url: string | null; hours: number }>(
+        db,
+        sql`select ci.id, ci.title, ci.url, a.hours from content_items ci
+          join platform_connections c on c.id = ci.connection_id
+          cross join (values ${ages}) as a(hours)
+          where ci.connection_id = ${connectionId} and ci.published_at is not null
+            and ci.published_at + a.hours * interval '1 hour' > ${from.toISOString()}::timestamptz
+            and ci.published_at + a.hours * interval '1 hour' <= ${through.toISOString()}::timestamptz
+            and not exists (select 1 from notifications n where n.user_id = c.user_id and n.key = 'top-post:' || ci.id)
+          order by a.hours, ci.id`,
       );
     },
 

@@ -1,9 +1,10 @@
-// Alerts (decision 015): in-app notices, the email that goes with each, and which kinds the user wants.
+// Alerts (decisions 015 and 018): in-app notices, the email that goes with each, and which kinds the user wants.
 //
 // Once per occurrence: every notice carries a key naming its occurrence, and the unique (user, key) index lets one
 // insert win, whichever process, retry or repeated give-up gets there first; only the winner sends the email. The
 // email's unsubscribe link is the reports' one-click mechanism with the alert's own topic (`alert:<kind>`).
 import type { FastifyBaseLogger } from 'fastify';
+import { BENCHMARK_AGES, type BenchmarkResponse, formatRatio } from '#contract/benchmark.ts';
 import type { AlertKind, AlertSettings, AlertSettingsRequest, Notification, NotificationsResponse } from '#contract/notifications.ts';
 import { PLATFORM_CATALOGUE, type PlatformName, platformDisplayName } from '#contract/platforms.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -14,6 +15,14 @@ import { milestoneCrossed, milestoneLabel } from './follower-milestones.ts';
 import type { AlertSettingsRow, NotificationRow, NotificationsRepository } from './notifications.repository.ts';
 
 const LIST_LIMIT = 50;
+/** A post is a top post at an age when its views there are at or above this percentile of the creator's own. */
+export const TOP_POST_PERCENTILE = 90;
+/** A connection's first evaluation looks back this far: moments older than that are history, not news. */
+const TOP_POST_FIRST_LOOKBACK_MS = 24 * 3_600_000;
+/** "top 10 %" kept on one line (a no-break space). */
+const TOP_TEN = 'top 10\u00a0%';
+/** What a platform's posts are called in a sentence. */
+const POST_NOUNS: Partial<Record<string, string>> = { youtube: 'videos', tiktok: 'videos' };
 const DEFAULT_SETTINGS: AlertSettings = { reconnect: true, topPost: true, followerMilestone: true };
 const KIND_LABELS: Record<AlertKind, string> = { reconnect: 'reconnect alert', topPost: 'top post alert', followerMilestone: 'follower milestone alert' };
 
@@ -27,6 +36,8 @@ export interface NotificationsServiceDeps {
   publicUrl: string;
   /** A fresh one-click unsubscribe token for (user, topic), as its page and POST URLs (the reports feature's). */
   unsubscribeLinks: (userId: number, topic: string) => Promise<{ unsubscribePageUrl: string; oneClickUrl: string }>;
+  /** Posts' age-matched benchmarks (server/modules/content/benchmark.service.ts): the top post alert's measure. */
+  benchmarks: { forPosts(userId: number, targets: { contentItemIds: readonly number[] }): Promise<BenchmarkResponse[]> };
   logger: FastifyBaseLogger;
 }
 
@@ -38,6 +49,7 @@ function toNotification(row: NotificationRow): Notification {
     body: row.body,
     connectionId: row.connectionId,
     platform: row.platform,
+    url: row.url,
     createdAt: row.createdAt.toISOString(),
     readAt: row.readAt?.toISOString() ?? null,
   };
@@ -46,7 +58,7 @@ function toNotification(row: NotificationRow): Notification {
 const toSettings = (row: AlertSettingsRow | undefined): AlertSettings =>
   row ? { reconnect: row.reconnect, topPost: row.topPost, followerMilestone: row.followerMilestone } : DEFAULT_SETTINGS;
 
-export function createNotificationsService({ repository, mailer, clock, publicUrl, unsubscribeLinks, logger }: NotificationsServiceDeps) {
+export function createNotificationsService({ repository, mailer, clock, publicUrl, unsubscribeLinks, benchmarks, logger }: NotificationsServiceDeps) {
   async function list(userId: number): Promise<NotificationsResponse> {
     const [rows, unreadCount] = await Promise.all([repository.list(userId, LIST_LIMIT), repository.unreadCount(userId)]);
     return { notifications: rows.map(toNotification), unreadCount };
@@ -151,8 +163,66 @@ export function createNotificationsService({ repository, mailer, clock, publicUr
     });
   }
 
+  /**
+   * After a sync or a young-post read of a connection (decision 018): its posts whose 24-hour, 7-day or 28-day moment
+   * passed since the last evaluation are benchmarked, and a post whose views there are in the creator's top 10 %
+   * (percentile ≥ 90 against at least 10 of their own posts) is announced, once per post ever (not again at a later
+   * age). The mark moves by compare-and-set, so each post and age is evaluated once, at most three times in a post's
+   * life; the notice's unique key keeps it to one alert whatever else races. With the alert off the moments pass
+   * unannounced (turning it back on does not bring up old ones).
+   */
+  async function postsMatured({ connectionId }: { connectionId: number }): Promise<number> {
+    const connection = await repository.connection(connectionId);
+    if (!connection) return 0;
+    const now = clock.now();
+    const mark = await repository.topPostCheckedThrough(connectionId);
+    if (!(await repository.claimTopPostWindow(connectionId, mark, now))) return 0;
+    if (!(await alertSettings(connection.userId)).topPost) return 0;
+    const from = mark ?? new Date(now.getTime() - TOP_POST_FIRST_LOOKBACK_MS);
+    const moments = await repository.postsReachingAges(connectionId, from, now, BENCHMARK_AGES.map((entry) => entry.hours));
+    if (moments.length === 0) return 0;
+    const answers = await benchmarks.forPosts(connection.userId, { contentItemIds: [...new Set(moments.map((moment) => moment.id))] });
+    const byPost = new Map(answers.map((answer) => [answer.contentItemId, answer]));
+    let alerted = 0;
+    const announced = new Set<number>();
+    // Youngest age first: a post crossing at 24 hours is announced then, not again at 7 days.
+    for (const moment of moments) {
+      if (announced.has(moment.id)) continue;
+      const age = byPost.get(moment.id)?.ages.find((entry) => entry.hours === moment.hours);
+      const views = age?.views;
+      if (!age || !views || views.status !== 'ok' || views.percentile === null || views.percentile < TOP_POST_PERCENTILE) continue;
+      announced.add(moment.id);
+      // The post's address comes from the platform: only a web address becomes a link (never javascript: or data:).
+      const postUrl = moment.url && /^https?:\/\//i.test(moment.url) ? moment.url : null;
+      const label = BENCHMARK_AGES.find((entry) => entry.hours === moment.hours)!.label;
+      const platformName = platformDisplayName(connection.platform);
+      const typical = views.ratio === null ? `above your typical of 0 (n = ${views.n})` : `${formatRatio(views.ratio)} your typical (n = ${views.n})`;
+      const sentence = `“${moment.title}” is in your ${TOP_TEN} of ${platformName} ${POST_NOUNS[connection.platform] ?? 'posts'} at ${label}: ${typical}`;
+      const notice = await repository.insertOnce({
+        userId: connection.userId,
+        kind: 'topPost',
+        key: `top-post:${moment.id}`,
+        title: `“${moment.title}” is in your ${TOP_TEN}`,
+        body: `${sentence}.`,
+        connectionId,
+        platform: connection.platform,
+        url: postUrl,
+        createdAt: now,
+      });
+      if (!notice) continue;
+      alerted += 1;
+      await announce(notice, {
+        subject: `“${moment.title}” is in your ${TOP_TEN} at ${label}`,
+        lines: [`${sentence}.`, `${(views.value ?? 0).toLocaleString('en-US', { maximumFractionDigits: 0 })} views at ${label}, against a typical ${(views.median ?? 0).toLocaleString('en-US', { maximumFractionDigits: 0 })}.`],
+        actionLabel: postUrl ? `Open it on ${platformName}` : 'Open your analytics',
+        actionUrl: postUrl ?? `${publicUrl}/analytics`,
+      });
+    }
+    return alerted;
+  }
+
   /** The email that goes with a notice just created; a failed send is logged and not retried (the notice stands). */
-  async function announce(notice: NotificationRow, email: { subject: string; lines: string[]; actionLabel: string; actionPath: string }) {
+  async function announce(notice: NotificationRow, email: { subject: string; lines: string[]; actionLabel: string } & ({ actionPath: string } | { actionUrl: string })) {
     logger.info({ event: 'alert.created', kind: notice.kind, userId: notice.userId, connectionId: notice.connectionId, notificationId: notice.id }, 'alert created');
     try {
       const recipient = await repository.recipient(notice.userId);
@@ -161,7 +231,7 @@ export function createNotificationsService({ repository, mailer, clock, publicUr
       await mailer.send(
         alertEmail(
           { to: recipient.email, name: recipient.firstName || null, subject: email.subject, lines: email.lines, actionLabel: email.actionLabel, kindLabel: KIND_LABELS[notice.kind] },
-          { actionUrl: `${publicUrl}${email.actionPath}`, settingsUrl: `${publicUrl}/settings`, ...links },
+          { actionUrl: 'actionUrl' in email ? email.actionUrl : `${publicUrl}${email.actionPath}`, settingsUrl: `${publicUrl}/settings`, ...links },
         ),
       );
     } catch (error) {
@@ -169,7 +239,7 @@ export function createNotificationsService({ repository, mailer, clock, publicUr
     }
   }
 
-  return { list, markRead, alertSettings, updateAlertSettings, turnOffFromEmail, connectionNeedsUser, scanReconnects, followersStored };
+  return { list, markRead, alertSettings, updateAlertSettings, turnOffFromEmail, connectionNeedsUser, scanReconnects, followersStored, postsMatured };
 }
 
 export type NotificationsService = ReturnType<typeof createNotificationsService>;

@@ -78,7 +78,7 @@ export interface SyncJobsDeps {
    * alerts feature's reconnect notice and email (decision 015). Its failure is logged, never the sync's.
    */
   onUserMustAct?: (event: { connectionId: number; message: string }) => Promise<void>;
-  /** Told after each stored run: the follower milestone alert (decision 015). Its failure is logged, never the sync's. */
+  /** Told after each stored run: the follower milestone and top post alerts (decisions 015, 018). Its failure is logged, never the sync's. */
   onStored?: (event: { connectionId: number; followersBefore: number; followersAfter: number }) => Promise<void>;
   /** Every run's outcome and duration, as it ends (the metrics). Must not throw. */
   onRunSettled?: (event: { connectionId: number; outcome: RunOutcome; seconds: number }) => Promise<void>;
@@ -166,7 +166,7 @@ export function createSyncJobs({ boss, service, repository, clock, config, insta
     const now = clock.now();
     if (outcome.kind === 'done' && onStored) {
       await onStored({ connectionId, followersBefore: outcome.followers.before, followersAfter: outcome.followers.after }).catch((error: unknown) =>
-        logger.error({ event: 'alert.failed', connectionId, err: error }, 'the follower milestone alert could not be created'),
+        logger.error({ event: 'alert.failed', connectionId, err: error }, 'an alert after the sync could not be created'),
       );
     }
     if (outcome.kind === 'done' || outcome.kind === 'skipped') return;

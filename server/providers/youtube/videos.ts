@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { buildUrl, count } from '../http-client.ts';
 import { PlatformError } from '../platform-error.ts';
-import type { SyncedContent } from '../provider.ts';
-import type { YoutubeClient } from './client.ts';
+import type { CounterReadInput, CounterReadOutput, ProviderContext, SyncedContent } from '../provider.ts';
+import { youtubeClient, type YoutubeClient } from './client.ts';
 import type { YoutubeVideoStats } from './sync-types.ts';
 
 const CHANNELS_URL = 'https://www.googleapis.com/youtube/v3/channels';
@@ -139,4 +139,25 @@ export async function readVideos(client: YoutubeClient, ids: readonly string[]):
     }
   }
   return { content, stats };
+}
+
+/**
+ * The young-post poll's read: videos.list with only `part=statistics`, 50 ids a call, one quota unit each (the
+ * cheapest way to a video's public counters: the uploads playlist and snippets are not needed again).
+ */
+export async function readVideoCounters(context: ProviderContext, input: CounterReadInput): Promise<CounterReadOutput> {
+  const client = youtubeClient(context, input.accessToken);
+  const counters: CounterReadOutput['counters'] = [];
+  for (let start = 0; start < input.platformContentIds.length; start += VIDEO_BATCH) {
+    const batch = input.platformContentIds.slice(start, start + VIDEO_BATCH);
+    const videos = await client.data(buildUrl(VIDEOS_URL, { part: 'statistics', id: batch.join(','), maxResults: '50' }), videosBody);
+    for (const video of videos.items ?? []) {
+      const metrics: Partial<Record<string, number>> = {};
+      if (video.statistics?.viewCount !== undefined) metrics.views = video.statistics.viewCount;
+      if (video.statistics?.likeCount !== undefined) metrics.likes = video.statistics.likeCount;
+      if (video.statistics?.commentCount !== undefined) metrics.comments = video.statistics.commentCount;
+      counters.push({ platformContentId: video.id, metrics });
+    }
+  }
+  return { counters, usage: client.usage };
 }

@@ -12,6 +12,7 @@ const reconnectNotice: Notification = {
   body: 'Twitter no longer accepts this connection. Connect it again. Syncing is stopped until you reconnect.',
   connectionId: 4,
   platform: 'twitter',
+  url: null,
   createdAt: '2026-11-02T10:00:00.000Z',
   readAt: null,
 };
@@ -89,5 +90,25 @@ describe('NoticesMenu', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Reconnect TikTok @maya' }));
     await waitFor(() => expect(onReconnect).toHaveBeenCalledWith('tiktok'));
     expect(await screen.findByText('Connecting...')).toBeTruthy();
+  });
+
+  it('a top post notice links to the post on its platform, in a new tab', async () => {
+    const topPost: Notification = {
+      ...reconnectNotice,
+      id: 12,
+      kind: 'topPost',
+      title: '“My best take” is in your top 10 %',
+      body: '“My best take” is in your top 10 % of TikTok videos at 24 hours: 2.4× your typical (n = 50).',
+      platform: 'tiktok',
+      url: 'https://www.tiktok.com/@maya/video/7380080137682881835',
+    };
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ notifications: [topPost], unreadCount: 1 }), { status: 200, headers: { 'Content-Type': 'application/json' } })));
+    renderMenu();
+    fireEvent.click(await screen.findByRole('button', { name: 'Notices, 1 unread' }));
+    const link = screen.getByRole('link', { name: 'Open the post: “My best take” is in your top 10 % (opens in a new tab)' });
+    expect(link.getAttribute('href')).toBe(topPost.url);
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(screen.queryByRole('button', { name: /Reconnect/ })).toBeNull();
   });
 });

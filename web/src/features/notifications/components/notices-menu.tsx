@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Notification, NotificationsResponse } from '#contract/notifications.ts';
 import type { PlatformName } from '#contract/platforms.ts';
-import { Button } from '../../../components/ui/button';
+import { Button, buttonClasses } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { serverMessageOr } from '../../../lib/api-client';
 import { timeAgo } from '../../../lib/freshness';
@@ -17,7 +17,7 @@ export function noticesButtonLabel(unread: number): string {
 
 /**
  * The header's notices (issue 15): a button with the unread count that opens a list of the newest alerts, each
- * with Mark read and, for a connection that needs reconnecting, the button that starts its reconnect
+ * with Mark read, a link to the post of a top post alert and, for a connection that needs reconnecting, the button that starts its reconnect
  * (`onReconnect`: the Platforms page's OAuth flow, passed in by the shell). Escape or a click outside closes it,
  * and focus returns to the button.
  */
@@ -160,6 +160,21 @@ function NoticeItem({ notice, onReconnect }: { notice: Notification; onReconnect
                 {reconnecting ? <Spinner /> : null}
                 {reconnecting ? 'Connecting...' : 'Reconnect'}
               </Button>
+            ) : null}
+            {notice.url ? (
+              // The post on its platform (a top post alert): opening it reads the notice.
+              <a
+                href={notice.url}
+                target="_blank"
+                rel="noopener noreferrer"
+                className={buttonClasses('secondary', 'sm')}
+                aria-label={`Open the post: ${notice.title} (opens in a new tab)`}
+                onClick={() => {
+                  if (unread) markRead.mutate(notice.id);
+                }}
+              >
+                Open post
+              </a>
             ) : null}
             {unread ? (
               <Button size="sm" variant="ghost" disabled={markRead.isPending} onClick={() => markRead.mutate(notice.id)} aria-label={`Mark read: ${notice.title}`}>
