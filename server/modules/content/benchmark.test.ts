@@ -7,6 +7,8 @@ import { contentItems, contentMetrics, platformConnections } from '../../db/sche
 import { type Account, signUpWithAccess } from '../../test/platforms.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import { seedYoutubeChannel } from '../../test/youtube-factory.ts';
+import { createBenchmarkRepository } from './benchmark.repository.ts';
+import { createBenchmarkService } from './benchmark.service.ts';
 
 let server: TestServer;
 let alice: Account; // TikTok posts read by daily snapshots, and one Instagram post
@@ -156,5 +158,38 @@ describe('GET /api/content/{id}/benchmark', () => {
     expect((await server.request('GET', `/api/content/${aliceTarget}/benchmark`)).status).toBe(401);
     const noAccess = await server.signUp();
     expect((await server.request('GET', `/api/content/${aliceTarget}/benchmark`, { token: noAccess.token })).status).toBe(402);
+  });
+});
+
+describe('benchmarks of many posts at once', () => {
+  const service = () => createBenchmarkService({ repository: createBenchmarkRepository(server.db), clock: server.clock });
+
+  it("answers every post of a platform, newest first, exactly as each post's own benchmark", async () => {
+    const all = await service().forPosts(alice.user.id, { platform: 'tiktok' });
+    // 55 dated posts, the unread one, the one under test and the undated one (last).
+    expect(all).toHaveLength(58);
+    expect(all.at(-1)!.contentItemId).toBe(aliceUndated);
+    const dates = all.slice(0, -1).map((entry) => entry.publishedAt!);
+    expect(dates).toEqual([...dates].sort().reverse());
+    for (const entry of all) {
+      expect(entry).toEqual((await get(`/api/content/${entry.contentItemId}/benchmark`)).body);
+    }
+  });
+
+  it('covers every platform of the user without mixing them, and only the given ids of their own', async () => {
+    const everything = await service().forPosts(alice.user.id);
+    expect(everything).toHaveLength(59);
+    const instagram = everything.find((entry) => entry.platform === 'instagram')!;
+    // Alone on its platform: no comparable post, whatever the TikTok posts hold.
+    expect(instagram.ages.find((entry) => entry.age === '7d')!.views).toMatchObject({ status: 'notEnough', value: 999_999, n: 0 });
+
+    const picked = await service().forPosts(alice.user.id, { contentItemIds: [aliceTarget, bobPost, 999_999_999] });
+    expect(picked.map((entry) => entry.contentItemId)).toEqual([aliceTarget]);
+    expect(picked[0]).toEqual((await get(`/api/content/${aliceTarget}/benchmark`)).body);
+    expect(await service().forPosts(alice.user.id, { contentItemIds: [] })).toEqual([]);
+    expect(await service().forPosts(bob.user.id, { platform: 'youtube' })).toEqual([]);
+    expect((await service().forPosts(carol.user.id)).find((entry) => entry.contentItemId === carolTarget)).toEqual(
+      (await get(`/api/content/${carolTarget}/benchmark`, carol)).body,
+    );
   });
 });
