@@ -45,7 +45,7 @@ type Reply = { status: number; body: unknown };
 function stubServer(overrides: Record<string, Reply | ((body: unknown) => Reply)> = {}) {
   const calls: { key: string; body: unknown }[] = [];
   const replies: Record<string, Reply | ((body: unknown) => Reply)> = {
-    'GET /api/settings/account': { status: 200, body: { user, pendingEmail: null } },
+    'GET /api/settings/account': { status: 200, body: { user, pendingEmail: null, timeZone: null } },
     'GET /api/reports/preferences': { status: 200, body: offPreferences },
     'GET /api/settings/sessions': { status: 200, body: { sessions: [thisDevice, laptop, phone] } },
     'GET /api/settings/alerts': { status: 200, body: { reconnect: true, topPost: true, followerMilestone: true } },
@@ -112,7 +112,7 @@ describe('SettingsPage', () => {
   it('saves the name', async () => {
     let saved = user;
     const calls = stubServer({
-      'GET /api/settings/account': () => ({ status: 200, body: { user: saved, pendingEmail: null } }),
+      'GET /api/settings/account': () => ({ status: 200, body: { user: saved, pendingEmail: null, timeZone: null } }),
       'PATCH /api/settings/profile': (body) => {
         saved = { ...user, ...(body as object) };
         return { status: 200, body: { user: saved, message: 'Your name is saved.' } };
