@@ -21,6 +21,7 @@ import {
 } from '../utils/analytics-filters';
 import { engagementChartData, followersChartData, isEmptySeries, platformDistributionData, rankTopContent } from '../utils/chart-data';
 import { AnalyticsFilterBar } from './analytics-filter-bar';
+import { BestTimesPanel } from './best-times-panel';
 import { StatCard } from '../../../components/ui/stat-card';
 import { FreshnessNote } from '../../../components/freshness-note';
 import { cardChange, CHANGE_RULES, comparisonLabel, leftOutNote } from '../../../lib/period-change';
@@ -329,6 +330,8 @@ export function AnalyticsPage() {
             )}
           </Card>
         </div>
+
+        <BestTimesPanel />
       </div>
     </>
   );
