@@ -132,7 +132,8 @@ function Answer({ answer }: { answer: BestTimesResponse }) {
         {showTable ? 'Hide the table' : 'Show as a table'}
       </Button>
       {showTable ? (
-        <div className="mt-2 max-h-80 overflow-auto">
+        // The table scrolls inside the panel, so its box takes the focus and the arrow keys scroll it.
+        <div className="mt-2 max-h-80 overflow-auto rounded focus-visible:outline-2 focus-visible:outline-indigo-400" tabIndex={0} role="region" aria-label="Hours with posts">
           <table className="w-full text-left text-sm text-slate-200">
             <caption className="sr-only">Hours with posts, {answer.timeZone}</caption>
             <thead className="text-xs text-slate-400">
