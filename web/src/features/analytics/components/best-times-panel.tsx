@@ -70,13 +70,17 @@ function Loading() {
       <p role="status" className="sr-only">
         Loading the best time to post...
       </p>
-      <Skeleton className="mb-3 h-4 w-3/4" />
+      {/* The same lines as the answer (description, grid, key, best hours, note, table button), so nothing jumps. */}
+      <Skeleton className="h-4 w-full" />
+      <Skeleton className="mt-1 mb-3 h-4 w-2/3" />
       <BestTimesHeatmapSkeleton />
       <Skeleton className="mt-3 h-4 w-full" />
-      <Skeleton className="mt-5 h-5 w-40" />
+      <Skeleton className="mt-6 h-5 w-40" />
       {[0, 1, 2].map((line) => (
-        <Skeleton key={line} className="mt-2 h-4 w-5/6" />
+        <Skeleton key={line} className="mt-2 h-5 w-5/6" />
       ))}
+      <Skeleton className="mt-2 h-4 w-3/4" />
+      <Skeleton className="mt-3 h-8 w-36" />
     </div>
   );
 }
@@ -112,6 +116,7 @@ function Answer({ answer }: { answer: BestTimesResponse }) {
         best={answer.top[0]}
         label={`Views against your typical post by weekday and hour, ${answer.timeZone}. Use the arrow keys to move between hours.`}
       />
+      <p className="text-xs text-slate-400 sm:hidden">Scroll the grid sideways for the later hours.</p>
       <BestTimesLegend id={legendId} />
 
       <h3 className="mt-5 text-base font-semibold text-white">Your best hours</h3>
