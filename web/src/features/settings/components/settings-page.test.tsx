@@ -130,6 +130,28 @@ describe('SettingsPage', () => {
     expect(calls.find((call) => call.key === 'PATCH /api/settings/profile')?.body).toEqual({ firstName: 'Ada', lastName: 'Lovelace' });
   });
 
+  it('saves a time zone for weekday and hour figures, and goes back to the browser zone', async () => {
+    let zone: string | null = null;
+    const calls = stubServer({
+      'GET /api/settings/account': () => ({ status: 200, body: { user, pendingEmail: null, timeZone: zone } }),
+      'PATCH /api/settings/profile': (body) => {
+        zone = (body as { timeZone: string | null }).timeZone;
+        return { status: 200, body: { user, message: 'Your time zone is saved.' } };
+      },
+    });
+    renderSettings();
+    const form = await screen.findByRole('form', { name: 'Time zone' });
+    const select = within(form).getByLabelText('Time zone for weekdays and hours') as HTMLSelectElement;
+    expect(select.value).toBe('');
+    expect(select.options[0]!.textContent).toMatch(/^This browser's zone \(.+\)$/);
+    fireEvent.change(select, { target: { value: 'Asia/Tokyo' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save time zone' }));
+    expect(await within(form).findByText('Your time zone is saved.')).toBeTruthy();
+    fireEvent.change(select, { target: { value: '' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save time zone' }));
+    await waitFor(() => expect(calls.filter((call) => call.key === 'PATCH /api/settings/profile').map((call) => call.body)).toEqual([{ timeZone: 'Asia/Tokyo' }, { timeZone: null }]));
+  });
+
   it('turns on a daily report at the chosen hour in the chosen zone', async () => {
     const calls = stubServer({
       'PUT /api/reports/preferences': (body) => ({ status: 200, body: { ...(body as object), nextReportAt: '2026-11-03T08:00:00.000Z', saved: true } }),
