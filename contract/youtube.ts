@@ -300,6 +300,26 @@ export const viralFactor = z.object({
 });
 export type ViralFactor = z.infer<typeof viralFactor>;
 
+/**
+ * The chance that the video ends in the channel's top 10 % at 28 days (decision 019). `ok`: `chance` from where it
+ * stands now (`percentileNow` at `ageDays`); `settled`: 28 days have passed and `chance` is 1 or 0 (what happened);
+ * `tooEarly`: under a day old; `notEnough`: fewer than 20 other videos with 28 days of history (`n`); `noData`: no
+ * publishing date, or an old video whose first 28 days were not read day by day.
+ */
+export const topDecileChance = z.object({
+  status: z.enum(['ok', 'settled', 'tooEarly', 'notEnough', 'noData']),
+  /** 0–1; null unless `ok` or `settled`. */
+  chance: z.number().nullable(),
+  /** 0–100: where the video stands among the reference videos at the same age; null unless `ok` or `settled`. */
+  percentileNow: z.number().nullable(),
+  ageDays: z.number().nullable(),
+  /** The reference videos: the channel's newest others with 28 days of history (at most 200). */
+  n: z.number().int(),
+  /** In words, e.g. "34 % chance to end in your top 10 % at 28 days: after 3 days it is above 88 % of your last 200 videos at the same age." */
+  sentence: z.string(),
+});
+export type TopDecileChance = z.infer<typeof topDecileChance>;
+
 /** GET /api/youtubeanalytics/insights/{id}/viral-potential: spec section 3 "Viral analysis". */
 export const viralAnalysisResponse = z.object({
   videoId: z.string(),
@@ -311,6 +331,8 @@ export const viralAnalysisResponse = z.object({
   reasons: z.array(viralFactor),
   /** Channel videos the baseline was computed from. */
   baselineSampleSize: z.number().int(),
+  /** The headline: its chance to end in the channel's top 10 % at 28 days. */
+  topDecile: topDecileChance,
 });
 export type ViralAnalysis = z.infer<typeof viralAnalysisResponse>;
 

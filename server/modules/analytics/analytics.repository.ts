@@ -55,6 +55,49 @@ const CARD_METRIC_TYPES = sql`${list(VIEW_TYPES)}, 'engagements', ${list(ENGAGEM
 /** Order of a platform in the product's lists. */
 const platformOrder = (column: SQL) => sql`array_position(array[${list(PLATFORM_NAMES)}]::text[], ${column})`;
 
+type CardTotalsRow = { followers: number; connections: number; views: number; impressions: number; engagements: number; engaged_views: number; revenue: number };
+
+/**
+ * The cards' figures over [startDate, endDate] for the connections of the scope: views, impressions, engagements and
+ * what they are measured against, and YouTube revenue; followers either each connection's latest total in the period
+ * (else its profile count) or the profile counts as they stand.
+ */
+function cardTotalsQuery(scope: Pick<AnalyticsFilter, 'userId' | 'platform'>, startDate: string, endDate: string, followers: 'latestInPeriod' | 'profile') {
+  const followerTotal =
+    followers === 'profile'
+      ? sql`(select coalesce(sum(followers), 0) from mine)`
+      : sql`(select coalesce(sum(coalesce(latest.value, mine.followers)), 0) from mine left join lateral (
+          select m.value from account_metrics m
+          where m.connection_id = mine.id and m.metric_type in (${list(FOLLOWER_TYPES)}) and m.date between ${startDate} and ${endDate}
+          order by m.date desc limit 1
+        ) latest on true)`;
+  return sql`with mine as (select c.id, c.followers from platform_connections c where ${connectionScope(scope)}),
+    per_day as (
+      select m.connection_id, m.date,
+        sum(m.value) filter (where m.metric_type = 'views') as views,
+        sum(m.value) filter (where m.metric_type = 'impressions') as impressions,
+        ${dayEngagements} as engagements,
+        sum(m.value) filter (where m.metric_type = 'revenue') as revenue
+      from account_metrics m join mine on mine.id = m.connection_id
+      where m.date between ${startDate} and ${endDate} and m.metric_type in (${CARD_METRIC_TYPES})
+      group by m.connection_id, m.date
+    ),
+    per_connection as (
+      select connection_id, sum(views) as views, sum(impressions) as impressions, sum(engagements) as engagements, sum(revenue) as revenue,
+        -- What this connection's engagements are measured against: its views, else its impressions.
+        coalesce(nullif(sum(views), 0), sum(impressions)) as reach
+      from per_day group by connection_id
+    )
+    select
+      ${followerTotal}::float8 as followers,
+      (select count(*) from mine)::int as connections,
+      coalesce((select sum(views) from per_connection), 0)::float8 as views,
+      coalesce((select sum(impressions) from per_connection), 0)::float8 as impressions,
+      coalesce((select sum(engagements) from per_connection where reach > 0), 0)::float8 as engagements,
+      coalesce((select sum(reach) from per_connection where reach > 0 and engagements is not null), 0)::float8 as engaged_views,
+      coalesce((select sum(revenue) from per_connection), 0)::float8 as revenue`;
+}
+
 export function createAnalyticsRepository(db: Database) {
 
   return {
@@ -251,38 +294,7 @@ export function createAnalyticsRepository(db: Database) {
      * revenue. Patreon pledges come from pledgesByCurrency.
      */
     async periodTotals(filter: TotalsFilter) {
-      const [row] = await queryRows<{ followers: number; connections: number; views: number; impressions: number; engagements: number; engaged_views: number; revenue: number }>(
-        db,
-        sql`with mine as (select c.id, c.followers from platform_connections c where ${connectionScope(filter)}),
-          per_day as (
-            select m.connection_id, m.date,
-              sum(m.value) filter (where m.metric_type = 'views') as views,
-              sum(m.value) filter (where m.metric_type = 'impressions') as impressions,
-              ${dayEngagements} as engagements,
-              sum(m.value) filter (where m.metric_type = 'revenue') as revenue
-            from account_metrics m join mine on mine.id = m.connection_id
-            where m.date between ${filter.startDate} and ${filter.endDate} and m.metric_type in (${CARD_METRIC_TYPES})
-            group by m.connection_id, m.date
-          ),
-          per_connection as (
-            select connection_id, sum(views) as views, sum(impressions) as impressions, sum(engagements) as engagements, sum(revenue) as revenue,
-              -- What this connection's engagements are measured against: its views, else its impressions.
-              coalesce(nullif(sum(views), 0), sum(impressions)) as reach
-            from per_day group by connection_id
-          )
-          select
-            (select coalesce(sum(coalesce(latest.value, mine.followers)), 0) from mine left join lateral (
-              select m.value from account_metrics m
-              where m.connection_id = mine.id and m.metric_type in (${list(FOLLOWER_TYPES)}) and m.date between ${filter.startDate} and ${filter.endDate}
-              order by m.date desc limit 1
-            ) latest on true)::float8 as followers,
-            (select count(*) from mine)::int as connections,
-            coalesce((select sum(views) from per_connection), 0)::float8 as views,
-            coalesce((select sum(impressions) from per_connection), 0)::float8 as impressions,
-            coalesce((select sum(engagements) from per_connection where reach > 0), 0)::float8 as engagements,
-            coalesce((select sum(reach) from per_connection where reach > 0 and engagements is not null), 0)::float8 as engaged_views,
-            coalesce((select sum(revenue) from per_connection), 0)::float8 as revenue`,
-      );
+      const [row] = await queryRows<CardTotalsRow>(db, cardTotalsQuery(filter, filter.startDate, filter.endDate, 'latestInPeriod'));
       return row!;
     },
 
@@ -393,37 +405,9 @@ export function createAnalyticsRepository(db: Database) {
       );
     },
 
-    /** Totals of the e-mailed reports over [startDate, endDate]. */
+    /** Totals of the e-mailed reports over [startDate, endDate]: the cards' figures, followers as the profiles count them now. */
     async summary(userId: number, startDate: string, endDate: string) {
-      const [row] = await queryRows<{ followers: number; connections: number; views: number; impressions: number; engagements: number; engaged_views: number; revenue: number }>(
-        db,
-        sql`with mine as (select id, followers from platform_connections where user_id = ${userId} and is_active),
-          per_day as (
-            select m.connection_id, m.date,
-              sum(m.value) filter (where m.metric_type = 'views') as views,
-              sum(m.value) filter (where m.metric_type = 'impressions') as impressions,
-              coalesce(max(m.value) filter (where m.metric_type = 'engagements'), sum(m.value) filter (where m.metric_type in (${list(ENGAGEMENT_PARTS)}))) as engagements,
-              sum(m.value) filter (where m.metric_type = 'revenue') as revenue
-            from account_metrics m join mine on mine.id = m.connection_id
-            where m.date between ${startDate} and ${endDate}
-              and m.metric_type in (${list(VIEW_TYPES)}, 'engagements', ${list(ENGAGEMENT_PARTS)}, 'revenue')
-            group by m.connection_id, m.date
-          ),
-          per_connection as (
-            select connection_id, sum(views) as views, sum(impressions) as impressions, sum(engagements) as engagements, sum(revenue) as revenue,
-              -- What this connection's engagements are measured against: its views, else its impressions.
-              coalesce(nullif(sum(views), 0), sum(impressions)) as reach
-            from per_day group by connection_id
-          )
-          select
-            (select coalesce(sum(followers), 0) from mine)::float8 as followers,
-            (select count(*) from mine)::int as connections,
-            coalesce((select sum(views) from per_connection), 0)::float8 as views,
-            coalesce((select sum(impressions) from per_connection), 0)::float8 as impressions,
-            coalesce((select sum(engagements) from per_connection where reach > 0), 0)::float8 as engagements,
-            coalesce((select sum(reach) from per_connection where reach > 0 and engagements is not null), 0)::float8 as engaged_views,
-            coalesce((select sum(revenue) from per_connection), 0)::float8 as revenue`,
-      );
+      const [row] = await queryRows<CardTotalsRow>(db, cardTotalsQuery({ userId }, startDate, endDate, 'profile'));
       return row!;
     },
 

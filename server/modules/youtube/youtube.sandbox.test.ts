@@ -141,5 +141,9 @@ describe('a synced sandbox channel', () => {
     expect(viral.body.score).toBeGreaterThanOrEqual(0);
     expect(viral.body.score).toBeLessThanOrEqual(100);
     expect(viral.body.recommendation).toContain(`${viral.body.score}/100`);
+    // One sync reads the day-by-day history of the newest 50 videos: under 20 of them are 28 days old yet.
+    expect(viral.body.topDecile).toMatchObject({ status: 'notEnough', chance: null });
+    expect(viral.body.topDecile.n).toBeLessThan(20);
+    expect(viral.body.topDecile.sentence).toMatch(/^Not enough videos with 28 days of history to compare with \(\d+ of 20 needed\)\.$/);
   });
 });

@@ -1,13 +1,12 @@
 // The YouTube section (spec section 7, /api/youtubeanalytics): the user's channel resolved once per call, its numbers
-// shaped into the contract, the spec's fallbacks applied only where YouTube reported nothing (and flagged), and the
-// insights engine and viral potential run over the channel's own data.
+// shaped into the contract and the spec's fallbacks applied only where YouTube reported nothing (and flagged). The
+// insights and viral potential (youtube-insights.service.ts) are composed in.
 import type { FastifyBaseLogger } from 'fastify';
 import {
   DEFAULT_VIDEO_PAGE_SIZE,
   DEFAULT_YOUTUBE_DAYS,
   type Demographic,
   type EstimatedVideoField,
-  type Insight,
   normalizeRetentionData,
   type PerformanceSummary,
   type RetentionPoint,
@@ -15,7 +14,6 @@ import {
   type RevenueAnalytics,
   TOP_EARNING_VIDEOS,
   type TrafficSource,
-  type ViralAnalysis,
   type YoutubeVideo,
   type YoutubeVideoDetail,
   type YoutubeVideosQuery,
@@ -30,13 +28,14 @@ import type { Database } from '../../db/client.ts';
 import type { PlatformsRepository } from '../platforms/platforms.repository.ts';
 import type { TokenCustody } from '../platforms/token-custody.ts';
 import { addDays, dayOf } from '../../lib/dates.ts';
-import { generateInsights, type InsightInput, type InsightVideo } from './insights/engine.ts';
 import type { InsightRewriter } from './insights/rewrite.ts';
 import { round } from './insights/statistics.ts';
-import { analyzeViralPotential, engagementRateOf } from './insights/viral-potential.ts';
+import { engagementRateOf } from './insights/viral-potential.ts';
 import { ensureRetention } from './retention.ts';
 import { trafficSourceName } from './traffic-source-names.ts';
 import type { TrafficFetcher } from './video-traffic.ts';
+import { createVideoLookup } from './video-lookup.ts';
+import { createYoutubeInsightsService } from './youtube-insights.service.ts';
 import type { ChannelRow, VideoDetailRow, VideoRow, YoutubeRepository } from './youtube.repository.ts';
 
 /** The spec's fallbacks (section 3): ad revenue is 80 % of revenue, impressions 1.2 × views. */
@@ -45,10 +44,7 @@ const IMPRESSIONS_PER_VIEW = 1.2;
 /** Demographics are stored for 7, 30, 90 and 365 days. */
 const MAX_DEMOGRAPHIC_DAYS = 365;
 /** How far back the insights engine reads daily series (two 28-day windows plus YouTube's reporting delay). */
-const INSIGHT_HISTORY_DAYS = 120;
-const MAX_INTEGER_ID = 2_147_483_647;
 
-const NOT_FOUND = 'No such video.';
 
 export interface RetentionFetcher {
   /**
@@ -98,15 +94,6 @@ export interface YoutubeServiceDeps {
 const toNumber = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 const toIso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
 const money = (value: number) => round(value, 2);
-
-/** `{id}` of a video path: our id (digits) or YouTube's videoId (11 characters, validated by the contract). */
-function videoKey(id: string): { id: number } | { videoId: string } | undefined {
-  if (/^\d{1,10}$/.test(id)) {
-    const numeric = Number(id);
-    return numeric <= MAX_INTEGER_ID ? { id: numeric } : undefined;
-  }
-  return { videoId: id };
-}
 
 /** A video in the contract's shape: revenue only with revenue access; fallbacks only for missing values, flagged. */
 function toVideo(row: VideoRow, revenueAccess: RevenueAccess): YoutubeVideo {
@@ -167,21 +154,6 @@ function toDemographic(row: { demographic_type: string; demographic_value: strin
   return { demographicType: type, demographicValue: value, viewsPercentage: round(Number(row.viewer_percentage), 2) };
 }
 
-function parseEarlyViews(value: unknown): number[] | null {
-  const parsed = typeof value === 'string' ? safeJson(value) : value;
-  if (!Array.isArray(parsed)) return null;
-  const numbers = parsed.map(Number);
-  return numbers.every(Number.isFinite) ? numbers : null;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
 type ChannelTotals = Awaited<ReturnType<YoutubeRepository['channelTotals']>>;
 
 /** A side of the comparison: null where the period has no report rows (or YouTube lets us read none). */
@@ -222,14 +194,8 @@ export function createYoutubeService({ repository, clock, enqueueSync, retention
     const endDate = dayOf(clock.now());
     return { startDate: addDays(endDate, -(days - 1)), endDate };
   };
-
-  async function requireVideo(userId: number, id: string): Promise<{ channel: ChannelRow; row: VideoDetailRow }> {
-    const channel = await repository.activeChannel(userId);
-    const key = videoKey(id);
-    const row = channel && key ? await repository.findVideo(channel.connectionId, key) : undefined;
-    if (!channel || !row) throw new AppError('not_found', NOT_FOUND);
-    return { channel, row };
-  }
+  const requireVideo = createVideoLookup(repository);
+  const { insights, generateInsights, viralPotential } = createYoutubeInsightsService({ repository, clock, rewrite, requireVideo });
 
   async function videos(userId: number, query: YoutubeVideosQuery): Promise<YoutubeVideosResponse> {
     const page = query.page ?? 1;
@@ -459,75 +425,7 @@ export function createYoutubeService({ repository, clock, enqueueSync, retention
     return { connectionId: channel.connectionId, jobId, status };
   }
 
-  const toInsight = (row: Awaited<ReturnType<YoutubeRepository['latestInsights']>>[number]): Insight => ({
-    id: Number(row.id),
-    insightType: row.insight_type,
-    title: row.title,
-    recommendation: row.recommendation,
-    confidenceScore: Number(row.confidence_score),
-    facts: row.facts,
-    videoId: row.video_id,
-    createdAt: new Date(row.created_at).toISOString(),
-  });
-
-  async function insights(userId: number): Promise<Insight[]> {
-    const channel = await repository.activeChannel(userId);
-    if (!channel) return [];
-    return (await repository.latestInsights(channel.connectionId)).map(toInsight);
-  }
-
-  async function channelVideosForInsights(connectionId: number): Promise<InsightVideo[]> {
-    const rows = await repository.insightVideos(connectionId);
-    return rows.map((row) => ({
-      videoId: row.video_id,
-      title: row.title,
-      publishedAt: row.published_at,
-      durationSeconds: toNumber(row.duration_seconds),
-      views: row.views,
-      likes: row.likes,
-      comments: row.comments,
-      clickThroughRate: row.click_through_rate,
-      averageViewPercentage: row.average_view_percentage,
-      earlyViews: parseEarlyViews(row.early_views),
-      retention: normalizeRetentionData(row.retention),
-    }));
-  }
-
-  async function generate(userId: number): Promise<Insight[]> {
-    const channel = await repository.activeChannel(userId);
-    if (!channel) return [];
-    const now = clock.now();
-    const since = addDays(dayOf(now), -INSIGHT_HISTORY_DAYS);
-    const [videoRows, channelTraffic, daily] = await Promise.all([
-      channelVideosForInsights(channel.connectionId),
-      repository.channelTraffic(channel.connectionId, since),
-      repository.dailyViewsAndRevenue(channel.connectionId, since),
-    ]);
-    const input: InsightInput = {
-      now,
-      revenueAccess: channel.revenueAccess,
-      videos: videoRows,
-      channelTraffic: channelTraffic.map((row) => ({ ...row, views: Number(row.views) })),
-      daily: daily.map((row) => ({ date: row.date, views: toNumber(row.views), revenue: toNumber(row.revenue) })),
-    };
-    let computed = generateInsights(input);
-    if (rewrite) computed = await rewrite(computed);
-    await repository.replaceInsights(channel.connectionId, computed, now);
-    return (await repository.latestInsights(channel.connectionId)).map(toInsight);
-  }
-
-  async function viralPotential(userId: number, id: string): Promise<ViralAnalysis> {
-    const { channel, row } = await requireVideo(userId, id);
-    const channelVideos = await channelVideosForInsights(channel.connectionId);
-    const target = channelVideos.find((candidate) => candidate.videoId === row.video_id);
-    const analysis = target ? analyzeViralPotential(target, channelVideos, clock.now()) : null;
-    if (!analysis) {
-      throw new AppError('unprocessable', 'Not enough data to score this video yet: the channel needs at least 3 other videos with statistics to compare with.');
-    }
-    return { videoId: row.video_id, title: row.title, ...analysis };
-  }
-
-  return { videos, video, trafficSources, demographics, performanceSummary, sync, insights, generateInsights: generate, viralPotential };
+  return { videos, video, trafficSources, demographics, performanceSummary, sync, insights, generateInsights, viralPotential };
 }
 
 export type YoutubeService = ReturnType<typeof createYoutubeService>;

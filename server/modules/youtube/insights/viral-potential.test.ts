@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { NOW, testVideo } from '../../../test/youtube-insight-data.ts';
 import type { InsightVideo } from './engine.ts';
 import { median } from './statistics.ts';
-import { analyzeViralPotential, engagementRateOf, factorScore, viewsAtAge } from './viral-potential.ts';
+import { analyzeViralPotential, engagementRateOf, factorScore } from './viral-potential.ts';
+import { viewsAtAge } from './views-at-age.ts';
 
 const channel = Array.from({ length: 30 }, (_, index) => testVideo(index + 1));
 const baselineAt = (days: number) => median(channel.map((video) => viewsAtAge(video.earlyViews, days)!))!;

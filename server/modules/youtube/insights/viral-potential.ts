@@ -12,6 +12,8 @@ import type { ViralAnalysis, ViralFactor } from '#contract/youtube.ts';
 import { formatCount, formatPercent, formatRatio } from './format.ts';
 import type { InsightVideo } from './engine.ts';
 import { median, round } from './statistics.ts';
+import { topDecileChance } from './top-decile-chance.ts';
+import { viewsAtAge } from './views-at-age.ts';
 
 const VELOCITY_MAX_AGE_DAYS = 28;
 /** A baseline needs this many other videos with the measure. */
@@ -21,8 +23,6 @@ const MIN_VIEWS_FOR_RATES = 100;
 
 const DAY_MS = 86_400_000;
 const WEIGHTS: Record<ViralFactor['factor'], number> = { viewVelocity: 0.4, retention: 0.25, engagementRate: 0.2, clickThroughRate: 0.15 };
-
-const sumFirst = (values: readonly number[], days: number) => values.slice(0, days).reduce((sum, value) => sum + value, 0);
 
 export function engagementRateOf(video: Pick<InsightVideo, 'views' | 'likes' | 'comments'>): number | null {
   if (video.views <= 0 || (video.likes === null && video.comments === null)) return null;
@@ -44,14 +44,6 @@ function compare(value: number | null, others: number[], describe: (value: numbe
   }
   const baseline = median(others)!;
   return { value, baseline, sampleSize: others.length, description: describe(value, baseline, others.length) };
-}
-
-/** Views after `ageDays` (fractional) days, interpolated within the last day; null when the history is too short. */
-export function viewsAtAge(earlyViews: readonly number[] | null, ageDays: number): number | null {
-  const wholeDays = Math.floor(ageDays);
-  if (!earlyViews || earlyViews.length < Math.ceil(ageDays) || earlyViews.length === 0) return null;
-  const fraction = ageDays - wholeDays;
-  return sumFirst(earlyViews, wholeDays) + (fraction > 0 ? fraction * earlyViews[wholeDays]! : 0);
 }
 
 function velocity(video: InsightVideo, others: readonly InsightVideo[], now: Date): Measured & { label: string } {
@@ -185,5 +177,7 @@ export function analyzeViralPotential(video: InsightVideo, channelVideos: readon
     recommendation,
     reasons,
     baselineSampleSize: Math.max(...measured.map((entry) => entry.measured.sampleSize)),
+    // The headline: the chance of ending in the channel's top 10 % at 28 days (decision 019); the factors say why.
+    topDecile: topDecileChance(video, channelVideos, now),
   };
 }

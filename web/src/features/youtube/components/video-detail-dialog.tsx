@@ -52,14 +52,35 @@ function ratioText(ratio: number | null): string | null {
   return `${ratio >= 10 ? Math.round(ratio) : ratio.toFixed(1)}× the channel's typical video`;
 }
 
+/** The chance of ending in the channel's top 10 % at 28 days (decision 019), or why there is none. */
+function TopDecileChance({ topDecile }: { topDecile: ViralAnalysis['topDecile'] }) {
+  if (topDecile.chance === null) return <p className="text-sm text-slate-400">{topDecile.sentence}</p>;
+  const percent = Math.round(topDecile.chance * 100);
+  const label = topDecile.status === 'settled' ? (percent === 100 ? 'Ended in your top 10 %' : 'Did not end in your top 10 %') : 'chance to end in your top 10 % at 28 days';
+  return (
+    <div>
+      {topDecile.status === 'settled' ? (
+        <p className="text-lg font-semibold text-white">{label}</p>
+      ) : (
+        <p className="flex flex-wrap items-baseline gap-x-2 text-white">
+          <span className="text-3xl font-bold tabular-nums">{percent} %</span>
+          <span className="text-sm text-slate-300">{label}</span>
+        </p>
+      )}
+      <p className="mt-1 text-sm text-slate-400">{topDecile.sentence}</p>
+    </div>
+  );
+}
+
 function ViralResult({ analysis }: { analysis: ViralAnalysis }) {
   const score = Math.round(Math.min(100, Math.max(0, analysis.score)));
   return (
     <div className="rounded-lg border border-slate-800 bg-slate-950/60 p-4">
-      <div className="flex flex-wrap items-center gap-3">
-        <p className="text-2xl font-bold text-white tabular-nums">
+      <TopDecileChance topDecile={analysis.topDecile} />
+      <div className="mt-4 flex flex-wrap items-center gap-3">
+        <p className="text-lg font-semibold text-white tabular-nums">
           {score}
-          <span className="text-base font-medium text-slate-400">/100</span>
+          <span className="text-sm font-medium text-slate-400">/100 factor score</span>
         </p>
         <Badge tone={LEVEL_TONES[analysis.level]}>{LEVEL_LABELS[analysis.level]} viral potential</Badge>
       </div>
