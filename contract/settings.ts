@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, user } from './auth.ts';
 import type { PlatformName } from './platforms.ts';
+import { timeZone } from './reports.ts';
 
 const personName = z.string({ error: 'Names must be text' }).trim().max(100, 'Names must be at most 100 characters');
 
@@ -28,12 +29,20 @@ export const accountSettingsResponse = z.object({
   user,
   /** An email change waiting for its confirmation link, if any. */
   pendingEmail: z.string().nullable(),
+  /** The IANA zone weekday and hour figures use (best time to post); null: the browser's own zone. */
+  timeZone: z.string().nullable(),
 });
 export type AccountSettings = z.infer<typeof accountSettingsResponse>;
 
-/** PATCH /api/settings/profile */
-export const updateProfileRequest = z.strictObject({ firstName: personName, lastName: personName });
-export type UpdateProfileRequest = z.infer<typeof updateProfileRequest>;
+/**
+ * PATCH /api/settings/profile: the name, the time zone, or both; a field left out stays as it is. `timeZone: null`
+ * goes back to the browser's zone.
+ */
+export const updateProfileRequest = z
+  .strictObject({ firstName: personName.optional(), lastName: personName.optional(), timeZone: timeZone.nullable().optional() })
+  .refine((body) => body.firstName !== undefined || body.lastName !== undefined || body.timeZone !== undefined, 'Send a name or a time zone to save');
+export type UpdateProfileRequest = z.input<typeof updateProfileRequest>;
+export type UpdateProfileFields = z.infer<typeof updateProfileRequest>;
 export const updateProfileResponse = z.object({ user, message: z.string() });
 
 /** POST /api/settings/email: sends a link to the new address; 409 when another account has it. */

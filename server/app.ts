@@ -26,6 +26,9 @@ import { createAccountsService } from './modules/accounts/accounts.service.ts';
 import { createAnalyticsCache, pruneAnalyticsCache } from './modules/analytics/analytics-cache.ts';
 import { createAnalyticsRepository } from './modules/analytics/analytics.repository.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
+import { createBestTimesRepository } from './modules/analytics/best-times.repository.ts';
+import { bestTimesRoutes } from './modules/analytics/best-times.routes.ts';
+import { createBestTimesService } from './modules/analytics/best-times.service.ts';
 import { createAnalyticsService } from './modules/analytics/analytics.service.ts';
 import { createBillingRepository } from './modules/billing/billing.repository.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
@@ -351,6 +354,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   youtubeRoutes(app, { youtube });
   const content = createContentService({ repository: createContentRepository(db), benchmarks });
   contentRoutes(app, { benchmarks, content });
+  // Best time to post reads each post's age-matched ratio from the content feature's benchmarks.
+  bestTimesRoutes(app, { bestTimes: createBestTimesService({ repository: createBestTimesRepository(db), benchmarks }) });
   exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }), postsExport: createPostsExport({ content, clock }) });
   const settings = createSettingsService({
     repository: createSettingsRepository(db),

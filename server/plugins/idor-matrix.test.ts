@@ -29,6 +29,10 @@ const OWNED_ID_ROUTES: Record<string, () => (number | string)[]> = {
   '/api/content/:id/benchmark': () => owned.content,
   '/api/notifications/:id/read': () => owned.notification,
 };
+/** Routes that take the id of something a user owns in their query string, and which of Alice's ids to try there. */
+const OWNED_ID_QUERIES: Record<string, { query: (id: number) => string; ids: () => number[] }> = {
+  '/api/analytics/best-times': { query: (id) => `platformId=${id}`, ids: () => owned.connection },
+};
 /** Ids that exist for nobody, of the same shapes. */
 const ABSENT_IDS: Record<string, number | string> = {
   '/api/platformconnections/:id': 2_000_000_000,
@@ -177,9 +181,25 @@ describe('checklist 16: the IDOR matrix', () => {
     expect(deleted.status).toBe(200);
   });
 
+  it("checklist 16: Bob gets 404 for Alice's ids in a query string too, the answer an id nobody has gets", async () => {
+    const registered = new Set(routes().map((route) => route.path));
+    for (const [path, { query, ids }] of Object.entries(OWNED_ID_QUERIES)) {
+      expect({ path, registered: registered.has(path) }).toEqual({ path, registered: true });
+      const absent = await server.request('GET', `${path}?${query(2_000_000_000)}`, { token: bob.token });
+      expect({ path, status: absent.status }).toEqual({ path, status: 404 });
+      for (const id of ids()) {
+        const response = await server.request('GET', `${path}?${query(id)}`, { token: bob.token });
+        expect({ path, id, status: response.status, body: response.body }).toEqual({ path, id, status: 404, body: absent.body });
+      }
+      // The ids were real: Alice is answered (her channel; the Patreon connection was deleted by the test above).
+      const first = ids()[0]!;
+      expect({ path, status: (await server.request('GET', `${path}?${query(first)}`, { token: alice.token })).status }).toEqual({ path, status: 200 });
+    }
+  });
+
   it("checklist 16: no list, search or export Bob calls ever returns Alice's objects", async () => {
     // Routes that need a query to answer are called with one, below.
-    const withQuery = new Set(LIST_QUERIES.map((url) => url.split('?')[0]!));
+    const withQuery = new Set([...LIST_QUERIES.map((url) => url.split('?')[0]!), ...Object.keys(OWNED_ID_QUERIES)]);
     const urls = [
       ...routes()
         .filter((route) => route.method === 'GET' && !NOT_LISTED.has(route.path) && !(route.path in OWNED_ID_ROUTES) && !withQuery.has(route.path))

@@ -12,6 +12,8 @@ export const users = pgTable(
     lastName: text('last_name').notNull().default(''),
     emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** IANA zone the user chose for weekday and hour figures (best time to post); null: the browser's zone. */
+    timeZone: text('time_zone'),
   },
   (table) => [
     // Case-insensitive uniqueness lives in the database, so two concurrent sign-ups cannot both win.

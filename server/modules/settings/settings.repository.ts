@@ -11,8 +11,9 @@ export function createSettingsRepository(db: Database) {
       return row;
     },
 
-    async updateName(userId: number, firstName: string, lastName: string) {
-      const [row] = await db.update(users).set({ firstName, lastName }).where(eq(users.id, userId)).returning();
+    /** Sets the fields given (name parts, time zone) and leaves the others. */
+    async updateProfile(userId: number, fields: { firstName?: string; lastName?: string; timeZone?: string | null }) {
+      const [row] = await db.update(users).set(fields).where(eq(users.id, userId)).returning();
       return row;
     },
 

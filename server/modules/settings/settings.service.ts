@@ -8,7 +8,7 @@ import {
   type ChangePasswordRequest,
   type DeleteAccountRequest,
   type DeleteAccountResponse,
-  type UpdateProfileRequest,
+  type UpdateProfileFields,
 } from '#contract/settings.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -73,13 +73,17 @@ export function createSettingsService({ repository, rateLimiter, mailer, clock, 
   async function accountSettings(user: UserRow) {
     const pending = await repository.findPendingEmailChange(user.id);
     const live = pending && pending.expiresAt > clock.now() ? pending : undefined;
-    return { user: toPublicUser(user), pendingEmail: live?.newEmail ?? null };
+    return { user: toPublicUser(user), pendingEmail: live?.newEmail ?? null, timeZone: user.timeZone };
   }
 
-  async function updateProfile(user: UserRow, input: UpdateProfileRequest) {
-    const row = await repository.updateName(user.id, input.firstName, input.lastName);
+  async function updateProfile(user: UserRow, input: UpdateProfileFields) {
+    const { firstName, lastName, timeZone } = input;
+    const fields = Object.fromEntries(Object.entries({ firstName, lastName, timeZone }).filter(([, value]) => value !== undefined));
+    const row = await repository.updateProfile(user.id, fields);
     if (!row) throw new AppError('not_found', 'This account no longer exists.');
-    return { user: toPublicUser(row), message: 'Your name is saved.' };
+    const named = firstName !== undefined || lastName !== undefined;
+    const message = timeZone === undefined ? 'Your name is saved.' : named ? 'Your name and time zone are saved.' : 'Your time zone is saved.';
+    return { user: toPublicUser(row), message };
   }
 
   async function requestEmailChange(user: UserRow, input: ChangeEmailRequest) {

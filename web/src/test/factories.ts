@@ -1,6 +1,7 @@
 // Shared test data for the web app's tests.
 import type { ConnectionSyncStatus } from '#contract/analytics.ts';
 import type { BenchmarkAgeResult, BenchmarkFigure } from '#contract/benchmark.ts';
+import type { BestTimesCell, BestTimesResponse } from '#contract/best-times.ts';
 import type { SubscriptionStatus } from '#contract/billing.ts';
 import type { ContentListResponse, ContentPost } from '#contract/content.ts';
 import type { PlatformConnection } from '#contract/platforms.ts';
@@ -302,4 +303,37 @@ export function contentPost(overrides: Partial<ContentPost> = {}): ContentPost {
 /** A page of GET /api/content holding `posts`. */
 export function contentPage(posts: ContentPost[], overrides: Partial<ContentListResponse> = {}): ContentListResponse {
   return { posts, page: 1, pageSize: 10, total: posts.length, platforms: ['youtube', 'tiktok'], ...overrides };
+}
+
+/**
+ * A best-time answer for connection 4 in Europe/Paris: Tuesday 18:00 at 1.4× over 6 posts (the best slot), Friday
+ * 09:00 at 0.6× over 5, Sunday 20:00 with 2 posts (too few), every other hour empty; plus overrides.
+ */
+export function bestTimesAnswer(overrides: Partial<BestTimesResponse> = {}): BestTimesResponse {
+  const filled: Record<string, Pick<BestTimesCell, 'n' | 'median'>> = { '2:18': { n: 6, median: 1.4 }, '5:9': { n: 5, median: 0.6 }, '7:20': { n: 2, median: null } };
+  const cells = Array.from({ length: 168 }, (_, index): BestTimesCell => {
+    const weekday = Math.floor(index / 24) + 1;
+    const hour = index % 24;
+    return { weekday, hour, n: 0, median: null, ...filled[`${weekday}:${hour}`] };
+  });
+  return {
+    platformId: 4,
+    platform: 'youtube',
+    timeZone: 'Europe/Paris',
+    timeZoneSource: 'browser',
+    status: 'ok',
+    posts: 42,
+    postsAt7Days: 40,
+    postsAt24Hours: 2,
+    minimumPosts: 30,
+    minimumCellPosts: 3,
+    minimumSlotPosts: 5,
+    confidence: 0.9,
+    cells,
+    top: [
+      { weekday: 2, hour: 18, n: 6, median: 1.4, low: 1.1, high: 2, coverage: 0.96875 },
+      { weekday: 5, hour: 9, n: 5, median: 0.6, low: 0.3, high: 0.9, coverage: 0.9375 },
+    ],
+    ...overrides,
+  };
 }

@@ -301,6 +301,8 @@ describe('AnalyticsPage', () => {
       'GET /api/analytics/summary': { status: 200, body: summary },
       'GET /api/analytics/metrics': { status: 200, body: [] },
       'GET /api/analytics': { status: 500, body: { message: 'boom' } },
+      // The best-time panel's account list loads (empty), so the only alert is the analytics one.
+      'GET /api/platformconnections': { status: 200, body: [] },
     });
     renderPage();
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to load analytics data');

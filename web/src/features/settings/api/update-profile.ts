@@ -1,4 +1,4 @@
-// PATCH /api/settings/profile: first and last name.
+// PATCH /api/settings/profile: first and last name, and the time zone.
 import { mutationOptions } from '@tanstack/react-query';
 import type { User } from '#contract/auth.ts';
 import type { UpdateProfileRequest } from '#contract/settings.ts';

@@ -9,7 +9,8 @@ import { ApiError } from '../../../lib/api-client';
 import { UPGRADE_ROUTE } from '../../../lib/routes';
 import { reportPreferencesQueryKey, reportPreferencesQueryOptions } from '../api/get-report-preferences';
 import { saveReportPreferencesMutationOptions } from '../api/save-report-preferences';
-import { browserTimeZone, describeSchedule, formatNextReport, hourLabel, initialReportForm, type ReportForm, timeZoneOptions } from '../utils/report-preferences';
+import { browserTimeZone, timeZoneOptions } from '../../../lib/time-zone';
+import { describeSchedule, formatNextReport, hourLabel, initialReportForm, type ReportForm } from '../utils/report-preferences';
 import { FormFeedback } from './form-feedback';
 
 const selectClasses = 'mt-1.5 block w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-2 text-sm text-slate-100 focus:border-indigo-400 disabled:opacity-60';

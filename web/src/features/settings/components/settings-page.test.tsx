@@ -45,7 +45,7 @@ type Reply = { status: number; body: unknown };
 function stubServer(overrides: Record<string, Reply | ((body: unknown) => Reply)> = {}) {
   const calls: { key: string; body: unknown }[] = [];
   const replies: Record<string, Reply | ((body: unknown) => Reply)> = {
-    'GET /api/settings/account': { status: 200, body: { user, pendingEmail: null } },
+    'GET /api/settings/account': { status: 200, body: { user, pendingEmail: null, timeZone: null } },
     'GET /api/reports/preferences': { status: 200, body: offPreferences },
     'GET /api/settings/sessions': { status: 200, body: { sessions: [thisDevice, laptop, phone] } },
     'GET /api/settings/alerts': { status: 200, body: { reconnect: true, topPost: true, followerMilestone: true } },
@@ -112,7 +112,7 @@ describe('SettingsPage', () => {
   it('saves the name', async () => {
     let saved = user;
     const calls = stubServer({
-      'GET /api/settings/account': () => ({ status: 200, body: { user: saved, pendingEmail: null } }),
+      'GET /api/settings/account': () => ({ status: 200, body: { user: saved, pendingEmail: null, timeZone: null } }),
       'PATCH /api/settings/profile': (body) => {
         saved = { ...user, ...(body as object) };
         return { status: 200, body: { user: saved, message: 'Your name is saved.' } };
@@ -128,6 +128,28 @@ describe('SettingsPage', () => {
     await waitFor(() => expect(calls.filter((call) => call.key === 'GET /api/settings/account')).toHaveLength(2));
     expect(within(screen.getByRole('form', { name: 'Profile' })).getByText('Your name is saved.')).toBeTruthy();
     expect(calls.find((call) => call.key === 'PATCH /api/settings/profile')?.body).toEqual({ firstName: 'Ada', lastName: 'Lovelace' });
+  });
+
+  it('saves a time zone for weekday and hour figures, and goes back to the browser zone', async () => {
+    let zone: string | null = null;
+    const calls = stubServer({
+      'GET /api/settings/account': () => ({ status: 200, body: { user, pendingEmail: null, timeZone: zone } }),
+      'PATCH /api/settings/profile': (body) => {
+        zone = (body as { timeZone: string | null }).timeZone;
+        return { status: 200, body: { user, message: 'Your time zone is saved.' } };
+      },
+    });
+    renderSettings();
+    const form = await screen.findByRole('form', { name: 'Time zone' });
+    const select = within(form).getByLabelText('Time zone for weekdays and hours') as HTMLSelectElement;
+    expect(select.value).toBe('');
+    expect(select.options[0]!.textContent).toMatch(/^This browser's zone \(.+\)$/);
+    fireEvent.change(select, { target: { value: 'Asia/Tokyo' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save time zone' }));
+    expect(await within(form).findByText('Your time zone is saved.')).toBeTruthy();
+    fireEvent.change(select, { target: { value: '' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save time zone' }));
+    await waitFor(() => expect(calls.filter((call) => call.key === 'PATCH /api/settings/profile').map((call) => call.body)).toEqual([{ timeZone: 'Asia/Tokyo' }, { timeZone: null }]));
   });
 
   it('turns on a daily report at the chosen hour in the chosen zone', async () => {

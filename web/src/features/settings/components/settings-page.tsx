@@ -11,6 +11,7 @@ import { PasswordSection } from './password-section';
 import { ProfileSection } from './profile-section';
 import { ReportPreferencesSection } from './report-preferences-section';
 import { SessionsSection } from './sessions-section';
+import { TimeZoneSection } from './time-zone-section';
 
 /** /settings: the account (open to every signed-in user) and the email reports (premium, shown in place). */
 export function SettingsPage() {
@@ -36,6 +37,7 @@ export function SettingsPage() {
         <div className="space-y-6">
           {/* The form holds what the user typed; after a save that is what the server stored, so it is not reset. */}
           <ProfileSection user={account.data.user} />
+          <TimeZoneSection timeZone={account.data.timeZone} />
           <ReportPreferencesSection />
           <AlertSettingsSection />
           <EmailSection email={account.data.user.email} pendingEmail={account.data.pendingEmail} />

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeSchedule, formatNextReport, hourLabel, initialReportForm, timeZoneOptions } from './report-preferences';
+import { timeZoneOptions } from '../../../lib/time-zone';
+import { describeSchedule, formatNextReport, hourLabel, initialReportForm } from './report-preferences';
 
 const saved = { frequency: 'weekly' as const, weekday: 5, hour: 18, timeZone: 'Asia/Tokyo', nextReportAt: '2026-11-06T09:00:00.000Z', saved: true };
 

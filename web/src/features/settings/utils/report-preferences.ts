@@ -1,4 +1,4 @@
-// Report preferences for the form: the browser's time zone as the default, the zone list, and plain-words labels.
+// Report preferences for the form: the saved or default schedule, and plain-words labels.
 import { WEEKDAY_NAMES, type ReportFrequency, type ReportPreferences } from '#contract/reports.ts';
 
 export interface ReportForm {
@@ -6,21 +6,6 @@ export interface ReportForm {
   weekday: number;
   hour: number;
   timeZone: string;
-}
-
-/** The browser's IANA zone ("Europe/Paris"), or UTC when the browser does not say. */
-export function browserTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  } catch {
-    return 'UTC';
-  }
-}
-
-/** Every zone the browser knows, sorted, always including UTC and the given ones (e.g. a saved zone). */
-export function timeZoneOptions(...include: string[]): string[] {
-  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return [...new Set(['UTC', ...known, ...include.filter(Boolean)])].sort((a, b) => (a === 'UTC' ? -1 : b === 'UTC' ? 1 : a.localeCompare(b)));
 }
 
 /** What the form starts with: the saved preferences, or (never saved) a daily 08:00 in the browser's zone, off. */
