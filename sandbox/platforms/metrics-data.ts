@@ -138,8 +138,47 @@ export function catalogue(platform: PlatformName, persona: Persona, shape: Catal
     });
     at += -Math.log(1 - random.next()) * meanGapMs;
   }
+  atHabitualTimes(items, accountRandom(platform, persona, 'habits'), (seq) => seededRandom(`${platform}:${persona.key}:item:${seq}:time`));
   catalogues.set(key, items);
   return items;
+}
+
+/** Share of posts that go out at one of the account's habitual times; the rest keep their drawn day and hour. */
+const HABIT_SHARE = 0.75;
+
+/**
+ * Creators post at a few habitual times: three weekdays, each at its own afternoon or evening hour (UTC). Three
+ * quarters of the posts move to the nearest day (at most three days away) with one of those weekdays, at the habit's
+ * hour, an hour either side now and then, at any minute; the order of the posts is kept. Draws come from streams of
+ * their own ('habits', and the item's 'time'), so the rest of the catalogue (titles, views, rates) is unchanged.
+ */
+function atHabitualTimes(items: ContentItem[], habitsRandom: SeededRandom, itemRandom: (seq: number) => SeededRandom) {
+  const weekdays = [0, 1, 2, 3, 4, 5, 6];
+  for (let index = weekdays.length - 1; index > 0; index -= 1) {
+    const swap = habitsRandom.int(0, index);
+    [weekdays[index], weekdays[swap]] = [weekdays[swap]!, weekdays[index]!];
+  }
+  const habits = weekdays.slice(0, 3).map((weekday) => ({ weekday, hour: habitsRandom.int(13, 21) }));
+  let previous = Number.NEGATIVE_INFINITY;
+  for (const item of items) {
+    const random = itemRandom(item.seq);
+    let publishedMs = item.publishedMs;
+    if (random.next() < HABIT_SHARE) {
+      const habit = habits[random.int(0, habits.length - 1)]!;
+      const day = Math.floor(item.publishedMs / DAY_MS);
+      // 1970-01-01 (day 0) was a Thursday: (day + 4) mod 7 is the day's weekday with Sunday as 0, as getUTCDay.
+      let offset = (habit.weekday - ((day + 4) % 7) + 7) % 7;
+      if (offset > 3) offset -= 7;
+      const roll = random.next();
+      const hour = habit.hour + (roll < 0.15 ? -1 : roll > 0.85 ? 1 : 0);
+      publishedMs = (day + offset) * DAY_MS + hour * 3_600_000 + random.int(0, 3599) * 1000;
+    }
+    // Strictly increasing, at least ten minutes apart, and inside the catalogue's span.
+    if (publishedMs <= previous + 600_000 || publishedMs >= CONTENT_END_DAY * DAY_MS) publishedMs = item.publishedMs;
+    if (publishedMs <= previous + 600_000) publishedMs = previous + 600_000 + random.int(0, 3599) * 1000;
+    item.publishedMs = publishedMs;
+    previous = publishedMs;
+  }
 }
 
 /** Items published at or before `now`, newest first (the order every platform lists them in). */
