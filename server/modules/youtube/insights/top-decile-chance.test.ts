@@ -62,12 +62,16 @@ describe('the pieces', () => {
         ys.push(index < ones ? 1 : 0);
       }
     }
-    const fitted = fitLogistic(xs, ys, 0);
-    expect(fitted.intercept).toBeCloseTo(-1, 2);
-    expect(fitted.slope).toBeCloseTo(2, 2);
-    const separated = fitLogistic([-2, -1, 1, 2], [0, 0, 1, 1]);
-    expect(Number.isFinite(separated.slope)).toBe(true);
-    expect(separated.slope).toBeGreaterThan(0);
+    const [intercept, slope] = fitLogistic(xs.map((x) => [x]), ys, 0);
+    expect(intercept).toBeCloseTo(-1, 2);
+    expect(slope).toBeCloseTo(2, 2);
+    // Two features, the second pure noise: it gets no weight.
+    const [, first, second] = fitLogistic(xs.map((x, index) => [x, index % 2]), ys, 0);
+    expect(first).toBeCloseTo(2, 2);
+    expect(Math.abs(second!)).toBeLessThan(0.05);
+    const [, separated] = fitLogistic([[-2], [-1], [1], [2]], [0, 0, 1, 1]);
+    expect(Number.isFinite(separated)).toBe(true);
+    expect(separated).toBeGreaterThan(0);
   });
 });
 

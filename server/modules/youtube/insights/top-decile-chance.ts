@@ -5,9 +5,9 @@
 // REFERENCE_LIMIT). A video "ends in the top 10 %" when its views at 28 days are above 90 % of the references' (ties
 // counted half). For the video scored, at age a: its percentile among the references' views at age a. Each
 // reference has the same two facts about itself (its percentile at age a among the other references, and whether it
-// ended in their top 10 %); the chance is a logistic curve fitted through those pairs (percentile as log-odds, a
-// small ridge on the slope so perfectly separated endings do not make every chance 0 or 100 %), read at the video's
-// own percentile.
+// ended in their top 10 %); the chance is a logistic curve fitted through those pairs, on two readings of where a
+// video stands (its percentile as log-odds, which ranks; and the log of its views over the median's, which says by how
+// much), with a small ridge on the slopes so perfectly separated endings do not make every chance 0 or 100 %.
 import type { TopDecileChance } from '#contract/youtube.ts';
 import type { InsightVideo } from './insight-types.ts';
 import { viewsAtAge, viewsAtElapsed } from './views-at-age.ts';
@@ -24,8 +24,8 @@ const TOP_SHARE = 0.9;
  * point stands between 27 and 28 days after the publishing moment. Older videos are placed as at 27 days.
  */
 const MAX_SCORED_AGE_DAYS = 27;
-/** The ridge on the logistic slope (in log-odds of the percentile). */
-const RIDGE = 0.02;
+/** The ridge on the logistic slopes. */
+const RIDGE = 0.05;
 const DAY_MS = 86_400_000;
 
 /** Views in its first 28 days as YouTube counts them: the publishing day and the 27 UTC days after it. */
@@ -84,39 +84,67 @@ function logOdds(percentile: number, count: number): number {
   return Math.log(share / (1 - share));
 }
 
-/**
- * A logistic fit of y (0/1) on x by Newton's method, with a small ridge on the slope: a channel whose endings are
- * perfectly separated by x would otherwise drive the slope to infinity and every chance to 0 or 1.
- */
-export function fitLogistic(xs: readonly number[], ys: readonly number[], ridge = RIDGE): { intercept: number; slope: number } {
-  let intercept = 0;
-  let slope = 0;
-  for (let iteration = 0; iteration < 50; iteration += 1) {
-    let g0 = 0;
-    let g1 = -ridge * slope;
-    let h00 = 0;
-    let h01 = 0;
-    let h11 = ridge;
-    xs.forEach((x, index) => {
-      const p = 1 / (1 + Math.exp(-(intercept + slope * x)));
-      const residual = ys[index]! - p;
-      const weight = Math.max(p * (1 - p), 1e-9);
-      g0 += residual;
-      g1 += residual * x;
-      h00 += weight;
-      h01 += weight * x;
-      h11 += weight * x * x;
-    });
-    const determinant = h00 * h11 - h01 * h01;
-    if (determinant <= 0) break;
-    const step0 = (h11 * g0 - h01 * g1) / determinant;
-    const step1 = (h00 * g1 - h01 * g0) / determinant;
-    intercept += step0;
-    slope += step1;
-    if (Math.abs(step0) + Math.abs(step1) < 1e-9) break;
+/** Solves `matrix · x = vector` (small, symmetric positive definite) by Gaussian elimination with partial pivoting. */
+function solve(matrix: number[][], vector: number[]): number[] | null {
+  const size = vector.length;
+  const rows = matrix.map((row, index) => [...row, vector[index]!]);
+  for (let column = 0; column < size; column += 1) {
+    let pivot = column;
+    for (let row = column + 1; row < size; row += 1) if (Math.abs(rows[row]![column]!) > Math.abs(rows[pivot]![column]!)) pivot = row;
+    if (Math.abs(rows[pivot]![column]!) < 1e-12) return null;
+    [rows[column], rows[pivot]] = [rows[pivot]!, rows[column]!];
+    for (let row = 0; row < size; row += 1) {
+      if (row === column) continue;
+      const factor = rows[row]![column]! / rows[column]![column]!;
+      for (let entry = column; entry <= size; entry += 1) rows[row]![entry]! -= factor * rows[column]![entry]!;
+    }
   }
-  return { intercept, slope };
+  return rows.map((row, index) => row[size]! / row[index]!);
 }
+
+/**
+ * A logistic fit of y (0/1) on the features by Newton's method, with a small ridge on the slopes (not the intercept):
+ * a channel whose endings are perfectly separated would otherwise drive a slope to infinity and every chance to 0 or
+ * 100 %. Answers the intercept, then one slope per feature.
+ */
+export function fitLogistic(features: readonly (readonly number[])[], ys: readonly number[], ridge = RIDGE): number[] {
+  const size = (features[0]?.length ?? 0) + 1;
+  let beta = new Array<number>(size).fill(0);
+  for (let iteration = 0; iteration < 60; iteration += 1) {
+    const gradient = beta.map((value, index) => (index === 0 ? 0 : -ridge * value));
+    const hessian = Array.from({ length: size }, (_, row) => Array.from({ length: size }, (__, column) => (row === column && row > 0 ? ridge : 0)));
+    features.forEach((row, index) => {
+      const x = [1, ...row];
+      const p = 1 / (1 + Math.exp(-x.reduce((sum, value, column) => sum + value * beta[column]!, 0)));
+      const weight = Math.max(p * (1 - p), 1e-9);
+      for (let j = 0; j < size; j += 1) {
+        gradient[j]! += (ys[index]! - p) * x[j]!;
+        for (let k = 0; k < size; k += 1) hessian[j]![k]! += weight * x[j]! * x[k]!;
+      }
+    });
+    const step = solve(hessian, gradient);
+    if (!step) break;
+    beta = beta.map((value, index) => value + step[index]!);
+    if (step.reduce((sum, value) => sum + Math.abs(value), 0) < 1e-9) break;
+  }
+  return beta;
+}
+
+/** The median of `sorted` with one copy of `value` (one of them) left out. */
+function medianLeavingOut(value: number, sorted: readonly number[]): number {
+  const left = bound(sorted, value, false);
+  const at = (index: number) => sorted[index < left ? index : index + 1]!;
+  const count = sorted.length - 1;
+  return count % 2 === 1 ? at((count - 1) / 2) : (at(count / 2 - 1) + at(count / 2)) / 2;
+}
+
+const medianOf = (sorted: readonly number[]) => {
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/** How far above or below the typical video it stands, as a log ratio (a view added to both sides keeps zeros finite). */
+const logRatio = (value: number, median: number) => Math.log((value + 1) / (median + 1));
 
 /** For each reference, whether its first 28 days put it in the top 10 % of the other references. */
 export function topEndings(references: readonly Reference[]): (0 | 1)[] {
@@ -127,17 +155,18 @@ export function topEndings(references: readonly Reference[]): (0 | 1)[] {
 
 /**
  * The chance (0–1) that a video with `viewsNow` views at `ageDays` ends in the references' top 10 % at 28 days, and
- * its percentile now among them. Each reference gives one pair: its percentile at that age among the other
- * references (as log-odds) and whether it ended in their top 10 %; a logistic curve through those pairs, read at the
- * video's own percentile, is the chance.
+ * its percentile now among them. Each reference gives one case: where it stood at that age among the other references
+ * (its percentile as log-odds, and its views over their median as a log ratio) and whether it ended in their top
+ * 10 %; a logistic curve through those cases, read at where the video stands, is the chance.
  */
 export function chanceAtAge(viewsNow: number, ageDays: number, references: readonly Reference[], endings: readonly (0 | 1)[] = topEndings(references)): { chance: number; percentile: number } {
   const atAge = references.map((reference) => viewsAtElapsed(reference.earlyViews, reference.publishedAt, Math.min(ageDays, MAX_SCORED_AGE_DAYS))!);
   const sorted = ascending(atAge);
-  const xs = atAge.map((value) => logOdds(percentileLeavingOut(value, sorted), references.length - 1));
+  const features = atAge.map((value) => [logOdds(percentileLeavingOut(value, sorted), references.length - 1), logRatio(value, medianLeavingOut(value, sorted))]);
   const percentile = percentileAmong(viewsNow, atAge);
-  const { intercept, slope } = fitLogistic(xs, endings);
-  return { chance: 1 / (1 + Math.exp(-(intercept + slope * logOdds(percentile, references.length)))), percentile };
+  const [intercept, byPercentile, byRatio] = fitLogistic(features, endings);
+  const z = intercept! + byPercentile! * logOdds(percentile, references.length) + byRatio! * logRatio(viewsNow, medianOf(sorted));
+  return { chance: 1 / (1 + Math.exp(-z)), percentile };
 }
 
 const percentText = (share: number) => `${Math.round(share * 100)} %`;
