@@ -268,7 +268,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   });
   const billingJobs = createBillingJobs({ boss: jobQueue.boss, billing, logger: app.log });
   // Before any route: the OpenAPI document collects every route as it is registered.
-  await registerApiDocs(app);
+  await registerApiDocs(app, { apiTokenRateLimit: config.apiTokenRateLimit });
   // Before any route: the gate attaches itself to every premium route as it is registered.
   registerAccessGate(app, { requireUser, requireAccess: createRequireAccess({ grantsAccess: billing.grantsAccess }) });
 

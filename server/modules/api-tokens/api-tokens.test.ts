@@ -7,7 +7,7 @@ import { sha256 } from '../../lib/secure-random.ts';
 import { concretePath, isWriteMethod, registeredRoutes } from '../../test/routes.ts';
 import { grantActiveSubscription } from '../../test/subscriptions.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
-import { apiTokenRefusal } from './api-token-scope.ts';
+import { API_TOKEN_READABLE_PREFIXES, API_TOKEN_READABLE_ROUTES, apiTokenRefusal } from './api-token-scope.ts';
 
 let server: TestServer;
 
@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 describe('managing personal API tokens', () => {
-  it('shows a new token once; the list names it by its prefix and never shows it again; the row holds only its hash', async () => {
+  it('checklist 8: shows a new token once; the list names it by its prefix and never shows it again; the row holds only its hash', async () => {
     const { session, userId } = await subscribedUser();
     const created = await createToken(session, '  Weekly export  ');
     expect(created.token).toMatch(/^ahp_[A-Za-z0-9_-]{43}$/);
@@ -71,7 +71,7 @@ describe('managing personal API tokens', () => {
     await createToken(session, 'Now it fits');
   });
 
-  it("revoking: the token answers 401 from then on, like an unknown one; another user's token id answers 404 like a missing one", async () => {
+  it("checklist 9: revoking makes the token answer 401 from then on, like an unknown one; checklist 16: another user's token id answers 404 like a missing one", async () => {
     const alice = await subscribedUser();
     const bob = await subscribedUser();
     const alices = await createToken(alice.session);
@@ -99,9 +99,10 @@ describe('reading with a personal API token', () => {
   it('reads the analytics summary and the CSV export as its user, and the list shows when it was last used', async () => {
     const { session } = await subscribedUser();
     const { token, apiToken } = await createToken(session);
-    const summary = await server.request('GET', '/api/analytics/summary', { token });
+    // The docs' curl example.
+    const summary = await server.request('GET', '/api/analytics/summary?compare=previous', { token });
     expect(summary.status).toBe(200);
-    expect(summary.body).toEqual((await server.request('GET', '/api/analytics/summary', { token: session })).body);
+    expect(summary.body).toEqual((await server.request('GET', '/api/analytics/summary?compare=previous', { token: session })).body);
     const csv = await server.request('GET', '/api/analytics/export?format=csv', { token });
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
@@ -160,7 +161,7 @@ describe('reading with a personal API token', () => {
     expect((await server.request('GET', '/api/auth/me', { token: session })).status).toBe(200);
   });
 
-  it('follows the premium rules exactly as a session does: no subscription or trial, 402', async () => {
+  it('checklist 18: follows the premium rules exactly as a session does: no subscription or trial, 402', async () => {
     server.clock.advance(3_600_000);
     const account = await server.signUp();
     const { token } = await createToken(account.token!);
@@ -189,6 +190,20 @@ describe('reading with a personal API token', () => {
       else expect({ method, path, refused: [401, 403].includes(response.status) }).toEqual({ method, path, refused: false });
     }
     expect(authenticated).toBeGreaterThan(30);
+  });
+});
+
+describe('the API docs', () => {
+  it('describe the three calls, what a token may read, its refusals and its rate limit as configured', async () => {
+    const document = (await server.request('GET', '/api/openapi.json')).body as { info: { description: string }; paths: Record<string, Record<string, unknown>> };
+    expect(Object.keys(document.paths['/api/settings/api-tokens']!).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(document.paths['/api/settings/api-tokens/{id}']!)).toEqual(['delete']);
+    const { description } = document.info;
+    for (const path of [...API_TOKEN_READABLE_ROUTES, ...API_TOKEN_READABLE_PREFIXES]) expect(description).toContain(path);
+    expect(description).toContain('read_only_token');
+    expect(description).toContain('session_required');
+    expect(description).toContain('600 requests per\n10 minutes');
+    expect(description).toContain('curl -H "Authorization: Bearer $ANALYTICS_HUB_TOKEN" "https://your-host/api/analytics/summary?compare=previous"');
   });
 });
 
