@@ -1,5 +1,6 @@
 // Shared test data for the web app's tests.
 import type { ConnectionSyncStatus } from '#contract/analytics.ts';
+import type { ApiToken } from '#contract/api-tokens.ts';
 import type { SubscriptionStatus } from '#contract/billing.ts';
 import type { PlatformConnection } from '#contract/platforms.ts';
 import type {
@@ -263,4 +264,9 @@ export function disconnectedPerformanceSummary(): PerformanceSummary {
       estimatedFields: [],
     },
   });
+}
+
+/** A personal API token as the list sends it (never the token itself): unused, plus overrides. */
+export function apiToken(overrides: Partial<ApiToken> = {}): ApiToken {
+  return { id: 1, name: 'Weekly report script', prefix: 'ahp_AbCd1234', createdAt: '2026-11-01T09:00:00.000Z', lastUsedAt: null, ...overrides };
 }
