@@ -22,6 +22,9 @@ import { createResponseFloor } from './lib/response-floor.ts';
 import { createTokenCrypto } from './lib/token-crypto.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { createApiTokensRepository } from './modules/api-tokens/api-tokens.repository.ts';
+import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.ts';
+import { createApiTokensService } from './modules/api-tokens/api-tokens.service.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
 import { createAnalyticsCache, pruneAnalyticsCache } from './modules/analytics/analytics-cache.ts';
 import { createAnalyticsRepository } from './modules/analytics/analytics.repository.ts';
@@ -201,7 +204,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     registerLimitPerIp: config.registerLimitPerIpPerHour,
     responseFloor: createResponseFloor(config.authResponseFloorMs),
   });
-  const requireUser = createRequireUser(accounts);
+  const apiTokens = createApiTokensService({ repository: createApiTokensRepository(db), rateLimiter, clock, logger: app.log, rateLimit: config.apiTokenRateLimit });
+  const requireUser = createRequireUser(accounts, apiTokens);
   const billing = createBillingService({
     repository: createBillingRepository(db),
     stripe: config.stripe.secretKey ? createStripeClient({ secretKey: config.stripe.secretKey, apiBase: config.stripe.apiBase }) : undefined,
@@ -310,7 +314,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   });
   const billingJobs = createBillingJobs({ boss: jobQueue.boss, billing, logger: app.log });
   // Before any route: the OpenAPI document collects every route as it is registered.
-  await registerApiDocs(app);
+  await registerApiDocs(app, { apiTokenRateLimit: config.apiTokenRateLimit });
   // Before any route: the gate attaches itself to every premium route as it is registered.
   registerAccessGate(app, { requireUser, requireAccess: createRequireAccess({ grantsAccess: billing.grantsAccess }) });
 
@@ -369,6 +373,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     logger: app.log,
   });
   settingsRoutes(app, { settings, sessions: accounts, requireUser });
+  apiTokensRoutes(app, { apiTokens, requireUser });
 
   await reportsRoutes(app, { reports });
   notificationsRoutes(app, { notifications, requireUser });

@@ -91,6 +91,10 @@ const envSchema = z.object({
   OVERLOAD_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   /** Sign-ups accepted per client IP per hour (a shared office or a test rig may need more). */
   REGISTER_LIMIT_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(REGISTER_LIMIT_PER_IP.limit),
+  /** Requests one personal API token may make per API_TOKEN_RATE_WINDOW_SECONDS (decision 020); then 429 with Retry-After. */
+  API_TOKEN_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(600),
+  /** At most an hour: rate-limit buckets are pruned a day after their window started. */
+  API_TOKEN_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
   /** Sign-up and resend confirmation answer no sooner than this (ms), so their timing does not tell whether an account exists. */
   AUTH_RESPONSE_FLOOR_MS: z.coerce.number().int().min(0).max(5_000).default(500),
   /** After SIGTERM, readiness answers 503 and requests are still served this long, so the load balancer can stop sending. */
@@ -193,6 +197,8 @@ export interface Config {
   registerLimitPerIpPerHour: number;
   /** The minimum response time of sign-up and resend confirmation (ms); 0: none. */
   authResponseFloorMs: number;
+  /** Personal API tokens: requests per token per window. */
+  apiTokenRateLimit: { limit: number; windowMs: number };
   /** How long readiness answers 503 before the server stops taking requests and closes (ms). */
   shutdownDrainMs: number;
   /** Load shedding (@fastify/under-pressure): 503 with Retry-After above these; health and readiness exempt. */
@@ -354,6 +360,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
     registerLimitPerIpPerHour: values.REGISTER_LIMIT_PER_IP_PER_HOUR,
     authResponseFloorMs: values.AUTH_RESPONSE_FLOOR_MS,
+    apiTokenRateLimit: { limit: values.API_TOKEN_RATE_LIMIT, windowMs: values.API_TOKEN_RATE_WINDOW_SECONDS * 1000 },
     shutdownDrainMs: values.SHUTDOWN_DRAIN_MS,
     overload: {
       maxEventLoopDelayMs: values.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,

@@ -9,3 +9,4 @@ export * from './schema/reports.ts';
 export * from './schema/youtube.ts';
 export * from './schema/events.ts';
 export * from './schema/notifications.ts';
+export * from './schema/api-tokens.ts';

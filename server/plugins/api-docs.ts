@@ -6,22 +6,31 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { API_TOKEN_READABLE_PREFIXES, API_TOKEN_READABLE_ROUTES } from '../modules/api-tokens/api-token-scope.ts';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 export const API_DOCS_PREFIX = '/api/docs';
 
-const DESCRIPTION = `Everything the Analytics Hub web app does, it does through this API.
+/** The document's introduction; what a personal token may read is listed from api-token-scope.ts, so it cannot drift. */
+export function apiDescription({ apiTokenRateLimit }: { apiTokenRateLimit: { limit: number; windowMs: number } }) {
+  const readable = [...API_TOKEN_READABLE_ROUTES, ...API_TOKEN_READABLE_PREFIXES.map((prefix) => `${prefix}…`)].map((path) => `\`${path}\``).join(', ');
+  return `Everything the Analytics Hub web app does, it does through this API.
 
 **Authentication.** Send \`Authorization: Bearer <token>\` with either a session token (from \`POST /api/auth/login\`)
-or a personal API token created in Settings (read-only: it reads your analytics, content and exports; any write
-answers 403).
+or a personal API token (\`ahp_…\`) created in Settings, under API tokens. A personal token is read-only and reads
+only its own account: GET (and HEAD) of ${readable}, under the same subscription rules as the app. Any write answers
+403 with code \`read_only_token\`; the account, session, billing, live-update and token calls answer 403 with code
+\`session_required\`; a revoked token answers 401. Each token may make ${apiTokenRateLimit.limit} requests per
+${Math.round(apiTokenRateLimit.windowMs / 60_000)} minutes, then 429 with Retry-After.
 
 \`\`\`
 curl -H "Authorization: Bearer $ANALYTICS_HUB_TOKEN" "https://your-host/api/analytics/summary?compare=previous"
+curl -H "Authorization: Bearer $ANALYTICS_HUB_TOKEN" -o analytics.csv "https://your-host/api/analytics/export?format=csv"
 \`\`\`
 
 **Errors** answer \`{ "message": "...", "code": "..." }\` with a 4xx status in words; 402 means the call needs an
 active subscription or trial.`;
+}
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -39,7 +48,7 @@ export function registeredRoutesOf(app: FastifyInstance): readonly RegisteredRou
   return registeredRoutes.get(app) ?? [];
 }
 
-export async function registerApiDocs(app: FastifyInstance) {
+export async function registerApiDocs(app: FastifyInstance, options: Parameters<typeof apiDescription>[0]) {
   const routes: RegisteredRoute[] = [];
   registeredRoutes.set(app, routes);
   app.addHook('onRoute', (route) => {
@@ -48,7 +57,7 @@ export async function registerApiDocs(app: FastifyInstance) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Analytics Hub API', version, description: DESCRIPTION },
+      info: { title: 'Analytics Hub API', version, description: apiDescription(options) },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A session token or a personal API token.' } } },
       security: [{ bearer: [] }],
     },

@@ -14,7 +14,9 @@ let server: TestServer;
 let alice: { token: string; userId: number };
 let bob: { token: string; userId: number };
 /** Alice's ids, by the kind of object a route parameter names. */
-let owned: { connection: number[]; video: (number | string)[]; content: number[]; session: string[]; notification: number[] };
+let owned: { connection: number[]; video: (number | string)[]; content: number[]; session: string[]; notification: number[]; apiToken: number[] };
+/** Alice's personal API token: never in anything Bob is sent, and Bob cannot revoke it. */
+let aliceApiToken: { token: string; prefix: string };
 /** Strings only Alice's data contains: none may appear in anything Bob is sent. */
 const ALICE_MARKERS = ['Alice private channel', 'Alice secret video', 'aliceVideo1', 'alice-patreon-campaign'];
 
@@ -28,6 +30,7 @@ const OWNED_ID_ROUTES: Record<string, () => (number | string)[]> = {
   '/api/settings/sessions/:id': () => owned.session,
   '/api/content/:id/benchmark': () => owned.content,
   '/api/notifications/:id/read': () => owned.notification,
+  '/api/settings/api-tokens/:id': () => owned.apiToken,
 };
 /** Routes that take the id of something a user owns in their query string, and which of Alice's ids to try there. */
 const OWNED_ID_QUERIES: Record<string, { query: (id: number) => string; ids: () => number[] }> = {
@@ -43,6 +46,7 @@ const ABSENT_IDS: Record<string, number | string> = {
   '/api/settings/sessions/:id': 'AAAAAAAAAAAAAAAAAAAAAA',
   '/api/content/:id/benchmark': 2_000_000_000,
   '/api/notifications/:id/read': 2_000_000_000,
+  '/api/settings/api-tokens/:id': 2_000_000_000,
 };
 /** Routes whose parameters name a shared catalogue entry (a platform), not an object of a user's: the same for all. */
 const CATALOGUE_ROUTES: Record<string, (string | number)[]> = {
@@ -107,12 +111,15 @@ beforeAll(async () => {
     .insert(notifications)
     .values({ userId: alice.userId, kind: 'reconnect', key: 'reconnect:alice', title: 'Reconnect Alice private channel', body: 'Alice private channel needs you', connectionId: patreon!.id, platform: 'patreon', createdAt: now })
     .returning();
+  const created = await server.request('POST', '/api/settings/api-tokens', { token: alice.token, body: { name: 'Alice private script' } });
+  aliceApiToken = { token: created.body.token, prefix: created.body.apiToken.prefix };
   owned = {
     connection: [channel.connectionId, patreon!.id],
     video: [channel.videos[0]!.id, 'aliceVideo1'],
     content: [channel.videos[0]!.id],
     session: [alice.token.split('.')[0]!],
     notification: [notice!.id],
+    apiToken: [created.body.apiToken.id],
   };
 });
 afterAll(async () => {
@@ -146,6 +153,7 @@ describe('checklist 16: the IDOR matrix', () => {
         'PATCH /api/platformconnections/:id',
         'POST /api/sync/platform/:connectionId',
         'POST /api/notifications/:id/read',
+        'DELETE /api/settings/api-tokens/:id',
       ].sort(),
     );
     for (const { method, path } of attempts) {
@@ -164,6 +172,8 @@ describe('checklist 16: the IDOR matrix', () => {
     }
     await server.request('POST', '/api/youtubeanalytics/sync', { token: bob.token });
     expect(await rowsOwnedBy(server.db, alice.userId, { sessions: true })).toEqual(before);
+    // Her personal API token, which Bob tried to revoke, still reads for her.
+    expect((await server.request('GET', '/api/analytics/summary', { token: aliceApiToken.token })).status).toBe(200);
 
     // The same calls as Alice reach her objects: the ids were real, so the 404s above were about ownership.
     for (const { method, path } of attempts.filter((route) => route.method !== 'DELETE')) {
@@ -211,7 +221,7 @@ describe('checklist 16: the IDOR matrix', () => {
       const response = await server.request('GET', url, { token: bob.token });
       expect({ url, status: response.status }).toEqual({ url, status: 200 });
       const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
-      for (const marker of [...ALICE_MARKERS, ...owned.session]) expect({ url, leaks: text.includes(marker) }).toEqual({ url, leaks: false });
+      for (const marker of [...ALICE_MARKERS, ...owned.session, aliceApiToken.token, aliceApiToken.prefix, 'Alice private script']) expect({ url, leaks: text.includes(marker) }).toEqual({ url, leaks: false });
     }
     // Alice's own lists show her data, so the markers would be seen if they leaked.
     for (const url of [
@@ -221,10 +231,11 @@ describe('checklist 16: the IDOR matrix', () => {
       '/api/content?platform=youtube',
       '/api/content/export?format=csv',
       '/api/settings/sessions',
+      '/api/settings/api-tokens',
     ]) {
       const response = await server.request('GET', url, { token: alice.token });
       const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
-      expect({ url, found: [...ALICE_MARKERS, ...owned.session].some((marker) => text.includes(marker)) }).toEqual({ url, found: true });
+      expect({ url, found: [...ALICE_MARKERS, ...owned.session, aliceApiToken.prefix].some((marker) => text.includes(marker)) }).toEqual({ url, found: true });
     }
   });
 });

@@ -46,6 +46,7 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   'POST /api/oauth/:platform/callback': () => ({ code: 'some-code', state: 'some-state' }),
   'PUT /api/reports/preferences': () => ({ frequency: 'daily', weekday: 1, hour: 9, timeZone: 'Europe/Paris' }),
   'PATCH /api/settings/alerts': () => ({ followerMilestone: false }),
+  'POST /api/settings/api-tokens': () => ({ name: 'Mass script' }),
 };
 /**
  * Write routes that read no JSON body (their input is the path, the query or, for the webhook, Stripe's signed bytes):

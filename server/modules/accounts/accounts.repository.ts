@@ -15,6 +15,8 @@ export interface SessionContext {
   subscription: SubscriptionAccessFields | null;
   /** The user's platform data fingerprint (platforms/data-fingerprint.ts): what cached analytics are keyed on. */
   dataFingerprint: string;
+  /** Set when the caller signed in with a personal API token (decision 020) instead of a session. */
+  apiTokenId?: number;
 }
 
 /** The request's SessionContext from a `findSessionContext` row. */

@@ -32,3 +32,8 @@ export function saveFile(blob: Blob, fileName: string): void {
   // Some browsers read the object URL after click() returns: release it a little later, not at once.
   window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
+
+/** Puts `text` on the clipboard; rejects where the browser refuses (no permission, an insecure page). */
+export function copyText(text: string): Promise<void> {
+  return navigator.clipboard.writeText(text);
+}

@@ -1,5 +1,6 @@
 // Shared test data for the web app's tests.
 import type { ConnectionSyncStatus } from '#contract/analytics.ts';
+import type { ApiToken } from '#contract/api-tokens.ts';
 import type { BenchmarkAgeResult, BenchmarkFigure } from '#contract/benchmark.ts';
 import type { BestTimesCell, BestTimesResponse } from '#contract/best-times.ts';
 import type { SubscriptionStatus } from '#contract/billing.ts';
@@ -336,4 +337,9 @@ export function bestTimesAnswer(overrides: Partial<BestTimesResponse> = {}): Bes
     ],
     ...overrides,
   };
+}
+
+/** A personal API token as the list sends it (never the token itself): unused, plus overrides. */
+export function apiToken(overrides: Partial<ApiToken> = {}): ApiToken {
+  return { id: 1, name: 'Weekly report script', prefix: 'ahp_AbCd1234', createdAt: '2026-11-01T09:00:00.000Z', lastUsedAt: null, ...overrides };
 }

@@ -49,6 +49,7 @@ function stubServer(overrides: Record<string, Reply | ((body: unknown) => Reply)
     'GET /api/reports/preferences': { status: 200, body: offPreferences },
     'GET /api/settings/sessions': { status: 200, body: { sessions: [thisDevice, laptop, phone] } },
     'GET /api/settings/alerts': { status: 200, body: { reconnect: true, topPost: true, followerMilestone: true } },
+    'GET /api/settings/api-tokens': { status: 200, body: { tokens: [] } },
     ...overrides,
   };
   vi.stubGlobal(
@@ -286,7 +287,7 @@ describe('SettingsPage', () => {
     const calls = stubServer({ 'POST /api/settings/account/delete': { status: 200, body: { message: 'Your account and all of its data were deleted.', removeAppAccessAt: [] } } });
     renderSettings();
     fireEvent.click(await screen.findByRole('button', { name: 'Delete account…' }));
-    const dialog = screen.getByRole('alertdialog', { hidden: true });
+    const dialog = screen.getByRole('alertdialog', { hidden: true, name: 'Delete your account?' });
     expect(within(dialog).getByRole('heading', { name: 'Delete your account?', hidden: true })).toBeTruthy();
     const confirm = within(dialog).getByRole('button', { name: 'Delete forever', hidden: true }) as HTMLButtonElement;
     expect(confirm.disabled).toBe(true);
@@ -306,7 +307,7 @@ describe('SettingsPage', () => {
     stubServer({ 'POST /api/settings/account/delete': { status: 403, body: { message: 'Your current password is not correct.', code: 'forbidden' } } });
     renderSettings();
     fireEvent.click(await screen.findByRole('button', { name: 'Delete account…' }));
-    const dialog = screen.getByRole('alertdialog', { hidden: true });
+    const dialog = screen.getByRole('alertdialog', { hidden: true, name: 'Delete your account?' });
     fireEvent.change(within(dialog).getByLabelText('Password'), { target: { value: 'wrong' } });
     fireEvent.change(within(dialog).getByLabelText('Type DELETE to confirm'), { target: { value: 'DELETE' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete forever', hidden: true }));

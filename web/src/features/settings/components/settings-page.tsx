@@ -4,6 +4,7 @@ import { Notice } from '../../../components/ui/notice';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { AlertSettingsSection } from './alert-settings-section';
+import { ApiTokensSection } from './api-tokens-section';
 import { accountSettingsQueryOptions } from '../api/get-account-settings';
 import { DeleteAccountSection } from './delete-account-section';
 import { EmailSection } from './email-section';
@@ -43,6 +44,7 @@ export function SettingsPage() {
           <EmailSection email={account.data.user.email} pendingEmail={account.data.pendingEmail} />
           <PasswordSection />
           <SessionsSection />
+          <ApiTokensSection />
           <DeleteAccountSection />
         </div>
       )}
