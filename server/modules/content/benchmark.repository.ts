@@ -1,10 +1,10 @@
-// Posts' counts at fixed ages beside the same creator's other posts of the same platform at those ages, in one
-// query (decision 014). Points of a post's count over time: the publishing moment at 0, YouTube's early-view curve
+// Posts' counts at fixed ages, in one query (decision 014); benchmark-samples.ts sets each beside the same creator's
+// other posts of the same platform. Points of a post's count over time: the publishing moment at 0, YouTube's early-view curve
 // (exact daily views) where it reaches, otherwise the young-post poll's timed reads (decision 018) and the daily
 // snapshots of content_metrics on days without them. A count at an age is
 // interpolated between the two points around that moment and never extrapolated past the last one.
 import { sql } from 'drizzle-orm';
-import { BENCHMARK_AGES, BENCHMARK_SAMPLE_SIZE, type BenchmarkAge } from '#contract/benchmark.ts';
+import { BENCHMARK_AGES, type BenchmarkAge } from '#contract/benchmark.ts';
 import { type Database, queryRows } from '../../db/client.ts';
 
 /** The widest gap between two points a count is interpolated over: one missed daily read still counts. */
@@ -15,16 +15,6 @@ export const ENGAGEMENT_PARTS = ['likes', 'reactions', 'comments', 'shares'];
 
 export type BenchmarkMetric = 'views' | 'engagements';
 
-export interface BenchmarkRow {
-  contentItemId: number;
-  age: BenchmarkAge;
-  metric: BenchmarkMetric;
-  value: number | null;
-  n: number;
-  median: number | null;
-  below: number;
-  ties: number;
-}
 
 /** A post of the user as the benchmark needs it: its platform and publishing moment. */
 export interface BenchmarkedItem {
@@ -88,17 +78,28 @@ export function createBenchmarkRepository(db: Database) {
     },
 
     /** For each target post, age and metric: its count, and the median, count below and ties among its newest comparables. */
-    benchmarks(userId: number, targets: BenchmarkTargets, now: Date) {
-      return queryRows<BenchmarkRow>(db, benchmarkQuery(userId, targets, now));
+    /** Every post of the targets' platforms with its count at each age and metric it has one for. */
+    countsAtAges(userId: number, targets: BenchmarkTargets, now: Date) {
+      return queryRows<ValuedCount>(db, benchmarkQuery(userId, targets, now));
     },
   };
 }
 
+/** One post's count at one age, as the query reads it (every post of the targets' platforms that has one). */
+export interface ValuedCount {
+  itemId: number;
+  platform: string;
+  /** Seconds since the epoch: the order of "newest". */
+  publishedAt: number;
+  metric: BenchmarkMetric;
+  age: BenchmarkAge;
+  value: number;
+  isTarget: boolean;
+}
+
 /**
- * For each target post (the user's dated posts picked by `targets`), each age and metric: the post's count, and the
- * median, count below and ties among its comparables: the newest BENCHMARK_SAMPLE_SIZE other posts of its platform
- * with a count at that age. One query however many targets: every post of the targets' platforms is valued once, and
- * each target's sample is the newest 51 of its platform less itself, cut to 50.
+ * Every post of the targets' platforms (the user's dated posts, targets included) with its count at each age and
+ * metric it has one for, in one query however many targets.
  */
 export function benchmarkQuery(userId: number, targets: BenchmarkTargets, now: Date) {
   const nowAt = sql`${now.toISOString()}::timestamptz`;
@@ -157,12 +158,23 @@ export function benchmarkQuery(userId: number, targets: BenchmarkTargets, now: D
         select p.id, p.published_at, k.source, k.metric, p.published_at + a.hours * interval '1 hour', null, 1, a.age
         from pool p cross join kinds k cross join ages a where p.published_at + a.hours * interval '1 hour' <= ${nowAt}
       ),
+      -- Only points within the interpolation gap of a moment reached can bracket it (both ends of a usable bracket lie
+      -- within that gap of the moment, and dropping farther points leaves each moment's nearest ones): a post read
+      -- daily for two years keeps a dozen points instead of seven hundred.
+      near as (
+        select t.* from timeline t
+        where t.marker = 1 or exists (
+          select 1 from ages a
+          where t.published_at + a.hours * interval '1 hour' <= ${nowAt}
+            and t.at between t.published_at + (a.hours - ${MAX_INTERPOLATION_GAP_HOURS}) * interval '1 hour'
+                         and t.published_at + (a.hours + ${MAX_INTERPOLATION_GAP_HOURS}) * interval '1 hour')
+      ),
       -- A moment's group before is the points up to it (a point at the same instant first); its group after, the points from it.
       grouped as (
         select t.*,
           count(*) filter (where t.marker = 0) over (partition by t.item_id, t.source, t.metric order by t.at, t.marker rows unbounded preceding) as before_group,
           count(*) filter (where t.marker = 0) over (partition by t.item_id, t.source, t.metric order by t.at desc, t.marker rows unbounded preceding) as after_group
-        from timeline t
+        from near t
       ),
       framed as (
         select g.item_id, g.published_at, g.source, g.metric, g.age, g.marker, g.at as target_at,
@@ -180,28 +192,10 @@ export function benchmarkQuery(userId: number, targets: BenchmarkTargets, now: D
         where marker = 1 and b_value is not null and x_value is not null and x_at - b_at <= ${MAX_INTERPOLATION_GAP_HOURS} * interval '1 hour'
         -- The tightest bracket wins (hourly reads over YouTube's daily curve), then the curve over the snapshots.
         order by item_id, metric, age, x_at - b_at, source
-      ),
-      -- The newest posts of each platform with a count at each age; a target's sample is the first 50 of them that are not itself.
-      ranked as (
-        select v.item_id, p.platform, v.metric, v.age, v.value,
-          row_number() over (partition by p.platform, v.metric, v.age order by v.published_at desc, v.item_id desc) as rank
-        from valued v join pool p on p.id = v.item_id
-      ),
-      sample as (
-        select t.id as target_id, r.metric, r.age, r.value,
-          row_number() over (partition by t.id, r.metric, r.age order by r.rank) as pick
-        from target t join ranked r on r.platform = t.platform and r.rank <= ${BENCHMARK_SAMPLE_SIZE + 1} and r.item_id <> t.id
       )
-      select t.id as "contentItemId", a.age, m.metric, own.value::float8 as value,
-        count(s.value)::int as n,
-        (percentile_cont(0.5) within group (order by s.value))::float8 as median,
-        count(*) filter (where s.value < own.value)::int as below,
-        count(*) filter (where s.value = own.value)::int as ties
-      from target t cross join ages a cross join (values ('views'::text), ('engagements'::text)) m(metric)
-      left join valued own on own.item_id = t.id and own.metric = m.metric and own.age = a.age
-      left join sample s on s.target_id = t.id and s.metric = m.metric and s.age = a.age and s.pick <= ${BENCHMARK_SAMPLE_SIZE}
-      group by t.id, a.age, a.ord, m.metric, own.value
-      order by t.id, a.ord, m.metric desc`;
+      select v.item_id as "itemId", p.platform, extract(epoch from v.published_at)::float8 as "publishedAt", v.metric, v.age, v.value::float8 as value,
+        exists (select 1 from target t where t.id = v.item_id) as "isTarget"
+      from valued v join pool p on p.id = v.item_id`;
 }
 
 export type BenchmarkRepository = ReturnType<typeof createBenchmarkRepository>;

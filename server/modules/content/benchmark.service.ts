@@ -4,9 +4,11 @@
 import { BENCHMARK_AGES, BENCHMARK_MIN_SAMPLE, type BenchmarkFigure, type BenchmarkResponse } from '#contract/benchmark.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { BenchmarkedItem, BenchmarkRepository, BenchmarkRow, BenchmarkTargets } from './benchmark.repository.ts';
+import type { BenchmarkedItem, BenchmarkRepository, BenchmarkTargets } from './benchmark.repository.ts';
+import { type BenchmarkRow, compareWithinPlatforms } from './benchmark-samples.ts';
 
 const HOUR_MS = 3_600_000;
+const AGES = BENCHMARK_AGES.map((entry) => entry.age);
 
 /** One post's answer from its rows of the benchmark query (none when it has no publishing date). */
 function responseOf(item: BenchmarkedItem, rows: readonly BenchmarkRow[], now: Date): BenchmarkResponse {
@@ -43,7 +45,7 @@ export function createBenchmarkService({ repository, clock }: { repository: Benc
       // Another user's post answers like a missing one, so ids say nothing about other accounts.
       if (!item) throw new AppError('not_found', 'No such post.');
       const now = clock.now();
-      const rows = item.publishedAt ? await repository.benchmarks(userId, { contentItemIds: [contentItemId] }, now) : [];
+      const rows = item.publishedAt ? compareWithinPlatforms([item], await repository.countsAtAges(userId, { contentItemIds: [contentItemId] }, now), AGES) : [];
       return responseOf(item, rows, now);
     },
 
@@ -56,7 +58,8 @@ export function createBenchmarkService({ repository, clock }: { repository: Benc
       const now = clock.now();
       const items = await repository.ownedItems(userId, targets);
       if (items.length === 0) return [];
-      const rows = items.some((item) => item.publishedAt) ? await repository.benchmarks(userId, targets, now) : [];
+      const dated = items.filter((item) => item.publishedAt && item.publishedAt <= now);
+      const rows = dated.length > 0 ? compareWithinPlatforms(dated, await repository.countsAtAges(userId, targets, now), AGES) : [];
       const rowsByItem = new Map<number, BenchmarkRow[]>();
       for (const row of rows) rowsByItem.set(row.contentItemId, [...(rowsByItem.get(row.contentItemId) ?? []), row]);
       return items.map((item) => responseOf(item, rowsByItem.get(item.id) ?? [], now));
