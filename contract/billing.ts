@@ -60,6 +60,13 @@ export const resumeSubscriptionResponse = subscriptionStatusResponse;
 
 /** Re-reads the user's subscription from Stripe; `sessionId` links a payment-link checkout made with the user's email. */
 export const syncSubscriptionRequest = z.strictObject({ sessionId: z.string().max(200).optional() });
+
+// The bodies as the calls take them: each may be absent (an empty POST), as the spec's client sends some of them.
+export const createCheckoutSessionBody = createCheckoutSessionRequest.nullish();
+export const createPortalSessionBody = createPortalSessionRequest.nullish();
+export const cancelSubscriptionBody = cancelSubscriptionRequest.nullish();
+export const resumeSubscriptionBody = resumeSubscriptionRequest.nullish();
+export const syncSubscriptionBody = syncSubscriptionRequest.nullish();
 export const syncSubscriptionResponse = subscriptionStatusResponse;
 
 export const paymentMethod = z.object({

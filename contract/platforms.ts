@@ -151,3 +151,10 @@ export const connectionIdParam = z
   .regex(/^[1-9]\d{0,9}$/, 'The connection id must be a positive integer')
   .transform(Number)
   .refine((value) => value <= 2_147_483_647, 'The connection id is too large');
+
+/** `/api/platformconnections/:id`. */
+export const connectionIdParams = z.strictObject({ id: connectionIdParam });
+/** `/api/oauth/:platform/…`: checked against the platform list by the service (an unknown one answers 400 in words). */
+export const platformParams = z.strictObject({ platform: z.string().min(1).max(30) });
+/** `/api/sync/platform/:connectionId`. */
+export const syncParams = z.strictObject({ connectionId: connectionIdParam });

@@ -1,18 +1,18 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  cancelSubscriptionRequest,
+  cancelSubscriptionBody,
   cancelSubscriptionResponse,
-  createCheckoutSessionRequest,
+  createCheckoutSessionBody,
   createCheckoutSessionResponse,
-  createPortalSessionRequest,
+  createPortalSessionBody,
   createPortalSessionResponse,
   invoicesResponse,
   paymentMethodsResponse,
-  resumeSubscriptionRequest,
+  resumeSubscriptionBody,
   resumeSubscriptionResponse,
   subscriptionStatusResponse,
-  syncSubscriptionRequest,
+  syncSubscriptionBody,
   syncSubscriptionResponse,
   webhookResponse,
 } from '#contract/billing.ts';
@@ -31,25 +31,25 @@ export async function billingRoutes(app: FastifyInstance, { billing, requireUser
 
   routes.post(
     '/api/stripe/create-checkout-session',
-    { onRequest: requireUser, schema: { body: createCheckoutSessionRequest.nullish(), response: { 200: createCheckoutSessionResponse } } },
+    { onRequest: requireUser, schema: { body: createCheckoutSessionBody, response: { 200: createCheckoutSessionResponse } } },
     async (request) => billing.createCheckoutSession(currentUser(request), request.body ?? {}),
   );
 
   routes.post(
     '/api/stripe/create-portal-session',
-    { onRequest: requireUser, schema: { body: createPortalSessionRequest.nullish(), response: { 200: createPortalSessionResponse } } },
+    { onRequest: requireUser, schema: { body: createPortalSessionBody, response: { 200: createPortalSessionResponse } } },
     async (request) => billing.createPortalSession(currentUser(request), request.body?.returnUrl),
   );
 
   routes.post(
     '/api/stripe/cancel-subscription',
-    { onRequest: requireUser, schema: { body: cancelSubscriptionRequest.nullish(), response: { 200: cancelSubscriptionResponse } } },
+    { onRequest: requireUser, schema: { body: cancelSubscriptionBody, response: { 200: cancelSubscriptionResponse } } },
     async (request) => billing.cancelSubscription(currentUser(request), request.body?.cancelAtPeriodEnd),
   );
 
   routes.post(
     '/api/stripe/resume-subscription',
-    { onRequest: requireUser, schema: { body: resumeSubscriptionRequest.nullish(), response: { 200: resumeSubscriptionResponse } } },
+    { onRequest: requireUser, schema: { body: resumeSubscriptionBody, response: { 200: resumeSubscriptionResponse } } },
     async (request) => billing.resumeSubscription(currentUser(request)),
   );
 
@@ -63,7 +63,7 @@ export async function billingRoutes(app: FastifyInstance, { billing, requireUser
 
   routes.post(
     '/api/stripe/sync',
-    { onRequest: requireUser, schema: { body: syncSubscriptionRequest.nullish(), response: { 200: syncSubscriptionResponse } } },
+    { onRequest: requireUser, schema: { body: syncSubscriptionBody, response: { 200: syncSubscriptionResponse } } },
     async (request) => billing.syncForUser(currentUser(request), request.body?.sessionId),
   );
 

@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { benchmarkParams, benchmarkResponse } from '#contract/benchmark.ts';
+import { noQuery } from '#contract/common.ts';
 import { contentListQuery, contentListResponse } from '#contract/content.ts';
 import { currentUser } from '../../plugins/authentication.ts';
 import type { BenchmarkService } from './benchmark.service.ts';
 import type { ContentService } from './content.service.ts';
 
-const noQuery = z.strictObject({});
 
 // Premium: the access gate (server/plugins/access.ts) authenticates and checks the subscription of every
 // /api/content route before it runs. Posts are looked up among the signed-in user's own. The CSV export of the

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { healthResponse, notReadyResponse, readyResponse } from '#contract/health.ts';
 
 export const HEALTH_PATHS = ['/api/health', '/api/ready'] as const;
 
@@ -12,14 +14,16 @@ export function healthRoutes(app: FastifyInstance, { isReady, isDraining }: { is
     shuttingDown = true;
   });
 
-  app.get('/api/health', async () => ({ status: 'ok' }));
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  routes.get('/api/health', { schema: { response: { 200: healthResponse } } }, async () => ({ status: 'ok' as const }));
 
-  app.get('/api/ready', async (_request, reply) => {
+  routes.get('/api/ready', { schema: { response: { 200: readyResponse, 503: notReadyResponse } } }, async (_request, reply) => {
     if (shuttingDown || isDraining()) {
-      return reply.status(503).send({ status: 'unavailable', message: 'The server is shutting down', code: 'unavailable' });
+      return reply.status(503).send({ status: 'unavailable' as const, message: 'The server is shutting down', code: 'unavailable' as const });
     }
     const ready = await withTimeout(isReady(), 1_000);
-    return reply.status(ready ? 200 : 503).send(ready ? { status: 'ready' } : { status: 'unavailable', message: 'The database is not ready', code: 'unavailable' });
+    if (ready) return reply.status(200).send({ status: 'ready' as const });
+    return reply.status(503).send({ status: 'unavailable' as const, message: 'The database is not ready', code: 'unavailable' as const });
   });
 }
 

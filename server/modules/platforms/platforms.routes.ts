@@ -13,13 +13,11 @@ import {
   updateConnectionRequest,
   updateConnectionResponse,
 } from '#contract/platforms.ts';
-import { connectionIdParam } from '#contract/platforms.ts';
+import { connectionIdParams, platformParams } from '#contract/platforms.ts';
 import { currentUser } from '../../plugins/authentication.ts';
 import type { PlatformsService } from './platforms.service.ts';
 
 // An unknown platform name is a 404 from the service, so the path only bounds its shape here.
-const platformParams = z.strictObject({ platform: z.string().min(1).max(30) });
-const connectionIdParams = z.strictObject({ id: connectionIdParam });
 
 // Premium: the access gate (server/plugins/access.ts) authenticates and checks the subscription of every route
 // under /api/platforms, /api/platformconnections, /api/oauth and /api/sync before it runs.

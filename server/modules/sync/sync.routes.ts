@@ -1,13 +1,10 @@
 // The sync calls: thin routes over the sync requests service.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { syncStatusResponse, syncTriggerResponse } from '#contract/analytics.ts';
-import { connectionIdParam } from '#contract/platforms.ts';
+import { syncParams } from '#contract/platforms.ts';
 import { currentUser } from '../../plugins/authentication.ts';
 import type { SyncRequests } from './sync.service.ts';
-
-const syncParams = z.strictObject({ connectionId: connectionIdParam });
 
 // Premium: the access gate (server/plugins/access.ts) authenticates and checks the subscription of every
 // /api/sync route before it runs.

@@ -15,10 +15,10 @@ import {
   youtubeVideosQuery,
   youtubeVideosResponse,
 } from '#contract/youtube.ts';
+import { noQuery } from '#contract/common.ts';
 import { currentUser } from '../../plugins/authentication.ts';
 import type { YoutubeService } from './youtube.service.ts';
 
-const noQuery = z.strictObject({});
 
 // Premium: the access gate (server/plugins/access.ts) authenticates and checks the subscription of every
 // /api/youtubeanalytics route before it runs. Every video id is looked up within the signed-in user's channel.

@@ -1,0 +1,79 @@
+// Issue 16: the OpenAPI document is generated from the contract, so it cannot drift from what the server does. This
+// fails when a route is missing from the document, when a route's schema is not the contract's own (a hand-written
+// copy in a route file would let the two differ), or when the document describes a schema other than the contract's.
+import { readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { startTestServer, type TestServer } from '../test/test-server.ts';
+import { API_DOCS_PREFIX, OPENAPI_PATH, registeredRoutesOf } from './api-docs.ts';
+
+/** Calls whose answer is a file or a stream, described by their media type rather than a JSON schema. */
+const NOT_JSON = new Set(['GET /api/events/stream', 'GET /api/analytics/export', 'GET /api/youtubeanalytics/export', 'GET /api/content/export']);
+
+let server: TestServer;
+let document: { openapi: string; paths: Record<string, Record<string, { parameters?: { in: string; name: string }[]; requestBody?: unknown; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> };
+const contractSchemas = new Set<unknown>();
+
+beforeAll(async () => {
+  server = await startTestServer({ stripe: true });
+  document = (await server.request('GET', OPENAPI_PATH)).body;
+  for (const file of readdirSync('contract').filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))) {
+    const module = (await import(`../../contract/${file}`)) as Record<string, unknown>;
+    for (const value of Object.values(module)) if (value instanceof z.ZodType) contractSchemas.add(value);
+  }
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const apiRoutes = () =>
+  registeredRoutesOf(server.app).filter((route) => route.url.startsWith('/api/') && route.method !== 'HEAD' && !(route.schema as { hide?: boolean } | undefined)?.hide);
+const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1, and /api/docs shows it from this server', async () => {
+    expect(document.openapi).toBe('3.1.0');
+    const page = await fetch(`${server.baseUrl}${API_DOCS_PREFIX}/static/index.html`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    // Every script and style the page loads is a file of this server (no CDN).
+    for (const [, source] of html.matchAll(/(?:src|href)="([^"]+)"/g)) expect(source).not.toMatch(/^(https?:)?\/\//);
+    expect((await fetch(`${server.baseUrl}${API_DOCS_PREFIX}/json`)).status).toBe(200);
+  });
+
+  it('describes every API route the server has', () => {
+    const routes = apiRoutes();
+    expect(routes.length).toBeGreaterThan(60);
+    const missing = routes.filter((route) => !document.paths[openApiPath(route.url)]?.[route.method.toLowerCase()]).map((route) => `${route.method} ${route.url}`);
+    expect(missing).toEqual([]);
+  });
+
+  it("takes every route's schemas from the contract, and describes each answer with it", () => {
+    const problems: string[] = [];
+    for (const route of apiRoutes()) {
+      const name = `${route.method} ${route.url}`;
+      const schema = (route.schema ?? {}) as Record<string, unknown>;
+      for (const part of ['params', 'querystring', 'body'] as const) {
+        if (schema[part] !== undefined && !contractSchemas.has(schema[part])) problems.push(`${name}: its ${part} schema is not a contract export`);
+      }
+      const responses = (schema.response ?? {}) as Record<string, unknown>;
+      if (Object.keys(responses).length === 0 && !NOT_JSON.has(name)) problems.push(`${name}: no response schema`);
+      const described = document.paths[openApiPath(route.url)]![route.method.toLowerCase()]!;
+      for (const [status, responseSchema] of Object.entries(responses)) {
+        if (!contractSchemas.has(responseSchema)) problems.push(`${name}: its ${status} schema is not a contract export`);
+        const json = described.responses[status]?.content?.['application/json']?.schema;
+        if (!json) problems.push(`${name}: the document has no ${status} answer`);
+        else {
+          // The document's schema is the contract's, as zod writes it for OpenAPI 3.1 (its properties, at least).
+          const expected = z.toJSONSchema(responseSchema as z.ZodType, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as { properties?: object };
+          if (expected.properties && JSON.stringify(Object.keys((json as { properties?: object }).properties ?? {}).sort()) !== JSON.stringify(Object.keys(expected.properties).sort())) {
+            problems.push(`${name}: the document's ${status} properties differ from the contract's`);
+          }
+        }
+      }
+      const pathParameters = described.parameters?.filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name) ?? [];
+      for (const [, parameter] of route.url.matchAll(/:(\w+)/g)) if (!pathParameters.includes(parameter!)) problems.push(`${name}: path parameter ${parameter} is not described`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
