@@ -2,6 +2,7 @@
 // spec allows answered in one shape.
 import { describe, expect, it } from 'vitest';
 import {
+  formatChance,
   insight,
   normalizeRetentionData,
   performanceSummaryResponse,
@@ -104,5 +105,15 @@ describe('responses', () => {
       revenueCompleteThrough: null,
     };
     expect(performanceSummaryResponse.parse(empty)).toEqual(empty);
+  });
+});
+
+describe('formatChance', () => {
+  it('never rounds a chance to a flat 0 % or 100 %', () => {
+    expect(formatChance(0.341)).toBe('34 %');
+    expect(formatChance(0.001)).toBe('under 1 %');
+    expect(formatChance(0)).toBe('0 %');
+    expect(formatChance(0.998)).toBe('over 99 %');
+    expect(formatChance(1)).toBe('100 %');
   });
 });

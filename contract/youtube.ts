@@ -317,8 +317,17 @@ export const topDecileChance = z.object({
   n: z.number().int(),
   /** In words, e.g. "34 % chance to end in your top 10 % at 28 days: after 3 days it is above 88 % of your last 200 videos at the same age." */
   sentence: z.string(),
+  /** What the chance rests on ("After 3 days it is above 88 % of …"), or why there is none: the sentence without its headline. */
+  basis: z.string(),
 });
 export type TopDecileChance = z.infer<typeof topDecileChance>;
+
+/** A chance as people read it: "34 %", never a flat "0 %" or "100 %" for what is only unlikely or likely. */
+export function formatChance(chance: number): string {
+  if (chance > 0 && chance < 0.005) return 'under 1 %';
+  if (chance < 1 && chance >= 0.995) return 'over 99 %';
+  return `${Math.round(chance * 100)} %`;
+}
 
 /** GET /api/youtubeanalytics/insights/{id}/viral-potential: spec section 3 "Viral analysis". */
 export const viralAnalysisResponse = z.object({

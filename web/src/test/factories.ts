@@ -175,6 +175,7 @@ export function viralAnalysis(overrides: Partial<ViralAnalysis> = {}): ViralAnal
       ageDays: 3.2,
       n: 200,
       sentence: '34 % chance to end in your top 10 % at 28 days: after 3 days it is above 88 % of your last 200 videos at the same age.',
+      basis: 'After 3 days it is above 88 % of your last 200 videos at the same age.',
     },
     ...overrides,
   };

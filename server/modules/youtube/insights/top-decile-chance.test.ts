@@ -106,7 +106,8 @@ describe('a video against its channel', () => {
     expect(ahead.status).toBe('ok');
     expect(ahead.percentileNow).toBe(100);
     expect(ahead.chance!).toBeGreaterThan(0.8);
-    expect(ahead.sentence).toMatch(/^\d+ % chance to end in your top 10 % at 28 days: after 3 days it is above 100 % of your last 40 videos at the same age\.$/);
+    expect(ahead.basis).toBe('After 3 days it is above 100 % of your last 40 videos at the same age.');
+    expect(ahead.sentence).toMatch(/^(\d+ %|over 99 %) chance to end in your top 10 % at 28 days: after 3 days it is above 100 % of your last 40 videos at the same age\.$/);
     const behind = chanceWith(250);
     expect(behind.percentileNow!).toBeLessThan(25);
     expect(behind.chance!).toBeLessThan(0.05);

@@ -8,7 +8,7 @@
 // ended in their top 10 %); the chance is a logistic curve fitted through those pairs, on two readings of where a
 // video stands (its percentile as log-odds, which ranks; and the log of its views over the median's, which says by how
 // much), with a small ridge on the slopes so perfectly separated endings do not make every chance 0 or 100 %.
-import type { TopDecileChance } from '#contract/youtube.ts';
+import { formatChance, type TopDecileChance } from '#contract/youtube.ts';
 import type { InsightVideo } from './insight-types.ts';
 import { viewsAtAge, viewsAtElapsed } from './views-at-age.ts';
 
@@ -169,14 +169,19 @@ export function chanceAtAge(viewsNow: number, ageDays: number, references: reado
   return { chance: 1 / (1 + Math.exp(-z)), percentile };
 }
 
-const percentText = (share: number) => `${Math.round(share * 100)} %`;
 const ageText = (ageDays: number) => (ageDays < 2 ? `${Math.round(ageDays * 24)} hours` : `${Math.floor(ageDays)} days`);
+
+/** What happened to a video past 28 days, in words. */
+function settledWords(top: boolean, percentile: number, n: number): Pick<TopDecileChance, 'sentence' | 'basis'> {
+  const basis = `Above ${Math.round(percentile)} % of your last ${n} videos at 28 days.`;
+  return { sentence: `${top ? 'It ended' : 'It did not end'} in your top 10 % at 28 days (above ${Math.round(percentile)} % of your last ${n} videos).`, basis };
+}
 
 /** The video's chance of ending in the top 10 % at 28 days, or why there is none. */
 export function topDecileChance(video: InsightVideo, channelVideos: readonly InsightVideo[], now: Date): TopDecileChance {
   const references = referencesFor(video.videoId, channelVideos);
   const n = references.length;
-  const none = (status: TopDecileChance['status'], sentence: string): TopDecileChance => ({ status, chance: null, percentileNow: null, ageDays: null, n, sentence });
+  const none = (status: TopDecileChance['status'], sentence: string): TopDecileChance => ({ status, chance: null, percentileNow: null, ageDays: null, n, sentence, basis: sentence });
   if (!video.publishedAt) return none('noData', 'The publishing date is unknown.');
   const ageDays = (now.getTime() - video.publishedAt.getTime()) / DAY_MS;
   if (n < MIN_REFERENCES) return none('notEnough', `Not enough videos with 28 days of history to compare with (${n} of ${MIN_REFERENCES} needed).`);
@@ -191,9 +196,7 @@ export function topDecileChance(video: InsightVideo, channelVideos: readonly Ins
       percentileNow: percentile,
       ageDays: HORIZON_DAYS,
       n,
-      sentence: top
-        ? `It ended in your top 10 % at 28 days (above ${Math.round(percentile)} % of your last ${n} videos).`
-        : `It did not end in your top 10 % at 28 days (above ${Math.round(percentile)} % of your last ${n} videos).`,
+      ...settledWords(top, percentile, n),
     };
   }
   if (ageDays < MIN_AGE_DAYS) return none('tooEarly', 'Check back after its first day: it is too early to place it.');
@@ -205,7 +208,8 @@ export function topDecileChance(video: InsightVideo, channelVideos: readonly Ins
     percentileNow: percentile,
     ageDays,
     n,
-    sentence: `${percentText(chance)} chance to end in your top 10 % at 28 days: after ${ageText(ageDays)} it is above ${Math.round(percentile)} % of your last ${n} videos at the same age.`,
+    sentence: `${formatChance(chance)} chance to end in your top 10 % at 28 days: after ${ageText(ageDays)} it is above ${Math.round(percentile)} % of your last ${n} videos at the same age.`,
+    basis: `After ${ageText(ageDays)} it is above ${Math.round(percentile)} % of your last ${n} videos at the same age.`,
   };
 }
 

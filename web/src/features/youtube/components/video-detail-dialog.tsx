@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import type { EstimatedVideoField, ViralAnalysis, YoutubeVideo } from '#contract/youtube.ts';
+import { type EstimatedVideoField, formatChance, type ViralAnalysis, type YoutubeVideo } from '#contract/youtube.ts';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
@@ -54,20 +54,19 @@ function ratioText(ratio: number | null): string | null {
 
 /** The chance of ending in the channel's top 10 % at 28 days (decision 019), or why there is none. */
 function TopDecileChance({ topDecile }: { topDecile: ViralAnalysis['topDecile'] }) {
-  if (topDecile.chance === null) return <p className="text-sm text-slate-400">{topDecile.sentence}</p>;
-  const percent = Math.round(topDecile.chance * 100);
-  const label = topDecile.status === 'settled' ? (percent === 100 ? 'Ended in your top 10 %' : 'Did not end in your top 10 %') : 'chance to end in your top 10 % at 28 days';
+  if (topDecile.chance === null) return <p className="text-sm text-slate-400">{topDecile.basis}</p>;
+  const label = topDecile.status === 'settled' ? (topDecile.chance === 1 ? 'Ended in your top 10 % at 28 days' : 'Did not end in your top 10 % at 28 days') : 'chance to end in your top 10 % at 28 days';
   return (
     <div>
       {topDecile.status === 'settled' ? (
         <p className="text-lg font-semibold text-white">{label}</p>
       ) : (
         <p className="flex flex-wrap items-baseline gap-x-2 text-white">
-          <span className="text-3xl font-bold tabular-nums">{percent} %</span>
+          <span className="text-3xl font-bold tabular-nums">{formatChance(topDecile.chance)}</span>
           <span className="text-sm text-slate-300">{label}</span>
         </p>
       )}
-      <p className="mt-1 text-sm text-slate-400">{topDecile.sentence}</p>
+      <p className="mt-1 text-sm text-slate-400">{topDecile.basis}</p>
     </div>
   );
 }

@@ -377,7 +377,7 @@ describe('YouTubePage actions', { timeout: 20_000 }, () => {
     // The headline: the chance of ending in the channel's top 10 % at 28 days, and on what it rests.
     expect(within(dialog).getByText('34 %')).toBeTruthy();
     expect(within(dialog).getByText('chance to end in your top 10 % at 28 days')).toBeTruthy();
-    expect(within(dialog).getByText(/after 3 days it is above 88 % of your last 200 videos at the same age/)).toBeTruthy();
+    expect(within(dialog).getByText('After 3 days it is above 88 % of your last 200 videos at the same age.')).toBeTruthy();
     expect(within(dialog).getByRole('meter', { name: 'Viral potential score' }).getAttribute('aria-valuenow')).toBe('72');
     expect(within(dialog).getByText('Early view velocity')).toBeTruthy();
 
