@@ -9,8 +9,8 @@ COPY . .
 RUN bash scripts/build-release.sh && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim AS runtime
-ENV NODE_ENV=production \
-    HOST=0.0.0.0 \
+# Behaviour is set by the app's own variables (server/config.ts), never by NODE_ENV.
+ENV HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data
 WORKDIR /app

@@ -178,4 +178,21 @@ describe('X GET /2/tweets (lookup by ids)', () => {
     }
     expect((await get(lookup('ids=1'), bearer('nope'))).status).toBe(401);
   });
+
+  it("gives private metrics only on the owner's posts of the last 30 days, refusing older ones", async () => {
+    const { sandbox } = context;
+    const token = await connectAs(sandbox, 'twitter', 2);
+    const posts = await allPosts(token, sandbox.accounts.twitter[2]!.id, 'tweet.fields=created_at');
+    const age = (post: { created_at: string }) => context.clock.now().getTime() - Date.parse(post.created_at);
+    const young = posts.find((post) => age(post) < 20 * DAY)!;
+    const old = posts.find((post) => age(post) > 40 * DAY)!;
+    const fresh = await get(lookup(`ids=${young.id}&tweet.fields=public_metrics,non_public_metrics`), bearer(token));
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.data[0].non_public_metrics).toEqual(expect.objectContaining({ impression_count: expect.any(Number) }));
+    const stale = await get(lookup(`ids=${young.id},${old.id}&tweet.fields=non_public_metrics`), bearer(token));
+    expect(stale.status).toBe(403);
+    expect(stale.body.detail).toContain('last 30 days');
+    // Public metrics of the same old post stay readable.
+    expect((await get(lookup(`ids=${old.id}&tweet.fields=public_metrics`), bearer(token))).status).toBe(200);
+  });
 });

@@ -112,16 +112,24 @@ export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetr
     return post;
   }
 
-  function timeline(request: SandboxRequest): Reply {
+  /**
+   * Who reads: the app's bearer token (viewer null) or a user's token with tweet.read and users.read (their account
+   * index); else the 401 or 403 X answers.
+   */
+  function reader(request: SandboxRequest): { viewer: number | null } | Reply {
     const token = bearerToken(request.headers);
-    const appOnly = Boolean(token && secretsEqual(token, context.appKeys.twitterBearerToken));
-    let viewer: number | null = null;
-    if (!appOnly) {
-      const check = deps.store.checkAccess('twitter', token);
-      if (!check.ok) return problem(401, 'Unauthorized');
-      viewer = check.grant.accountIndex;
-      if (!check.grant.scopes.includes('tweet.read') || !check.grant.scopes.includes('users.read')) return problem(403, 'Forbidden');
-    }
+    if (token && secretsEqual(token, context.appKeys.twitterBearerToken)) return { viewer: null };
+    const check = deps.store.checkAccess('twitter', token);
+    if (!check.ok) return problem(401, 'Unauthorized');
+    if (!check.grant.scopes.includes('tweet.read') || !check.grant.scopes.includes('users.read')) return problem(403, 'Forbidden');
+    return { viewer: check.grant.accountIndex };
+  }
+
+  function timeline(request: SandboxRequest): Reply {
+    const who = reader(request);
+    if (!('viewer' in who)) return who;
+    const { viewer } = who;
+    const appOnly = viewer === null;
     const headers = deps.rateHeaders(`tweets:${viewer ?? 'app'}`, viewer === null ? 1500 : 900);
     const { query } = request;
     for (const name of new Set(query.keys())) {
@@ -229,15 +237,9 @@ export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetr
    * owner's posts.
    */
   function lookup(request: SandboxRequest): Reply {
-    const token = bearerToken(request.headers);
-    const appOnly = Boolean(token && secretsEqual(token, context.appKeys.twitterBearerToken));
-    let viewer: number | null = null;
-    if (!appOnly) {
-      const check = deps.store.checkAccess('twitter', token);
-      if (!check.ok) return problem(401, 'Unauthorized');
-      viewer = check.grant.accountIndex;
-      if (!check.grant.scopes.includes('tweet.read') || !check.grant.scopes.includes('users.read')) return problem(403, 'Forbidden');
-    }
+    const who = reader(request);
+    if (!('viewer' in who)) return who;
+    const { viewer } = who;
     const headers = deps.rateHeaders(`lookup:${viewer ?? 'app'}`, viewer === null ? 3500 : 900);
     const { query } = request;
     for (const name of new Set(query.keys())) {
@@ -259,6 +261,11 @@ export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetr
     const found = [...new Set(ids)].map((postId) => ({ postId, post: postById(postId) })).map(({ postId, post }) => ({ postId, post: post && post.item.publishedMs <= now.getTime() ? post : undefined }));
     if (wantsPrivate && found.some(({ post }) => post && post.index !== viewer)) {
       return problemJson(403, { title: 'Authorization Error', detail: 'Sorry, you are not authorized to access non_public_metrics on this Tweet.', type: 'https://api.x.com/2/problems/not-authorized-for-field', status: 403 }, headers);
+    }
+    // Private metrics exist only for posts of the last 30 days; what X does when older ones are asked for is not
+    // documented, so the stand-in refuses the request (the stricter reading) rather than leaving the fields out.
+    if (wantsPrivate && found.some(({ post }) => post && now.getTime() - post.item.publishedMs >= PRIVATE_WINDOW_MS)) {
+      return problemJson(403, { title: 'Authorization Error', detail: 'Sorry, non_public_metrics are only available for Tweets created in the last 30 days.', type: 'https://api.x.com/2/problems/not-authorized-for-field', status: 403 }, headers);
     }
     const returned = found.flatMap(({ post }) => (post ? [post] : []));
     deps.billing.postsRead(returned.map(({ item }) => xPostId(item).toString()));

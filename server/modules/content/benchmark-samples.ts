@@ -3,6 +3,7 @@
 // in SQL: the sample of every post outside a platform's newest 51 is the same 50 posts, so it is sorted once, where a
 // join of targets × samples made PostgreSQL sort and aggregate 50 rows per post, age and metric (a second per 1,000 posts).
 import { BENCHMARK_SAMPLE_SIZE, type BenchmarkAge } from '#contract/benchmark.ts';
+import { ascending, countBelow, medianOfSorted } from '../../lib/sorted-numbers.ts';
 import type { BenchmarkMetric, ValuedCount } from './benchmark.repository.ts';
 
 export interface BenchmarkRow {
@@ -16,26 +17,6 @@ export interface BenchmarkRow {
   median: number | null;
   below: number;
   ties: number;
-}
-
-const ascending = (values: readonly number[]) => [...values].sort((a, b) => a - b);
-
-function medianOf(sorted: readonly number[]): number | null {
-  if (sorted.length === 0) return null;
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-/** The first index of `sorted` at or above (`strict`: above) `value`. */
-function bound(sorted: readonly number[], value: number, strict: boolean): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (sorted[middle]! < value || (strict && sorted[middle] === value)) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 /**
@@ -68,9 +49,9 @@ export function compareWithinPlatforms(targets: readonly { id: number; platform:
         // Outside the newest 51 the sample is the newest 50; inside, the newest 51 less the post itself.
         const position = group ? group.ids.indexOf(target.id) : -1;
         const sample = !group ? [] : position === -1 ? group.sharedSample : ascending(group.values.filter((_, index) => index !== position).slice(0, BENCHMARK_SAMPLE_SIZE));
-        const below = value === null ? 0 : bound(sample, value, false);
-        const ties = value === null ? 0 : bound(sample, value, true) - below;
-        rows.push({ contentItemId: target.id, age, metric, value, n: sample.length, median: medianOf(sample), below, ties });
+        const below = value === null ? 0 : countBelow(sample, value);
+        const ties = value === null ? 0 : countBelow(sample, value, true) - below;
+        rows.push({ contentItemId: target.id, age, metric, value, n: sample.length, median: medianOfSorted(sample), below, ties });
       }
     }
   }

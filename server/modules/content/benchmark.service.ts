@@ -61,7 +61,11 @@ export function createBenchmarkService({ repository, clock }: { repository: Benc
       const dated = items.filter((item) => item.publishedAt && item.publishedAt <= now);
       const rows = dated.length > 0 ? compareWithinPlatforms(dated, await repository.countsAtAges(userId, targets, now), AGES) : [];
       const rowsByItem = new Map<number, BenchmarkRow[]>();
-      for (const row of rows) rowsByItem.set(row.contentItemId, [...(rowsByItem.get(row.contentItemId) ?? []), row]);
+      for (const row of rows) {
+        const itemRows = rowsByItem.get(row.contentItemId);
+        if (itemRows) itemRows.push(row);
+        else rowsByItem.set(row.contentItemId, [row]);
+      }
       return items.map((item) => responseOf(item, rowsByItem.get(item.id) ?? [], now));
     },
   };

@@ -52,7 +52,11 @@ function toPost(row: ContentRow, benchmark: BenchmarkResponse | undefined): Cont
 /** The rows' ids by platform. */
 function idsByPlatform(rows: readonly ContentRow[]): Map<string, number[]> {
   const groups = new Map<string, number[]>();
-  for (const row of rows) groups.set(row.platform, [...(groups.get(row.platform) ?? []), row.id]);
+  for (const row of rows) {
+    const ids = groups.get(row.platform);
+    if (ids) ids.push(row.id);
+    else groups.set(row.platform, [row.id]);
+  }
   return groups;
 }
 

@@ -9,6 +9,7 @@
 // video stands (its percentile as log-odds, which ranks; and the log of its views over the median's, which says by how
 // much), with a small ridge on the slopes so perfectly separated endings do not make every chance 0 or 100 %.
 import { formatChance, type TopDecileChance } from '#contract/youtube.ts';
+import { ascending, countBelow, medianOfSorted } from '../../../lib/sorted-numbers.ts';
 import type { InsightVideo } from './insight-types.ts';
 import { viewsAtAge, viewsAtElapsed } from './views-at-age.ts';
 
@@ -48,26 +49,12 @@ export function percentileAmong(value: number, others: readonly number[]): numbe
   return (100 * (below + ties / 2)) / others.length;
 }
 
-/** The first index of `sorted` whose value is at least (`strict`: above) `value`. */
-function bound(sorted: readonly number[], value: number, strict: boolean): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (sorted[middle]! < value || (strict && sorted[middle] === value)) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
 /** percentileAmong(value, the others) for a value that is one of `sorted`: itself left out. */
 function percentileLeavingOut(value: number, sorted: readonly number[]): number {
-  const below = bound(sorted, value, false);
-  const ties = bound(sorted, value, true) - below - 1;
+  const below = countBelow(sorted, value);
+  const ties = countBelow(sorted, value, true) - below - 1;
   return (100 * (below + ties / 2)) / (sorted.length - 1);
 }
-
-const ascending = (values: readonly number[]) => [...values].sort((a, b) => a - b);
 
 /** The newest other videos with their whole first 28 days read day by day. */
 export function referencesFor(videoId: string, channelVideos: readonly InsightVideo[]): Reference[] {
@@ -132,16 +119,12 @@ export function fitLogistic(features: readonly (readonly number[])[], ys: readon
 
 /** The median of `sorted` with one copy of `value` (one of them) left out. */
 function medianLeavingOut(value: number, sorted: readonly number[]): number {
-  const left = bound(sorted, value, false);
+  const left = countBelow(sorted, value);
   const at = (index: number) => sorted[index < left ? index : index + 1]!;
   const count = sorted.length - 1;
   return count % 2 === 1 ? at((count - 1) / 2) : (at(count / 2 - 1) + at(count / 2)) / 2;
 }
 
-const medianOf = (sorted: readonly number[]) => {
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 /** How far above or below the typical video it stands, as a log ratio (a view added to both sides keeps zeros finite). */
 const logRatio = (value: number, median: number) => Math.log((value + 1) / (median + 1));
@@ -165,7 +148,7 @@ export function chanceAtAge(viewsNow: number, ageDays: number, references: reado
   const features = atAge.map((value) => [logOdds(percentileLeavingOut(value, sorted), references.length - 1), logRatio(value, medianLeavingOut(value, sorted))]);
   const percentile = percentileAmong(viewsNow, atAge);
   const [intercept, byPercentile, byRatio] = fitLogistic(features, endings);
-  const z = intercept! + byPercentile! * logOdds(percentile, references.length) + byRatio! * logRatio(viewsNow, medianOf(sorted));
+  const z = intercept! + byPercentile! * logOdds(percentile, references.length) + byRatio! * logRatio(viewsNow, medianOfSorted(sorted)!);
   return { chance: 1 / (1 + Math.exp(-z)), percentile };
 }
 
