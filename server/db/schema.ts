@@ -10,3 +10,4 @@ export * from './schema/youtube.ts';
 export * from './schema/events.ts';
 export * from './schema/notifications.ts';
 export * from './schema/api-tokens.ts';
+export * from './schema/patreon.ts';
