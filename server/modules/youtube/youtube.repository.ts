@@ -2,11 +2,15 @@
 // from the signed-in user (activeChannel), so another user's rows cannot appear; sums, sorting and paging over many
 // rows run in SQL.
 import { eq, sql, type SQL } from 'drizzle-orm';
+import type { InsightEvidence } from '#contract/insight-evidence.ts';
 import type { RevenueAccess, VideoSortKey } from '#contract/youtube.ts';
 import { type Database, queryRows } from '../../db/client.ts';
 import { completeThroughOf, revenueCompleteThroughOf } from '../../db/freshness.ts';
 import { youtubeInsights } from '../../db/schema.ts';
 import { grantsYoutubeAnalytics, grantsYoutubeRevenue } from '../../providers/youtube/scopes.ts';
+
+/** Where an insight's evidence lives inside its facts column. */
+export const EVIDENCE_KEY = 'evidence';
 
 export interface ChannelRow {
   connectionId: number;
@@ -331,16 +335,28 @@ export function createYoutubeRepository(db: Database) {
 
     /**
      * Replaces the channel's insights with a newly generated batch: a run that finds nothing must not leave the
-     * previous run's claims standing.
+     * previous run's claims standing. The evidence is kept in the facts column (jsonb) under `evidence`.
      */
     async replaceInsights(
       connectionId: number,
-      insights: { insightType: string; title: string; recommendation: string; confidenceScore: number; facts: Record<string, number | string>; videoId: string | null }[],
+      insights: {
+        insightType: string;
+        title: string;
+        recommendation: string;
+        confidenceScore: number;
+        facts: Record<string, number | string>;
+        evidence: InsightEvidence;
+        videoId: string | null;
+      }[],
       createdAt: Date,
     ): Promise<void> {
       await db.transaction(async (tx) => {
         await tx.delete(youtubeInsights).where(eq(youtubeInsights.connectionId, connectionId));
-        if (insights.length > 0) await tx.insert(youtubeInsights).values(insights.map((insight) => ({ connectionId, ...insight, createdAt })));
+        if (insights.length > 0) {
+          await tx.insert(youtubeInsights).values(
+            insights.map(({ facts, evidence, ...insight }) => ({ connectionId, ...insight, facts: { ...facts, [EVIDENCE_KEY]: evidence }, createdAt })),
+          );
+        }
       });
     },
 
@@ -352,7 +368,7 @@ export function createYoutubeRepository(db: Database) {
         title: string;
         recommendation: string;
         confidence_score: number;
-        facts: Record<string, number | string>;
+        facts: Record<string, unknown>;
         video_id: string | null;
         created_at: string | Date;
       }>(
