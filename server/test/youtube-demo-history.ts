@@ -4,13 +4,18 @@
 import type { InsightVideo } from '../modules/youtube/insights/insight-types.ts';
 import { insightVideosOf } from '../modules/youtube/youtube-insights.service.ts';
 import { createYoutubeRepository } from '../modules/youtube/youtube.repository.ts';
-import { connect, signUpWithAccess } from './platforms.ts';
+import { type Account, connect, signUpWithAccess } from './platforms.ts';
 import type { TestServer } from './test-server.ts';
 
 const HISTORY_DAYS = 28;
 
 /** The demo channel's videos once `enough` of them have 28 days of history, or no sync adds more (at most 40 syncs). */
 export async function syncedDemoChannel(server: TestServer, demoAccount: number, enough = 200): Promise<InsightVideo[]> {
+  return (await syncDemoChannel(server, demoAccount, enough)).videos;
+}
+
+/** The same, with the signed-up account and its connection, for tests that go on through the API. */
+export async function syncDemoChannel(server: TestServer, demoAccount: number, enough = 200): Promise<{ account: Account; connectionId: number; videos: InsightVideo[] }> {
   const account = await signUpWithAccess(server);
   const connected = await connect(server, account, 'youtube', { account: demoAccount });
   if (connected.status !== 200) throw new Error(`connecting demo channel ${demoAccount} answered ${connected.status}`);
@@ -26,5 +31,5 @@ export async function syncedDemoChannel(server: TestServer, demoAccount: number,
     if (now === complete || now >= enough) break;
     complete = now;
   }
-  return videos;
+  return { account, connectionId: connected.body.id, videos };
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { NOT_ENOUGH_EVIDENCE } from '#contract/insight-evidence.ts';
 import type { Insight, YoutubeVideo } from '#contract/youtube.ts';
 import { ExportMenu } from '../../../components/export-menu';
 import { Button, ButtonLink } from '../../../components/ui/button';
@@ -75,7 +76,7 @@ function NotConnected() {
 /** What Generate Insights produced, in words. */
 function generatedMessage(result: unknown): string {
   if (!Array.isArray(result)) return 'Insights updated.';
-  if (result.length === 0) return "Your channel's data can't support an insight yet. Sync more videos and try again.";
+  if (result.length === 0) return `${NOT_ENOUGH_EVIDENCE}: no finding on your channel has a 95 % interval clear of "no difference". Sync more videos and try again.`;
   return result.length === 1 ? '1 insight generated.' : `${result.length} insights generated.`;
 }
 
@@ -231,7 +232,7 @@ export function YouTubePage() {
 
       <div className="space-y-6">
         <YoutubeSummaryCards summary={data} />
-        <InsightsPanel insights={insights} onGenerate={() => generate.mutate()} generating={generating} />
+        <InsightsPanel insights={insights} onGenerate={() => generate.mutate()} generating={generating} generated={generate.isSuccess} />
         <VideoTable state={table} onChange={changeUrl} onOpen={setOpenVideo} revenueAccess={data.revenueAccess} />
         <DemographicsPanel demographics={demographics} days={days} />
         <RevenuePanel summary={data} days={days} onDaysChange={(next) => changeUrl({ days: next })} updating={summary.isPlaceholderData} />
