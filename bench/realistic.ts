@@ -3,6 +3,7 @@
 // (bench/lib/realistic-seed.ts: 1,000 subscribed users × six platforms × two years of daily history). The real server
 // runs in-process; 50 clients replay a mix of the screens' calls, each user's first request of each call cold (the
 // analytics cache is emptied first), and the same run measures the bare authenticated route GET /api/auth/me.
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { randomToken, sha256 } from '../server/lib/secure-random.ts';
@@ -39,7 +40,8 @@ if (!seeded) await admin.query(`create database ${pg.escapeIdentifier(databaseNa
 await admin.end();
 
 // The product's own migrate path runs as the server starts.
-const server = await startBenchServer({ databaseUrl, poolMax: 20 });
+// The product's own pool size (server/db/client.ts), as `npm start` runs it.
+const server = await startBenchServer({ databaseUrl });
 const client = new pg.Client({ connectionString: databaseUrl });
 await client.connect();
 if (!seeded) {
@@ -181,6 +183,7 @@ async function replay(clients: Request[][]): Promise<[ms: number, status: number
 // Warm the server's code (not its data): one pass of every call by one user, then the analytics cache is emptied.
 await replay([scripts[scripts.length - 1]!.slice(0, 10)]);
 await client.query('truncate analytics_cache');
+const loadBefore = os.loadavg()[0]!;
 const started = performance.now();
 const results = await replay(clientScripts);
 const seconds = (performance.now() - started) / 1000;
@@ -215,7 +218,8 @@ const bareP95 = quantileOfSorted(bareAll, 0.95);
 
 out(
   `${USERS} users, ${CLIENTS} concurrent clients, ${total} requests in ${seconds.toFixed(1)} s (${(total / seconds).toFixed(0)}/s)` +
-    `${failures.size ? `, non-2xx: ${[...failures].map(([status, n]) => `${n} × ${status}`).join(', ')}` : ', all 2xx'}; bare route p95 ${bareP95.toFixed(1)} ms (cold ${bareCold.p95.toFixed(1)}, warm ${bareWarm.p95.toFixed(1)})`,
+    `${failures.size ? `, non-2xx: ${[...failures].map(([status, n]) => `${n} × ${status}`).join(', ')}` : ', all 2xx'}; bare route p95 ${bareP95.toFixed(1)} ms (cold ${bareCold.p95.toFixed(1)}, warm ${bareWarm.p95.toFixed(1)}); ` +
+    `machine load average ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} after, on ${os.availableParallelism()} CPUs`,
 );
 const header = ['call', 'cold n', 'cold p50', 'cold p95', 'cold p99', '÷ bare', 'warm n', 'warm p50', 'warm p95', 'warm p99', '÷ bare', `cold<${TARGET_COLD_P95_MS}`, `warm<${TARGET_WARM_P95_MS}`];
 const widths = [16, 7, 9, 9, 9, 7, 7, 9, 9, 9, 7, 8, 8];

@@ -17,7 +17,7 @@ export interface BenchServer {
 }
 
 /**
- * Starts the server against `databaseUrl` (PostgreSQL, a pool of `poolMax`) or, without one, an in-memory PGlite.
+ * Starts the server against `databaseUrl` (PostgreSQL, a pool of `poolMax`, else the product's own default) or, without one, an in-memory PGlite.
  * The database is migrated first, as `npm start` does.
  */
 export async function startBenchServer(options: { databaseUrl: string | undefined; poolMax?: number; env?: Record<string, string> }): Promise<BenchServer> {
@@ -28,7 +28,7 @@ export async function startBenchServer(options: { databaseUrl: string | undefine
   delete env.DATABASE_URL;
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   const config = loadConfig(env);
-  const database = options.databaseUrl ? openPostgres(options.databaseUrl, { max: options.poolMax ?? 20 }) : wrapPglite(await PGlite.create());
+  const database = options.databaseUrl ? openPostgres(options.databaseUrl, options.poolMax ? { max: options.poolMax } : {}) : wrapPglite(await PGlite.create());
   await database.migrate();
   const { app } = await buildApp({ config, database, logStream: silent });
   await app.listen({ port: 0, host: '127.0.0.1' });
