@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { randomToken, sha256 } from '../server/lib/secure-random.ts';
 import { quantileOfSorted, startBenchServer } from './lib/bench-server.ts';
-import { HISTORY_DAYS, SEED_VERSION, USERNAME_PREFIX, USERS, seed, seededVersion } from './lib/realistic-seed.ts';
+import { HISTORY_DAYS, SEED_VERSION, SEEDED_TABLES, USERNAME_PREFIX, USERS, seed, seededVersion } from './lib/realistic-seed.ts';
 
 const CLIENTS = 50;
 const STEPS_PER_USER = 20;
@@ -48,7 +48,7 @@ if (!seeded) {
   out(`seeding ${databaseName} (${SEED_VERSION}):`);
   seeded = await seed(client, out);
 }
-out(`seed ${SEED_VERSION} of ${seeded.anchor}: ${seeded.seconds.toFixed(1)} s; rows: ${Object.entries(seeded.counts).map(([table, n]) => `${table} ${n.toLocaleString('en-US')}`).join(', ')}`);
+out(`seed ${SEED_VERSION} of ${seeded.anchor}: ${seeded.seconds.toFixed(1)} s; rows: ${SEEDED_TABLES.map((table) => `${table} ${(seeded.counts[table] ?? 0).toLocaleString('en-US')}`).join(', ')}`);
 const today = ((await client.query(`select current_date::text as day`)).rows[0] as { day: string }).day;
 if (seeded.anchor !== today) out(`note: the history ends on ${seeded.anchor}, the seed's day (set BENCH_DATABASE_URL to a new database, or drop it, for today's)`);
 

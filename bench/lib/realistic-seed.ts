@@ -74,6 +74,9 @@ const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
 // A well-mixed integer in 0..999 from small integers (bigint xor of multiplicative hashes).
 const hash = (...terms: string[]) => `((${terms.map((term, index) => `(${term})::bigint * ${[73856093, 19349663, 83492791, 2654435761][index]}`).join(' # ')}) % 1000)`;
 
+/** The tables the seed writes, in the order their counts are printed. */
+export const SEEDED_TABLES = ['users', 'subscriptions', 'platform_connections', 'account_metrics', 'content_items', 'content_metrics', 'youtube_channels', 'youtube_videos'];
+
 export interface SeedCounts {
   [table: string]: number;
 }
@@ -222,7 +225,7 @@ export async function seed(client: pg.Client, log: (line: string) => void): Prom
   );
   await client.query(`analyze`);
   const counts: SeedCounts = {};
-  for (const table of ['users', 'subscriptions', 'platform_connections', 'account_metrics', 'content_items', 'content_metrics', 'youtube_channels', 'youtube_videos']) {
+  for (const table of SEEDED_TABLES) {
     counts[table] = Number(((await client.query(`select count(*) as n from ${table}`)).rows[0] as { n: string }).n);
   }
   const seconds = (performance.now() - started) / 1000;
