@@ -63,15 +63,19 @@ test.describe('web speed', () => {
     await expect(page.getByText('Syncing...')).toBeVisible();
     await expect(page.getByText('Syncing...')).toHaveCount(0, { timeout: 120_000 });
 
-    // CLS of each screen loaded afresh (a new document: cold queries, the screen's code from the cache).
+    // CLS of each screen loaded afresh (a new document: cold queries, the screen's code from the cache), on a
+    // laptop and on a phone.
     const figures: Record<string, number> = {};
-    for (const screen of screens) {
-      await page.goto(`${server.baseUrl}${screen.path}`);
-      await screen.ready(page);
-      await settled(page);
-      const { cls, shifts } = await layoutShifts(page);
-      figures[`CLS ${screen.path}`] = cls;
-      expect.soft(shifts, `layout shifts on ${screen.path}`).toEqual([]);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      for (const screen of screens) {
+        await page.goto(`${server.baseUrl}${screen.path}`);
+        await screen.ready(page);
+        await settled(page);
+        const { cls, shifts } = await layoutShifts(page);
+        figures[`CLS ${screen.path} at ${width} px`] = cls;
+        expect.soft(shifts, `layout shifts on ${screen.path} at ${width} px`).toEqual([]);
+      }
     }
 
     // The first chart after navigating to Analytics from the dashboard on this warm session.

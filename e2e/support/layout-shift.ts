@@ -16,6 +16,8 @@ declare global {
 
 /** Call once per page, before the first navigation. */
 export async function recordLayoutShifts(page: Page) {
+  // Scripts run with tsx (bench/web.ts) keep function names through an `__name` helper that the page lacks.
+  await page.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
   await page.addInitScript(() => {
     const describe = (node: Node | null | undefined): string => {
       if (!node) return '(removed node)';
@@ -44,9 +46,11 @@ export async function layoutShifts(page: Page): Promise<{ cls: number; shifts: L
   // Layout shifts are reported after the frame that caused them: wait two frames so the last one is in.
   const shifts = await page.evaluate(
     () =>
-      new Promise<LayoutShift[]>((resolve) =>
-        requestAnimationFrame(() => requestAnimationFrame(() => resolve(window.__layoutShifts ?? []))),
+      new Promise<LayoutShift[] | null>((resolve) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(window.__layoutShifts ?? null))),
       ),
   );
+  // No list at all means the observer never ran: say so rather than report a CLS of 0.
+  if (shifts === null) throw new Error('No layout-shift observer in this page: call recordLayoutShifts(page) before navigating.');
   return { cls: shifts.reduce((sum, shift) => sum + shift.value, 0), shifts };
 }
