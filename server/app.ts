@@ -48,6 +48,9 @@ import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { createExportsService } from './modules/exports/exports.service.ts';
 import { createPostsExport } from './modules/exports/posts-export.ts';
 import { createYoutubeExports } from './modules/exports/youtube-export.ts';
+import { createForecastsRepository } from './modules/forecasts/forecasts.repository.ts';
+import { forecastsRoutes } from './modules/forecasts/forecasts.routes.ts';
+import { createForecastsService } from './modules/forecasts/forecasts.service.ts';
 import { HEALTH_PATHS, healthRoutes } from './modules/health/health.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { createPlatformsRepository } from './modules/platforms/platforms.repository.ts';
@@ -360,6 +363,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   contentRoutes(app, { benchmarks, content });
   // Best time to post reads each post's age-matched ratio from the content feature's benchmarks.
   bestTimesRoutes(app, { bestTimes: createBestTimesService({ repository: createBestTimesRepository(db), benchmarks }) });
+  forecastsRoutes(app, { forecasts: createForecastsService({ repository: createForecastsRepository(db), clock }) });
   exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }), postsExport: createPostsExport({ content, clock }) });
   const settings = createSettingsService({
     repository: createSettingsRepository(db),
