@@ -158,3 +158,13 @@ export function quantile(values: readonly number[], q: number): number {
 
 export const toLog = (value: number) => Math.log1p(Math.max(0, value));
 export const fromLog = (value: number) => Math.max(0, Math.expm1(value));
+
+/**
+ * The scales a series is modelled on: log1p for values that cannot go below zero (revenue), and its odd extension
+ * sign(x)·log1p(|x|) for daily changes that can (net new followers): log1p on gains, mirrored on losses.
+ */
+export const SCALES = {
+  log1p: { to: toLog, from: fromLog },
+  signedLog1p: { to: (value: number) => Math.sign(value) * Math.log1p(Math.abs(value)), from: (value: number) => Math.sign(value) * Math.expm1(Math.abs(value)) },
+} as const;
+export type Scale = keyof typeof SCALES;

@@ -2,7 +2,6 @@
 // user's connections are read (c.user_id), so no id of anyone else's can reach a forecast.
 import { sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.ts';
-import { FOLLOWER_TYPES } from '../analytics/analytics.repository.ts';
 
 const list = (values: readonly string[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
 
@@ -11,7 +10,8 @@ export interface DayValue {
   value: number;
 }
 
-export function createForecastsRepository(db: Database) {
+/** `followerTypes`: the metric types that hold follower totals (the analytics feature's FOLLOWER_TYPES, passed in by app.ts). */
+export function createForecastsRepository(db: Database, followerTypes: readonly string[]) {
   /**
    * One value per day through `through`: the metric summed over the user's active connections that the filter keeps,
    * on the days every one of them has a row (a sum over fewer would look like a drop).
@@ -37,7 +37,7 @@ export function createForecastsRepository(db: Database) {
     usdPledges: (userId: number, through: string) => dailySum(userId, ['monthly_pledges'], through, sql`c.platform = 'patreon' and c.currency = 'USD'`),
 
     /** Followers (subscribers, patrons) of one platform per day. */
-    followers: (userId: number, platform: string, through: string) => dailySum(userId, FOLLOWER_TYPES, through, sql`c.platform = ${platform}`),
+    followers: (userId: number, platform: string, through: string) => dailySum(userId, followerTypes, through, sql`c.platform = ${platform}`),
 
     /** The platforms the user has an active connection on, and whether one is YouTube or a USD Patreon campaign. */
     async connectedPlatforms(userId: number): Promise<{ platform: string; usd: boolean }[]> {

@@ -14,7 +14,6 @@ import {
 import { PLATFORM_CATALOGUE, PLATFORM_NAMES } from '#contract/platforms.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { addDays, dayOf } from '../../lib/dates.ts';
-import { FOLLOWER_MILESTONES, milestoneLabel } from '../notifications/follower-milestones.ts';
 import type { DayValue, ForecastsRepository } from './forecasts.repository.ts';
 import {
   type Component,
@@ -59,6 +58,22 @@ export function toDailySeries(rows: readonly DayValue[]): DailySeries | null {
   return { firstDay, values };
 }
 
+/** A level's daily changes (day d: level(d) − level(d − 1)), modelled as a flow; null under two days. */
+export function changesOf(levels: DailySeries | null): DailySeries | null {
+  if (!levels || levels.values.length < 2) return null;
+  return { firstDay: levels.firstDay + 1, values: levels.values.slice(1).map((value, i) => value - levels.values[i]!) };
+}
+
+/**
+ * A count that is a level (followers, monthly pledges) is forecast through its daily changes: the level on asOf plus
+ * the sum of the changes forecast after it, on the signed log scale (a day can lose more than it gains).
+ */
+export const levelComponent = (levels: DailySeries | null): Component | null => {
+  const changes = changesOf(levels);
+  return changes ? { series: changes, reduce: 'sum', scale: 'signedLog1p', extraHistoryDays: 1 } : null;
+};
+const lastValue = (series: DailySeries | null) => (series ? series.values[series.values.length - 1]! : 0);
+
 const roundCents = (interval: ForecastInterval): ForecastInterval => ({
   low: Math.round(interval.low * 100) / 100,
   median: Math.round(interval.median * 100) / 100,
@@ -68,7 +83,13 @@ const roundWhole = (interval: ForecastInterval): ForecastInterval => ({ low: Mat
 const historyDays = (series: DailySeries | null) => series?.values.length ?? 0;
 const asOf = (series: DailySeries | null) => (series ? dayString(lastDay(series)) : null);
 
-export function createForecastsService({ repository, clock }: { repository: ForecastsRepository; clock: Clock }) {
+/** The follower milestones (the notifications feature's, passed in by app.ts) and how each is named. */
+export interface Milestones {
+  values: readonly number[];
+  label: (milestone: number) => string;
+}
+
+export function createForecastsService({ repository, clock, milestones }: { repository: ForecastsRepository; clock: Clock; milestones: Milestones }) {
   async function forecasts(userId: number): Promise<ForecastsResponse> {
     const today = dayOf(clock.now());
     const yesterday = addDays(today, -1);
@@ -85,26 +106,31 @@ export function createForecastsService({ repository, clock }: { repository: Fore
     const revenue = toDailySeries(revenueRows);
     const pledges = toDailySeries(pledgeRows);
     const revenueComponent: Component | null = revenue ? { series: revenue, reduce: 'sum' } : null;
-    const pledgeComponent: Component | null = pledges ? { series: pledges, reduce: 'last' } : null;
+    const pledgeComponent = levelComponent(pledges);
 
-    function source(series: DailySeries | null, component: Component | null, known: number): IncomeSourceForecast {
-      const estimate = component ? forecastQuantity([component], month.last, { known, sumFrom: month.first }) : null;
+    function source(series: DailySeries | null, component: Component | null, known: number, sumFrom: number | undefined): IncomeSourceForecast {
+      const estimate = component ? forecastQuantity([component], month.last, { known, sumFrom }) : null;
       return {
         asOf: asOf(series),
         historyDays: historyDays(series),
-        knownSoFar: Math.round(known * 100) / 100,
+        knownSoFar: Math.round((component === revenueComponent ? known : 0) * 100) / 100,
         estimate: estimate ? roundCents(estimate) : null,
         trackRecord: estimate && component ? trackRecord([component]) : null,
       };
     }
     // YouTube: the month's revenue so far (its days through asOf) plus the forecast of its remaining days.
     const revenueSoFar = revenue ? revenue.values.slice(Math.max(0, month.first - revenue.firstDay)).reduce((sum, value) => sum + value, 0) : 0;
-    const youtube = has('youtube') ? source(revenue, revenueComponent, revenueSoFar) : null;
-    const patreon = hasUsdPatreon ? source(pledges, pledgeComponent, 0) : null;
+    const youtube = has('youtube') ? source(revenue, revenueComponent, revenueSoFar, month.first) : null;
+    // Patreon: the pledges on asOf plus their forecast change to month end (every day after asOf counts).
+    const patreon = hasUsdPatreon ? source(pledges, pledgeComponent, lastValue(pledges), undefined) : null;
 
     const components = [youtube && revenueComponent, patreon && pledgeComponent].filter((component): component is Component => component !== null);
     const allForecast = [youtube, patreon].every((entry) => entry === null || entry.estimate !== null) && components.length > 0;
-    const totalEstimate = allForecast ? forecastQuantity(components, month.last, { known: revenueSoFar, sumFrom: month.first }) : null;
+    // Pledge changes before the month's first day (when YouTube's figures lag into last month) are not summed with the
+    // month's revenue: sumFrom cuts both at the month's first day, and the pledges' known level is taken on asOf.
+    const totalEstimate = allForecast
+      ? forecastQuantity(components, month.last, { known: revenueSoFar + (patreon ? lastValue(pledges) : 0), sumFrom: month.first })
+      : null;
     const total = totalEstimate ? { estimate: roundCents(totalEstimate), trackRecord: trackRecord(components) } : null;
 
     const currencyNote = revenueCurrencyNote(
@@ -114,7 +140,7 @@ export function createForecastsService({ repository, clock }: { repository: Fore
     const followers: FollowerForecast[] = [];
     for (const platform of PLATFORM_NAMES) {
       if (!has(platform)) continue;
-      followers.push(followerForecast(platform, toDailySeries(await repository.followers(userId, platform, yesterday)), month.last));
+      followers.push(followerForecast(platform, toDailySeries(await repository.followers(userId, platform, yesterday)), month.last, milestones));
     }
 
     return {
@@ -138,19 +164,19 @@ export function createForecastsService({ repository, clock }: { repository: Fore
 }
 
 /** One platform's followers at month end and in 30 days, and the date of its next milestone. */
-export function followerForecast(platform: (typeof PLATFORM_NAMES)[number], series: DailySeries | null, monthEnd: number): FollowerForecast {
-  const component: Component | null = series ? { series, reduce: 'last' } : null;
-  const atMonthEnd = component ? forecastQuantity([component], monthEnd) : null;
-  const in30Days = component ? forecastQuantity([component], lastDay(component.series) + 30) : null;
-  const current = series ? series.values[series.values.length - 1]! : null;
+export function followerForecast(platform: (typeof PLATFORM_NAMES)[number], series: DailySeries | null, monthEnd: number, milestones: Milestones): FollowerForecast {
+  const component = levelComponent(series);
+  const current = series ? lastValue(series) : null;
+  const atMonthEnd = component ? forecastQuantity([component], monthEnd, { known: current ?? 0 }) : null;
+  const in30Days = component ? forecastQuantity([component], lastDay(component.series) + 30, { known: current ?? 0 }) : null;
   let milestone: FollowerForecast['milestone'] = null;
   if (series && atMonthEnd && current !== null) {
-    const next = FOLLOWER_MILESTONES.find((value) => value > current);
-    const horizon = Math.min(MILESTONE_HORIZON_DAYS, series.values.length - WARM_UP_DAYS - MIN_SCENARIOS);
-    const days = next !== undefined && horizon >= 1 ? crossingDays(series, next, horizon) : null;
+    const next = milestones.values.find((value) => value > current);
+    const horizon = Math.min(MILESTONE_HORIZON_DAYS, series.values.length - 1 - WARM_UP_DAYS - MIN_SCENARIOS);
+    const days = next !== undefined && horizon >= 1 && component ? crossingDays(component, next, horizon, current) : null;
     if (next !== undefined && days) {
       const date = (value: number | null) => (value === null ? null : dayString(value));
-      milestone = { milestone: next, label: milestoneLabel(next), low: date(days.low), median: date(days.median), high: date(days.high), horizonEnd: dayString(days.horizonEnd) };
+      milestone = { milestone: next, label: milestones.label(next), low: date(days.low), median: date(days.median), high: date(days.high), horizonEnd: dayString(days.horizonEnd) };
     }
   }
   return {

@@ -1,7 +1,7 @@
 // Forecast quantities with 80 % intervals from the model's own past errors (decision 024), and their rolling-origin
 // track record. A day is a whole number (days since 1970-01-01, UTC) so series of different lengths line up.
 // Pure: no database.
-import { errorPaths, fitDamped, type FittedModel, fromLog, MIN_FIT_DAYS, pointPath, quantile, toLog } from './damped-trend.ts';
+import { errorPaths, fitDamped, type FittedModel, MIN_FIT_DAYS, pointPath, quantile, type Scale, SCALES } from './damped-trend.ts';
 
 /** Below this many days of history no forecast is given ("not enough history yet"). */
 export const MIN_HISTORY_DAYS = 90;
@@ -26,6 +26,13 @@ export type Reduce = 'sum' | 'last';
 export interface Component {
   series: DailySeries;
   reduce: Reduce;
+  /** The scale it is modelled on (default log1p; daily changes that can be negative: signedLog1p). */
+  scale?: Scale;
+  /**
+   * Days of history the series stands for beyond its own length: 1 for daily changes, whose first day needs the
+   * level of the day before (so 90 days of counts are 89 changes and still enough).
+   */
+  extraHistoryDays?: number;
 }
 
 export interface Interval {
@@ -43,12 +50,12 @@ const reduced = (path: readonly number[], reduce: Reduce, skip = 0) =>
   reduce === 'sum' ? path.slice(skip).reduce((sum, value) => sum + value, 0) : path[path.length - 1]!;
 
 /** Fits are reused per series and history length: a forecast, its track record and the total share them. */
-const fits = new WeakMap<DailySeries, Map<number, FittedModel>>();
-function fittedOn(series: DailySeries, length: number): FittedModel {
+const fits = new WeakMap<DailySeries, Map<string, FittedModel>>();
+function fittedOn(series: DailySeries, length: number, scale: Scale): FittedModel {
   let own = fits.get(series);
   if (!own) fits.set(series, (own = new Map()));
-  let model = own.get(length);
-  if (!model) own.set(length, (model = fitDamped(series.values.slice(0, length).map(toLog))));
+  let model = own.get(`${scale}:${length}`);
+  if (!model) own.set(`${scale}:${length}`, (model = fitDamped(series.values.slice(0, length).map(SCALES[scale].to))));
   return model;
 }
 
@@ -64,18 +71,18 @@ export function componentScenarios(
   through: number,
   sumFrom = origin + 1,
 ): { scenarios: Map<number, number>; paths: Map<number, number[]> } | null {
-  const { series, reduce } = component;
+  const { series, reduce, scale = 'log1p', extraHistoryDays = 0 } = component;
   const length = origin - series.firstDay + 1;
   const horizon = through - origin;
-  if (length < MIN_HISTORY_DAYS || length < MIN_FIT_DAYS || horizon < 1 || length > series.values.length) return null;
-  const model = fittedOn(series, length);
+  if (length + extraHistoryDays < MIN_HISTORY_DAYS || length < MIN_FIT_DAYS || horizon < 1 || length > series.values.length) return null;
+  const model = fittedOn(series, length, scale);
   const point = pointPath(model, horizon);
   const past = errorPaths(model, horizon);
   if (past.length < MIN_SCENARIOS) return null;
   const scenarios = new Map<number, number>();
   const paths = new Map<number, number[]>();
   for (const { origin: pastOrigin, errors } of past) {
-    const path = point.map((value, i) => fromLog(value + errors[i]!));
+    const path = point.map((value, i) => SCALES[scale].from(value + errors[i]!));
     scenarios.set(series.firstDay + pastOrigin, reduced(path, reduce, Math.max(0, sumFrom - origin - 1)));
     paths.set(series.firstDay + pastOrigin, path);
   }
@@ -161,16 +168,23 @@ export function trackRecord(components: readonly Component[], months = TRACK_REC
 }
 
 /**
- * The day each scenario path first reaches `target` (a follower milestone): the 10th, 50th and 90th percentiles of
+ * The day each scenario path first reaches `target` (a follower milestone; for daily changes, `start` plus their sum): the 10th, 50th and 90th percentiles of
  * those days (nearest rank; a path that does not reach it within the horizon counts as later than every day). A
  * percentile that falls among those paths is null: "not within the horizon".
  */
-export function crossingDays(series: DailySeries, target: number, horizon: number): { low: number | null; median: number | null; high: number | null; horizonEnd: number } | null {
-  const origin = lastDay(series);
-  const run = componentScenarios({ series, reduce: 'last' }, origin, origin + horizon);
+export function crossingDays(
+  component: Component,
+  target: number,
+  horizon: number,
+  start = 0,
+): { low: number | null; median: number | null; high: number | null; horizonEnd: number } | null {
+  const origin = lastDay(component.series);
+  const run = componentScenarios(component, origin, origin + horizon);
   if (!run) return null;
   const days = [...run.paths.values()].map((path) => {
-    const index = path.findIndex((value) => value >= target);
+    // A level path is compared as it is; a path of daily changes is added up from the level `start`.
+    let level = start;
+    const index = path.findIndex((value) => (component.reduce === 'sum' ? (level += value) : value) >= target);
     return index < 0 ? Infinity : origin + 1 + index;
   });
   days.sort((a, b) => a - b);

@@ -23,6 +23,7 @@ import {
 import { engagementChartData, followersChartData, isEmptySeries, platformDistributionData, rankTopContent } from '../utils/chart-data';
 import { postsStateFromSearchParams, searchParamsWithPosts, type PostsTableState } from '../utils/posts-table-state';
 import { AnalyticsFilterBar } from './analytics-filter-bar';
+import { ForecastsCard } from '../../forecasts/components/forecasts-card';
 import { BestTimesPanel } from './best-times-panel';
 import { PostsPanel } from './posts-panel';
 import { StatCard } from '../../../components/ui/stat-card';
@@ -341,6 +342,7 @@ export function AnalyticsPage() {
           </Card>
         </div>
 
+        <ForecastsCard />
         <PostsPanel state={postsStateFromSearchParams(searchParams)} onChange={changePosts} />
         <BestTimesPanel />
       </div>
