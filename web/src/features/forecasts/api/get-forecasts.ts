@@ -10,7 +10,8 @@ export function getForecasts(signal?: AbortSignal): Promise<ForecastsResponse> {
 
 export function forecastsQueryOptions() {
   return queryOptions({
-    queryKey: ['forecasts'],
+    // Under 'analytics': a finished sync refreshes every analytics answer (web/src/lib/live-updates.ts), these too.
+    queryKey: ['analytics', 'forecasts'],
     queryFn: ({ signal }) => getForecasts(signal),
     // Forecasts start from yesterday: they change once a day, and after a sync.
     staleTime: 10 * 60_000,

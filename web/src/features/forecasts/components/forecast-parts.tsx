@@ -1,17 +1,19 @@
 // The pieces every forecast is shown with (decision 024): the middle figure, its 80 % interval in words, the track
 // record beside it, and "not enough history yet" instead of a number.
 import { type ForecastInterval, notEnoughHistorySentence, type TrackRecord, trackRecordSentence } from '#contract/forecasts.ts';
-import { formatCalendarDay, formatCompactNumber, formatCurrency } from '../../../lib/format';
+import { formatCalendarDay, formatCurrency } from '../../../lib/format';
 
 export type ForecastFormat = 'money' | 'count';
 
-export const formatForecastValue = (value: number, format: ForecastFormat) => (format === 'money' ? formatCurrency(Math.round(value)) : formatCompactNumber(value));
+const wholeNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+/** Money to the dollar; counts in full (a compact "91.1K to 91.1K" would hide the interval). */
+export const formatForecastValue = (value: number, format: ForecastFormat) => (format === 'money' ? formatCurrency(Math.round(value)) : wholeNumber.format(value));
 
 /** "80 % interval: $1,200 to $1,450". */
 export const intervalSentence = (estimate: ForecastInterval, format: ForecastFormat) =>
   `80 % interval: ${formatForecastValue(estimate.low, format)} to ${formatForecastValue(estimate.high, format)}`;
 
-/** The middle figure large, the interval and the track record under it; or why there is no figure. */
+/** The middle figure large, the interval and the track record under it (none when `record` is undefined); or why there is no figure. */
 export function ForecastFigure({
   estimate,
   record,
@@ -20,7 +22,7 @@ export function ForecastFigure({
   size = 'large',
 }: {
   estimate: ForecastInterval | null;
-  record: TrackRecord | null;
+  record: TrackRecord | null | undefined;
   historyDays: number;
   format: ForecastFormat;
   size?: 'large' | 'small';
@@ -30,7 +32,7 @@ export function ForecastFigure({
     <div>
       <p className={`${size === 'large' ? 'text-2xl' : 'text-lg'} font-bold text-white tabular-nums`}>{formatForecastValue(estimate.median, format)}</p>
       <p className="mt-0.5 text-xs text-slate-300 tabular-nums">{intervalSentence(estimate, format)}</p>
-      <p className="mt-0.5 text-xs text-slate-400">{trackRecordSentence(record)}</p>
+      {record !== undefined ? <p className="mt-0.5 text-xs text-slate-400">{trackRecordSentence(record)}</p> : null}
     </div>
   );
 }

@@ -59,10 +59,12 @@ describe('ForecastsCard', () => {
 
     const followers = screen.getByRole('region', { name: 'Followers' });
     const [youtubeRow, instagramRow] = within(followers).getAllByRole('listitem');
-    expect(within(youtubeRow!).getByText('48.2K subscribers on Nov 21, 2026')).toBeTruthy();
-    expect(within(youtubeRow!).getByText('49.3K')).toBeTruthy();
-    expect(within(youtubeRow!).getByText('80 % interval: 48.9K to 49.7K')).toBeTruthy();
-    expect(within(youtubeRow!).getByText('Inside the 80 % band 10 of 12 past months')).toBeTruthy();
+    expect(within(youtubeRow!).getByText('48,210 subscribers on Nov 21, 2026')).toBeTruthy();
+    expect(within(youtubeRow!).getByText('49,300')).toBeTruthy();
+    expect(within(youtubeRow!).getByText('80 % interval: 48,900 to 49,650')).toBeTruthy();
+    // The month-end figure carries the track record; the 30-day one has none of its own.
+    expect(within(youtubeRow!).getAllByText(/^Inside the 80 % band/).map((line) => line.textContent)).toEqual(['Inside the 80 % band 10 of 12 past months']);
+    expect(within(youtubeRow!).getByText('80 % interval: 50,100 to 51,400')).toBeTruthy();
     expect(within(youtubeRow!).getByText('Next milestone: 50K subscribers')).toBeTruthy();
     expect(within(youtubeRow!).getByText('Dec 14, 2026')).toBeTruthy();
     expect(within(youtubeRow!).getByText('80 % interval: Dec 8, 2026 to Dec 22, 2026')).toBeTruthy();

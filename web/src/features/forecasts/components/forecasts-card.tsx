@@ -8,9 +8,9 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Notice } from '../../../components/ui/notice';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { formatCalendarDay, formatCompactNumber, formatCurrency } from '../../../lib/format';
+import { formatCalendarDay, formatCurrency } from '../../../lib/format';
 import { forecastsQueryOptions } from '../api/get-forecasts';
-import { ForecastFigure, milestoneDay } from './forecast-parts';
+import { ForecastFigure, formatForecastValue, milestoneDay } from './forecast-parts';
 
 function Tile({ title, note, children }: { title: string; note?: string; children: React.ReactNode }) {
   return (
@@ -71,7 +71,7 @@ function FollowerRow({ entry }: { entry: FollowerForecast }) {
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h4 className="text-sm font-semibold text-slate-200">{entry.platform}</h4>
         <p className="text-xs text-slate-400">
-          {entry.current !== null && entry.asOf ? `${formatCompactNumber(entry.current)} ${entry.label} on ${formatCalendarDay(entry.asOf)}` : `No ${entry.label} history yet`}
+          {entry.current !== null && entry.asOf ? `${formatForecastValue(entry.current, 'count')} ${entry.label} on ${formatCalendarDay(entry.asOf)}` : `No ${entry.label} history yet`}
         </p>
       </div>
       {entry.monthEnd ? (
@@ -82,7 +82,7 @@ function FollowerRow({ entry }: { entry: FollowerForecast }) {
           </div>
           <div>
             <p className="text-xs text-slate-400">In 30 days</p>
-            <ForecastFigure estimate={entry.in30Days} record={null} historyDays={entry.historyDays} format="count" size="small" />
+            <ForecastFigure estimate={entry.in30Days} record={undefined} historyDays={entry.historyDays} format="count" size="small" />
           </div>
           <div>
             <p className="text-xs text-slate-400">Next milestone{milestone ? `: ${milestone.label} ${entry.label}` : ''}</p>
@@ -127,7 +127,7 @@ function Answer({ data }: { data: ForecastsResponse }) {
           </ul>
         )}
       </section>
-      <p className="text-xs text-slate-500">Method: {data.method}</p>
+      <p className="text-xs text-slate-400">Method: {data.method}</p>
     </div>
   );
 }
