@@ -7,7 +7,7 @@ import { z } from 'zod';
 export const FORECAST_MIN_HISTORY_DAYS = 90;
 export const FORECAST_INTERVAL = 0.8;
 export const FORECAST_METHOD =
-  'Damped additive trend with weekly seasonality on log(1 + daily value), fitted per series on one-step errors; 80 % interval from the model’s own past errors over the same horizon.';
+  'Damped additive trend with weekly seasonality on a log scale (revenue per day; followers and pledges through their daily change), fitted per series on one-step errors; 80 % interval from the model’s own past errors over the same horizon.';
 export const NOT_ENOUGH_HISTORY = 'Not enough history yet';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
