@@ -27,7 +27,7 @@ import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.ts';
 import { createApiTokensService } from './modules/api-tokens/api-tokens.service.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
 import { createAnalyticsCache, pruneAnalyticsCache } from './modules/analytics/analytics-cache.ts';
-import { createAnalyticsRepository } from './modules/analytics/analytics.repository.ts';
+import { createAnalyticsRepository, FOLLOWER_TYPES } from './modules/analytics/analytics.repository.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { createBestTimesRepository } from './modules/analytics/best-times.repository.ts';
 import { bestTimesRoutes } from './modules/analytics/best-times.routes.ts';
@@ -48,6 +48,10 @@ import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { createExportsService } from './modules/exports/exports.service.ts';
 import { createPostsExport } from './modules/exports/posts-export.ts';
 import { createYoutubeExports } from './modules/exports/youtube-export.ts';
+import { FOLLOWER_MILESTONES, milestoneLabel } from './modules/notifications/follower-milestones.ts';
+import { createForecastsRepository } from './modules/forecasts/forecasts.repository.ts';
+import { forecastsRoutes } from './modules/forecasts/forecasts.routes.ts';
+import { createForecastsService } from './modules/forecasts/forecasts.service.ts';
 import { HEALTH_PATHS, healthRoutes } from './modules/health/health.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { createPlatformsRepository } from './modules/platforms/platforms.repository.ts';
@@ -368,6 +372,14 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   contentRoutes(app, { benchmarks, content });
   // Best time to post reads each post's age-matched ratio from the content feature's benchmarks.
   bestTimesRoutes(app, { bestTimes: createBestTimesService({ repository: createBestTimesRepository(db), benchmarks }) });
+  // Forecasts read the analytics feature's follower metric types and date the notifications feature's milestones.
+  forecastsRoutes(app, {
+    forecasts: createForecastsService({
+      repository: createForecastsRepository(db, FOLLOWER_TYPES),
+      clock,
+      milestones: { values: FOLLOWER_MILESTONES, label: milestoneLabel },
+    }),
+  });
   exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }), postsExport: createPostsExport({ content, clock }) });
   const settings = createSettingsService({
     repository: createSettingsRepository(db),

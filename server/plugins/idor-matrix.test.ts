@@ -72,6 +72,7 @@ const LIST_QUERIES = [
   '/api/content?platform=youtube',
   '/api/content/export?format=csv',
   '/api/content/export?format=csv&platform=youtube&sort=typical',
+  '/api/forecasts',
 ];
 /**
  * Not lists: a stream stays open (tested by itself in server/modules/events/events.test.ts, 'only ever carries its own

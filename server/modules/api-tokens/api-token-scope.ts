@@ -10,6 +10,7 @@ export const API_TOKEN_READABLE_ROUTES: readonly string[] = [
   '/api/platformconnections',
   '/api/sync/status',
   '/api/notifications',
+  '/api/forecasts',
 ];
 export const API_TOKEN_READABLE_PREFIXES: readonly string[] = ['/api/analytics/', '/api/youtubeanalytics/', '/api/content/'];
 

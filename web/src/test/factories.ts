@@ -5,6 +5,7 @@ import type { BenchmarkAgeResult, BenchmarkFigure } from '#contract/benchmark.ts
 import type { BestTimesCell, BestTimesResponse } from '#contract/best-times.ts';
 import type { SubscriptionStatus } from '#contract/billing.ts';
 import type { ContentListResponse, ContentPost } from '#contract/content.ts';
+import type { ForecastsResponse } from '#contract/forecasts.ts';
 import type { PlatformConnection } from '#contract/platforms.ts';
 import type {
   Insight,
@@ -358,4 +359,37 @@ export function bestTimesAnswer(overrides: Partial<BestTimesResponse> = {}): Bes
 /** A personal API token as the list sends it (never the token itself): unused, plus overrides. */
 export function apiToken(overrides: Partial<ApiToken> = {}): ApiToken {
   return { id: 1, name: 'Weekly report script', prefix: 'ahp_AbCd1234', createdAt: '2026-11-01T09:00:00.000Z', lastUsedAt: null, ...overrides };
+}
+
+/** GET /api/forecasts: YouTube income with a track record, a USD Patreon campaign too young to forecast, two platforms. */
+export function forecastsAnswer(overrides: Partial<ForecastsResponse> = {}): ForecastsResponse {
+  return {
+    method: 'Damped additive trend with weekly seasonality on log(1 + daily value).',
+    interval: 0.8,
+    minHistoryDays: 90,
+    lastCompleteDay: '2026-11-21',
+    income: {
+      month: '2026-11',
+      monthEnd: '2026-11-30',
+      youtube: { asOf: '2026-11-19', historyDays: 730, knownSoFar: 2_870.4, estimate: { low: 4_120.5, median: 4_410.25, high: 4_760.8 }, trackRecord: { months: 12, inside: 9 } },
+      patreon: { asOf: '2026-11-21', historyDays: 40, knownSoFar: 0, estimate: null, trackRecord: null },
+      total: null,
+      leftOut: 'Income forecasts count US dollars only. Patreon pledges left out: €120.00 a month in EUR (1 campaign, not converted).',
+    },
+    followers: [
+      {
+        platform: 'YouTube',
+        label: 'subscribers',
+        asOf: '2026-11-21',
+        historyDays: 730,
+        current: 48_210,
+        monthEnd: { low: 48_900, median: 49_300, high: 49_650 },
+        in30Days: { low: 50_100, median: 50_800, high: 51_400 },
+        trackRecord: { months: 12, inside: 10 },
+        milestone: { milestone: 50_000, label: '50K', low: '2026-12-08', median: '2026-12-14', high: '2026-12-22', horizonEnd: '2027-11-21' },
+      },
+      { platform: 'Instagram', label: 'followers', asOf: '2026-11-21', historyDays: 30, current: 12_400, monthEnd: null, in30Days: null, trackRecord: null, milestone: null },
+    ],
+    ...overrides,
+  };
 }

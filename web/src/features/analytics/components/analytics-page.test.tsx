@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AnalyticsResponse, AnalyticsSummary } from '#contract/analytics.ts';
+import { forecastsAnswer } from '../../../test/factories';
 import { AnalyticsPage } from './analytics-page';
 
 // jsdom has no canvas: the charts become plain elements that show what they were given.
@@ -90,13 +91,13 @@ const emptyAnalytics: AnalyticsResponse = { ...analytics, followersOverTime: [],
 
 type Reply = { status: number; body?: unknown };
 
-/** The Posts panel below the charts (its own tests are in posts-panel.test.tsx): no posts unless a test says so. */
+/** The Posts panel and the Forecasts card below the charts (its own tests are in posts-panel.test.tsx): no posts unless a test says so. */
 const noPosts: Reply = { status: 200, body: { posts: [], page: 1, pageSize: 10, total: 0, platforms: [] } };
 
 /** Answers by path (query string ignored, but recorded); every request is kept. */
 type Handler = Reply | ((url: URL) => Reply | Promise<Reply>);
 function mockServer(routes: Record<string, Handler>) {
-  const handlers: Record<string, Handler> = { 'GET /api/content': noPosts, ...routes };
+  const handlers: Record<string, Handler> = { 'GET /api/content': noPosts, 'GET /api/forecasts': { status: 200, body: forecastsAnswer() }, ...routes };
   const calls: string[] = [];
   vi.stubGlobal(
     'fetch',
@@ -195,6 +196,9 @@ describe('AnalyticsPage', () => {
 
     expect(cardFigures()).toEqual(['128.4K', '2.3M', '$1,234.57', '3']);
     expect(screen.queryByText(/LinkedIn reports impressions/)).toBeNull();
+    // The Forecasts card (its own tests are in features/forecasts): month-end income with its track record.
+    const forecasts = screen.getByRole('heading', { name: 'Forecasts' }).closest('section')!;
+    expect(await within(forecasts).findByText('Inside the 80 % band 9 of 12 past months')).toBeTruthy();
     // compare=none: no change lines.
     expect(cardChangeWords('Total Followers')).toBeNull();
     expect(screen.getByText('Figures for the last 30 days.')).toBeTruthy();

@@ -25,6 +25,7 @@ import { engagementChartData, followersChartData, isEmptySeries, platformDistrib
 import { postsStateFromSearchParams, searchParamsWithPosts, type PostsTableState } from '../utils/posts-table-state';
 import { AnalyticsFilterBar } from './analytics-filter-bar';
 import { AnalyticsSkeleton } from './analytics-skeleton';
+import { ForecastsCard } from '../../forecasts/components/forecasts-card';
 import { BestTimesPanel } from './best-times-panel';
 import { PostsPanel } from './posts-panel';
 import { StatCard } from '../../../components/ui/stat-card';
@@ -395,6 +396,8 @@ export function AnalyticsPage() {
 
         <PostsPanel state={postsState} onChange={changePosts} />
         {postsAnswered ? <BestTimesPanel /> : null}
+        {/* Last: it answers after the rest (a refit per series), and growing at the bottom shifts nothing. */}
+        {postsAnswered ? <ForecastsCard /> : null}
       </div>
     </>
   );

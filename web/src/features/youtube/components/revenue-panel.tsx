@@ -10,6 +10,7 @@ import { revenueTrendChartData } from '../utils/youtube-chart-data';
 import { cardChange, CHANGE_RULES, comparisonLabel } from '../../../lib/period-change';
 import { shareOf } from '../utils/youtube-format';
 import type { YoutubeDays } from '../utils/youtube-url-state';
+import { MonthlyProjection } from '../../forecasts/components/monthly-projection';
 import { RevenueAccessNotice } from './revenue-access-notice';
 import { ShareRow, Stat, ValueText } from './value-marks';
 
@@ -97,10 +98,7 @@ function RevenueDetails({ summary }: { summary: PerformanceSummary }) {
         </div>
         <div className="flex min-w-0 flex-col gap-4">
           <Box title="Monthly Projection">
-            <p className="text-2xl font-bold text-white tabular-nums">
-              <ValueText text={money(revenue.monthlyProjection)} />
-            </p>
-            <p className="mt-1 text-xs text-slate-400">This period's revenue ÷ {days} days × 30.</p>
+            <MonthlyProjection />
           </Box>
           <Box title="Monetization Insights">
             <dl className="space-y-2 text-sm">

@@ -4,6 +4,7 @@ import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   disconnectedPerformanceSummary,
+  forecastsAnswer,
   performanceSummary,
   platformConnection,
   trafficSourceItem,
@@ -68,6 +69,7 @@ const videos = [
 function connectedServer(overrides: Record<string, Handler> = {}) {
   return mockServer({
     'GET /api/platformconnections': { status: 200, body: [platformConnection()] },
+    'GET /api/forecasts': { status: 200, body: forecastsAnswer() },
     'GET /api/youtubeanalytics/performance-summary': (url) => ({ status: 200, body: performanceSummary({ days: Number(url.searchParams.get('days')) }) }),
     'GET /api/youtubeanalytics/videos': (url) => ({
       status: 200,
@@ -238,7 +240,11 @@ describe('YouTubePage states', { timeout: 20_000 }, () => {
     expect(within(revenue).getByText('Estimated from views by traffic source')).toBeTruthy();
     expect(within(revenue).getByText('YouTube search')).toBeTruthy();
     expect(await within(revenue).findByRole('img', { name: 'Revenue per day, last 30 days' })).toBeTruthy();
-    expect(within(revenue).getByText('Monthly Projection')).toBeTruthy();
+    // The projection is the month's forecast with its interval and track record, not revenue ÷ days × 30.
+    const projection = within(revenue).getByRole('heading', { name: 'Monthly Projection' }).closest('section')!;
+    expect(await within(projection).findByText('$4,410')).toBeTruthy();
+    expect(within(projection).getByText('80 % interval: $4,121 to $4,761')).toBeTruthy();
+    expect(within(projection).getByText('Inside the 80 % band 9 of 12 past months')).toBeTruthy();
     expect(within(revenue).getByText('Ad revenue')).toBeTruthy();
   });
 

@@ -1,0 +1,78 @@
+// `npm run bench` (part): how often the forecasts' 80 % intervals hold on the sandbox demo data (decision 024). The
+// three demo personas connect all six platforms and are synced through the product; each daily series the forecasts
+// read (YouTube revenue, USD Patreon pledges, followers per platform) is then backtested from every past month's first
+// day to its last day, refitted on the days before each origin, and the months whose actual fell inside the band are
+// counted per series type. A coverage far from 80 % is a bug.
+import { PGlite } from '@electric-sql/pglite';
+import { PLATFORM_NAMES } from '../contract/platforms.ts';
+import { openPostgres, wrapPglite } from '../server/db/client.ts';
+import { createForecastsRepository } from '../server/modules/forecasts/forecasts.repository.ts';
+import { FOLLOWER_TYPES } from '../server/modules/analytics/analytics.repository.ts';
+import { levelComponent, toDailySeries } from '../server/modules/forecasts/forecasts.service.ts';
+import { type Component, trackRecord } from '../server/modules/forecasts/scenarios.ts';
+import { addDays, dayOf } from '../server/lib/dates.ts';
+import { connect, signUpWithAccess } from '../server/test/platforms.ts';
+import { syncNow } from '../server/test/sync.ts';
+import { startTestServer } from '../server/test/test-server.ts';
+
+/** Every past month with 90 days before it (the demo histories are two years long). */
+const MONTHS = 24;
+
+const handle = process.env.DATABASE_URL ? openPostgres(process.env.DATABASE_URL) : wrapPglite(await PGlite.create());
+await handle.migrate();
+const server = await startTestServer({ stripe: true, platforms: true, database: { handle, url: process.env.DATABASE_URL, drop: () => handle.close() } });
+const line = (text: string) => process.stdout.write(`${text}\n`);
+try {
+  const repository = createForecastsRepository(server.db, FOLLOWER_TYPES);
+  const yesterday = addDays(dayOf(server.clock.now()), -1);
+  const totals = new Map<string, { series: number; short: number; months: number; inside: number }>();
+  const count = (type: string, component: Component | null) => {
+    const entry = totals.get(type) ?? { series: 0, short: 0, months: 0, inside: 0 };
+    totals.set(type, entry);
+    entry.series += 1;
+    const record = component ? trackRecord([component], MONTHS) : null;
+    if (!record || record.months === 0) entry.short += 1;
+    else {
+      entry.months += record.months;
+      entry.inside += record.inside;
+    }
+  };
+  let slowest = 0;
+  for (const demoAccount of [0, 1, 2]) {
+    const account = await signUpWithAccess(server);
+    for (const platform of PLATFORM_NAMES) {
+      const connected = await connect(server, account, platform, { account: demoAccount });
+      if (connected.status !== 200) throw new Error(`connecting ${platform} demo ${demoAccount} answered ${connected.status}`);
+      await syncNow(server, account.token, connected.body.id);
+      if (platform === 'patreon') await server.request('PATCH', `/api/platformconnections/${connected.body.id}`, { token: account.token, body: { currency: 'USD' } });
+    }
+    const revenue = toDailySeries(await repository.youtubeRevenue(account.user.id, yesterday));
+    count('YouTube revenue, month total', revenue && { series: revenue, reduce: 'sum' });
+    const pledges = toDailySeries(await repository.usdPledges(account.user.id, yesterday));
+    count('Patreon pledges, month end', levelComponent(pledges));
+    for (const platform of PLATFORM_NAMES) {
+      const followers = toDailySeries(await repository.followers(account.user.id, platform, yesterday));
+      count(`${platform} followers, month end`, levelComponent(followers));
+    }
+    const started = performance.now();
+    const answer = await server.request('GET', '/api/forecasts', { token: account.token });
+    slowest = Math.max(slowest, performance.now() - started);
+    if (answer.status !== 200) throw new Error(`GET /api/forecasts answered ${answer.status}`);
+  }
+  line(`\nForecasts: 80 % interval coverage in a rolling-origin backtest (each past month from its first day), three demo personas, up to ${MONTHS} months each`);
+  line('  series                              months  inside  coverage');
+  let months = 0;
+  let inside = 0;
+  for (const [type, entry] of totals) {
+    months += entry.months;
+    inside += entry.inside;
+    const coverage = entry.months > 0 ? `${((entry.inside / entry.months) * 100).toFixed(1).padStart(5)} %` : '     —';
+    const gap = entry.months >= 20 ? Math.abs(entry.inside / entry.months - 0.8) * 100 : 0;
+    const short = entry.short > 0 ? `  (${entry.short} of ${entry.series} series under 90 days: not enough history)` : '';
+    line(`  ${type.padEnd(34)}  ${String(entry.months).padStart(6)}  ${String(entry.inside).padStart(6)}  ${coverage}${gap > 10 ? '  MORE THAN 10 POINTS FROM 80 %' : ''}${short}`);
+  }
+  line(`  all series                          ${String(months).padStart(6)}  ${String(inside).padStart(6)}  ${months ? ((inside / months) * 100).toFixed(1).padStart(5) : '—'} %`);
+  line(`  slowest GET /api/forecasts: ${slowest.toFixed(0)} ms`);
+} finally {
+  await server.close();
+}

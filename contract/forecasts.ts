@@ -1,0 +1,99 @@
+// GET /api/forecasts (decision 024): month-end income, followers per platform and the next follower milestone, each
+// with an 80 % interval and its track record on the creator's own history. Shared by the server and the web app; the
+// sentences are here so every screen says the same.
+import { z } from 'zod';
+
+/** Below this many days of history a forecast is not given. */
+export const FORECAST_MIN_HISTORY_DAYS = 90;
+export const FORECAST_INTERVAL = 0.8;
+export const FORECAST_METHOD =
+  'Damped additive trend with weekly seasonality on a log scale (revenue per day; followers and pledges through their daily change), fitted per series on one-step errors; 80 % interval from the model’s own past errors over the same horizon.';
+export const NOT_ENOUGH_HISTORY = 'Not enough history yet';
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/** The 80 % interval (10th to 90th percentile) and its middle (the median of the scenarios). */
+export const forecastInterval = z.object({ low: z.number(), median: z.number(), high: z.number() });
+export type ForecastInterval = z.infer<typeof forecastInterval>;
+
+/** Rolling-origin backtest: past months forecast from their first day, and how many ended inside the 80 % band. */
+export const trackRecord = z.object({ months: z.number().int(), inside: z.number().int() });
+export type TrackRecord = z.infer<typeof trackRecord>;
+
+/** A series' forecast; `estimate` is null when the history is under FORECAST_MIN_HISTORY_DAYS days. */
+const seriesFacts = {
+  /** The last complete day the forecast starts from (yesterday UTC at the latest); null when nothing is stored. */
+  asOf: day.nullable(),
+  /** Days of daily history the model was fitted on. */
+  historyDays: z.number().int(),
+};
+
+export const incomeSourceForecast = z.object({
+  ...seriesFacts,
+  /** What the month has already brought through asOf (YouTube revenue; 0 for pledges, which are a level). */
+  knownSoFar: z.number(),
+  estimate: forecastInterval.nullable(),
+  trackRecord: trackRecord.nullable(),
+});
+export type IncomeSourceForecast = z.infer<typeof incomeSourceForecast>;
+
+export const incomeForecast = z.object({
+  /** The month forecast, YYYY-MM, and its last day. */
+  month: z.string(),
+  monthEnd: day,
+  /** YouTube estimated revenue of the month in USD; null without a YouTube connection. */
+  youtube: incomeSourceForecast.nullable(),
+  /** Patreon monthly pledges as they stand at month end, USD campaigns only; null without one. */
+  patreon: incomeSourceForecast.nullable(),
+  /** Both together (USD); null when a connected source has no forecast. */
+  total: z.object({ estimate: forecastInterval, trackRecord: trackRecord }).nullable(),
+  /** What the USD figures leave out, in words (pledges in other currencies are never converted); null when nothing. */
+  leftOut: z.string().nullable(),
+});
+export type IncomeForecast = z.infer<typeof incomeForecast>;
+
+export const milestoneForecast = z.object({
+  milestone: z.number(),
+  label: z.string(),
+  /** The day the count reaches it: 10th, 50th and 90th percentile of the paths; null: not within the horizon. */
+  low: day.nullable(),
+  median: day.nullable(),
+  high: day.nullable(),
+  /** The last day the paths were followed to. */
+  horizonEnd: day,
+});
+export type MilestoneForecast = z.infer<typeof milestoneForecast>;
+
+export const followerForecast = z.object({
+  platform: z.string(),
+  /** subscribers, patrons or followers. */
+  label: z.string(),
+  ...seriesFacts,
+  /** The count on asOf. */
+  current: z.number().nullable(),
+  monthEnd: forecastInterval.nullable(),
+  in30Days: forecastInterval.nullable(),
+  trackRecord: trackRecord.nullable(),
+  milestone: milestoneForecast.nullable(),
+});
+export type FollowerForecast = z.infer<typeof followerForecast>;
+
+export const forecastsResponse = z.object({
+  method: z.string(),
+  interval: z.number(),
+  minHistoryDays: z.number().int(),
+  /** Yesterday (UTC): the last complete day; today is partial. */
+  lastCompleteDay: day,
+  income: incomeForecast,
+  followers: z.array(followerForecast),
+});
+export type ForecastsResponse = z.infer<typeof forecastsResponse>;
+
+/** "Inside the band 9 of 12 past months", or why there is none. */
+export function trackRecordSentence(record: TrackRecord | null): string {
+  if (!record || record.months === 0) return 'No past month to check it against yet';
+  return `Inside the 80 % band ${record.inside} of ${record.months} past ${record.months === 1 ? 'month' : 'months'}`;
+}
+
+/** "Not enough history yet (40 of 90 days)". */
+export const notEnoughHistorySentence = (historyDays: number) => `${NOT_ENOUGH_HISTORY} (${historyDays} of ${FORECAST_MIN_HISTORY_DAYS} days)`;

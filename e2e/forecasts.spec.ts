@@ -1,0 +1,56 @@
+import { expect, expectAccessible, test as base, watchPageProblems } from './support/fixtures.ts';
+import { startServerProcess, type RunningServer } from './support/server-process.ts';
+import { signInWithTrial } from './support/subscribed-user.ts';
+
+// Forecasts (decision 024) on the large monetised demo channel (Maya Lopez): two years of daily revenue and
+// subscribers once synced, so the Analytics screen's Forecasts card and YouTube's Monthly Projection show figures with
+// their intervals and track records. A server of its own, as the YouTube journey has.
+const test = base.extend<object, { forecastsServer: RunningServer }>({
+  forecastsServer: [
+    async ({ smtp }, use) => {
+      const server = await startServerProcess({ SMTP_URL: smtp.url });
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+});
+
+test.describe('forecasts', () => {
+  test('sync a channel, read the forecasts with their intervals and track records, on a desktop and a phone', async ({ page, forecastsServer: server, smtp }, testInfo) => {
+    test.setTimeout(240_000);
+    const problems = watchPageProblems(page);
+    await signInWithTrial(page, server, smtp);
+
+    await page.getByRole('link', { name: 'Platforms' }).click();
+    await page.getByRole('button', { name: /^Connect YouTube/ }).click();
+    await page.getByRole('radio', { name: /Maya Lopez/ }).check();
+    await page.getByRole('button', { name: 'Authorize' }).click();
+    await expect(page.getByText('Successfully connected!')).toBeVisible();
+
+    await page.goto(`${server.baseUrl}/youtube`);
+    await page.getByRole('button', { name: 'Sync Latest Data' }).click();
+    await expect(page.getByRole('button', { name: 'Sync Latest Data' })).toBeVisible({ timeout: 180_000 });
+    const projection = page.getByRole('heading', { name: 'Monthly Projection' }).locator('xpath=ancestor::section[1]');
+    await expect(projection.getByText(/^80 % interval: \$[\d,]+ to \$[\d,]+$/)).toBeVisible({ timeout: 30_000 });
+    await expect(projection.getByText(/^Inside the 80 % band \d+ of \d+ past months$/)).toBeVisible();
+    await projection.screenshot({ path: testInfo.outputPath('monthly-projection-desktop.png') });
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' }).click();
+    const card = page.getByRole('heading', { name: 'Forecasts', level: 2 }).locator('xpath=ancestor::section[1]');
+    const income = card.getByRole('region', { name: /^Income this month, to / });
+    await expect(income.getByText(/^Inside the 80 % band \d+ of \d+ past months$/).first()).toBeVisible({ timeout: 30_000 });
+    const followers = card.getByRole('region', { name: 'Followers' });
+    await expect(followers.getByText(/^Next milestone: [\d.]+[KM]? subscribers$/)).toBeVisible();
+    await expect(followers.getByText(/^80 % interval: .+ to .+$/).first()).toBeVisible();
+    await expectAccessible(page);
+    await card.screenshot({ path: testInfo.outputPath('forecasts-card-desktop.png') });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(income.getByText(/^Inside the 80 % band/).first()).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await card.screenshot({ path: testInfo.outputPath('forecasts-card-phone.png') });
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { errorPaths, fitDamped, forecastPath, fromLog, pointPath, toLog } from './damped-trend.ts';
+import { levelComponent } from './forecasts.service.ts';
+import { componentScenarios, crossingDays, type DailySeries, forecastQuantity, intervalOf, MIN_HISTORY_DAYS, trackRecord } from './scenarios.ts';
+
+/** A seeded generator (mulberry32) and standard normal draws (Box–Muller), so every run sees the same series. */
+function normals(seed: number) {
+  let state = seed >>> 0;
+  const uniform = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
+}
+
+const WEEK = [0.12, 0.08, 0.02, -0.03, -0.05, -0.1, -0.04];
+
+/** log1p(value) = a + b·t + weekly index: the model's own form without noise. */
+const exactSeries = (days: number, a = 3, b = 0.004) => Array.from({ length: days }, (_, t) => Math.expm1(a + b * t + WEEK[t % 7]!));
+
+/**
+ * The known generating process of the coverage test: on the log scale a local linear trend whose level takes a random
+ * step each day, a weekly pattern, and day-to-day noise.
+ */
+function syntheticSeries(seed: number, days: number): number[] {
+  const normal = normals(seed);
+  let level = 2 + (seed % 5) * 0.8;
+  const slope = ((seed % 7) - 3) * 0.0015;
+  return Array.from({ length: days }, (_, t) => {
+    level += slope + 0.02 * normal();
+    return Math.expm1(level + WEEK[t % 7]! + 0.15 * normal());
+  });
+}
+
+describe('damped trend with weekly seasonality on log1p', () => {
+  it('forecasts a series that is exactly linear plus a weekly pattern on the log scale exactly', () => {
+    const values = exactSeries(120);
+    const model = fitDamped(values.map(toLog));
+    expect(model.params.phi).toBe(1);
+    expect(model.mse).toBeLessThan(1e-20);
+    const ahead = pointPath(model, 45).map(fromLog);
+    const truth = exactSeries(165).slice(120);
+    ahead.forEach((value, i) => expect(value).toBeCloseTo(truth[i]!, 6));
+    // No error on the history: the interval is a point.
+    const interval = forecastQuantity([{ series: { firstDay: 0, values }, reduce: 'sum' }], 119 + 30)!;
+    const expected = truth.slice(0, 30).reduce((sum, value) => sum + value, 0);
+    expect(interval.low).toBeCloseTo(expected, 4);
+    expect(interval.high).toBeCloseTo(expected, 4);
+  });
+
+  it('flattens: with phi < 1 the trend added per day shrinks geometrically to nothing', () => {
+    const model = fitDamped(exactSeries(120).map(toLog), [{ alpha: 0.3, beta: 0.1, gamma: 0.05, phi: 0.9 }]);
+    const state = model.states[119]!;
+    expect(state.trend).toBeGreaterThan(0);
+    const path = forecastPath(state, model.params, 119, 400);
+    // Same weekday a week apart, so the weekly index cancels.
+    const early = path[7]! - path[0]!;
+    const late = path[399]! - path[392]!;
+    expect(early).toBeGreaterThan(0);
+    expect(late).toBeLessThan(early * 1e-10);
+    // The limit: level + trend·phi/(1 − phi).
+    expect(path[399]! - state.seasonal[(119 + 400) % 7]!).toBeCloseTo(state.level + (state.trend * 0.9) / 0.1, 8);
+  });
+
+  it('keeps one error path per past day with a full horizon after it', () => {
+    const model = fitDamped(syntheticSeries(3, 100).map(toLog));
+    const paths = errorPaths(model, 30);
+    expect(paths).toHaveLength(100 - 27 - 30);
+    expect(paths[0]!.errors).toHaveLength(30);
+  });
+
+  it('gives no forecast below 90 days of history', () => {
+    const series: DailySeries = { firstDay: 0, values: syntheticSeries(1, MIN_HISTORY_DAYS - 1) };
+    expect(componentScenarios({ series, reduce: 'sum' }, MIN_HISTORY_DAYS - 2, MIN_HISTORY_DAYS + 20)).toBeNull();
+    expect(forecastQuantity([{ series, reduce: 'sum' }], MIN_HISTORY_DAYS + 20)).toBeNull();
+    const enough: DailySeries = { firstDay: 0, values: syntheticSeries(1, MIN_HISTORY_DAYS) };
+    expect(forecastQuantity([{ series: enough, reduce: 'sum' }], MIN_HISTORY_DAYS + 20)).not.toBeNull();
+  });
+
+  it('covers the actual month about 80 % of the time on series from a known process', () => {
+    let inside = 0;
+    let total = 0;
+    let insideLast = 0;
+    for (let seed = 1; seed <= 200; seed += 1) {
+      const values = syntheticSeries(seed, 400);
+      const history = { firstDay: 0, values: values.slice(0, 370) };
+      const actualSum = values.slice(370).reduce((sum, value) => sum + value, 0);
+      const sum = forecastQuantity([{ series: history, reduce: 'sum' }], 399)!;
+      const last = forecastQuantity([{ series: history, reduce: 'last' }], 399)!;
+      total += 1;
+      if (actualSum >= sum.low && actualSum <= sum.high) inside += 1;
+      if (values[399]! >= last.low && values[399]! <= last.high) insideLast += 1;
+    }
+    if (process.env.PRINT_COVERAGE) console.log(`sum coverage ${inside / total}, level coverage ${insideLast / total}`);
+    expect(inside / total).toBeGreaterThan(0.7);
+    expect(inside / total).toBeLessThan(0.9);
+    expect(insideLast / total).toBeGreaterThan(0.7);
+    expect(insideLast / total).toBeLessThan(0.9);
+  });
+
+  it('covers a follower count at month end about 80 % of the time when forecast through its daily changes', () => {
+    let inside = 0;
+    const runs = 150;
+    for (let seed = 1; seed <= runs; seed += 1) {
+      // Net new followers a day from the known process; the count is their running sum from 1,000.
+      const changes = syntheticSeries(seed + 1000, 400).map((value) => Math.round(value));
+      const levels = changes.map(((sum) => (value: number) => (sum += value))(1000));
+      const component = levelComponent({ firstDay: 0, values: levels.slice(0, 370) })!;
+      const forecast = forecastQuantity([component], 399, { known: levels[369]! })!;
+      if (levels[399]! >= forecast.low && levels[399]! <= forecast.high) inside += 1;
+    }
+    if (process.env.PRINT_COVERAGE) console.log(`follower coverage ${inside / runs}`);
+    expect(inside / runs).toBeGreaterThan(0.7);
+    expect(inside / runs).toBeLessThan(0.9);
+  });
+
+  it('counts the months of its track record and how many landed inside the band', () => {
+    const series: DailySeries = { firstDay: 0, values: syntheticSeries(11, 730) };
+    const record = trackRecord([{ series, reduce: 'sum' }]);
+    expect(record.months).toBe(12);
+    expect(record.inside).toBeGreaterThanOrEqual(6);
+    // The exact series: every month inside (a zero-width band around the exact figure).
+    const exact = trackRecord([{ series: { firstDay: 0, values: exactSeries(400, 1, 0.001) }, reduce: 'sum' }]);
+    expect(exact.inside).toBe(exact.months);
+    expect(exact.months).toBeGreaterThan(6);
+  });
+
+  it('dates a milestone between the crossings of the paths', () => {
+    const values = exactSeries(200, 6, 0.003);
+    const target = Math.ceil(fromLog(6 + 0.003 * 230 + 0.12));
+    const days = crossingDays({ series: { firstDay: 0, values }, reduce: 'last' }, target, 100)!;
+    expect(days.low).not.toBeNull();
+    expect(days.low).toBe(days.high);
+    expect(values.length - 1 < days.median!).toBe(true);
+    const late = crossingDays({ series: { firstDay: 0, values }, reduce: 'last' }, 1e12, 100)!;
+    expect(late.median).toBeNull();
+  });
+
+  it('takes the 10th, 50th and 90th percentiles of its scenarios', () => {
+    expect(intervalOf(Array.from({ length: 11 }, (_, i) => i))).toEqual({ low: 1, median: 5, high: 9 });
+  });
+});

@@ -1,0 +1,16 @@
+// GET /api/forecasts: a thin route over forecasts.service.ts. Premium: the access gate (server/plugins/access.ts)
+// authenticates and checks the subscription of every /api/forecasts route; only the caller's connections are read.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { noQuery } from '#contract/common.ts';
+import { forecastsResponse } from '#contract/forecasts.ts';
+import { currentUser } from '../../plugins/authentication.ts';
+import type { ForecastsService } from './forecasts.service.ts';
+
+export function forecastsRoutes(app: FastifyInstance, { forecasts }: { forecasts: ForecastsService }) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get('/api/forecasts', { schema: { querystring: noQuery, response: { 200: forecastsResponse } } }, async (request) =>
+    forecasts.forecasts(currentUser(request).id),
+  );
+}

@@ -1,0 +1,195 @@
+// GET /api/forecasts (decision 024): reads the caller's daily series up to the last complete day (yesterday UTC) and
+// forecasts month-end income, followers per platform and the next follower milestone, each with an 80 % interval
+// and its track record. The maths is in damped-trend.ts and scenarios.ts.
+import { revenueCurrencyNote } from '#contract/analytics.ts';
+import {
+  FORECAST_INTERVAL,
+  FORECAST_METHOD,
+  FORECAST_MIN_HISTORY_DAYS,
+  type FollowerForecast,
+  type ForecastInterval,
+  type ForecastsResponse,
+  type IncomeSourceForecast,
+} from '#contract/forecasts.ts';
+import { PLATFORM_CATALOGUE, PLATFORM_NAMES } from '#contract/platforms.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { addDays, dayOf } from '../../lib/dates.ts';
+import type { DayValue, ForecastsRepository } from './forecasts.repository.ts';
+import {
+  type Component,
+  crossingDays,
+  type DailySeries,
+  dayNumber,
+  dayString,
+  forecastQuantity,
+  lastDay,
+  MIN_SCENARIOS,
+  monthBounds,
+  trackRecord,
+} from './scenarios.ts';
+
+/** A gap of more days than this cuts the history: only the days after it are used. Shorter gaps are interpolated. */
+const MAX_GAP_DAYS = 7;
+/** How far ahead a milestone's date is looked for at most. */
+const MILESTONE_HORIZON_DAYS = 365;
+/** The warm-up errorPaths() skips before its first error path. */
+const WARM_UP_DAYS = 28;
+
+/**
+ * Stored days → a series without gaps: the days after the last gap of over MAX_GAP_DAYS, shorter gaps filled on the
+ * straight line between their neighbours. Null when nothing is stored.
+ */
+export function toDailySeries(rows: readonly DayValue[]): DailySeries | null {
+  if (rows.length === 0) return null;
+  let start = rows.length - 1;
+  while (start > 0 && dayNumber(rows[start]!.date) - dayNumber(rows[start - 1]!.date) <= MAX_GAP_DAYS + 1) start -= 1;
+  const firstDay = dayNumber(rows[start]!.date);
+  const values: number[] = [];
+  for (let i = start; i < rows.length; i += 1) {
+    const day = dayNumber(rows[i]!.date);
+    const value = Number(rows[i]!.value);
+    if (i > start) {
+      const previousDay = firstDay + values.length - 1;
+      const previous = values[values.length - 1]!;
+      for (let missing = previousDay + 1; missing < day; missing += 1) values.push(previous + ((value - previous) * (missing - previousDay)) / (day - previousDay));
+    }
+    values.push(value);
+  }
+  return { firstDay, values };
+}
+
+/** A level's daily changes (day d: level(d) − level(d − 1)), modelled as a flow; null under two days. */
+export function changesOf(levels: DailySeries | null): DailySeries | null {
+  if (!levels || levels.values.length < 2) return null;
+  return { firstDay: levels.firstDay + 1, values: levels.values.slice(1).map((value, i) => value - levels.values[i]!) };
+}
+
+/**
+ * A count that is a level (followers, monthly pledges) is forecast through its daily changes: the level on asOf plus
+ * the sum of the changes forecast after it, on the signed log scale (a day can lose more than it gains).
+ */
+export const levelComponent = (levels: DailySeries | null): Component | null => {
+  const changes = changesOf(levels);
+  return changes ? { series: changes, reduce: 'sum', scale: 'signedLog1p', extraHistoryDays: 1 } : null;
+};
+const lastValue = (series: DailySeries | null) => (series ? series.values[series.values.length - 1]! : 0);
+
+const roundCents = (interval: ForecastInterval): ForecastInterval => ({
+  low: Math.round(interval.low * 100) / 100,
+  median: Math.round(interval.median * 100) / 100,
+  high: Math.round(interval.high * 100) / 100,
+});
+const roundWhole = (interval: ForecastInterval): ForecastInterval => ({ low: Math.round(interval.low), median: Math.round(interval.median), high: Math.round(interval.high) });
+const historyDays = (series: DailySeries | null) => series?.values.length ?? 0;
+const asOf = (series: DailySeries | null) => (series ? dayString(lastDay(series)) : null);
+
+/** The follower milestones (the notifications feature's, passed in by app.ts) and how each is named. */
+export interface Milestones {
+  values: readonly number[];
+  label: (milestone: number) => string;
+}
+
+export function createForecastsService({ repository, clock, milestones }: { repository: ForecastsRepository; clock: Clock; milestones: Milestones }) {
+  async function forecasts(userId: number): Promise<ForecastsResponse> {
+    const today = dayOf(clock.now());
+    const yesterday = addDays(today, -1);
+    const month = monthBounds(dayNumber(today));
+    const connected = await repository.connectedPlatforms(userId);
+    const has = (platform: string) => connected.some((row) => row.platform === platform);
+    const hasUsdPatreon = connected.some((row) => row.platform === 'patreon' && row.usd);
+
+    const [revenueRows, pledgeRows, leftOut] = await Promise.all([
+      has('youtube') ? repository.youtubeRevenue(userId, yesterday) : Promise.resolve([]),
+      hasUsdPatreon ? repository.usdPledges(userId, yesterday) : Promise.resolve([]),
+      has('patreon') ? repository.pledgesNotInUsd(userId, today) : Promise.resolve([]),
+    ]);
+    const revenue = toDailySeries(revenueRows);
+    const pledges = toDailySeries(pledgeRows);
+    const revenueComponent: Component | null = revenue ? { series: revenue, reduce: 'sum' } : null;
+    const pledgeComponent = levelComponent(pledges);
+
+    function source(series: DailySeries | null, component: Component | null, known: number, sumFrom: number | undefined): IncomeSourceForecast {
+      const estimate = component ? forecastQuantity([component], month.last, { known, sumFrom }) : null;
+      return {
+        asOf: asOf(series),
+        historyDays: historyDays(series),
+        knownSoFar: Math.round((component === revenueComponent ? known : 0) * 100) / 100,
+        estimate: estimate ? roundCents(estimate) : null,
+        trackRecord: estimate && component ? trackRecord([component]) : null,
+      };
+    }
+    // YouTube: the month's revenue so far (its days through asOf) plus the forecast of its remaining days.
+    const revenueSoFar = revenue ? revenue.values.slice(Math.max(0, month.first - revenue.firstDay)).reduce((sum, value) => sum + value, 0) : 0;
+    const youtube = has('youtube') ? source(revenue, revenueComponent, revenueSoFar, month.first) : null;
+    // Patreon: the pledges on asOf plus their forecast change to month end (every day after asOf counts).
+    const patreon = hasUsdPatreon ? source(pledges, pledgeComponent, lastValue(pledges), undefined) : null;
+
+    const components = [youtube && revenueComponent, patreon && pledgeComponent].filter((component): component is Component => component !== null);
+    const allForecast = [youtube, patreon].every((entry) => entry === null || entry.estimate !== null) && components.length > 0;
+    // Pledge changes before the month's first day (when YouTube's figures lag into last month) are not summed with the
+    // month's revenue: sumFrom cuts both at the month's first day, and the pledges' known level is taken on asOf.
+    const totalEstimate = allForecast
+      ? forecastQuantity(components, month.last, { known: revenueSoFar + (patreon ? lastValue(pledges) : 0), sumFrom: month.first })
+      : null;
+    const total = totalEstimate ? { estimate: roundCents(totalEstimate), trackRecord: trackRecord(components) } : null;
+
+    const currencyNote = revenueCurrencyNote(
+      leftOut.map((row) => ({ currency: row.currency, monthlyAmount: Math.round(Number(row.amount) * 100) / 100, connections: Number(row.connections) })),
+    );
+
+    const followers: FollowerForecast[] = [];
+    for (const platform of PLATFORM_NAMES) {
+      if (!has(platform)) continue;
+      followers.push(followerForecast(platform, toDailySeries(await repository.followers(userId, platform, yesterday)), month.last, milestones));
+    }
+
+    return {
+      method: FORECAST_METHOD,
+      interval: FORECAST_INTERVAL,
+      minHistoryDays: FORECAST_MIN_HISTORY_DAYS,
+      lastCompleteDay: yesterday,
+      income: {
+        month: today.slice(0, 7),
+        monthEnd: dayString(month.last),
+        youtube,
+        patreon,
+        total,
+        leftOut: currencyNote ? currencyNote.replace('Total Revenue counts', 'Income forecasts count') : null,
+      },
+      followers,
+    };
+  }
+
+  return { forecasts };
+}
+
+/** One platform's followers at month end and in 30 days, and the date of its next milestone. */
+export function followerForecast(platform: (typeof PLATFORM_NAMES)[number], series: DailySeries | null, monthEnd: number, milestones: Milestones): FollowerForecast {
+  const component = levelComponent(series);
+  const current = series ? lastValue(series) : null;
+  const atMonthEnd = component ? forecastQuantity([component], monthEnd, { known: current ?? 0 }) : null;
+  const in30Days = component ? forecastQuantity([component], lastDay(component.series) + 30, { known: current ?? 0 }) : null;
+  let milestone: FollowerForecast['milestone'] = null;
+  if (series && atMonthEnd && current !== null) {
+    const next = milestones.values.find((value) => value > current);
+    const horizon = Math.min(MILESTONE_HORIZON_DAYS, series.values.length - 1 - WARM_UP_DAYS - MIN_SCENARIOS);
+    const days = next !== undefined && horizon >= 1 && component ? crossingDays(component, next, horizon, current) : null;
+    if (next !== undefined && days) {
+      const date = (value: number | null) => (value === null ? null : dayString(value));
+      milestone = { milestone: next, label: milestones.label(next), low: date(days.low), median: date(days.median), high: date(days.high), horizonEnd: dayString(days.horizonEnd) };
+    }
+  }
+  return {
+    platform: PLATFORM_CATALOGUE[platform].name,
+    label: PLATFORM_CATALOGUE[platform].followerLabel,
+    asOf: asOf(series),
+    historyDays: historyDays(series),
+    current,
+    monthEnd: atMonthEnd ? roundWhole(atMonthEnd) : null,
+    in30Days: in30Days ? roundWhole(in30Days) : null,
+    trackRecord: atMonthEnd && component ? trackRecord([component]) : null,
+    milestone,
+  };
+}
+
+export type ForecastsService = ReturnType<typeof createForecastsService>;
