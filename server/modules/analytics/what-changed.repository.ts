@@ -44,14 +44,14 @@ export function createWhatChangedRepository(db: Database) {
       );
     },
 
-    /** Daily views, revenue and monthly pledges of the connections over [from, to]. */
+    /** Daily views and revenue of the connections over [from, to], and their monthly pledges up to `to` (read as of a day). */
     daily(connectionIds: readonly number[], from: string, to: string) {
       if (connectionIds.length === 0) return Promise.resolve([]);
       return queryRows<{ connection_id: number; date: string; metric_type: string; value: number }>(
         db,
         sql`select m.connection_id, m.date::text as date, m.metric_type, m.value::float8 as value from account_metrics m
-          where m.connection_id in (${idList(connectionIds)}) and m.date between ${from} and ${to}
-            and m.metric_type in ('views', 'revenue', 'monthly_pledges')`,
+          where m.connection_id in (${idList(connectionIds)}) and m.date <= ${to}
+            and (m.metric_type = 'monthly_pledges' or (m.metric_type in ('views', 'revenue') and m.date >= ${from}))`,
       );
     },
 

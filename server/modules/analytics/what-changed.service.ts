@@ -39,13 +39,14 @@ type Windows = Map<number, Window | null>;
 interface DayValues {
   views?: number;
   revenue?: number;
-  pledges?: number;
 }
 
 interface Data {
   metric: WhatChangedMetric;
   connections: ScopeConnection[];
   daily: Map<number, Map<string, DayValues>>;
+  /** Monthly pledges per connection, [day, amount] sorted by day. */
+  pledges: Map<number, [string, number][]>;
   traffic: Map<number, Map<string, Map<string, number>>>;
   items: ScopeItem[];
   counters: Map<number, Map<string, number>>;
@@ -68,6 +69,17 @@ const dayDiff = (from: string, to: string) => daysInPeriod(from, to) - 1;
 
 function* daysOf(window: Window) {
   for (let day = window.start; day <= window.end; day = shiftDay(day, 1)) yield day;
+}
+
+/** The value of the last [day, value] pair (sorted by day) on or before `day`. */
+function latestOnOrBefore(series: readonly (readonly [string, number])[] | undefined, day: string): number | undefined {
+  if (!series) return undefined;
+  let found: number | undefined;
+  for (const [date, value] of series) {
+    if (date > day) break;
+    found = value;
+  }
+  return found;
 }
 
 const add = (map: Map<string, number>, key: string, value: number) => map.set(key, (map.get(key) ?? 0) + value);
@@ -111,15 +123,16 @@ function measure(data: Data, windows: Windows): Measured {
     let views = 0;
     let revenue = 0;
     let hasData = false;
-    let latestPledges: number | undefined;
     for (const day of daysOf(window)) {
       const row = days?.get(day);
       if (!row) continue;
       if (row.views !== undefined) views += row.views;
       if (row.revenue !== undefined) revenue += row.revenue;
-      if (row.pledges !== undefined) latestPledges = row.pledges;
-      if (data.metric === 'views' ? row.views !== undefined : row.revenue !== undefined || (row.pledges !== undefined && connection.currency === 'USD')) hasData = true;
+      if (data.metric === 'views' ? row.views !== undefined : row.revenue !== undefined) hasData = true;
     }
+    // Pledges as of the window's last day (Total Revenue's rule): the latest monthly figure on or before it.
+    const latestPledges = latestOnOrBefore(data.pledges.get(connection.id), window.end);
+    if (data.metric === 'revenue' && latestPledges !== undefined && connection.currency === 'USD') hasData = true;
     if (data.metric === 'views') value = views;
     else {
       value = revenue;
@@ -212,6 +225,7 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
       }
     }
     const history: Window[] = [];
+    // Pledges are read as of a day, so rows before the range count; the first day of any figure bounds the history.
     const firstDay = dailyRows.reduce<string | null>((first, row) => (first === null || row.date < first ? row.date : first), null);
     for (let k = 1; k <= windowCount; k += 1) {
       const window = { start: shiftDay(startDate, -k * length), end: shiftDay(startDate, -(k - 1) * length - 1) };
@@ -232,7 +246,7 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
     }
     const counterRows = metric === 'views' && items.length > 0 ? await repository.viewCountersAsOf(ids, [...counterDays].sort()) : [];
 
-    const data: Data = { metric, connections, daily: new Map(), traffic: new Map(), items, counters: new Map() };
+    const data: Data = { metric, connections, daily: new Map(), pledges: new Map(), traffic: new Map(), items, counters: new Map() };
     for (const row of dailyRows) {
       const days = data.daily.get(row.connection_id) ?? new Map<string, DayValues>();
       data.daily.set(row.connection_id, days);
@@ -240,8 +254,13 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
       days.set(row.date, values);
       if (row.metric_type === 'views') values.views = Number(row.value);
       else if (row.metric_type === 'revenue') values.revenue = Number(row.value);
-      else values.pledges = Number(row.value);
+      else {
+        const series = data.pledges.get(row.connection_id) ?? [];
+        data.pledges.set(row.connection_id, series);
+        series.push([row.date, Number(row.value)]);
+      }
     }
+    for (const series of data.pledges.values()) series.sort(([a], [b]) => a.localeCompare(b));
     for (const row of trafficRows) {
       const days = data.traffic.get(row.connection_id) ?? new Map<string, Map<string, number>>();
       data.traffic.set(row.connection_id, days);
@@ -321,7 +340,8 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
 
     // (a) By platform: each platform's sum over its connections' windows.
     const platforms = [...new Set(connections.map((connection) => connection.platform))];
-    const platformValue = (platform: string) => (measured: Measured) => measured.platform.get(platform);
+    // A window where the platform has no rows is no evidence of its usual change (a platform connected lately).
+    const platformValue = (platform: string) => (measured: Measured) => (measured.platformHasData.get(platform) ? measured.platform.get(platform) : undefined);
     const platformRaw = platforms
       .filter((platform) => now.platformHasData.get(platform) || before.platformHasData.get(platform))
       .map((platform) => sumPart(platform, platformDisplayName(platform), platformValue(platform)));
@@ -353,8 +373,10 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
       else if (!now.hasTraffic && !before.hasTraffic) {
         splits.push(unavailable('trafficSource', 'YouTube views by traffic source', 'Daily channel views by traffic source (youtube_channel_traffic).', youtubeChange, 'No traffic sources are stored for these periods yet.'));
       } else {
-        const sources = [...new Set([...now.traffic.keys(), ...before.traffic.keys()])].filter((key) => key !== UNATTRIBUTED).sort();
-        const raw = sources.map((source) => sumPart(source, trafficSourceName(source), (measured) => measured.traffic.get(source)));
+        const sources = [...new Set([...now.traffic.keys(), ...before.traffic.keys()])].filter((key) => key !== UNATTRIBUTED);
+        const raw = sources
+          .map((source) => sumPart(source, trafficSourceName(source), (measured) => measured.traffic.get(source)))
+          .sort((a, b) => Math.abs(b.change) - Math.abs(a.change) || a.key.localeCompare(b.key));
         const rest = sumPart(UNATTRIBUTED, 'Not attributed to a source', (measured) => measured.traffic.get(UNATTRIBUTED));
         if (Math.abs(rest.change) >= 0.5 / unit || Math.abs(rest.current ?? 0) >= 0.5) raw.push(rest);
         splits.push(
@@ -364,7 +386,7 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
             "YouTube's daily channel views by traffic source (dimensions day, insightTrafficSourceType); views of days without a source report are not attributed.",
             youtubeChange,
             raw,
-            (part) => pastChanges((measured) => measured.traffic.get(part.key) ?? 0),
+            (part) => pastChanges((measured) => (measured.hasTraffic ? (measured.traffic.get(part.key) ?? 0) : undefined)),
           ),
         );
       }
@@ -457,8 +479,7 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
       const notUsd = new Map<string | null, { amount: number; connections: number }>();
       for (const connection of connections) {
         if (connection.platform !== 'patreon' || connection.currency === 'USD') continue;
-        const days = [...(data.daily.get(connection.id) ?? new Map<string, DayValues>()).entries()].filter(([day, values]) => day <= endDate && values.pledges !== undefined).sort(([a], [b]) => a.localeCompare(b));
-        const latest = days.at(-1)?.[1].pledges;
+        const latest = latestOnOrBefore(data.pledges.get(connection.id), endDate);
         if (latest === undefined) continue;
         const entry = notUsd.get(connection.currency) ?? { amount: 0, connections: 0 };
         notUsd.set(connection.currency, { amount: entry.amount + latest, connections: entry.connections + 1 });
