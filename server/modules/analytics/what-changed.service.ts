@@ -62,7 +62,11 @@ interface Measured {
   traffic: Map<string, number>;
   hasTraffic: boolean;
   uploads: Map<string, number>;
+  /** Whether every item of the category ('new', 'back') has known views: only then is the window history. */
+  uploadsKnown: Map<string, boolean>;
   items: Map<number, number | null>;
+  /** Items' views where the item existed for the whole window (else null): an item's own history. */
+  itemsExisting: Map<number, number | null>;
 }
 
 const dayDiff = (from: string, to: string) => daysInPeriod(from, to) - 1;
@@ -112,7 +116,12 @@ function measure(data: Data, windows: Windows): Measured {
       ['new', 0],
       ['back', 0],
     ]),
+    uploadsKnown: new Map([
+      ['new', true],
+      ['back', true],
+    ]),
     items: new Map(),
+    itemsExisting: new Map(),
   };
   for (const connection of data.connections) {
     const window = windows.get(connection.id);
@@ -162,8 +171,12 @@ function measure(data: Data, windows: Windows): Measured {
       const window = windows.get(item.connection_id);
       const views = window ? itemViews(item, window, data.counters.get(item.id)) : 0;
       measured.items.set(item.id, views);
-      if (views === null || !window) continue;
-      add(measured.uploads, item.published_day !== null && item.published_day >= window.start ? 'new' : 'back', views);
+      if (!window) continue;
+      measured.itemsExisting.set(item.id, item.published_day !== null && item.published_day >= window.start ? null : views);
+      if (item.published_day !== null && item.published_day > window.end) continue;
+      const category = item.published_day !== null && item.published_day >= window.start ? 'new' : 'back';
+      if (views === null) measured.uploadsKnown.set(category, false);
+      else add(measured.uploads, category, views);
     }
     const placed = (measured.uploads.get('new') ?? 0) + (measured.uploads.get('back') ?? 0);
     measured.uploads.set(UNATTRIBUTED, measured.total - placed);
@@ -221,7 +234,7 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
       current.set(connection.id, cutWindow(startDate, endDate));
       previous.set(connection.id, cutWindow(compareStartDate, compareEndDate));
       if (cut > 0 && through !== null && through >= startDate) {
-        cutNotes.push(`${platformDisplayName(connection.platform)}${connection.display_name ? ` (${connection.display_name})` : ''}'s figures end on ${through}: both periods are compared without their last ${cut === 1 ? 'day' : `${cut} days`}.`);
+        cutNotes.push(`${platformDisplayName(connection.platform)}${connection.display_name ? ` (${connection.display_name})` : ''}: figures end on ${through}, so both periods are compared without their last ${cut === 1 ? 'day' : `${cut} days`}.`);
       }
     }
     const history: Window[] = [];
@@ -403,7 +416,10 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
           sumPart('back', 'Back catalogue', (measured) => measured.uploads.get('back')),
           sumPart(UNATTRIBUTED, 'Not attributed to an item', (measured) => measured.uploads.get(UNATTRIBUTED)),
         ];
-        splits.push(split('uploads', 'New uploads and back catalogue', `New uploads: published in the period itself. ${itemBasis}`, totalChange, uploads, (part) => pastChanges((measured) => measured.uploads.get(part.key))));
+        splits.push(split('uploads', 'New uploads and back catalogue', `New uploads: published in the period itself. ${itemBasis}`, totalChange, uploads, (part) =>
+          // A window whose new uploads or back catalogue include items of unknown views is no evidence of the usual.
+          pastChanges((measured) => (measured.uploadsKnown.get('new') && measured.uploadsKnown.get('back') ? measured.uploads.get(part.key) : undefined)),
+        ));
 
         // Items known in both periods; an item known in one only leaves its views to "not attributed".
         const known = items
@@ -432,7 +448,7 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
         const topIds = new Set(top.map((entry) => String(entry.item.id)));
         splits.push(
           split('items', 'Top contributing items', `The 10 items whose views changed most, the rest summed. ${itemBasis}`, totalChange, raw, (part) => {
-            if (topIds.has(part.key)) return pastChanges((measured) => measured.items.get(Number(part.key)));
+            if (topIds.has(part.key)) return pastChanges((measured) => measured.itemsExisting.get(Number(part.key)));
             return [];
           }),
         );
