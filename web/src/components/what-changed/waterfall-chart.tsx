@@ -21,7 +21,17 @@ export function WaterfallChart({ bars, format }: { bars: WaterfallBar[]; format:
     scales: {
       ...base.scales,
       x: { ...base.scales?.x, ticks: { ...base.scales?.x?.ticks, maxTicksLimit: 5, callback: (value) => format(Number(value)) } },
-      y: { ...base.scales?.y, ticks: { ...base.scales?.y?.ticks, autoSkip: false } },
+      // The category axis names each bar (the shared theme formats the value axis, which is x here).
+      y: {
+        ...base.scales?.y,
+        ticks: {
+          ...base.scales?.y?.ticks,
+          autoSkip: false,
+          callback(value) {
+            return this.getLabelForValue(Number(value));
+          },
+        },
+      },
     },
     plugins: {
       ...base.plugins,

@@ -25,7 +25,7 @@ function SplitTable({ answer, split }: { answer: WhatChangedResponse; split: Wha
   const figure = (value: number | null) => (value === null ? '—' : formatFigure(answer.metric, value));
   return (
     <div className="overflow-x-auto">
-      <table className="w-full min-w-[22rem] text-left text-sm">
+      <table className="w-full text-left text-sm">
         <caption className="sr-only">
           {split.title}: {formatSignedChange(answer.metric, split.change)} in all, the parts below add up to it exactly.
         </caption>
@@ -51,7 +51,7 @@ function SplitTable({ answer, split }: { answer: WhatChangedResponse; split: Wha
         <tbody className="divide-y divide-slate-800">
           {split.parts.map((part) => (
             <tr key={part.key}>
-              <th scope="row" className="max-w-[12rem] py-2 pr-3 font-normal break-words text-slate-200">
+              <th scope="row" className="max-w-[12rem] py-2 pr-3 font-normal [overflow-wrap:anywhere] text-slate-200">
                 {part.url ? (
                   <a href={part.url} target="_blank" rel="noreferrer" className="underline decoration-slate-600 hover:text-white">
                     {part.label}
