@@ -31,6 +31,9 @@ import { createAnalyticsRepository, FOLLOWER_TYPES } from './modules/analytics/a
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { createBestTimesRepository } from './modules/analytics/best-times.repository.ts';
 import { bestTimesRoutes } from './modules/analytics/best-times.routes.ts';
+import { createWhatChangedRepository } from './modules/analytics/what-changed.repository.ts';
+import { whatChangedRoutes } from './modules/analytics/what-changed.routes.ts';
+import { createWhatChangedService } from './modules/analytics/what-changed.service.ts';
 import { createBestTimesService } from './modules/analytics/best-times.service.ts';
 import { createAnalyticsService } from './modules/analytics/analytics.service.ts';
 import { createBillingRepository } from './modules/billing/billing.repository.ts';
@@ -74,6 +77,7 @@ import { createSyncJobs, type SyncJobs } from './modules/sync/sync.jobs.ts';
 import { createInsightRewriter } from './modules/youtube/insights/rewrite.ts';
 import { createYoutubeRepository } from './modules/youtube/youtube.repository.ts';
 import { youtubeRoutes } from './modules/youtube/youtube.routes.ts';
+import { trafficSourceName } from './modules/youtube/traffic-source-names.ts';
 import { createBenchmarkRepository } from './modules/content/benchmark.repository.ts';
 import { createBenchmarkService } from './modules/content/benchmark.service.ts';
 import { createContentRepository } from './modules/content/content.repository.ts';
@@ -380,6 +384,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
       milestones: { values: FOLLOWER_MILESTONES, label: milestoneLabel },
     }),
   });
+  // YouTube's traffic source names are the youtube module's: passed in, as features do not import each other.
+  whatChangedRoutes(app, { whatChanged: createWhatChangedService({ repository: createWhatChangedRepository(db), trafficSourceName }) });
   exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }), postsExport: createPostsExport({ content, clock }) });
   const settings = createSettingsService({
     repository: createSettingsRepository(db),

@@ -32,3 +32,18 @@ export function ChangeLine({ change, className = '' }: { change: PeriodChange; c
     </span>
   );
 }
+
+/** A change figure that opens what explains it (the "What changed" panel); `subject` names the figure for a screen reader. */
+export function ChangeButton({ change, subject, onClick }: { change: PeriodChange; subject: string; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      aria-haspopup="dialog"
+      onClick={onClick}
+      className="-mx-1 rounded px-1 text-left hover:bg-slate-800 focus-visible:ring-2 focus-visible:ring-indigo-400 focus-visible:outline-none"
+    >
+      <ChangeLine change={change} className="underline decoration-slate-600 decoration-dotted underline-offset-2" />
+      <span className="sr-only">: what changed in {subject}</span>
+    </button>
+  );
+}

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { PeriodChange } from '../../lib/period-change';
-import { ChangeLine } from './change-line';
+import { ChangeButton, ChangeLine } from './change-line';
 import { Skeleton } from './skeleton';
 
 const ACCENTS = { indigo: 'bg-indigo-500/15 text-indigo-300', red: 'bg-red-500/15 text-red-300' } as const;
@@ -19,10 +19,12 @@ interface StatCardProps {
   dense?: boolean;
   /** The change against the comparison period (nothing while loading or without a comparison). */
   change?: PeriodChange | null | undefined;
+  /** Opens what explains the change (the "What changed" panel): the change figure becomes a button. */
+  onExplainChange?: (() => void) | undefined;
 }
 
 /** One headline number of a screen (Dashboard, Analytics, YouTube): label, value, and a decorative icon. */
-export function StatCard({ label, value, failed = false, missing = 'noDataYet', icon, accent = 'indigo', dense = false, change }: StatCardProps) {
+export function StatCard({ label, value, failed = false, missing = 'noDataYet', icon, accent = 'indigo', dense = false, change, onExplainChange }: StatCardProps) {
   let figure: ReactNode;
   if (failed) {
     figure = (
@@ -52,7 +54,7 @@ export function StatCard({ label, value, failed = false, missing = 'noDataYet', 
         <dd className="mt-1">{figure}</dd>
         {change && !failed && value !== undefined ? (
           <dd className="mt-1">
-            <ChangeLine change={change} />
+            {onExplainChange && change.kind === 'change' ? <ChangeButton change={change} subject={label} onClick={onExplainChange} /> : <ChangeLine change={change} />}
           </dd>
         ) : null}
       </dl>

@@ -1,6 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { type AnalyticsResponse, type DerivedSeries, derivedSeriesSentence, followerHistoryNote, revenueCurrencyNote } from '#contract/analytics.ts';
+import { platformById } from '#contract/platforms.ts';
+import type { WhatChangedMetric } from '#contract/what-changed.ts';
 import { useSearchParams } from 'react-router';
 import { useOnceTrue } from '../../../lib/use-once-true';
 import { ExportMenu } from '../../../components/export-menu';
@@ -29,6 +31,7 @@ import { ForecastsCard } from '../../forecasts/components/forecasts-card';
 import { BestTimesPanel } from './best-times-panel';
 import { PostsPanel } from './posts-panel';
 import { StatCard } from '../../../components/ui/stat-card';
+import { WhatChangedPanel } from '../../../components/what-changed/what-changed-panel';
 import { FreshnessNote } from '../../../components/freshness-note';
 import { cardChange, CHANGE_RULES, comparisonLabel, leftOutNote } from '../../../lib/period-change';
 
@@ -116,6 +119,7 @@ export function AnalyticsPage() {
   // The same query as the posts panel's (one fetch): the panel below it waits for the table's height to be known.
   const posts = useQuery(postsQueryOptions(postsState));
   const postsAnswered = useOnceTrue(!posts.isPending);
+  const [explaining, setExplaining] = useState<WhatChangedMetric | null>(null);
   const queryClient = useQueryClient();
 
   function changeFilters(change: Partial<AnalyticsFilters>) {
@@ -160,6 +164,18 @@ export function AnalyticsPage() {
 
   const totals = data?.totals;
   const comparison = data?.comparison;
+  // The "What changed" panel splits a card's change (views or revenue) over the same two periods.
+  const explainRequest =
+    explaining && data && comparison
+      ? {
+          metric: explaining,
+          startDate: data.startDate,
+          endDate: data.endDate,
+          compareStartDate: comparison.startDate,
+          compareEndDate: comparison.endDate,
+          platform: filters.platformId === null ? undefined : platformById(filters.platformId),
+        }
+      : null;
   const cardsFailed = analytics.isError && !data;
   const days = filters.days;
   const platformName = ANALYTICS_PLATFORM_OPTIONS.find((option) => option.id === filters.platformId)?.name;
@@ -243,6 +259,7 @@ export function AnalyticsPage() {
             value={totals ? formatCompactNumber(totals.totalViews) : undefined}
             failed={cardsFailed}
             change={cardChange(comparison, (compared) => compared.totalViews, CHANGE_RULES.count, days)}
+            onExplainChange={() => setExplaining('views')}
             icon={
               <Icon>
                 <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" />
@@ -255,6 +272,7 @@ export function AnalyticsPage() {
             value={totals ? formatCurrency(totals.totalRevenue) : undefined}
             failed={cardsFailed}
             change={cardChange(comparison, (compared) => compared.totalRevenue, CHANGE_RULES.revenue, days)}
+            onExplainChange={() => setExplaining('revenue')}
             icon={
               <Icon>
                 <path d="M12 2v20M17 6H9.5a3.5 3.5 0 0 0 0 7h5a3.5 3.5 0 0 1 0 7H6" />
@@ -274,6 +292,7 @@ export function AnalyticsPage() {
             }
           />
         </section>
+        <WhatChangedPanel request={explainRequest} onClose={() => setExplaining(null)} />
         {totals ? (
           <div className="-mt-3 space-y-1 text-xs text-slate-400">
             <p>

@@ -1,8 +1,9 @@
-import { lazy, Suspense, useId, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { TOP_EARNING_VIDEOS, YOUTUBE_DATE_RANGES, type PerformanceSummary, type RevenueAnalytics } from '#contract/youtube.ts';
 import { FreshnessNote } from '../../../components/freshness-note';
 import { Card } from '../../../components/ui/card';
-import { ChangeLine } from '../../../components/ui/change-line';
+import { ChangeButton, ChangeLine } from '../../../components/ui/change-line';
+import { WhatChangedPanel } from '../../../components/what-changed/what-changed-panel';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatCompactNumber, formatCurrency, formatPercentage } from '../../../lib/format';
@@ -60,11 +61,20 @@ function RevenueDetails({ summary }: { summary: PerformanceSummary }) {
   const topVideos = revenue.topEarningVideos.slice(0, TOP_EARNING_VIDEOS);
   const bySource = [...revenue.revenueBySource].sort((a, b) => b.revenue - a.revenue);
   const estimated = new Set(revenue.estimatedFields);
+  // The "What changed" panel splits the revenue change (views × RPM) over the same two periods, for this channel.
+  const [explaining, setExplaining] = useState(false);
+  const explainRequest =
+    explaining && comparison
+      ? { metric: 'revenue' as const, startDate: summary.startDate, endDate: summary.endDate, compareStartDate: comparison.startDate, compareEndDate: comparison.endDate, platform: 'youtube' }
+      : null;
 
   return (
     <div className="space-y-4">
       <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <Stat label="Total Revenue" hint={change ? <ChangeLine change={change} /> : undefined}>
+        <Stat
+          label="Total Revenue"
+          hint={change ? change.kind === 'change' ? <ChangeButton change={change} subject="Total Revenue" onClick={() => setExplaining(true)} /> : <ChangeLine change={change} /> : undefined}
+        >
           <ValueText text={money(revenue.totalRevenue)} />
         </Stat>
         <Stat label="RPM" hint="Revenue per 1,000 views">
@@ -77,6 +87,7 @@ function RevenueDetails({ summary }: { summary: PerformanceSummary }) {
           <ValueText text={revenue.monetizedViews === null ? null : formatCompactNumber(revenue.monetizedViews)} />
         </Stat>
       </dl>
+      <WhatChangedPanel request={explainRequest} onClose={() => setExplaining(false)} />
 
       <div className="grid gap-4 lg:grid-cols-3">
         <div className="min-w-0 lg:col-span-2">

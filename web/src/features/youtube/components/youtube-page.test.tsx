@@ -235,7 +235,7 @@ describe('YouTubePage states', { timeout: 20_000 }, () => {
 
     const revenue = section('Revenue Analytics');
     const stats = within(revenue).getAllByRole('definition').map((value) => value.textContent);
-    expect(stats.slice(0, 2)).toEqual(['$4,321.5', '▲ 12.2% vs previous 30 daysup 12.2 per cent versus the previous 30 days']);
+    expect(stats.slice(0, 2)).toEqual(['$4,321.5', '▲ 12.2% vs previous 30 daysup 12.2 per cent versus the previous 30 days: what changed in Total Revenue']);
     expect(within(revenue).getByText(/^YouTube revenue complete through Nov 20, 2026 · synced /)).toBeTruthy();
     expect(within(revenue).getByText('Estimated from views by traffic source')).toBeTruthy();
     expect(within(revenue).getByText('YouTube search')).toBeTruthy();

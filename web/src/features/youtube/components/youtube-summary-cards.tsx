@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { PerformanceSummary, YoutubeComparedTotals } from '#contract/youtube.ts';
 import { FreshnessNote } from '../../../components/freshness-note';
+import { WhatChangedPanel } from '../../../components/what-changed/what-changed-panel';
 import { ButtonLink } from '../../../components/ui/button';
 import { StatCard } from '../../../components/ui/stat-card';
 import { formatCompactNumber, formatPercentage } from '../../../lib/format';
@@ -24,6 +25,12 @@ const WATCH_TIME_RULE: ChangeRule = { ...CHANGE_RULES.count, format: (minutes) =
 export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary | undefined }) {
   const comparison = summary?.comparison;
   const days = summary?.days ?? 0;
+  // The "What changed" panel splits the views change over the same two periods, for this channel.
+  const [explaining, setExplaining] = useState(false);
+  const explainRequest =
+    explaining && summary && comparison
+      ? { metric: 'views' as const, startDate: summary.startDate, endDate: summary.endDate, compareStartDate: comparison.startDate, compareEndDate: comparison.endDate, platform: 'youtube' }
+      : null;
   // A card YouTube gives no figure for ("Not available") has no change either.
   const changeOf = (value: number | null | undefined, pick: (totals: YoutubeComparedTotals) => number | null, rule: ChangeRule) =>
     value === null || value === undefined ? null : cardChange(comparison, pick, rule, days);
@@ -54,6 +61,7 @@ export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary |
           label="Total Views"
           value={summary ? figure(summary.totalViews, formatCompactNumber) : undefined}
           change={changeOf(summary?.totalViews, (totals) => totals.totalViews, CHANGE_RULES.count)}
+          onExplainChange={() => setExplaining(true)}
           icon={
             <Icon>
               <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" />
@@ -89,6 +97,7 @@ export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary |
           }
         />
       </div>
+      <WhatChangedPanel request={explainRequest} onClose={() => setExplaining(false)} />
       {summary?.connected && !summary.analyticsAccess ? (
         <div className="mt-3 flex flex-col items-start gap-3 rounded-lg border border-dashed border-slate-700 px-4 py-4 sm:flex-row sm:items-center sm:justify-between">
           <p className="max-w-2xl text-sm text-slate-300">
