@@ -82,6 +82,7 @@ import { createYoungPostJobs, type YoungPostJobs } from './modules/sync/young-po
 import { createYoungPostsRepository, pruneContentMetricReads } from './modules/sync/young-posts.repository.ts';
 import { syncRoutes } from './modules/sync/sync.routes.ts';
 import { youtubeSyncExtension } from './modules/youtube/youtube-sync.repository.ts';
+import { patreonSyncExtension } from './modules/income/patreon-sync.repository.ts';
 import { createSyncRequests, createSyncService } from './modules/sync/sync.service.ts';
 import { createRequireAccess, registerAccessGate } from './plugins/access.ts';
 import { createRequireUser } from './plugins/authentication.ts';
@@ -229,7 +230,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     logger: app.log,
   });
   const syncIntervalMs = config.sync.intervalHours * 3_600_000;
-  const syncRepository = createSyncRepository(db, { youtube: youtubeSyncExtension });
+  const syncRepository = createSyncRepository(db, { youtube: youtubeSyncExtension, patreon: patreonSyncExtension });
   const platforms = createPlatformsService({
     repository: platformsRepository,
     custody: tokenCustody,
