@@ -83,6 +83,8 @@ import { createYoungPostsRepository, pruneContentMetricReads } from './modules/s
 import { syncRoutes } from './modules/sync/sync.routes.ts';
 import { youtubeSyncExtension } from './modules/youtube/youtube-sync.repository.ts';
 import { patreonSyncExtension } from './modules/income/patreon-sync.repository.ts';
+import { patronConversionRoutes } from './modules/income/patron-conversion.routes.ts';
+import { createPatronConversionService } from './modules/income/patron-conversion.service.ts';
 import { createSyncRequests, createSyncService } from './modules/sync/sync.service.ts';
 import { createRequireAccess, registerAccessGate } from './plugins/access.ts';
 import { createRequireUser } from './plugins/authentication.ts';
@@ -361,6 +363,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   contentRoutes(app, { benchmarks, content });
   // Best time to post reads each post's age-matched ratio from the content feature's benchmarks.
   bestTimesRoutes(app, { bestTimes: createBestTimesService({ repository: createBestTimesRepository(db), benchmarks }) });
+  patronConversionRoutes(app, { patronConversion: createPatronConversionService({ db, clock }) });
   exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }), postsExport: createPostsExport({ content, clock }) });
   const settings = createSettingsService({
     repository: createSettingsRepository(db),

@@ -64,6 +64,7 @@ const LIST_QUERIES = [
   '/api/analytics/platform/6?days=90',
   '/api/analytics/export?format=csv&days=90',
   '/api/analytics/export?format=json&days=90',
+  '/api/income/patron-conversion?startDate=2025-01-01&endDate=2026-12-31',
   '/api/youtubeanalytics/videos?search=Alice',
   '/api/youtubeanalytics/videos?pageSize=100',
   '/api/youtubeanalytics/export?format=csv',
