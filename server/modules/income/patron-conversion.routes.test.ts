@@ -102,7 +102,7 @@ describe('patron conversion of uploads', () => {
     ] as const) {
       const answer = await conversion(query);
       expect({ query, status: answer.status }).toEqual({ query, status: 400 });
-      expect(answer.body.message).toMatch(words);
+      expect((answer.body as unknown as { message: string }).message).toMatch(words);
     }
   });
 });
