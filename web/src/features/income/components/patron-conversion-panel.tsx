@@ -68,7 +68,7 @@ function Answer({ answer }: { answer: PatronConversionResponse }) {
       <p id={captionId} className="mb-3 text-sm text-slate-400">
         {answer.note} {estimated} of {answer.uploads.length} uploads have enough joins to estimate.
       </p>
-      <div className="overflow-x-auto rounded-lg border border-slate-800" tabIndex={0} role="region" aria-labelledby={captionId}>
+      <div className="relative overflow-x-auto rounded-lg border border-slate-800" tabIndex={0} role="region" aria-labelledby={captionId}>
         <table className="w-full min-w-[40rem] text-sm text-slate-200">
           <caption className="sr-only">
             New patrons in the 7 days after each upload, newest first: the joins counted, the joins your usual rate predicts, and the extra with its 95 % interval.
@@ -105,10 +105,10 @@ function Answer({ answer }: { answer: PatronConversionResponse }) {
 
 function Row({ upload }: { upload: UploadConversion }) {
   const estimate = upload.estimate;
-  const daysNote = upload.daysCounted < 7 && upload.status !== 'overlapped' ? ` (${upload.daysCounted} of 7 days; the rest count for an earlier upload)` : '';
+  const daysNote = upload.daysCounted < 7 && upload.status !== 'overlapped' ? `${upload.daysCounted} of 7 days, the rest counted with an earlier upload` : '';
   return (
     <tr>
-      <th scope="row" className="sticky left-0 z-10 max-w-[14rem] bg-slate-900 px-3 py-3 text-left font-normal">
+      <th scope="row" className="sticky left-0 z-10 w-40 max-w-[18rem] min-w-[9rem] bg-slate-900 sm:w-72 px-3 py-3 text-left font-normal">
         {upload.url ? (
           <a href={upload.url} target="_blank" rel="noreferrer" className="line-clamp-2 text-slate-100 underline-offset-2 hover:underline focus-visible:underline">
             {upload.title}
@@ -121,7 +121,7 @@ function Row({ upload }: { upload: UploadConversion }) {
       <td className="px-3 py-3 whitespace-nowrap">{formatCalendarDay(upload.windowStart)}</td>
       <td className={numberCell}>
         {upload.newPatrons ?? <Missing words={conversionStatusText(upload.status)} />}
-        {daysNote ? <span className="block text-xs text-slate-400">{daysNote.trim()}</span> : null}
+        {daysNote ? <span className="ml-auto block w-36 text-xs whitespace-normal text-slate-400">{daysNote}</span> : null}
       </td>
       <td className={numberCell}>{estimate ? estimate.expected.toFixed(1) : <Missing words="Not estimated" />}</td>
       <td className={`${numberCell} text-left sm:text-right`}>
