@@ -90,6 +90,9 @@ import { createYoungPostJobs, type YoungPostJobs } from './modules/sync/young-po
 import { createYoungPostsRepository, pruneContentMetricReads } from './modules/sync/young-posts.repository.ts';
 import { syncRoutes } from './modules/sync/sync.routes.ts';
 import { youtubeSyncExtension } from './modules/youtube/youtube-sync.repository.ts';
+import { patreonSyncExtension } from './modules/income/patreon-sync.repository.ts';
+import { patronConversionRoutes } from './modules/income/patron-conversion.routes.ts';
+import { createPatronConversionService } from './modules/income/patron-conversion.service.ts';
 import { createSyncRequests, createSyncService } from './modules/sync/sync.service.ts';
 import { createRequireAccess, registerAccessGate } from './plugins/access.ts';
 import { createRequireUser } from './plugins/authentication.ts';
@@ -245,7 +248,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     logger: app.log,
   });
   const syncIntervalMs = config.sync.intervalHours * 3_600_000;
-  const syncRepository = createSyncRepository(db, { youtube: youtubeSyncExtension });
+  const syncRepository = createSyncRepository(db, { youtube: youtubeSyncExtension, patreon: patreonSyncExtension });
   const platforms = createPlatformsService({
     repository: platformsRepository,
     custody: tokenCustody,
@@ -386,6 +389,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   });
   // YouTube's traffic source names are the youtube module's: passed in, as features do not import each other.
   whatChangedRoutes(app, { whatChanged: createWhatChangedService({ repository: createWhatChangedRepository(db), trafficSourceName }) });
+  patronConversionRoutes(app, { patronConversion: createPatronConversionService({ db, clock }) });
   exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }), postsExport: createPostsExport({ content, clock }) });
   const settings = createSettingsService({
     repository: createSettingsRepository(db),

@@ -88,9 +88,43 @@ describe('Patreon campaign members', () => {
     context.clock.advance(120 * DAY);
     const later = await allMembers(await connectAs(sandbox, 'patreon', 2), id, 1000);
     expect(later.members.length).toBeGreaterThan(first.members.length);
-    // The number of paying patrons stays the campaign's patron_count.
+    // The number of paying patrons is the campaign's patron_count at every clock.
     expect(later.members.filter(paying)).toHaveLength(sandbox.accounts.patreon[2]!.followers!);
     expect(sandbox.countCalls('patreon', 'campaign.members')).toBe(3);
+  });
+
+  it('returns exactly the member attributes asked for in fields[member], and none without it', async () => {
+    const { sandbox } = context;
+    const token = await connectAs(sandbox, 'patreon', 1);
+    const id = await campaignId(token);
+    const bare = await get(api(`campaigns/${id}/members?page%5Bcount%5D=5`), bearer(token));
+    for (const member of bare.body.data) expect(member).toEqual({ attributes: {}, id: expect.any(String), type: 'member' });
+    const asked = ['patron_status', 'pledge_relationship_start', 'last_charge_date', 'last_charge_status'];
+    const { members } = await allMembers(token, id, 1000);
+    const sparse = await get(api(`campaigns/${id}/members?fields[member]=${asked.join(',')}&page[count]=1000`), bearer(token));
+    expect(sparse.status).toBe(200);
+    for (const member of sparse.body.data) expect(Object.keys(member.attributes).sort()).toEqual([...asked].sort());
+    // Former patrons whose last charge was paid, and declined ones whose last charge is the declined one.
+    expect(members.some((member) => member.attributes.patron_status === 'former_patron' && member.attributes.last_charge_status === 'Paid')).toBe(true);
+    const declined = members.filter((member) => member.attributes.last_charge_status === 'Declined');
+    expect(declined.length).toBeGreaterThan(0);
+    for (const member of declined) expect(['declined_patron', 'former_patron']).toContain(member.attributes.patron_status);
+    expect(members.some((member) => member.attributes.pledge_cadence === 12)).toBe(true);
+  });
+
+  it('changes from day to day: new members join, paying patrons leave', async () => {
+    const { sandbox } = context;
+    const token = await connectAs(sandbox, 'patreon', 0);
+    const id = await campaignId(token);
+    const before = await allMembers(token, id, 1000);
+    context.clock.advance(DAY);
+    const after = await allMembers(token, id, 1000);
+    const wasPaying = new Set(before.members.filter(paying).map((member) => member.id));
+    const nowPaying = new Set(after.members.filter(paying).map((member) => member.id));
+    expect([...nowPaying].filter((member) => !wasPaying.has(member)).length).toBeGreaterThan(0);
+    expect([...wasPaying].filter((member) => !nowPaying.has(member)).length).toBeGreaterThan(0);
+    const count = await get(api('campaigns?fields%5Bcampaign%5D=patron_count'), bearer(token));
+    expect(count.body.data[0].attributes.patron_count).toBe(nowPaying.size);
   });
 
   it('refuses another campaign, page[count] above 1000 and a token without campaigns.members', async () => {

@@ -4,36 +4,22 @@
 // by the sandbox clock); `GET /api/oauth2/v2/campaigns/:id/members` (scope `campaigns.members`) with
 // `include=currently_entitled_tiers,user`, sparse `fields[member|tier|user]`, `page[count]` (≤ 1000) and
 // `page[cursor]` ← `meta.pagination.cursors.next` (null on the last page), `meta.pagination.total`. Members are a
-// fixed generated population (one chain of successive patrons per paying seat, so `patron_count` stays the
-// profile's count) whose status, charges and lifetime support follow the clock.
+// fixed generated population (patreon-population.ts: joins with weekly seasonality and bumps after the same
+// creator's YouTube uploads, departures by cancellation or declined charge, free trials, gifts, annual pledges) whose
+// status, charges and lifetime support follow the clock; `patron_count` is the number of paying active patrons at the
+// clock, so it moves day to day around the profile's count.
 import { accountRandom, PERSONAS } from './demo-accounts.ts';
 import { bearerToken, json, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
-import { CONTENT_END_DAY, CONTENT_START_DAY, DAY_MS, decodeCursor, encodeCursor } from './metrics-data.ts';
+import { DAY_MS, decodeCursor, encodeCursor } from './metrics-data.ts';
 import type { OAuthStore } from './oauth-core.ts';
+import { chargeAt, chargesMade, patreonPopulation, statusOf, type Tier } from './patreon-population.ts';
 import type { PlatformContext, RenderedFailure } from './platform-module.ts';
+import { youtubeChannel } from './youtube.ts';
+import { youtubeVideos } from './youtube-metrics.ts';
 
 const API_BASE = 'https://www.patreon.com/api/oauth2/v2';
 const TIER_ATTRIBUTES = ['amount_cents', 'created_at', 'description', 'discord_role_ids', 'edited_at', 'image_url', 'patron_count', 'post_count', 'published', 'published_at', 'remote_id', 'requires_shipping', 'title', 'unpublished_at', 'url', 'user_limit'];
 const MEMBER_USER_ATTRIBUTES = ['full_name', 'first_name', 'last_name', 'vanity', 'url', 'image_url', 'thumb_url', 'created'];
-const FIRST_NAMES = ['Alex', 'Sam', 'Jordan', 'Priya', 'Lena', 'Marco', 'Aisha', 'Tom', 'Yuki', 'Chloe', 'Diego', 'Nina', 'Omar', 'Hannah', 'Leo', 'Sofia', 'Ben', 'Mei', 'Ravi', 'Grace', 'Jonas', 'Zoe', 'Kofi', 'Ana'];
-const LAST_NAMES = ['Smith', 'Garcia', 'Nguyen', 'Patel', 'Müller', 'Rossi', 'Okafor', 'Kim', 'Johnson', 'Silva', 'Cohen', 'Brown', 'Tanaka', 'Dubois', 'Novak', 'Hughes', 'Larsen', 'Moreau', 'Ali', 'Walsh'];
-const CHARGE_HOUR_MS = 9 * 3_600_000;
-
-interface Tier {
-  id: string;
-  title: string;
-  amountCents: number;
-  description: string;
-}
-
-/**
- * Who pays: a paying patron is charged each cadence; a free-trial member pays nothing until the trial ends (7 days,
- * here never converting); a gifted membership (a month) is paid by someone else. Both are active members with
- * `patron_status: active_patron` that bring no revenue (docs/platforms/patreon.md).
- */
-type MemberKind = 'paying' | 'free_trial' | 'gifted';
-const FREE_TRIAL_DAYS = 7;
-const GIFT_DAYS = 30;
 
 /**
  * The currency each demo campaign charges in. The API carries none (amounts are in the campaign's currency): theo's
@@ -42,20 +28,6 @@ const GIFT_DAYS = 30;
 export const PATREON_CAMPAIGN_CURRENCIES: Record<string, string> = { maya: 'USD', theo: 'EUR', ivy: 'USD' };
 const CURRENCY_SIGNS: Record<string, string> = { USD: '$', EUR: '€' };
 const TIER_AMOUNTS: Record<string, [number, number, number]> = { USD: [300, 700, 1500], EUR: [400, 800, 2000] };
-
-interface Member {
-  id: string;
-  kind: MemberKind;
-  userId: string;
-  firstName: string;
-  lastName: string;
-  tier: Tier;
-  startMs: number;
-  /** When the pledge ended (former patron), or null. */
-  endMs: number | null;
-  declined: boolean;
-  cadence: 1 | 12;
-}
 
 export interface PatreonMetricsDeps {
   store: OAuthStore;
@@ -82,69 +54,19 @@ export function createPatreonMetrics(context: PlatformContext, deps: PatreonMetr
     const names = TIER_NAMES[persona.key] ?? TIER_NAMES.maya!;
     const currency = PATREON_CAMPAIGN_CURRENCIES[persona.key] ?? 'USD';
     const tiers: Tier[] = TIER_AMOUNTS[currency]!.map((amountCents, position) => ({ id: String(random.int(1_000_000, 9_999_999)), title: names[position]!, amountCents, description: `${names[position]} — ${CURRENCY_SIGNS[currency]}${amountCents / 100} a month.` }));
-    const campaignStart = Date.parse(creator.campaignCreatedAt);
-    const between = (from: number, to: number) => from + Math.floor(random.next() * Math.max(1, to - from));
-    const members: Member[] = [];
-    const add = (startMs: number, endMs: number | null, declined: boolean, kind: MemberKind = 'paying') => {
-      const roll = random.next();
-      members.push({
-        id: random.uuid(),
-        kind,
-        userId: random.digits(8),
-        firstName: random.pick(FIRST_NAMES),
-        lastName: random.pick(LAST_NAMES),
-        tier: tiers[roll < 0.6 ? 0 : roll < 0.9 ? 1 : 2]!,
-        startMs,
-        endMs,
-        declined,
-        cadence: random.next() < 0.08 ? 12 : 1,
-      });
-    };
-    // One chain per paying seat: when a patron leaves, the next one joins the same moment, so the number of
-    // active patrons is the profile's patron_count at every clock from 2024-05-01 on, while former patrons pile up.
-    const contentStartMs = CONTENT_START_DAY * DAY_MS;
-    for (let seat = 0; seat < creator.patronCount; seat += 1) {
-      let start = between(Math.max(campaignStart, contentStartMs - 730 * DAY_MS), contentStartMs);
-      while (start < CONTENT_END_DAY * DAY_MS) {
-        const tenure = Math.max(31, Math.round(-Math.log(1 - random.next()) * 420)) * DAY_MS;
-        add(start, start + tenure, false);
-        start += tenure;
-      }
-    }
-    // Free trials and gifts on top of the paying seats: chains of 7-day trials (never converting) and one-month gifts,
-    // so a few are active at every clock without changing the paying count.
-    const chains: [MemberKind, number, number][] = [
-      ['free_trial', Math.max(2, Math.round(creator.patronCount * 0.03)), FREE_TRIAL_DAYS],
-      ['gifted', Math.max(1, Math.round(creator.patronCount * 0.02)), GIFT_DAYS],
-    ];
-    for (const [kind, seats, days] of chains) {
-      for (let seat = 0; seat < seats; seat += 1) {
-        for (let start = between(contentStartMs - days * DAY_MS, contentStartMs); start < CONTENT_END_DAY * DAY_MS; start += days * DAY_MS) add(start, start + days * DAY_MS, false, kind);
-      }
-    }
-    // A few declined pledges on top (not counted as active).
-    for (let n = 0; n < Math.max(1, Math.round(creator.patronCount * 0.04)); n += 1) add(between(campaignStart, contentStartMs), null, true);
-    members.sort((a, b) => a.startMs - b.startMs || a.id.localeCompare(b.id));
+    const channel = youtubeChannel(persona);
+    const videos = youtubeVideos(persona, channel.subscriberCount);
+    const sortedViews = videos.map((video) => video.lifetimeViews).sort((x, y) => x - y);
+    const medianViews = sortedViews[Math.floor(sortedViews.length / 2)] ?? 1;
+    const members = patreonPopulation({
+      persona,
+      campaignCreatedAt: creator.campaignCreatedAt,
+      patronCount: creator.patronCount,
+      tiers,
+      uploads: videos.map((video) => ({ publishedMs: video.publishedMs, weight: video.lifetimeViews / medianViews })),
+    });
     return { tiers, members };
   });
-
-  /** The month or year anniversaries of `startMs` up to `untilMs` (charge instants). */
-  function charges(member: Member, untilMs: number): number[] {
-    const start = new Date(member.startMs);
-    const result: number[] = [];
-    for (let step = 0; ; step += member.cadence) {
-      const at = Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + step, Math.min(start.getUTCDate(), 28)) + CHARGE_HOUR_MS;
-      if (at > untilMs) break;
-      result.push(at);
-    }
-    return result;
-  }
-
-  function statusOf(member: Member, nowMs: number): 'active_patron' | 'declined_patron' | 'former_patron' | null {
-    if (member.startMs > nowMs) return null; // not yet a member
-    if (member.endMs !== null && member.endMs <= nowMs) return 'former_patron';
-    return member.declined ? 'declined_patron' : 'active_patron';
-  }
 
   /** The campaign's patron_count: active paying patrons (free trials and gifts pay nothing). */
   const patronCount = (index: number) => {
@@ -228,28 +150,24 @@ export function createPatreonMetrics(context: PlatformContext, deps: PatreonMetr
     const isoPlus = (ms: number) => new Date(ms).toISOString().replace('Z', '+00:00');
     const data = page.map((member) => {
       const status = statusOf(member, nowMs)!;
-      const untilMs = member.endMs !== null ? Math.min(member.endMs, nowMs) : nowMs;
-      const paid = member.kind === 'paying' ? charges(member, untilMs) : [];
+      const paid = chargesMade(member, nowMs);
       const perCharge = member.cadence === 12 ? Math.round(member.tier.amountCents * 12 * 0.9) : member.tier.amountCents;
-      const successful = member.declined ? paid.slice(0, -1) : paid;
+      const declinedCharge = member.declined && member.endMs !== null && member.endMs <= nowMs ? member.endMs : null;
+      const lastCharge = declinedCharge ?? paid.at(-1) ?? (member.kind === 'free_trial' ? member.startMs : null);
       const next =
-        status !== 'active_patron' || member.kind === 'gifted'
-          ? undefined
-          : member.kind === 'free_trial'
-            ? member.endMs!
-            : charges(member, nowMs + 400 * DAY_MS).find((at) => at > nowMs);
+        status !== 'active_patron' || member.kind === 'gifted' ? undefined : member.kind === 'free_trial' ? member.endMs! : chargeAt(member, paid.length);
       const entitled = status === 'former_patron' ? 0 : perCharge;
       const values: Record<string, unknown> = {
-        campaign_lifetime_support_cents: successful.length * perCharge,
+        campaign_lifetime_support_cents: paid.length * perCharge,
         currently_entitled_amount_cents: entitled,
         ...(canSeeEmail ? { email: `${member.firstName}.${member.lastName}.${member.userId.slice(0, 4)}@example.com`.toLowerCase() } : {}),
         full_name: `${member.firstName} ${member.lastName}`,
         is_follower: false,
         is_free_trial: member.kind === 'free_trial' && status === 'active_patron',
         is_gifted: member.kind === 'gifted' && status === 'active_patron',
-        last_charge_date: paid.length > 0 ? isoPlus(paid.at(-1)!) : member.kind === 'free_trial' ? isoPlus(member.startMs) : null,
-        last_charge_status: member.kind === 'free_trial' ? 'Free Trial' : paid.length === 0 ? null : member.declined ? 'Declined' : 'Paid',
-        lifetime_support_cents: successful.length * perCharge,
+        last_charge_date: lastCharge !== null ? isoPlus(lastCharge) : null,
+        last_charge_status: member.kind === 'free_trial' ? 'Free Trial' : declinedCharge !== null ? 'Declined' : paid.length > 0 ? 'Paid' : null,
+        lifetime_support_cents: paid.length * perCharge,
         next_charge_date: next !== undefined ? isoPlus(next) : null,
         note: '',
         patron_status: status,

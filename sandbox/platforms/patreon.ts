@@ -126,13 +126,16 @@ export function createPatreon(context: PlatformContext): PlatformModule {
   const { store } = context;
   const registered = context.credentials.patreon;
   const creators = PERSONAS.map(patreonCreator);
-  const accounts: DemoAccount[] = creators.map((creator) => ({
+  const accounts: DemoAccount[] = creators.map((creator, index) => ({
     name: creator.fullName,
     detail: `patreon.com/${creator.vanity}`,
     audience: `${compactCount(creator.patronCount)} patrons`,
     id: creator.userId,
     username: creator.vanity,
-    followers: creator.patronCount,
+    /** The campaign's patron_count at the sandbox clock: paying patrons come and go from day to day. */
+    get followers() {
+      return metrics.patronCount(index);
+    },
   }));
 
   const authorizeRoutes = createAuthorizeRoutes(
@@ -216,7 +219,7 @@ export function createPatreon(context: PlatformContext): PlatformModule {
       main_video_embed: null,
       main_video_url: null,
       one_liner: null,
-      patron_count: creator.patronCount, // = active patrons in campaign.members at every clock from 2024-05-01
+      patron_count: metrics.patronCount(index), // = the paying active patrons in campaign.members at the clock
       pay_per_name: 'month',
       pledge_url: `/checkout/${creator.vanity}`,
       published_at: creator.campaignCreatedAt,

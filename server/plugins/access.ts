@@ -18,6 +18,7 @@ export const PREMIUM_ROUTE_PREFIXES = [
   '/api/reports',
   '/api/events',
   '/api/forecasts',
+  '/api/income',
 ] as const;
 
 declare module 'fastify' {

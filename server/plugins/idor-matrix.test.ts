@@ -66,6 +66,7 @@ const LIST_QUERIES = [
   '/api/analytics/export?format=json&days=90',
   '/api/analytics/what-changed?startDate=2026-07-01&endDate=2026-12-31&compareStartDate=2026-01-01&compareEndDate=2026-06-30&metric=views',
   '/api/analytics/what-changed?startDate=2026-07-01&endDate=2026-12-31&compareStartDate=2026-01-01&compareEndDate=2026-06-30&metric=revenue',
+  '/api/income/patron-conversion?startDate=2025-01-01&endDate=2026-12-31',
   '/api/youtubeanalytics/videos?search=Alice',
   '/api/youtubeanalytics/videos?pageSize=100',
   '/api/youtubeanalytics/export?format=csv',

@@ -1,6 +1,9 @@
 // Patreon sync (docs/platforms/patreon.md): the campaign's members (cursor paging, 1000 a page) give today's
 // members, paying patrons and monthly pledges, stored as a dated snapshot. No per-post metrics exist. The pledges are
 // in the campaign's currency, which no API field names: the connection's currency (set by the creator) says which.
+// Each member as read (status, paying, monthly amount, pledge start, last charge) goes to the sync extension
+// (server/modules/income/patreon-sync.repository.ts), which keeps patreon_members and writes who started or stopped
+// paying (patreon_patron_events; decision 022).
 import { z } from 'zod';
 import { buildUrl, callCounter, parseBody, type PlatformResponse } from './http-client.ts';
 import { retryAfterSeconds } from './http-date.ts';
@@ -22,6 +25,10 @@ const membersBody = z.looseObject({
         pledge_cadence: z.number().nullable().optional(),
         is_free_trial: z.boolean().nullable().optional(),
         is_gifted: z.boolean().nullable().optional(),
+        pledge_relationship_start: z.string().nullable().optional(),
+        last_charge_date: z.string().nullable().optional(),
+        last_charge_status: z.string().nullable().optional(),
+        campaign_lifetime_support_cents: z.number().nullable().optional(),
       }),
     }),
   ),
@@ -36,7 +43,32 @@ function patreonFailure(response: PlatformResponse): PlatformError {
   return new PlatformError('unavailable', 'patreon', 'metrics', 'The platform could not answer', details);
 }
 
-export async function syncPatreon(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
+/** One member as read today: what the income view's patron history needs (no names, no emails). */
+export interface PatreonMemberRead {
+  memberId: string;
+  /** active_patron | declined_patron | former_patron | null (never pledged). */
+  patronStatus: string | null;
+  /** An active patron on neither a free trial nor a gifted membership. */
+  paying: boolean;
+  /** currently_entitled_amount_cents / pledge_cadence, rounded; 0 when not paying. */
+  monthlyAmountCents: number;
+  /** currently_entitled_amount_cents / pledge_cadence whatever the status (a declined patron is still entitled). */
+  entitledMonthlyCents: number;
+  pledgeRelationshipStart: string | null;
+  lastChargeDate: string | null;
+  lastChargeStatus: string | null;
+  cadenceMonths: number;
+  /** What the member has paid the campaign in all (campaign currency cents). */
+  lifetimeSupportCents: number;
+}
+
+export interface PatreonSyncExtras {
+  members: PatreonMemberRead[];
+}
+
+const validDate = (value: string | null | undefined): string | null => (value && Number.isFinite(Date.parse(value)) ? new Date(Date.parse(value)).toISOString() : null);
+
+export async function syncPatreon(context: ProviderContext, input: SyncInput): Promise<SyncOutput<PatreonSyncExtras>> {
   const { usage, call } = callCounter();
   const headers = { authorization: `Bearer ${input.accessToken}` };
   async function get<T>(url: string, schema: z.ZodType<T>): Promise<T> {
@@ -48,22 +80,39 @@ export async function syncPatreon(context: ProviderContext, input: SyncInput): P
   const daily: SyncOutput['daily'] = [];
   const campaign = campaigns.data[0];
   // A patron without a campaign of their own has no patrons.
-  if (!campaign) return { followers: 0, daily: [{ date: input.today, metricType: 'patrons', value: 0 }], content: [], usage };
+  if (!campaign) return { followers: 0, daily: [{ date: input.today, metricType: 'patrons', value: 0 }], content: [], usage, extra: { members: [] } };
 
   let members = 0;
   let patrons = 0;
   let monthlyCents = 0;
+  const read: PatreonMemberRead[] = [];
   let cursor: string | undefined;
   do {
     const page = await get(
       buildUrl(membersUrl(campaign.id), {
-        'fields[member]': 'patron_status,currently_entitled_amount_cents,pledge_cadence,is_free_trial,is_gifted',
+        'fields[member]': 'patron_status,currently_entitled_amount_cents,pledge_cadence,is_free_trial,is_gifted,pledge_relationship_start,last_charge_date,last_charge_status,campaign_lifetime_support_cents',
         'page[count]': '1000',
         'page[cursor]': cursor,
       }),
       membersBody,
     );
     for (const member of page.data) {
+      const attributes = member.attributes;
+      const cadence = Math.max(1, Math.round(attributes.pledge_cadence ?? 1));
+      const entitledMonthlyCents = Math.round((attributes.currently_entitled_amount_cents ?? 0) / cadence);
+      const isPaying = attributes.patron_status === 'active_patron' && !attributes.is_free_trial && !attributes.is_gifted;
+      read.push({
+        memberId: member.id,
+        patronStatus: attributes.patron_status ?? null,
+        paying: isPaying,
+        monthlyAmountCents: isPaying ? entitledMonthlyCents : 0,
+        entitledMonthlyCents,
+        pledgeRelationshipStart: validDate(attributes.pledge_relationship_start),
+        lastChargeDate: validDate(attributes.last_charge_date),
+        lastChargeStatus: attributes.last_charge_status ?? null,
+        cadenceMonths: cadence,
+        lifetimeSupportCents: Math.max(0, Math.round(attributes.campaign_lifetime_support_cents ?? 0)),
+      });
       if (member.attributes.patron_status !== 'active_patron') continue;
       members += 1;
       // Members on a free trial or a gifted membership are members, but pay nothing: not patrons, no revenue.
@@ -77,5 +126,5 @@ export async function syncPatreon(context: ProviderContext, input: SyncInput): P
   daily.push({ date: input.today, metricType: 'members', value: members });
   daily.push({ date: input.today, metricType: 'patrons', value: patrons });
   daily.push({ date: input.today, metricType: 'monthly_pledges', value: Math.round(monthlyCents) / 100 });
-  return { followers: patrons, daily, content: [], usage };
+  return { followers: patrons, daily, content: [], usage, extra: { members: read } };
 }

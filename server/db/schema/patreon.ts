@@ -30,6 +30,9 @@ export const patreonMembers = pgTable(
 /**
  * When a member started or stopped paying (UTC day): the income view's new, churned and net patrons, and the patron
  * conversion of uploads. `joined` and `left` alternate per member; a member who leaves and returns has two `joined`.
+ * Written by the Patreon sync (server/modules/income/patron-history.ts, decision 022): the first sync backfills the
+ * members list's history (a former patron left on the first charge not made); later syncs date each change inside
+ * (previous sync's day, today], so the events' net up to a day is that day's paying count.
  */
 export const patreonPatronEvents = pgTable(
   'patreon_patron_events',

@@ -1,0 +1,84 @@
+// Patreon's tables in the sync engine's one slot (server/modules/sync/sync-extension.ts), registered in
+// server/app.ts: each sync upserts the members as read (patreon_members) and writes who started or stopped paying
+// (patreon_patron_events, patron-history.ts, decision 022), in the run's transaction. Re-running a sync the same day
+// writes nothing twice: the stored state already says who pays, and the events' key refuses a repeat.
+import { eq, max, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { patreonMembers, patreonPatronEvents } from '../../db/schema.ts';
+import { dayOf } from '../../lib/dates.ts';
+import type { PatreonSyncExtras } from '../../providers/patreon.sync.ts';
+import type { SyncExtension } from '../sync/sync-extension.ts';
+import { changesSince, historyFromList, type PatronEvent, type StoredMember } from './patron-history.ts';
+
+/** Rows per INSERT: 9 columns each keeps a batch far below PostgreSQL's 65,535 bind parameters. */
+const BATCH = 1000;
+
+function chunks<T>(rows: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < rows.length; start += BATCH) out.push(rows.slice(start, start + BATCH));
+  return out;
+}
+
+async function storedMembers(tx: Executor, connectionId: number): Promise<Map<string, StoredMember>> {
+  const rows = await tx
+    .select({ memberId: patreonMembers.memberId, paying: patreonMembers.paying, monthlyAmountCents: patreonMembers.monthlyAmountCents, lastSeenAt: patreonMembers.lastSeenAt })
+    .from(patreonMembers)
+    .where(eq(patreonMembers.connectionId, connectionId));
+  return new Map(rows.map((row) => [row.memberId, row]));
+}
+
+export async function storePatreonSync(tx: Executor, connectionId: number, extras: PatreonSyncExtras, _contentIdOf: ReadonlyMap<string, number>, now: Date): Promise<void> {
+  const today = dayOf(now);
+  const stored = await storedMembers(tx, connectionId);
+  let events: PatronEvent[];
+  if (stored.size === 0) {
+    events = historyFromList(extras.members, today);
+  } else {
+    const [last] = await tx.select({ at: max(patreonMembers.lastSeenAt) }).from(patreonMembers).where(eq(patreonMembers.connectionId, connectionId));
+    events = changesSince(stored, extras.members, dayOf(last?.at ?? now), today);
+  }
+
+  const rows = extras.members.map((member) => ({
+    connectionId,
+    memberId: member.memberId,
+    patronStatus: member.patronStatus,
+    paying: member.paying,
+    monthlyAmountCents: member.monthlyAmountCents,
+    pledgeRelationshipStart: member.pledgeRelationshipStart ? new Date(member.pledgeRelationshipStart) : null,
+    firstSeenAt: now,
+    lastSeenAt: now,
+  }));
+  for (const batch of chunks(rows)) {
+    await tx
+      .insert(patreonMembers)
+      .values(batch)
+      .onConflictDoUpdate({
+        target: [patreonMembers.connectionId, patreonMembers.memberId],
+        set: {
+          patronStatus: sql`excluded.patron_status`,
+          paying: sql`excluded.paying`,
+          monthlyAmountCents: sql`excluded.monthly_amount_cents`,
+          pledgeRelationshipStart: sql`excluded.pledge_relationship_start`,
+          lastSeenAt: sql`excluded.last_seen_at`,
+        },
+      });
+  }
+  // Paying members gone from the list: they left (an event above); they pay nothing now.
+  const listed = new Set(extras.members.map((member) => member.memberId));
+  const gone = [...stored.values()].filter((member) => member.paying && !listed.has(member.memberId)).map((member) => member.memberId);
+  for (const memberId of gone) {
+    await tx
+      .update(patreonMembers)
+      .set({ paying: false, monthlyAmountCents: 0 })
+      .where(sql`${patreonMembers.connectionId} = ${connectionId} and ${patreonMembers.memberId} = ${memberId}`);
+  }
+
+  for (const batch of chunks(events.map((event) => ({ connectionId, ...event })))) {
+    await tx.insert(patreonPatronEvents).values(batch).onConflictDoNothing();
+  }
+}
+
+export const patreonSyncExtension: SyncExtension<undefined, PatreonSyncExtras> = {
+  loadState: async () => undefined,
+  store: storePatreonSync,
+};
