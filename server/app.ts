@@ -48,6 +48,9 @@ import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { createExportsService } from './modules/exports/exports.service.ts';
 import { createPostsExport } from './modules/exports/posts-export.ts';
 import { createYoutubeExports } from './modules/exports/youtube-export.ts';
+import { createIncomeRepository } from './modules/income/income.repository.ts';
+import { incomeRoutes } from './modules/income/income.routes.ts';
+import { createIncomeService } from './modules/income/income.service.ts';
 import { HEALTH_PATHS, healthRoutes } from './modules/health/health.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { createPlatformsRepository } from './modules/platforms/platforms.repository.ts';
@@ -360,6 +363,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   contentRoutes(app, { benchmarks, content });
   // Best time to post reads each post's age-matched ratio from the content feature's benchmarks.
   bestTimesRoutes(app, { bestTimes: createBestTimesService({ repository: createBestTimesRepository(db), benchmarks }) });
+  const income = createIncomeService({ repository: createIncomeRepository(db), clock });
+  incomeRoutes(app, { income });
   exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }), postsExport: createPostsExport({ content, clock }) });
   const settings = createSettingsService({
     repository: createSettingsRepository(db),

@@ -17,6 +17,7 @@ export const PREMIUM_ROUTE_PREFIXES = [
   '/api/content',
   '/api/reports',
   '/api/events',
+  '/api/income',
 ] as const;
 
 declare module 'fastify' {
