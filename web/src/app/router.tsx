@@ -70,6 +70,10 @@ export function createRouter() {
               lazy: async () => ({ Component: (await import('../features/youtube/components/youtube-page')).YouTubePage }),
             },
             {
+              path: '/income',
+              lazy: async () => ({ Component: (await import('../features/income/components/income-page')).IncomePage }),
+            },
+            {
               path: '/platforms',
               lazy: async () => ({ Component: (await import('../features/platforms/components/platforms-page')).PlatformsPage }),
             },
