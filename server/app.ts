@@ -48,6 +48,7 @@ import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { createExportsService } from './modules/exports/exports.service.ts';
 import { createPostsExport } from './modules/exports/posts-export.ts';
 import { createYoutubeExports } from './modules/exports/youtube-export.ts';
+import { createExchangeRates, exchangeRatesJob } from './modules/income/exchange-rates.ts';
 import { createIncomeRepository } from './modules/income/income.repository.ts';
 import { incomeRoutes } from './modules/income/income.routes.ts';
 import { createIncomeService } from './modules/income/income.service.ts';
@@ -364,6 +365,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   // Best time to post reads each post's age-matched ratio from the content feature's benchmarks.
   bestTimesRoutes(app, { bestTimes: createBestTimesService({ repository: createBestTimesRepository(db), benchmarks }) });
   const income = createIncomeService({ repository: createIncomeRepository(db), clock });
+  const exchangeRates = createExchangeRates({ db, clock, apiUrl: config.exchangeRates.apiUrl, timeoutMs: config.platformTimeoutMs, logger: app.log });
   incomeRoutes(app, { income });
   exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }), postsExport: createPostsExport({ content, clock }) });
   const settings = createSettingsService({
@@ -390,6 +392,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
       alerts: reconnectScanJob(notifications, app.log),
       housekeeping: housekeepingJob(housekeeping, app.log),
       billing: billingJobs.definitions,
+      income: exchangeRatesJob({ rates: exchangeRates, boss: jobQueue.boss, clock, logger: app.log }),
     }),
   );
   app.withTypeProvider<ZodTypeProvider>().get('/api/config/public', { schema: { response: { 200: publicConfigResponse } } }, async () => ({
