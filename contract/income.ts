@@ -19,6 +19,14 @@ export const INCOME_SOURCE_LABELS: Record<IncomeSource, string> = {
   patreon_pledges: 'Patreon pledges',
 };
 
+/** The currencies the income view can be shown in: the euro and the 30 the ECB publishes reference rates for. */
+export const DISPLAY_CURRENCIES = [
+  'USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD', 'NZD', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'RON', 'BGN', 'ISK', 'TRY',
+  'BRL', 'MXN', 'CNY', 'HKD', 'SGD', 'KRW', 'INR', 'IDR', 'ILS', 'MYR', 'PHP', 'THB', 'ZAR',
+] as const;
+export type DisplayCurrency = (typeof DISPLAY_CURRENCIES)[number];
+export const displayCurrency = z.enum(DISPLAY_CURRENCIES, { error: 'displayCurrency must be the euro or a currency the ECB publishes a rate for, such as USD or GBP' });
+
 /** An ISO 4217 code, upper case. */
 export const currencyCode = z
   .string()

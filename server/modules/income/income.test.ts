@@ -147,6 +147,20 @@ describe('GET /api/income by month', () => {
   });
 });
 
+describe('the display currency setting', () => {
+  it('is saved in Settings, shown by the income view, and refused in words when the ECB publishes no rate for it', async () => {
+    const account = await signUpWithAccess(server);
+    expect((await server.request('GET', '/api/settings/account', { token: account.token })).body.displayCurrency).toBe('USD');
+    const saved = await server.request('PATCH', '/api/settings/profile', { token: account.token, body: { displayCurrency: 'EUR' } });
+    expect(saved).toMatchObject({ status: 200, body: { message: 'Your display currency is saved.' } });
+    expect((await server.request('GET', '/api/settings/account', { token: account.token })).body.displayCurrency).toBe('EUR');
+    expect((await income(account, 'startDate=2026-10-01&endDate=2026-10-31')).body.displayCurrency).toBe('EUR');
+    const refused = await server.request('PATCH', '/api/settings/profile', { token: account.token, body: { displayCurrency: 'XYZ' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain('displayCurrency must be the euro or a currency the ECB publishes a rate for');
+  });
+});
+
 describe('GET /api/income refuses', () => {
   it.each([
     ['startDate=2026-10-01', 'endDate'],
