@@ -3,6 +3,7 @@
 // beside them, and amounts without a rate are shown side by side, never summed. Shared by the server and the web app.
 import { z } from 'zod';
 import { isoDate } from './comparison.ts';
+import { EXPORT_FORMATS } from './exports.ts';
 
 export const INCOME_GRANULARITIES = ['day', 'month'] as const;
 export type IncomeGranularity = (typeof INCOME_GRANULARITIES)[number];
@@ -34,18 +35,29 @@ export const currencyCode = z
   .regex(/^[A-Za-z]{3}$/, 'expected a three-letter ISO 4217 currency code such as USD or EUR')
   .transform((value) => value.toUpperCase());
 
-export const incomeQuery = z
-  .strictObject({
-    startDate: isoDate,
-    endDate: isoDate,
-    granularity: z.enum(INCOME_GRANULARITIES, { error: `granularity must be one of ${INCOME_GRANULARITIES.join(', ')}` }).default('month'),
-  })
-  .refine((query) => query.startDate <= query.endDate, { message: 'startDate must be on or before endDate', path: ['startDate'] })
-  .refine((query) => (Date.parse(query.endDate) - Date.parse(query.startDate)) / 86_400_000 < INCOME_MAX_DAYS, {
-    message: `the range may span at most ${INCOME_MAX_DAYS} days`,
-    path: ['endDate'],
-  });
+const incomeQueryFields = {
+  startDate: isoDate,
+  endDate: isoDate,
+  granularity: z.enum(INCOME_GRANULARITIES, { error: `granularity must be one of ${INCOME_GRANULARITIES.join(', ')}` }).default('month'),
+};
+
+type RangeFields = { startDate: string; endDate: string };
+const rangeChecks = <T extends z.ZodType<RangeFields>>(schema: T) =>
+  schema
+    .refine((query) => query.startDate <= query.endDate, { message: 'startDate must be on or before endDate', path: ['startDate'] })
+    .refine((query) => (Date.parse(query.endDate) - Date.parse(query.startDate)) / 86_400_000 < INCOME_MAX_DAYS, {
+      message: `the range may span at most ${INCOME_MAX_DAYS} days`,
+      path: ['endDate'],
+    });
+
+export const incomeQuery = rangeChecks(z.strictObject(incomeQueryFields));
 export type IncomeQuery = z.input<typeof incomeQuery>;
+
+/** GET /api/income/export: the same view as a file. */
+export const incomeExportQuery = rangeChecks(
+  z.strictObject({ ...incomeQueryFields, format: z.enum(EXPORT_FORMATS, { error: `format must be one of ${EXPORT_FORMATS.join(', ')}` }) }),
+);
+export type IncomeExportQuery = z.infer<typeof incomeExportQuery>;
 
 /** A sum in one currency; currency null: a Patreon campaign whose currency the creator has not set yet. */
 export const currencyAmount = z.object({ currency: z.string().nullable(), amount: z.number() });

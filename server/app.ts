@@ -46,6 +46,7 @@ import { createEventsService } from './modules/events/events.service.ts';
 import { createExportsRepository } from './modules/exports/exports.repository.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { createExportsService } from './modules/exports/exports.service.ts';
+import { createIncomeExports } from './modules/exports/income-export.ts';
 import { createPostsExport } from './modules/exports/posts-export.ts';
 import { createYoutubeExports } from './modules/exports/youtube-export.ts';
 import { createExchangeRates, exchangeRatesJob } from './modules/income/exchange-rates.ts';
@@ -367,7 +368,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   const income = createIncomeService({ repository: createIncomeRepository(db), clock });
   const exchangeRates = createExchangeRates({ db, clock, apiUrl: config.exchangeRates.apiUrl, timeoutMs: config.platformTimeoutMs, logger: app.log });
   incomeRoutes(app, { income });
-  exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }), postsExport: createPostsExport({ content, clock }) });
+  exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }), postsExport: createPostsExport({ content, clock }), incomeExports: createIncomeExports({ income, clock }) });
   const settings = createSettingsService({
     repository: createSettingsRepository(db),
     rateLimiter,
