@@ -127,6 +127,8 @@ export const incomeResponse = z.object({
   totals: z.object({
     total: z.number().nullable(),
     totalsByCurrency: z.array(currencyAmount),
+    /** What could not be converted (a line with a day before any rate, or in a currency not set), per currency. */
+    unconverted: z.array(currencyAmount),
     views: z.number(),
     /** Income per 1,000 views across all platforms, in the display currency; null without views or a full conversion. */
     incomePer1000Views: z.number().nullable(),
@@ -156,8 +158,8 @@ export function incomeCurrencyNote(response: Pick<IncomeResponse, 'displayCurren
     const rates = response.rates.map((rate) => `1 ${rate.currency} = ${rate.rate.toFixed(4)} ${response.displayCurrency} (${rate.source}, ${formatRateDay(rate.rateDate)})`);
     parts.push(`Converted into ${response.displayCurrency} at the rate of each day, the latest on or before it: ${rates.join('; ')}.`);
   }
-  if (response.totals.total === null && response.totals.totalsByCurrency.length > 0) {
-    const sums = response.totals.totalsByCurrency.map((sum) => formatMoney(sum.amount, sum.currency));
+  if (response.totals.unconverted.length > 0) {
+    const sums = response.totals.unconverted.map((sum) => formatMoney(sum.amount, sum.currency));
     parts.push(`Some amounts have no rate (or no currency set), so they are shown side by side and not added up: ${sums.join(' and ')}.`);
   }
   return parts.length > 0 ? parts.join(' ') : null;

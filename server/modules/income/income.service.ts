@@ -132,6 +132,7 @@ export function createIncomeService({ repository, clock }: { repository: IncomeR
       totals: {
         total,
         totalsByCurrency: sumByCurrency(amounts.map((amount) => ({ currency: amount.currency, amount: amount.amount }))),
+        unconverted: sumByCurrency(periods.flatMap((period) => period.lines.filter((line) => line.converted === null).map((line) => line.original))),
         views: totalViews,
         incomePer1000Views: total !== null && totalViews > 0 ? (total / totalViews) * 1000 : null,
       },

@@ -126,6 +126,10 @@ describe('GET /api/income by month', () => {
     ]);
     expect(october!.lines.find((line) => line.original.currency === 'GBP')!.converted).toBeNull();
     expect(body.totals.total).toBeNull();
+    expect(body.totals.unconverted).toEqual([
+      { currency: 'GBP', amount: expect.closeTo(62, 9) },
+      { currency: null, amount: expect.closeTo(31, 9) },
+    ]);
     expect(body.totals.incomePer1000Views).toBeNull();
     expect(body.shares.find((share) => share.platform === 'youtube')).toMatchObject({ income: 62, incomeShare: null });
     expect(body.shares.find((share) => share.platform === 'patreon')).toMatchObject({ income: null, incomeShare: null });
@@ -143,7 +147,7 @@ describe('GET /api/income by month', () => {
     const newcomer = await signUpWithAccess(server);
     const empty = await income(newcomer, 'startDate=2026-10-01&endDate=2026-10-31');
     expect(empty.status).toBe(200);
-    expect(empty.body).toMatchObject({ hasIncomeSources: false, shares: [], totals: { total: 0, totalsByCurrency: [], views: 0, incomePer1000Views: null } });
+    expect(empty.body).toMatchObject({ hasIncomeSources: false, shares: [], totals: { total: 0, totalsByCurrency: [], unconverted: [], views: 0, incomePer1000Views: null } });
   });
 });
 

@@ -5,7 +5,7 @@ import { LineChart } from '../../../components/charts/line-chart';
 import { StackedBarChart } from '../../../components/charts/stacked-bar-chart';
 import { Card } from '../../../components/ui/card';
 import { formatCompactNumber } from '../../../lib/format';
-import { periodLabel, stackedSeries, totalSeries, unconvertedAmounts } from '../utils/income-view';
+import { periodLabel, stackedSeries, totalSeries } from '../utils/income-view';
 
 const percent = (share: number | null) => (share === null ? null : `${(share * 100).toFixed(1)}%`);
 
@@ -14,7 +14,7 @@ export function IncomeBody({ income }: { income: IncomeResponse }) {
   const currency = income.displayCurrency;
   const money = useMemo(() => (value: number) => formatMoney(value, currency), [currency]);
   const note = incomeCurrencyNote(income);
-  const unconverted = unconvertedAmounts(income.periods);
+  const unconverted = income.totals.unconverted;
   const byMonth = income.granularity === 'month';
 
   return (

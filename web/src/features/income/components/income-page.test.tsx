@@ -60,7 +60,13 @@ const answer = (granularity: 'day' | 'month'): IncomeResponse => ({
       patrons: { new: 7, churned: 2, net: 5 },
     },
   ],
-  totals: { total: null, totalsByCurrency: [{ currency: 'USD', amount: 248 }, { currency: 'EUR', amount: 310 }, { currency: 'GBP', amount: 62 }], views: 31_000, incomePer1000Views: null },
+  totals: {
+    total: null,
+    totalsByCurrency: [{ currency: 'USD', amount: 248 }, { currency: 'EUR', amount: 310 }, { currency: 'GBP', amount: 62 }],
+    unconverted: [{ currency: 'GBP', amount: 62 }],
+    views: 31_000,
+    incomePer1000Views: null,
+  },
   shares: [
     { platform: 'youtube', income: 248, incomeShare: null, views: 31_000, viewsShare: 1 },
     { platform: 'patreon', income: null, incomeShare: null, views: 0, viewsShare: 0 },
@@ -83,7 +89,7 @@ describe('IncomePage', () => {
     expect(screen.getByText('Loading income...')).toBeTruthy();
     const note = await screen.findByTestId('income-currency-note');
     expect(note.textContent).toContain('1 EUR = 1.2000 USD (European Central Bank, Oct 15, 2026)');
-    expect(note.textContent).toContain('shown side by side and not added up: $248.00 and €310.00 and £62.00');
+    expect(note.textContent).toContain('shown side by side and not added up: £62.00.');
     expect(screen.getByText(/Not in the chart \(no rate\): £62.00/)).toBeTruthy();
     expect(screen.getByText('Not all amounts have a rate: see below')).toBeTruthy();
     const patrons = screen.getByRole('table', { name: /New, churned and net paying patrons per month/ });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IncomePeriod } from '#contract/income.ts';
 import { rangeDates, readIncomeState } from './income-range';
-import { periodLabel, stackedSeries, totalSeries, unconvertedAmounts } from './income-view';
+import { periodLabel, stackedSeries, totalSeries } from './income-view';
 
 const period = (key: string, lines: IncomePeriod['lines'], total: number | null): IncomePeriod => ({
   period: key,
@@ -27,7 +27,7 @@ describe('income view shaping', () => {
     period('2026-10', [line('youtube_ad', 'USD', 90, 90), line('patreon_pledges', 'EUR', 100, 110)], 200),
   ];
 
-  it('stacks only converted amounts per source, and lists the rest per currency beside them', () => {
+  it('stacks only converted amounts per source', () => {
     const series = stackedSeries(periods);
     expect(series.labels).toEqual(['Sep 2026', 'Oct 2026']);
     expect(series.datasets.map((dataset) => [dataset.source, dataset.values])).toEqual([
@@ -35,7 +35,6 @@ describe('income view shaping', () => {
       ['youtube_premium', [5, 0]],
       ['patreon_pledges', [0, 110]],
     ]);
-    expect(unconvertedAmounts(periods)).toEqual([{ currency: 'GBP', amount: 50 }]);
   });
 
   it('leaves a gap, not a made-up sum, where a total has no rate', () => {

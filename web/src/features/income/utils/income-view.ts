@@ -37,18 +37,6 @@ export function totalSeries(periods: readonly IncomePeriod[]) {
   return { labels: periods.map((period) => periodLabel(period.period)), values: periods.map((period) => period.total) };
 }
 
-/** The lines that could not be converted, summed per currency over the range, to show beside the chart. */
-export function unconvertedAmounts(periods: readonly IncomePeriod[]): { currency: string | null; amount: number }[] {
-  const sums = new Map<string | null, number>();
-  for (const period of periods) {
-    for (const line of period.lines) {
-      if (line.converted !== null) continue;
-      sums.set(line.original.currency, (sums.get(line.original.currency) ?? 0) + line.original.amount);
-    }
-  }
-  return [...sums].map(([currency, amount]) => ({ currency, amount }));
-}
-
 /** Whether the view has anything to show: an amount, a view or a patron figure in some period. */
 export function hasIncomeData(response: IncomeResponse): boolean {
   return response.periods.some((period) => period.lines.length > 0 || period.views > 0 || period.patrons.net !== null || period.patrons.new !== null);
