@@ -10,8 +10,9 @@ export const API_TOKEN_READABLE_ROUTES: readonly string[] = [
   '/api/platformconnections',
   '/api/sync/status',
   '/api/notifications',
+  '/api/income',
 ];
-export const API_TOKEN_READABLE_PREFIXES: readonly string[] = ['/api/analytics/', '/api/youtubeanalytics/', '/api/content/'];
+export const API_TOKEN_READABLE_PREFIXES: readonly string[] = ['/api/analytics/', '/api/youtubeanalytics/', '/api/content/', '/api/income/'];
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
