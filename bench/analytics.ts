@@ -9,15 +9,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { startSandboxMailbox } from '../sandbox/mailbox/mailbox.ts';
-import { buildApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { openPostgres, wrapPglite } from '../server/db/client.ts';
+import { quantileOfSorted, startBenchServer } from './lib/bench-server.ts';
 
 const scale = Math.max(1, Number(process.argv[2] ?? 1));
 const DURATION_MS = 5_000;
@@ -100,8 +95,7 @@ async function runNodeClients(url: string, headers: Record<string, string>, conc
   });
   await worker.terminate();
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0;
-  return { requests: latencies.length, failed, p50: at(0.5), p95: at(0.95) };
+  return { requests: latencies.length, failed, p50: quantileOfSorted(latencies, 0.5), p95: quantileOfSorted(latencies, 0.95) };
 }
 
 async function measure(url: string, headers: Record<string, string>, concurrency: number, durationMs = DURATION_MS) {
@@ -113,27 +107,20 @@ async function measure(url: string, headers: Record<string, string>, concurrency
   return { ...result, serverMsPerRequest: loop.active / Math.max(1, result.requests) };
 }
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-bench-analytics-'));
-const silent = new Writable({ write: (_chunk, _encoding, callback) => callback() });
-const mailbox = await startSandboxMailbox({ directory: path.join(dataDir, 'mail'), logger: { info: () => {} } });
-const config = loadConfig({ ...process.env, DATA_DIR: dataDir, SMTP_URL: mailbox.smtpUrl, LOG_LEVEL: 'silent', SYNC_WORKERS: 'off' });
-// On PostgreSQL the bench seeds a database of its own (created here, dropped at the end), so runs repeat cleanly.
+// On PostgreSQL (DATABASE_URL) the bench seeds a database of its own (created here, dropped at the end), so runs repeat cleanly.
+const adminUrl = process.env.DATABASE_URL;
 const benchDatabaseName = `ah_bench_${process.pid}`;
-const admin = config.databaseUrl ? new pg.Client({ connectionString: config.databaseUrl }) : undefined;
+const admin = adminUrl ? new pg.Client({ connectionString: adminUrl }) : undefined;
 let benchDatabaseUrl: string | undefined;
-if (admin && config.databaseUrl) {
+if (admin && adminUrl) {
   await admin.connect();
   await admin.query(`create database ${benchDatabaseName}`);
-  const url = new URL(config.databaseUrl);
+  const url = new URL(adminUrl);
   url.pathname = `/${benchDatabaseName}`;
   benchDatabaseUrl = url.toString();
 }
-const database = benchDatabaseUrl ? openPostgres(benchDatabaseUrl, { max: 20 }) : wrapPglite(await PGlite.create());
-await database.migrate();
-const { app } = await buildApp({ config, database, logStream: silent });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const server = await startBenchServer({ databaseUrl: benchDatabaseUrl, poolMax: 20 });
+const { base, database } = server;
 const db = database.db;
 
 const username = `bench${Date.now()}`;
@@ -228,7 +215,7 @@ for (let round = 0; round < COMPUTED_ROUNDS; round += 1) {
     computedMs[mode].push(performance.now() - started);
   }
 }
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))]!;
+const quantile = (values: number[], q: number) => quantileOfSorted([...values].sort((a, b) => a - b), q);
 const compared = results['/api/analytics?days=90&compare=previous']!;
 const alone = results['/api/analytics?days=90&compare=none']!;
 const p95Ratio = compared.p95 / alone.p95;
@@ -240,12 +227,9 @@ process.stdout.write(
     `computed p50 ${computedRatio(0.5).toFixed(2)}×, p95 ${computedRatio(0.95).toFixed(2)}×\n`,
 );
 
-await app.close();
-await mailbox.close();
-await database.close();
+await server.close();
 if (admin) {
   await admin.query(`drop database if exists ${benchDatabaseName} with (force)`);
   await admin.end();
 }
-rmSync(dataDir, { recursive: true, force: true });
 rmSync(path.dirname(wrkScript), { recursive: true, force: true });

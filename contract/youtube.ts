@@ -2,6 +2,7 @@
 // A user without an active YouTube connection gets well-formed empty answers with `connected: false`.
 import { z } from 'zod';
 import { comparisonPeriod, comparisonQueryFields } from './comparison.ts';
+import { insightEvidence } from './insight-evidence.ts';
 import { syncStatus } from './sync-status.ts';
 
 export const YOUTUBE_DATE_RANGES = [7, 30, 90] as const;
@@ -276,11 +277,13 @@ export const insight = z.object({
   title: z.string(),
   recommendation: z.string(),
   /**
-   * How strongly the channel's own numbers support the claim, from sample size and effect size (a Mann-Whitney test
-   * with a Bonferroni correction for group comparisons; docs/decisions/005-youtube-insights-statistics.md).
+   * How strongly the channel's own numbers support the claim: 1 − √p, p the evidence's two-sided p-value adjusted for
+   * the comparisons made, capped at 0.99 (docs/decisions/025-insight-evidence.md).
    */
   confidenceScore: z.number().min(0).max(1),
   facts: z.record(z.string(), z.union([z.number(), z.string()])),
+  /** The groups, n, effect and 95 % interval the recommendation words; absent only on insights stored before it. */
+  evidence: insightEvidence.optional(),
   /** The video an insight is about, when it is about one. */
   videoId: z.string().nullable(),
   createdAt: z.iso.datetime(),

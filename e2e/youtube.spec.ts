@@ -74,9 +74,15 @@ test.describe('YouTube analytics', () => {
 
     const insights = page.locator('section').filter({ has: page.getByRole('heading', { name: 'AI-Powered Insights' }) });
     await page.getByRole('button', { name: 'Generate Insights' }).first().click();
-    await expect(page.getByText(/insights? generated\.$/)).toBeVisible({ timeout: 60_000 });
-    await expect(insights.getByRole('listitem').first()).toBeVisible();
-    await expect(insights.getByText(/\d+% confidence/).first()).toBeVisible();
+    // Only insights whose 95 % interval clears "no difference" are shown, each with its evidence line; when none
+    // does, the panel says so in the contract's words.
+    await expect(page.getByText(/insights? generated\.$|^Not enough evidence yet: /)).toBeVisible({ timeout: 60_000 });
+    if ((await insights.getByRole('listitem').count()) > 0) {
+      await expect(insights.getByText(/\d+% confidence/).first()).toBeVisible();
+      await expect(insights.getByText(/: .*, 95 % CI [\d.]+–[\d.]+(×| points), n = \d+( vs \d+)?$/).first()).toBeVisible();
+    } else {
+      await expect(insights.getByText('Not enough evidence yet', { exact: true })).toBeVisible();
+    }
 
     // The choice lives in the URL: the radio is checked once the navigation has happened.
     await revenue.getByRole('radio', { name: '7 days' }).click();

@@ -147,6 +147,11 @@ const requestSerializer = (request: { method: string; url: string; ip?: string; 
   id: request.id,
 });
 
+function isApiPath(url: string): boolean {
+  const pathname = url.split('?')[0] ?? '';
+  return pathname === '/api' || pathname.startsWith('/api/');
+}
+
 export async function buildApp({ config, database, clock = systemClock, logStream, sandboxRoutes }: AppDependencies): Promise<App> {
   const app = Fastify({
     logger: {
@@ -183,6 +188,9 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     retryAfter: config.overload.retryAfterSeconds,
     pressureHandler: async (request, _reply, type) => {
       if ((HEALTH_PATHS as readonly string[]).includes(request.routeOptions.url ?? '')) return;
+      // The web app's files are read from disk and cost nothing to the database: refusing one (a screen's lazily
+      // loaded chunk) would break the page the user is on, where a refused API call only retries.
+      if (request.method === 'GET' && !isApiPath(request.url)) return;
       if (type === 'eventLoopDelay' && Date.now() - readyAt < OVERLOAD_STARTUP_GRACE_MS) return;
       // debug, not warn: a log line per refused request would add to the very load being shed.
       request.log.debug({ event: 'overload.shed', type }, 'under pressure: request refused with 503');
@@ -423,7 +431,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   }
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
-    if (pathname === '/api' || pathname.startsWith('/api/') || request.method !== 'GET') {
+    if (isApiPath(pathname) || request.method !== 'GET') {
       return reply.status(404).send({ message: `No such API call: ${request.method} ${pathname}`, code: 'not_found' });
     }
     if (!hasWebBuild) return reply.status(404).type('text/plain').send('The web app is not built yet: run `npm run build`.');

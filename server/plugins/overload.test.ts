@@ -33,6 +33,10 @@ it('checklist 39: under pressure the server answers 503 with Retry-After, and he
 
   expect((await server.request('GET', '/api/health')).status).toBe(200);
   expect((await server.request('GET', '/api/ready')).status).toBe(200);
+  // The web app's files still load (a refused lazy chunk would break the page on screen); API calls stay refused.
+  expect((await server.request('GET', '/assets/no-such-chunk.js')).status).not.toBe(503);
+  expect((await server.request('GET', '/dashboard')).status).not.toBe(503);
+  expect((await server.request('GET', '/api/no-such-call')).status).toBe(503);
 });
 
 it('checklist 39: the thresholds come from the configuration, on by default', () => {

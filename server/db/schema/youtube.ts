@@ -159,7 +159,8 @@ export const youtubeInsights = pgTable(
     title: text('title').notNull(),
     recommendation: text('recommendation').notNull(),
     confidenceScore: doublePrecision('confidence_score').notNull(),
-    facts: jsonb('facts').$type<Record<string, number | string>>().notNull(),
+    /** The numbers an insight cites, and under `evidence` its structured evidence (decision 025). */
+    facts: jsonb('facts').$type<Record<string, unknown>>().notNull(),
     videoId: text('video_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },

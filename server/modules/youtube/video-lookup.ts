@@ -16,12 +16,12 @@ function videoKey(id: string): { id: number } | { videoId: string } | undefined 
 
 export type RequireVideo = (userId: number, id: string) => Promise<{ channel: ChannelRow; row: VideoDetailRow }>;
 
-export function createVideoLookup(repository: Pick<YoutubeRepository, 'activeChannel' | 'findVideo'>): RequireVideo {
+export function createVideoLookup(repository: Pick<YoutubeRepository, 'findChannelVideo'>): RequireVideo {
   return async function requireVideo(userId, id) {
-    const channel = await repository.activeChannel(userId);
     const key = videoKey(id);
-    const row = channel && key ? await repository.findVideo(channel.connectionId, key) : undefined;
-    if (!channel || !row) throw new AppError('not_found', 'No such video.');
-    return { channel, row };
+    // The channel and the video in one query: a video page's every call starts here.
+    const found = key ? await repository.findChannelVideo(userId, key) : undefined;
+    if (!found?.row) throw new AppError('not_found', 'No such video.');
+    return { channel: found.channel, row: found.row };
   };
 }

@@ -1,5 +1,6 @@
 // The YouTube insights (the engine's rules over the channel's last months) and a video's viral potential against the
 // channel's own videos, each read from what the sync stored.
+import { insightEvidence } from '#contract/insight-evidence.ts';
 import { type Insight, normalizeRetentionData, type ViralAnalysis } from '#contract/youtube.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -9,7 +10,7 @@ import type { InsightRewriter } from './insights/rewrite.ts';
 import { topDecileChance } from './insights/top-decile-chance.ts';
 import { analyzeViralPotential } from './insights/viral-potential.ts';
 import type { RequireVideo } from './video-lookup.ts';
-import type { YoutubeRepository } from './youtube.repository.ts';
+import { EVIDENCE_KEY, type YoutubeRepository } from './youtube.repository.ts';
 
 const INSIGHT_HISTORY_DAYS = 120;
 
@@ -48,6 +49,16 @@ export async function insightVideosOf(repository: Pick<YoutubeRepository, 'insig
   }));
 }
 
+/** A stored facts column split into the flat facts and the evidence (absent on insights stored before decision 025). */
+function splitFacts(stored: Record<string, unknown>): Pick<Insight, 'facts' | 'evidence'> {
+  const facts: Insight['facts'] = {};
+  for (const [key, value] of Object.entries(stored)) {
+    if (key !== EVIDENCE_KEY && (typeof value === 'number' || typeof value === 'string')) facts[key] = value;
+  }
+  const evidence = insightEvidence.safeParse(stored[EVIDENCE_KEY]);
+  return evidence.success ? { facts, evidence: evidence.data } : { facts };
+}
+
 export interface YoutubeInsightsDeps {
   repository: YoutubeRepository;
   clock: Clock;
@@ -62,7 +73,7 @@ export function createYoutubeInsightsService({ repository, clock, rewrite, requi
     title: row.title,
     recommendation: row.recommendation,
     confidenceScore: Number(row.confidence_score),
-    facts: row.facts,
+    ...splitFacts(row.facts),
     videoId: row.video_id,
     createdAt: new Date(row.created_at).toISOString(),
   });

@@ -2,11 +2,15 @@
 // from the signed-in user (activeChannel), so another user's rows cannot appear; sums, sorting and paging over many
 // rows run in SQL.
 import { eq, sql, type SQL } from 'drizzle-orm';
+import type { InsightEvidence } from '#contract/insight-evidence.ts';
 import type { RevenueAccess, VideoSortKey } from '#contract/youtube.ts';
 import { type Database, queryRows } from '../../db/client.ts';
 import { completeThroughOf, revenueCompleteThroughOf } from '../../db/freshness.ts';
 import { youtubeInsights } from '../../db/schema.ts';
 import { grantsYoutubeAnalytics, grantsYoutubeRevenue } from '../../providers/youtube/scopes.ts';
+
+/** Where an insight's evidence lives inside its facts column. */
+export const EVIDENCE_KEY = 'evidence';
 
 export interface ChannelRow {
   connectionId: number;
@@ -63,6 +67,48 @@ const videoColumns = sql`ci.id, coalesce(yv.video_id, ci.platform_content_id) as
   yv.thumbnail_url, yv.duration_seconds, coalesce(yv.views, 0)::float8 as views, yv.watch_time_minutes, yv.likes, yv.comments,
   yv.estimated_revenue, yv.estimated_ad_revenue, yv.cpm, yv.impressions, yv.click_through_rate, yv.average_view_percentage`;
 
+interface ChannelColumns {
+  id: number;
+  title: string | null;
+  display_name: string | null;
+  revenue_access: string | null;
+  scope: string | null;
+  last_synced_at: string | Date | null;
+  reach_reports_since: string | Date | null;
+}
+
+/** The user's active YouTube connection with its channel row (the synced one first), at most one row. */
+const activeChannelQuery = (userId: number) => sql`select c.id, yc.title, c.display_name, yc.revenue_access, c.scope, c.last_synced_at, yc.reach_reports_since
+  from platform_connections c left join youtube_channels yc on yc.connection_id = c.id
+  where c.user_id = ${userId} and c.platform = 'youtube' and c.is_active and not c.manual
+  order by (yc.connection_id is not null) desc, c.last_synced_at desc nulls last, c.id
+  limit 1`;
+
+function toChannelRow(row: ChannelColumns): ChannelRow {
+  // Before the first YouTube sync has recorded what revenue we may read, the granted scope is the best guide.
+  const stored = row.revenue_access;
+  const revenueAccess: RevenueAccess =
+    stored === 'available' || stored === 'missingScope' || stored === 'notMonetized' ? stored : grantsYoutubeRevenue(row.scope) ? 'available' : 'missingScope';
+  return {
+    connectionId: Number(row.id),
+    title: row.title ?? row.display_name,
+    revenueAccess,
+    analyticsAccess: grantsYoutubeAnalytics(row.scope),
+    // row_to_json gives timestamps as ISO text, a plain query as Dates: both parse.
+    reachSince: row.reach_reports_since ? new Date(row.reach_reports_since) : null,
+    lastSyncedAt: row.last_synced_at ? new Date(row.last_synced_at) : null,
+  };
+}
+
+/** One video of the connection (a column or value) by our id or YouTube's videoId, with what its page shows. */
+const videoDetailQuery = (connectionId: SQL, key: { id: number } | { videoId: string }) => {
+  const match = 'id' in key ? sql`ci.id = ${key.id}` : sql`(ci.platform_content_id = ${key.videoId} or yv.video_id = ${key.videoId})`;
+  return sql`select ${videoColumns}, yv.retention, yv.retention_fetched_at, yv.stats_updated_at, yv.early_views
+    from content_items ci left join youtube_videos yv on yv.content_item_id = ci.id
+    where ci.connection_id = ${connectionId} and ${match}
+    order by ci.id limit 1`;
+};
+
 /** (likes + comments) / views, as the API computes engagementRate; null where it cannot be computed. */
 const engagementExpression = sql`case when yv.views > 0 and (yv.likes is not null or yv.comments is not null)
   then (coalesce(yv.likes, 0) + coalesce(yv.comments, 0)) / yv.views end`;
@@ -98,39 +144,25 @@ export function createYoutubeRepository(db: Database) {
      * the one with synced YouTube data first, then the most recently synced.
      */
     async activeChannel(userId: number): Promise<ChannelRow | undefined> {
-      const [row] = await queryRows<{
-        id: number;
-        title: string | null;
-        display_name: string | null;
-        revenue_access: string | null;
-        scope: string | null;
-        last_synced_at: string | Date | null;
-        reach_reports_since: string | Date | null;
-      }>(
+      const [row] = await queryRows<ChannelColumns>(db, activeChannelQuery(userId));
+      return row ? toChannelRow(row) : undefined;
+    },
+
+    /**
+     * The user's active channel and one of its videos by our id or YouTube's videoId, in one round trip (a video
+     * page's first query; another channel's video reads as absent): undefined without a channel, `row` undefined
+     * without such a video.
+     */
+    async findChannelVideo(userId: number, key: { id: number } | { videoId: string }): Promise<{ channel: ChannelRow; row: VideoDetailRow | undefined } | undefined> {
+      const [found] = await queryRows<{ channel: ChannelColumns } & { [column: string]: unknown }>(
         db,
-        sql`select c.id, yc.title, c.display_name, yc.revenue_access, c.scope, c.last_synced_at, yc.reach_reports_since
-          from platform_connections c left join youtube_channels yc on yc.connection_id = c.id
-          where c.user_id = ${userId} and c.platform = 'youtube' and c.is_active and not c.manual
-          order by (yc.connection_id is not null) desc, c.last_synced_at desc nulls last, c.id
-          limit 1`,
+        sql`with channel as (${activeChannelQuery(userId)})
+          select row_to_json(channel) as channel, v.*
+          from channel left join lateral (${videoDetailQuery(sql`channel.id`, key)}) v on true`,
       );
-      if (!row) return undefined;
-      // Before the first YouTube sync has recorded what revenue we may read, the granted scope is the best guide.
-      const stored = row.revenue_access;
-      const revenueAccess: RevenueAccess =
-        stored === 'available' || stored === 'missingScope' || stored === 'notMonetized'
-          ? stored
-          : grantsYoutubeRevenue(row.scope)
-            ? 'available'
-            : 'missingScope';
-      return {
-        connectionId: Number(row.id),
-        title: row.title ?? row.display_name,
-        revenueAccess,
-        analyticsAccess: grantsYoutubeAnalytics(row.scope),
-        reachSince: row.reach_reports_since ? new Date(row.reach_reports_since) : null,
-        lastSyncedAt: row.last_synced_at ? new Date(row.last_synced_at) : null,
-      };
+      if (!found) return undefined;
+      const { channel, ...video } = found;
+      return { channel: toChannelRow(channel), row: video.id === null ? undefined : (video as unknown as VideoDetailRow) };
     },
 
     /** One page of the channel's videos and the number matching, counted in the same pass. */
@@ -153,19 +185,6 @@ export function createYoutubeRepository(db: Database) {
       // A page past the end: count without fetching.
       const [counted] = await queryRows<{ total: string }>(db, sql`select count(*)::text as total from content_items ci where ${where}`);
       return { rows, total: Number(counted?.total ?? 0) };
-    },
-
-    /** A video of the channel by our id or YouTube's videoId; another channel's video reads as absent. */
-    async findVideo(connectionId: number, key: { id: number } | { videoId: string }): Promise<VideoDetailRow | undefined> {
-      const match = 'id' in key ? sql`ci.id = ${key.id}` : sql`(ci.platform_content_id = ${key.videoId} or yv.video_id = ${key.videoId})`;
-      const [row] = await queryRows<VideoDetailRow>(
-        db,
-        sql`select ${videoColumns}, yv.retention, yv.retention_fetched_at, yv.stats_updated_at, yv.early_views
-          from content_items ci left join youtube_videos yv on yv.content_item_id = ci.id
-          where ci.connection_id = ${connectionId} and ${match}
-          order by ci.id limit 1`,
-      );
-      return row;
     },
 
     videoTraffic(contentItemId: number) {
@@ -331,16 +350,28 @@ export function createYoutubeRepository(db: Database) {
 
     /**
      * Replaces the channel's insights with a newly generated batch: a run that finds nothing must not leave the
-     * previous run's claims standing.
+     * previous run's claims standing. The evidence is kept in the facts column (jsonb) under `evidence`.
      */
     async replaceInsights(
       connectionId: number,
-      insights: { insightType: string; title: string; recommendation: string; confidenceScore: number; facts: Record<string, number | string>; videoId: string | null }[],
+      insights: {
+        insightType: string;
+        title: string;
+        recommendation: string;
+        confidenceScore: number;
+        facts: Record<string, number | string>;
+        evidence: InsightEvidence;
+        videoId: string | null;
+      }[],
       createdAt: Date,
     ): Promise<void> {
       await db.transaction(async (tx) => {
         await tx.delete(youtubeInsights).where(eq(youtubeInsights.connectionId, connectionId));
-        if (insights.length > 0) await tx.insert(youtubeInsights).values(insights.map((insight) => ({ connectionId, ...insight, createdAt })));
+        if (insights.length > 0) {
+          await tx.insert(youtubeInsights).values(
+            insights.map(({ facts, evidence, ...insight }) => ({ connectionId, ...insight, facts: { ...facts, [EVIDENCE_KEY]: evidence }, createdAt })),
+          );
+        }
       });
     },
 
@@ -352,7 +383,7 @@ export function createYoutubeRepository(db: Database) {
         title: string;
         recommendation: string;
         confidence_score: number;
-        facts: Record<string, number | string>;
+        facts: Record<string, unknown>;
         video_id: string | null;
         created_at: string | Date;
       }>(

@@ -7,6 +7,7 @@ import { type Account, signUpWithAccess } from '../../test/platforms.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import { seedYoutubeChannel } from '../../test/youtube-factory.ts';
 import { earlyViewsFor, wobble } from '../../test/youtube-insight-data.ts';
+import { citesEvidence } from './insights/rewrite.ts';
 
 const API_KEY = 'sk-insights-test-key-0123456789';
 let model: Server;
@@ -53,7 +54,9 @@ describe('insight rewording', () => {
     const response = await server.request('POST', '/api/youtubeanalytics/insights/generate', { token: account.token });
     expect(response.status).toBe(200);
     const day = response.body.find((insight: { insightType: string }) => insight.insightType === 'best_publish_day');
-    expect(day.recommendation).toMatch(/^Good news! Videos published on Tuesday \(UTC\) get a median of/);
+    expect(day.recommendation).toMatch(/^Good news! Videos published on Tuesday \(UTC\) got \d\.\d× the 7-day views/);
+    // The reworded text still cites exactly the stored evidence's numbers.
+    expect(citesEvidence(day.evidence, day.recommendation)).toBe(true);
     expect(day.confidenceScore).toBeGreaterThanOrEqual(0.8);
     expect(prompts).toHaveLength(1);
     expect(JSON.parse(prompts[0]!).model).toBe('local-test');

@@ -468,7 +468,11 @@ describe('insights and viral potential', () => {
     const day = generated.body.find((insight: { insightType: string }) => insight.insightType === 'best_publish_day');
     expect(day).toMatchObject({ title: 'Best day to publish: Tuesday', videoId: null, createdAt: '2026-11-02T10:00:00.000Z' });
     expect(day.confidenceScore).toBeGreaterThanOrEqual(0.8);
-    expect(day.recommendation).toContain('Tuesday');
+    expect(day.recommendation).toMatch(/^Videos published on Tuesday \(UTC\) got \d\.\d× the 7-day views of those published on other days, 95 % CI \d\.\d–\d\.\d×, n = \d+ vs \d+\./);
+    // The evidence travels with the insight, stored in the facts column and split out again.
+    expect(day.evidence).toMatchObject({ effect: 'ratioOfGeometricMeans', measure: '7-day views', noEffect: 1, comparisons: 7 });
+    expect(day.evidence.ci95.low).toBeGreaterThan(1);
+    expect(day.facts).not.toHaveProperty('evidence');
     const scores = generated.body.map((insight: { confidenceScore: number }) => insight.confidenceScore);
     expect(scores).toEqual([...scores].sort((a: number, b: number) => b - a));
     expect((await get('/api/youtubeanalytics/insights', frank)).body).toEqual(generated.body);

@@ -1,15 +1,13 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
-import { RouterProvider } from 'react-router/dom';
 import { createQueryClient } from '../lib/query-client';
-import { createRouter } from './router';
+import { AppRoutes } from './router';
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
-  const [router] = useState(createRouter);
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <AppRoutes />
     </QueryClientProvider>
   );
 }

@@ -1,10 +1,8 @@
-import { useRouteError } from 'react-router';
+import { Component, type ReactNode } from 'react';
 import { buttonClasses } from '../components/ui/button';
 
 /** Shown when a screen throws while rendering: a way out instead of a blank page. */
 export function RouteError() {
-  const error = useRouteError();
-  console.error(error);
   return (
     <main className="flex min-h-screen flex-col items-center justify-center gap-4 bg-slate-950 p-6 text-center">
       <title>Something went wrong · Analytics Hub</title>
@@ -18,4 +16,21 @@ export function RouteError() {
       </a>
     </main>
   );
+}
+
+/** Catches a render error (or a screen's code that failed to download) anywhere below it and shows RouteError. */
+export class RouteErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override componentDidCatch(error: unknown) {
+    console.error(error);
+  }
+
+  override render() {
+    return this.state.failed ? <RouteError /> : this.props.children;
+  }
 }

@@ -1,6 +1,7 @@
 // checklist 15: the bundle must raise no CSP violation; zod's eval probe and compiled parsers would (no 'unsafe-eval').
 import { afterEach, expect, it, vi } from 'vitest';
 import entry from '../main.tsx?raw';
+import configuration from './zod-config.ts?raw';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -9,6 +10,8 @@ afterEach(() => {
 it('checklist 15: zod is configured jitless before any schema module, so it never calls new Function', async () => {
   // ES modules run in import order: the configuration must be the entry's first import.
   expect(/^import\s+(?:.+\s+from\s+)?'([^']+)'/m.exec(entry)?.[1]).toBe('./lib/zod-config');
+  // And it does not import zod itself, so zod stays out of the initial JavaScript.
+  expect(configuration).not.toMatch(/from\s+'zod/);
 
   const evalCalls: string[] = [];
   vi.stubGlobal(
@@ -20,6 +23,7 @@ it('checklist 15: zod is configured jitless before any schema module, so it neve
       },
     }),
   );
+  // zod loaded before the configuration (a test's order) adopts it as well as zod loaded after (the app's order).
   const { z } = await import('zod');
   await import('./zod-config');
   expect(z.config().jitless).toBe(true);

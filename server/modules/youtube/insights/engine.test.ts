@@ -1,8 +1,9 @@
 // The insight rules on constructed channels whose answer is known: each rule finds the planted effect, with the
 // confidence the evidence deserves, and says nothing where there is no effect or too little data.
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../test/seeded-random.ts';
 import { dayBefore, earlyViewsFor, emptyInput, NOW, retentionCurve, testVideo, wobble } from '../../../test/youtube-insight-data.ts';
-import { generateInsights, type InsightVideo, performanceMeasure, segmentDrops, watchRatioAt } from './engine.ts';
+import { generateInsights, hasEnoughEvidence, type InsightVideo, performanceMeasure, segmentDrops, watchRatioAt } from './engine.ts';
 
 const WEEKDAY_TUESDAY = 2;
 
@@ -28,11 +29,27 @@ describe('best publishing day', () => {
     expect(insight).toBeDefined();
     expect(insight!.title).toBe('Best day to publish: Tuesday');
     expect(insight!.confidenceScore).toBeGreaterThanOrEqual(0.8);
-    expect(insight!.facts).toMatchObject({ weekday: 'Tuesday', sampleSize: tuesdayCount, otherSampleSize: 214 - tuesdayCount, measure: 'views in their first 7 days' });
-    expect(Number(insight!.facts.ratio)).toBeGreaterThan(1.9);
-    expect(Number(insight!.facts.ratio)).toBeLessThan(2.3);
-    expect(insight!.recommendation).toContain(`(n=${tuesdayCount} vs ${214 - tuesdayCount})`);
-    expect(insight!.recommendation).toMatch(/Videos published on Tuesday \(UTC\) get a median of [\d,]+ views in their first 7 days, 2\.\d× the median of your other days/);
+    expect(insight!.facts).toMatchObject({ weekday: 'Tuesday', sampleSize: tuesdayCount, otherSampleSize: 214 - tuesdayCount, measure: '7-day views' });
+    const { evidence } = insight!;
+    expect(evidence).toMatchObject({
+      groups: [
+        { label: 'videos published on Tuesday (UTC)', n: tuesdayCount },
+        { label: 'those published on other days', n: 214 - tuesdayCount },
+      ],
+      measure: '7-day views',
+      effect: 'ratioOfGeometricMeans',
+      noEffect: 1,
+      comparisons: 7,
+    });
+    // The planted 2.1× lies inside the interval, which lies above 1.
+    expect(evidence.ci95.low).toBeGreaterThan(1);
+    expect(evidence.ci95.low).toBeLessThan(2.1);
+    expect(evidence.ci95.high).toBeGreaterThan(2.1);
+    expect(insight!.recommendation).toBe(
+      `Videos published on Tuesday (UTC) got ${evidence.estimate.toFixed(1)}× the 7-day views of those published on other days, ` +
+        `95 % CI ${evidence.ci95.low.toFixed(1)}–${evidence.ci95.high.toFixed(1)}×, n = ${tuesdayCount} vs ${214 - tuesdayCount}. ` +
+        'Schedule your most important uploads on Tuesday.',
+    );
   });
 
   it('says nothing when no weekday differs', () => {
@@ -48,13 +65,14 @@ describe('best publishing day', () => {
       }));
     const confidence = (count: number, factor: number) => ofType(generateInsights(emptyInput(noisy(count, factor))), 'best_publish_day')[0]?.confidenceScore;
     const strong = confidence(214, 2.1)!;
-    const smallerEffect = confidence(214, 1.6)!;
-    const fewerVideos = confidence(100, 2.1)!;
+    const smallerEffect = confidence(214, 1.8)!;
+    const fewerVideos = confidence(150, 2.1)!;
     expect(strong).toBeGreaterThanOrEqual(0.95);
     expect(smallerEffect).toBeLessThan(strong);
     expect(fewerVideos).toBeLessThan(strong);
-    expect(confidence(50, 2.1)).toBeUndefined();
-    expect(confidence(214, 1.3)).toBeUndefined();
+    // 100 videos, ±90 % noise: the interval of a 2.1× effect reaches down to 1 once adjusted for seven weekdays.
+    expect(confidence(100, 2.1)).toBeUndefined();
+    expect(confidence(214, 1.1)).toBeUndefined();
   });
 
   it('uses views per day since publishing when first-week history is missing', () => {
@@ -66,6 +84,7 @@ describe('best publishing day', () => {
     expect(performanceMeasure(videos, NOW)?.key).toBe('viewsPerDay');
     const [insight] = ofType(generateInsights(emptyInput(videos)), 'best_publish_day');
     expect(insight?.facts).toMatchObject({ weekday: 'Tuesday', measure: 'views per day since publishing' });
+    expect(insight!.recommendation).toMatch(/^Videos published on Tuesday \(UTC\) got 2\.0× the views per day since publishing of those published on other days, 95 % CI/);
   });
 });
 
@@ -105,7 +124,7 @@ describe('video length', () => {
     });
     const [insight] = ofType(generateInsights(emptyInput(videos)), 'video_length');
     expect(insight?.facts.length).toBe('10–20 minutes');
-    expect(insight!.recommendation).toContain('(n=20 vs 80)');
+    expect(insight!.recommendation).toMatch(/^Videos of 10–20 minutes got 1\.7× the 7-day views of your other videos, 95 % CI 1\.\d–1\.\d×, n = 20 vs 80\./);
   });
 
   it('says nothing when lengths do not matter', () => {
@@ -115,14 +134,64 @@ describe('video length', () => {
   });
 });
 
+describe('a planted effect in noisy data (log-normal views, fixed seed)', () => {
+  /** 14 videos of 10–20 minutes with `factor`× the 7-day views of 41 others spread over the other lengths. */
+  function noisyLengths(factor: number, longCount = 14, seed = 1) {
+    const random = seededRandom(seed);
+    const others = [45, 180, 480, 1800];
+    return channel(longCount + 41, (_video, index) => {
+      const long = index < longCount;
+      const firstWeek = Math.round(Math.exp(random.normal(Math.log(8000 * (long ? factor : 1)), 0.4)));
+      return { durationSeconds: long ? 900 : others[index % 4]!, earlyViews: earlyViewsFor(firstWeek) };
+    });
+  }
+
+  it('finds a planted 1.6× with a 95 % interval covering 1.6, and words exactly its evidence', () => {
+    const [insight] = ofType(generateInsights(emptyInput(noisyLengths(1.6))), 'video_length');
+    expect(insight).toBeDefined();
+    const { evidence } = insight!;
+    expect(evidence.groups).toEqual([
+      { label: 'videos of 10–20 minutes', n: 14 },
+      { label: 'your other videos', n: 41 },
+    ]);
+    expect(evidence.ci95.low).toBeGreaterThan(1);
+    expect(evidence.ci95.low).toBeLessThan(1.6);
+    expect(evidence.ci95.high).toBeGreaterThan(1.6);
+    const one = (value: number) => value.toFixed(1);
+    expect(insight!.recommendation).toBe(
+      `Videos of 10–20 minutes got ${one(evidence.estimate)}× the 7-day views of your other videos, 95 % CI ${one(evidence.ci95.low)}–${one(evidence.ci95.high)}×, n = 14 vs 41. ` +
+        'Favour this length when you plan new videos.',
+    );
+  });
+
+  it('says nothing when there is no effect, but in at most 5 % of channels (the family-wise error rate)', () => {
+    const claims = Array.from({ length: 200 }, (_, seed) => ofType(generateInsights(emptyInput(noisyLengths(1, 14, seed + 1))), 'video_length').length);
+    expect(claims[0]).toBe(0);
+    expect(claims.reduce((sum, count) => sum + count, 0) / claims.length).toBeLessThanOrEqual(0.05);
+  });
+
+  it('says nothing about a group of 4 videos, however large their effect', () => {
+    expect(ofType(generateInsights(emptyInput(noisyLengths(3, 4))), 'video_length')).toEqual([]);
+  });
+
+  it('drops an insight whose interval reaches no effect, or whose group is below 5', () => {
+    const [insight] = ofType(generateInsights(emptyInput(noisyLengths(1.6))), 'video_length');
+    expect(hasEnoughEvidence(insight!)).toBe(true);
+    expect(hasEnoughEvidence({ evidence: { ...insight!.evidence, ci95: { low: 0.98, high: 2.1 } } })).toBe(false);
+    expect(hasEnoughEvidence({ evidence: { ...insight!.evidence, groups: [{ label: 'a', n: 4 }, { label: 'b', n: 41 }] } })).toBe(false);
+  });
+});
+
 describe('videos beating the channel median', () => {
   it('names the video whose click-through rate stands out', () => {
     const videos = channel(40, (_video, index) => (index === 7 ? { clickThroughRate: 12.5, title: 'The big one' } : {}));
     const [insight] = ofType(generateInsights(emptyInput(videos)), 'click_through_rate');
     expect(insight?.videoId).toBe('v0000000007');
     expect(insight!.recommendation).toContain('"The big one" has a click-through rate of 12.5 %');
-    expect(insight!.facts).toMatchObject({ value: 12.5, sampleSize: 40 });
-    expect(insight!.confidenceScore).toBeGreaterThan(0.7);
+    expect(insight!.facts).toMatchObject({ value: 12.5, sampleSize: 39 });
+    expect(insight!.evidence).toMatchObject({ effect: 'ratioToMedian', groups: [{ label: 'this video', n: 1 }, { label: 'your other videos (median)', n: 39 }] });
+    expect(insight!.recommendation).toMatch(/, 2\.\d× the median of your other videos \(4\.\d %\), 95 % CI 2\.\d–\d\.\d×, n = 1 vs 39\./);
+    expect(insight!.confidenceScore).toBeGreaterThan(0.9);
   });
 
   it('names the video that holds its audience', () => {
@@ -154,9 +223,14 @@ describe('retention drop-off', () => {
   it('finds where viewers leave across the curves', () => {
     const videos = channel(12, (_video, index) => ({ retention: retentionCurve(0.3, 0.15, index), durationSeconds: 600 }));
     const [insight] = ofType(generateInsights(emptyInput(videos)), 'retention_dropoff');
-    expect(insight?.facts).toMatchObject({ segmentStartPercent: 30, segmentEndPercent: 35, sampleSize: 12, videosAgreeing: 12 });
+    expect(insight?.facts).toMatchObject({ segmentStartPercent: 30, segmentEndPercent: 35, sampleSize: 12 });
     expect(insight!.recommendation).toContain('about 3:00–3:30 into a typical 10:00 video');
-    expect(insight!.confidenceScore).toBeCloseTo(0.71, 2);
+    // The planted extra drop is 15 points in the stretch (the gentle slope costs ~2 points in every stretch).
+    expect(insight!.evidence).toMatchObject({ effect: 'meanDifference', noEffect: 0, comparisons: 19, groups: [{ n: 12 }, { n: 12 }] });
+    expect(insight!.evidence.estimate).toBeCloseTo(15, -0.5);
+    expect(insight!.evidence.ci95.low).toBeGreaterThan(10);
+    expect(insight!.recommendation).toMatch(/loses 15\.\d points more of the audience than an average other 5 % stretch, 95 % CI 1\d\.\d–1\d\.\d points, n = 12 vs 12\./);
+    expect(insight!.confidenceScore).toBe(0.99);
   });
 
   it('says nothing for smooth curves or too few of them', () => {
@@ -186,7 +260,10 @@ describe('traffic sources', () => {
     const [decline] = ofType(insights, 'traffic_source_decline');
     expect(growth?.facts).toMatchObject({ sourceType: 'YT_SEARCH', source: 'YouTube search', periodEnd: dayBefore(2) });
     expect(Number(growth!.facts.changePercent)).toBeCloseTo(60, -1);
-    expect(growth!.recommendation).toMatch(/^Views from YouTube search grew 6\d % over the last 28 days/);
+    expect(growth!.recommendation).toMatch(/^The last 28 days brought 1\.6× the daily views from YouTube search of the 28 days before, 95 % CI 1\.\d–1\.\d×, n = 28 vs 28\./);
+    expect(growth!.evidence.ci95.low).toBeLessThan(1.6);
+    expect(growth!.evidence.ci95.high).toBeGreaterThan(1.6);
+    expect(decline!.evidence.ci95.high).toBeLessThan(1);
     expect(growth!.confidenceScore).toBeGreaterThanOrEqual(0.8);
     expect(decline?.facts).toMatchObject({ sourceType: 'RELATED_VIDEO', source: 'Suggested videos' });
   });
@@ -210,7 +287,7 @@ describe('RPM trend', () => {
     const [insight] = ofType(generateInsights(emptyInput([], { daily })), 'rpm_trend');
     expect(insight?.title).toBe('Your RPM is rising');
     expect(Number(insight!.facts.changePercent)).toBeGreaterThan(20);
-    expect(insight!.recommendation).toMatch(/^Your RPM rose to \$\d\.\d\d per 1,000 views over the last 28 days/);
+    expect(insight!.recommendation).toMatch(/^The last 28 days had 1\.3× the average daily RPM of the 28 days before, 95 % CI 1\.\d–1\.\d×, n = 28 vs 28\. Your RPM averaged \$\d\.\d\d per 1,000 views a day/);
   });
 
   it('gives a channel without revenue access no RPM insight', () => {

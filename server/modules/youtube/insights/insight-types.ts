@@ -1,4 +1,5 @@
 // What the insights rules read and say, and the evidence thresholds they share.
+import type { InsightEvidence } from '#contract/insight-evidence.ts';
 import type { RetentionPoint, RevenueAccess } from '#contract/youtube.ts';
 
 export interface InsightVideo {
@@ -34,8 +35,11 @@ export interface ComputedInsight {
   insightType: string;
   title: string;
   recommendation: string;
+  /** Derived from `evidence` (confidenceFromEvidence), never set by hand. */
   confidenceScore: number;
   facts: Facts;
+  /** The statistics the recommendation words: groups and n, the effect and its 95 % interval. */
+  evidence: InsightEvidence;
   /** YouTube's videoId when the insight is about one video. */
   videoId: string | null;
 }
@@ -51,10 +55,8 @@ export const MIN_RETENTION_CURVES = 5;
 export const EARLY_WINDOW_DAYS = 7;
 export const TREND_WINDOW_DAYS = 28;
 
-// A claim is made only when the evidence clears all three: adjusted p-value, effect size, and a difference a
-// creator would care about.
-export const MAX_P_ADJUSTED = 0.1;
-export const MIN_EFFECT = 0.2;
+// A claim is made only when its 95 % interval excludes no effect (decision 025) and the estimate is a difference a
+// creator would care about: at least 15 % for a group of videos, 20 % for a traffic source, 10 % for RPM.
 export const MIN_RATIO = 1.15;
 
 export const DAY_MS = 86_400_000;

@@ -1,28 +1,31 @@
-// Which publishing times and video lengths do better on this channel: video performance made comparable across ages,
-// compared group against group.
-import { formatCount, formatRatio } from './format.ts';
-import { comparisonConfidence, type MannWhitneyResult, mannWhitney, median, round } from './statistics.ts';
-import { DAY_MS, EARLY_WINDOW_DAYS, MAX_P_ADJUSTED, MIN_EFFECT, MIN_GROUP, MIN_RATIO, MIN_VIDEOS, WEEKDAYS, type InsightVideo, type InsightInput, type Facts, type ComputedInsight } from './insight-types.ts';
+// Which publishing times and video lengths do better on this channel: each group of videos against all the others, at
+// the same age (views 7 days after publishing) where the day-by-day history allows, as a ratio of geometric means with
+// its 95 % interval (evidence.ts). The text only words that evidence.
+import { buildEvidence, confidenceFromEvidence, type Estimate, excludesNoEffect, ratioOfGeometricMeans } from './evidence.ts';
+import { comparisonSentence } from './format.ts';
+import { round } from './statistics.ts';
+import { viewsAtElapsed } from './views-at-age.ts';
+import { DAY_MS, EARLY_WINDOW_DAYS, MIN_GROUP, MIN_RATIO, MIN_VIDEOS, WEEKDAYS, type InsightVideo, type InsightInput, type Facts, type ComputedInsight } from './insight-types.ts';
 
 export interface PerformanceMeasure {
-  /** Words for the measure, e.g. "views in their first 7 days". */
+  /** Words for the measure, e.g. "7-day views". */
   label: string;
   key: 'firstWeekViews' | 'viewsPerDay';
   values: Map<string, number>;
 }
 
 /**
- * Views in the first 7 days where the channel has that history for enough videos (earlyViews); otherwise views per day
- * since publishing, for videos at least 7 days old. One measure per run: the two are not comparable with each other.
+ * Views 7 days after publishing (from the day-by-day history, read as points in time so videos published at different
+ * hours are compared at the same age) where the channel has that for enough videos; otherwise views per day since
+ * publishing, for videos at least 7 days old. One measure per run: the two are not comparable with each other.
  */
 export function performanceMeasure(videos: readonly InsightVideo[], now: Date): PerformanceMeasure | null {
   const firstWeek = new Map<string, number>();
   for (const video of videos) {
-    if (video.earlyViews && video.earlyViews.length >= EARLY_WINDOW_DAYS) {
-      firstWeek.set(video.videoId, video.earlyViews.slice(0, EARLY_WINDOW_DAYS).reduce((sum, value) => sum + value, 0));
-    }
+    const atAge = video.publishedAt ? viewsAtElapsed(video.earlyViews, video.publishedAt, EARLY_WINDOW_DAYS) : null;
+    if (atAge !== null) firstWeek.set(video.videoId, atAge);
   }
-  if (firstWeek.size >= MIN_VIDEOS) return { label: `views in their first ${EARLY_WINDOW_DAYS} days`, key: 'firstWeekViews', values: firstWeek };
+  if (firstWeek.size >= MIN_VIDEOS) return { label: `${EARLY_WINDOW_DAYS}-day views`, key: 'firstWeekViews', values: firstWeek };
   const perDay = new Map<string, number>();
   for (const video of videos) {
     const ageDays = video.publishedAt ? (now.getTime() - video.publishedAt.getTime()) / DAY_MS : null;
@@ -34,51 +37,66 @@ export function performanceMeasure(videos: readonly InsightVideo[], now: Date): 
 
 interface GroupComparison {
   group: string;
-  inGroup: number[];
-  rest: number[];
-  test: MannWhitneyResult;
-  groupsTested: number;
-  pAdjusted: number;
-  groupMedian: number;
-  restMedian: number;
-  ratio: number;
-  confidence: number;
+  inGroup: number;
+  rest: number;
+  estimate: Estimate;
 }
 
 /**
- * Each group against all other videos; the group with the strongest evidence of being higher wins, if that evidence
- * survives the Bonferroni correction for the number of groups tested and the effect is large enough to matter.
+ * Each group against all other videos (groups with at least MIN_GROUP videos on both sides); the group with the
+ * strongest evidence of doing better wins, if its interval, Bonferroni-adjusted for the number of groups compared,
+ * lies above 1 and the estimate is at least MIN_RATIO.
  */
 function bestGroup(entries: readonly { group: string; value: number }[], groupOrder: readonly string[]): GroupComparison | null {
-  const candidates: Omit<GroupComparison, 'groupsTested' | 'pAdjusted' | 'confidence'>[] = [];
-  for (const group of groupOrder) {
+  const sides = groupOrder.flatMap((group) => {
     const inGroup = entries.filter((entry) => entry.group === group).map((entry) => entry.value);
     const rest = entries.filter((entry) => entry.group !== group).map((entry) => entry.value);
-    if (inGroup.length < MIN_GROUP || rest.length < MIN_GROUP) continue;
-    const groupMedian = median(inGroup)!;
-    const restMedian = median(rest)!;
-    candidates.push({ group, inGroup, rest, test: mannWhitney(inGroup, rest), groupMedian, restMedian, ratio: restMedian > 0 ? groupMedian / restMedian : Number.POSITIVE_INFINITY });
-  }
-  if (candidates.length < 2) return null;
-  const best = [...candidates].sort((a, b) => a.test.pGreater - b.test.pGreater || b.test.rankBiserial - a.test.rankBiserial)[0]!;
-  const pAdjusted = Math.min(1, best.test.pGreater * candidates.length);
-  if (pAdjusted > MAX_P_ADJUSTED || best.test.rankBiserial < MIN_EFFECT || best.restMedian <= 0 || best.ratio < MIN_RATIO) return null;
-  return { ...best, groupsTested: candidates.length, pAdjusted, confidence: comparisonConfidence(pAdjusted, best.test.rankBiserial) };
+    return inGroup.length >= MIN_GROUP && rest.length >= MIN_GROUP ? [{ group, inGroup, rest }] : [];
+  });
+  if (sides.length < 2) return null;
+  const candidates = sides.map(({ group, inGroup, rest }) => ({ group, inGroup: inGroup.length, rest: rest.length, estimate: ratioOfGeometricMeans(inGroup, rest, sides.length) }));
+  const best = candidates
+    .filter((candidate) => candidate.estimate.estimate > 1)
+    .sort((a, b) => a.estimate.pValue - b.estimate.pValue || b.estimate.estimate - a.estimate.estimate)[0];
+  if (!best || best.estimate.low <= 1 || best.estimate.estimate < MIN_RATIO) return null;
+  return best;
 }
 
 const comparisonFacts = (comparison: GroupComparison, measure: PerformanceMeasure): Facts => ({
   measure: measure.label,
-  medianViews: round(comparison.groupMedian, 1),
-  otherMedianViews: round(comparison.restMedian, 1),
-  ratio: round(comparison.ratio, 2),
-  sampleSize: comparison.inGroup.length,
-  otherSampleSize: comparison.rest.length,
-  groupsCompared: comparison.groupsTested,
-  pValueAdjusted: round(comparison.pAdjusted, 4),
-  effectSize: round(comparison.test.rankBiserial, 2),
+  ratio: round(comparison.estimate.estimate, 2),
+  sampleSize: comparison.inGroup,
+  otherSampleSize: comparison.rest,
+  groupsCompared: comparison.estimate.comparisons,
 });
 
-const measureValue = (value: number, measure: PerformanceMeasure) => (measure.key === 'viewsPerDay' && value < 100 ? value.toFixed(1) : formatCount(value));
+/** The insight for a winning group: evidence first, then the words and the confidence derived from it. */
+function groupInsight(
+  comparison: GroupComparison,
+  measure: PerformanceMeasure,
+  labels: { group: string; rest: string },
+  text: { insightType: string; title: string; advice: string; facts: Facts },
+): ComputedInsight | null {
+  const evidence = buildEvidence(
+    'ratioOfGeometricMeans',
+    [
+      { label: labels.group, n: comparison.inGroup },
+      { label: labels.rest, n: comparison.rest },
+    ],
+    measure.label,
+    comparison.estimate,
+  );
+  if (!excludesNoEffect(evidence)) return null;
+  return {
+    insightType: text.insightType,
+    title: text.title,
+    recommendation: `${comparisonSentence(evidence)} ${text.advice}`,
+    confidenceScore: confidenceFromEvidence(evidence),
+    facts: { ...text.facts, ...comparisonFacts(comparison, measure) },
+    evidence,
+    videoId: null,
+  };
+}
 
 export function publishingTimeInsights({ videos, now }: InsightInput): ComputedInsight[] {
   const dated = videos.filter((video) => video.publishedAt);
@@ -91,19 +109,15 @@ export function publishingTimeInsights({ videos, now }: InsightInput): ComputedI
     return value === undefined ? [] : [{ group: WEEKDAYS[video.publishedAt!.getUTCDay()]!, value }];
   });
   const weekday = bestGroup(byWeekday, WEEKDAYS);
-  if (weekday) {
-    insights.push({
+  const dayInsight =
+    weekday &&
+    groupInsight(weekday, measure, { group: `videos published on ${weekday.group} (UTC)`, rest: 'those published on other days' }, {
       insightType: 'best_publish_day',
       title: `Best day to publish: ${weekday.group}`,
-      recommendation:
-        `Videos published on ${weekday.group} (UTC) get a median of ${measureValue(weekday.groupMedian, measure)} ${measure.label}, ` +
-        `${formatRatio(weekday.ratio)} the median of your other days (n=${weekday.inGroup.length} vs ${weekday.rest.length}). ` +
-        `Schedule your most important uploads on ${weekday.group}.`,
-      confidenceScore: weekday.confidence,
-      facts: { weekday: weekday.group, ...comparisonFacts(weekday, measure) },
-      videoId: null,
+      advice: `Schedule your most important uploads on ${weekday.group}.`,
+      facts: { weekday: weekday.group },
     });
-  }
+  if (dayInsight) insights.push(dayInsight);
 
   // Four-hour windows: single hours would split a channel's uploads into groups too small to compare.
   const windows = [0, 4, 8, 12, 16, 20].map((start) => `${String(start).padStart(2, '0')}:00–${String(start + 4).padStart(2, '0')}:00 UTC`);
@@ -112,19 +126,15 @@ export function publishingTimeInsights({ videos, now }: InsightInput): ComputedI
     return value === undefined ? [] : [{ group: windows[Math.floor(video.publishedAt!.getUTCHours() / 4)]!, value }];
   });
   const hour = bestGroup(byHour, windows);
-  if (hour) {
-    insights.push({
+  const hourInsight =
+    hour &&
+    groupInsight(hour, measure, { group: `videos published between ${hour.group.replace('–', ' and ')}`, rest: 'those published at other times' }, {
       insightType: 'best_publish_time',
       title: `Best time to publish: ${hour.group}`,
-      recommendation:
-        `Videos published between ${hour.group.replace('–', ' and ')} get a median of ${measureValue(hour.groupMedian, measure)} ${measure.label}, ` +
-        `${formatRatio(hour.ratio)} the median of other publishing times (n=${hour.inGroup.length} vs ${hour.rest.length}). ` +
-        `Publish in this window when you can.`,
-      confidenceScore: hour.confidence,
-      facts: { timeWindow: hour.group, ...comparisonFacts(hour, measure) },
-      videoId: null,
+      advice: 'Publish in this window when you can.',
+      facts: { timeWindow: hour.group },
     });
-  }
+  if (hourInsight) insights.push(hourInsight);
   return insights;
 }
 
@@ -150,18 +160,11 @@ export function durationInsights({ videos, now }: InsightInput): ComputedInsight
     DURATION_BUCKETS.map((bucket) => bucket.label),
   );
   if (!best) return [];
-  return [
-    {
-      insightType: 'video_length',
-      title: `Videos of ${best.group} outperform`,
-      recommendation:
-        `Your videos of ${best.group} get a median of ${measureValue(best.groupMedian, measure)} ${measure.label}, ` +
-        `${formatRatio(best.ratio)} the median of your other lengths (n=${best.inGroup.length} vs ${best.rest.length}). ` +
-        `Favour this length when you plan new videos.`,
-      confidenceScore: best.confidence,
-      facts: { length: best.group, ...comparisonFacts(best, measure) },
-      videoId: null,
-    },
-  ];
+  const insight = groupInsight(best, measure, { group: `videos of ${best.group}`, rest: 'your other videos' }, {
+    insightType: 'video_length',
+    title: `Videos of ${best.group} outperform`,
+    advice: 'Favour this length when you plan new videos.',
+    facts: { length: best.group },
+  });
+  return insight ? [insight] : [];
 }
-

@@ -1,6 +1,9 @@
-// Where viewers leave: the retention curves compared on one grid.
+// Where viewers leave: the retention curves compared on one grid. The evidence is paired: in each video, the share of
+// the audience lost in the steepest stretch minus the average lost per other 5 % stretch, with a one-sample t interval
+// adjusted for having picked the steepest of 19 stretches (evidence.ts).
 import type { RetentionPoint } from '#contract/youtube.ts';
-import { formatDuration, formatPercent } from './format.ts';
+import { buildEvidence, confidenceFromEvidence, excludesNoEffect, meanDifference } from './evidence.ts';
+import { formatDuration, formatEffect, formatInterval, formatSampleSizes } from './format.ts';
 import { median, round } from './statistics.ts';
 import { MIN_RETENTION_CURVES, type InsightInput, type ComputedInsight } from './insight-types.ts';
 
@@ -37,13 +40,22 @@ export function retentionDropOffInsights({ videos }: InsightInput): ComputedInsi
   const elsewhere = meanDrops.filter((_, index) => index !== steepest).reduce((sum, value) => sum + value, 0) / (segments - 1);
   const drop = meanDrops[steepest]!;
   if (drop < 0.03 || drop < 1.5 * Math.max(elsewhere, 0)) return [];
-  // How consistent it is: in how many videos this segment is one of the three steepest.
-  const agreeing = drops.filter((perVideo) => {
-    const threshold = [...perVideo].sort((a, b) => b - a)[2]!;
-    return perVideo[steepest]! >= threshold;
-  }).length;
+  // Per video: points lost in this stretch minus the average points lost per other stretch.
+  const differences = drops.map((perVideo) => 100 * (perVideo[steepest]! - perVideo.filter((_, index) => index !== steepest).reduce((sum, value) => sum + value, 0) / (segments - 1)));
   const from = GRID[steepest]!;
   const to = GRID[steepest + 1]!;
+  const n = curves.length;
+  const stretch = `the ${Math.round(from * 100)}–${Math.round(to * 100)} % stretch`;
+  const evidence = buildEvidence(
+    'meanDifference',
+    [
+      { label: stretch, n },
+      { label: 'the other 5 % stretches', n },
+    ],
+    'more of the audience lost than in an average other 5 % stretch',
+    meanDifference(differences, segments),
+  );
+  if (!excludesNoEffect(evidence) || evidence.estimate <= 0) return [];
   const durations = curves.map((video) => video.durationSeconds).filter((value): value is number => value !== null && value > 0);
   const typicalDuration = median(durations);
   const when = typicalDuration
@@ -53,27 +65,23 @@ export function retentionDropOffInsights({ videos }: InsightInput): ComputedInsi
     steepest === 0
       ? 'Viewers decide in the opening seconds: cut long intros and show the promise of the title right away.'
       : `Look at what happens around ${Math.round(from * 100)} % of your videos (a slow stretch, a sponsor read, a change of topic) and tighten it.`;
-  const n = curves.length;
   return [
     {
       insightType: 'retention_dropoff',
       title: `Viewers leave most between ${Math.round(from * 100)} % and ${Math.round(to * 100)} % of a video`,
       recommendation:
-        `Across ${n} videos with retention data, the steepest drop comes between ${Math.round(from * 100)} % and ${Math.round(to * 100)} % of the video${when}: ` +
-        `${formatPercent(drop * 100)} of the audience leaves there on average, against ${formatPercent(Math.max(elsewhere, 0) * 100)} per 5 % stretch elsewhere. ` +
-        `It is among the three steepest drops in ${agreeing} of the ${n} videos. ${advice}`,
-      // Agreement across videos, discounted when there are few curves: 5 curves weigh 0.5, 20 weigh 0.8.
-      confidenceScore: round(Math.min(0.99, (agreeing / n) * (n / (n + 5))), 2),
+        `Across your videos with retention data, ${stretch}${when} loses ${formatEffect(evidence)} more of the audience than an average other 5 % stretch, ` +
+        `${formatInterval(evidence)}, ${formatSampleSizes(evidence)}. ${advice}`,
+      confidenceScore: confidenceFromEvidence(evidence),
       facts: {
         segmentStartPercent: Math.round(from * 100),
         segmentEndPercent: Math.round(to * 100),
         averageDropPercent: round(drop * 100, 1),
         otherSegmentsDropPercent: round(Math.max(elsewhere, 0) * 100, 1),
-        videosAgreeing: agreeing,
         sampleSize: n,
       },
+      evidence,
       videoId: null,
     },
   ];
 }
-

@@ -1,7 +1,9 @@
 // Optional friendlier wording of computed insights by an OpenAI-compatible model (POST {base}/chat/completions).
 // The statistics stay the source: the model only sees each insight's type, title, computed text and facts (no user,
-// channel or token data), a reply that drops or changes any number of the computed text is ignored, and any failure
-// or timeout keeps the computed text.
+// channel or token data). It may only reword: a reply whose numbers are not exactly the computed text's (none dropped,
+// changed or added) or that loses one of the evidence's numbers (effect, interval, n) is ignored, and any failure or
+// timeout keeps the computed text.
+import { evidenceNumbers, type InsightEvidence } from '#contract/insight-evidence.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { ComputedInsight } from './engine.ts';
@@ -22,7 +24,7 @@ const rewritten = z.looseObject({ recommendations: z.array(z.string()) });
 
 const SYSTEM_PROMPT =
   'You rewrite analytics recommendations for a YouTube creator in friendly, plain, encouraging English. ' +
-  'Keep every number exactly as written, keep the meaning, add no new claims or numbers, at most three sentences each. ' +
+  'Keep every number exactly as written (including the 95 % CI and the n), keep the meaning, add no new claims or numbers, at most three sentences each. ' +
   'Answer only with JSON: {"recommendations": ["...", ...]}, one entry per input insight, in the same order.';
 
 /** The numbers a text cites ("18,400", "2.1", "34"), which a rewrite must keep. */
@@ -30,14 +32,26 @@ export function citedNumbers(text: string): string[] {
   return (text.match(/\d[\d,]*(\.\d+)?/g) ?? []).map((token) => token.replace(/,/g, ''));
 }
 
+/** The candidate cites exactly the original's numbers: none dropped, changed or added (order may change). */
 export function keepsNumbers(original: string, candidate: string): boolean {
-  const available = citedNumbers(candidate);
-  return citedNumbers(original).every((number) => {
+  const sorted = (text: string) => citedNumbers(text).sort().join(' ');
+  return sorted(original) === sorted(candidate);
+}
+
+/** Every number of the evidence (effect, interval bounds, each n) appears in the text as printed. */
+export function citesEvidence(evidence: InsightEvidence, text: string): boolean {
+  const available = citedNumbers(text);
+  return evidenceNumbers(evidence).every((number) => {
     const index = available.indexOf(number);
     if (index === -1) return false;
     available.splice(index, 1);
     return true;
   });
+}
+
+/** Whether a rewording may replace the computed text. */
+export function acceptableRewording(insight: ComputedInsight, text: string): boolean {
+  return text.length >= 20 && text.length <= 800 && keepsNumbers(insight.recommendation, text) && citesEvidence(insight.evidence, text);
 }
 
 function parseContent(content: string): string[] | undefined {
@@ -81,8 +95,7 @@ export function createInsightRewriter(config: InsightRewriterConfig, { logger, f
       }
       return insights.map((insight, index) => {
         const text = texts[index]!.trim();
-        const acceptable = text.length >= 20 && text.length <= 800 && keepsNumbers(insight.recommendation, text);
-        return acceptable ? { ...insight, recommendation: text } : insight;
+        return acceptableRewording(insight, text) ? { ...insight, recommendation: text } : insight;
       });
     } catch (error) {
       // The error's name only: a message could quote the URL or the response.

@@ -1,9 +1,16 @@
-// Trends over the last 28 days against the 28 before: traffic sources and RPM.
+// Trends over the last 28 days against the 28 before: traffic sources and RPM, each as a ratio of daily means with its
+// 95 % interval (evidence.ts). Days within a window are treated as independent; decision 025 says what that costs.
 import { addDays } from '../../../lib/dates.ts';
 import { trafficSourceName } from '../traffic-source-names.ts';
-import { formatCount, formatMoney, formatPercent } from './format.ts';
-import { comparisonConfidence, mannWhitney, round } from './statistics.ts';
-import { MAX_P_ADJUSTED, MIN_EFFECT, TREND_WINDOW_DAYS, type InsightInput, type ComputedInsight } from './insight-types.ts';
+import { buildEvidence, confidenceFromEvidence, excludesNoEffect, ratioOfMeans } from './evidence.ts';
+import { comparisonSentence, formatMoney, formatPercent } from './format.ts';
+import { mean, round } from './statistics.ts';
+import { TREND_WINDOW_DAYS, type InsightInput, type ComputedInsight } from './insight-types.ts';
+
+const windowLabels = { recent: `the last ${TREND_WINDOW_DAYS} days`, previous: `the ${TREND_WINDOW_DAYS} days before` };
+/** A change this small is not worth a recommendation even when it is certain. */
+const MIN_SOURCE_CHANGE = 0.2;
+const MIN_RPM_CHANGE = 0.1;
 
 /** The two windows ending at the newest day with data (YouTube's reports lag two to three days behind today). */
 function trendWindows(latest: string) {
@@ -55,7 +62,7 @@ export function trafficSourceInsights({ channelTraffic }: InsightInput): Compute
   }
   if (recentTotal <= 0 || previousTotal <= 0) return [];
   const sources = [...new Set(channelTraffic.map((row) => row.sourceType))].sort();
-  const candidates = sources.flatMap((sourceType) => {
+  const series = sources.flatMap((sourceType) => {
     // A day without a row for a source is a day it brought no views (reports leave such rows out).
     const recent = daysOf(windows.recent.from).map((day) => byDay.get(`${sourceType}|${day}`) ?? 0);
     const previous = daysOf(windows.previous.from).map((day) => byDay.get(`${sourceType}|${day}`) ?? 0);
@@ -63,43 +70,51 @@ export function trafficSourceInsights({ channelTraffic }: InsightInput): Compute
     const previousSum = previous.reduce((sum, value) => sum + value, 0);
     // Sources too small to matter are left out (and do not count against the others in the correction).
     if (recentSum + previousSum < 200 || Math.max(recentSum / recentTotal, previousSum / previousTotal) < 0.03 || previousSum <= 0) return [];
-    return [{ sourceType, recentSum, previousSum, change: (recentSum - previousSum) / previousSum, growth: mannWhitney(recent, previous), decline: mannWhitney(previous, recent), share: recentSum / recentTotal }];
+    return [{ sourceType, recent, previous, recentSum, previousSum, share: recentSum / recentTotal }];
   });
-  const tested = candidates.length;
+  const tested = series.length;
+  const candidates = series.flatMap((source) => {
+    const estimate = ratioOfMeans(source.recent, source.previous, tested);
+    return estimate ? [{ ...source, estimate }] : [];
+  });
   const insights: ComputedInsight[] = [];
   for (const direction of ['growth', 'decline'] as const) {
-    const qualifying = candidates
-      .map((candidate) => ({ ...candidate, test: candidate[direction], pAdjusted: Math.min(1, candidate[direction].pGreater * tested) }))
-      .filter((candidate) => (direction === 'growth' ? candidate.change >= 0.2 : candidate.change <= -0.2))
-      .filter((candidate) => candidate.pAdjusted <= MAX_P_ADJUSTED && candidate.test.rankBiserial >= MIN_EFFECT)
-      .sort((a, b) => a.pAdjusted - b.pAdjusted || Math.abs(b.change) - Math.abs(a.change));
-    const best = qualifying[0];
+    const best = candidates
+      .filter(({ estimate }) => (direction === 'growth' ? estimate.low > 1 && estimate.estimate >= 1 + MIN_SOURCE_CHANGE : estimate.high < 1 && estimate.estimate <= 1 - MIN_SOURCE_CHANGE))
+      .sort((a, b) => a.estimate.pValue - b.estimate.pValue || Math.abs(Math.log(b.estimate.estimate)) - Math.abs(Math.log(a.estimate.estimate)))[0];
     if (!best) continue;
     const name = trafficSourceName(best.sourceType);
-    const changePercent = Math.abs(best.change) * 100;
+    const evidence = buildEvidence(
+      'ratioOfMeans',
+      [
+        { label: windowLabels.recent, n: TREND_WINDOW_DAYS },
+        { label: windowLabels.previous, n: TREND_WINDOW_DAYS },
+      ],
+      `daily views from ${name}`,
+      best.estimate,
+    );
+    if (!excludesNoEffect(evidence)) continue;
     const advice = SOURCE_ADVICE[best.sourceType]?.[direction === 'growth' ? 'up' : 'down'] ??
       (direction === 'growth' ? 'Find out what is driving it and do more of it.' : 'Find out what changed for this source.');
     insights.push({
       insightType: direction === 'growth' ? 'traffic_source_growth' : 'traffic_source_decline',
       title: direction === 'growth' ? `${name} is growing` : `${name} is shrinking`,
       recommendation:
-        `Views from ${name} ${direction === 'growth' ? 'grew' : 'fell'} ${formatCount(changePercent)} % over the last ${TREND_WINDOW_DAYS} days ` +
-        `(${formatCount(best.recentSum)} vs ${formatCount(best.previousSum)} in the ${TREND_WINDOW_DAYS} days before, ${windows.recent.from} to ${windows.recent.to}; ` +
-        `now ${formatPercent(best.share * 100)} of your views). ${advice}`,
-      confidenceScore: comparisonConfidence(best.pAdjusted, best.test.rankBiserial),
+        `${comparisonSentence(evidence, 'brought')} ` +
+        `${name} now brings ${formatPercent(best.share * 100)} of your views (${windows.recent.from} to ${windows.recent.to}). ${advice}`,
+      confidenceScore: confidenceFromEvidence(evidence),
       facts: {
         source: name,
         sourceType: best.sourceType,
         recentViews: round(best.recentSum, 0),
         previousViews: round(best.previousSum, 0),
-        changePercent: round(best.change * 100, 1),
+        changePercent: round((best.estimate.estimate - 1) * 100, 1),
         shareOfViewsPercent: round(best.share * 100, 1),
         windowDays: TREND_WINDOW_DAYS,
         periodEnd: windows.recent.to,
         sourcesCompared: tested,
-        pValueAdjusted: round(best.pAdjusted, 4),
-        effectSize: round(best.test.rankBiserial, 2),
       },
+      evidence,
       videoId: null,
     });
   }
@@ -117,39 +132,44 @@ export function rpmTrendInsights({ daily, revenueAccess }: InsightInput): Comput
   const previous = earning.filter((row) => row.date >= windows.previous.from && row.date <= windows.previous.to);
   // At least half of each window must have data.
   if (recent.length < TREND_WINDOW_DAYS / 2 || previous.length < TREND_WINDOW_DAYS / 2) return [];
-  const rpmOf = (rows: typeof earning) => (rows.reduce((sum, row) => sum + row.revenue!, 0) / rows.reduce((sum, row) => sum + row.views!, 0)) * 1000;
-  const recentRpm = rpmOf(recent);
-  const previousRpm = rpmOf(previous);
-  if (previousRpm <= 0) return [];
-  const change = (recentRpm - previousRpm) / previousRpm;
-  if (Math.abs(change) < 0.1) return [];
+  // Each day's RPM, averaged: the daily series the interval is about (a day's revenue per 1,000 of its views).
   const dailyRpm = (rows: typeof earning) => rows.map((row) => (row.revenue! / row.views!) * 1000);
-  const test = change > 0 ? mannWhitney(dailyRpm(recent), dailyRpm(previous)) : mannWhitney(dailyRpm(previous), dailyRpm(recent));
-  if (test.pGreater > MAX_P_ADJUSTED || test.rankBiserial < MIN_EFFECT) return [];
-  const rising = change > 0;
+  const estimate = ratioOfMeans(dailyRpm(recent), dailyRpm(previous));
+  if (!estimate || Math.abs(estimate.estimate - 1) < MIN_RPM_CHANGE) return [];
+  const evidence = buildEvidence(
+    'ratioOfMeans',
+    [
+      { label: windowLabels.recent, n: recent.length },
+      { label: windowLabels.previous, n: previous.length },
+    ],
+    'average daily RPM',
+    estimate,
+  );
+  if (!excludesNoEffect(evidence)) return [];
+  const rising = estimate.estimate > 1;
+  const recentRpm = mean(dailyRpm(recent));
+  const previousRpm = mean(dailyRpm(previous));
   return [
     {
       insightType: 'rpm_trend',
       title: rising ? 'Your RPM is rising' : 'Your RPM is falling',
       recommendation:
-        `Your RPM ${rising ? 'rose' : 'fell'} to ${formatMoney(recentRpm)} per 1,000 views over the last ${TREND_WINDOW_DAYS} days (${windows.recent.from} to ${windows.recent.to}), ` +
-        `${rising ? 'up' : 'down'} ${formatCount(Math.abs(change) * 100)} % from ${formatMoney(previousRpm)} in the ${TREND_WINDOW_DAYS} days before (n=${recent.length} vs ${previous.length} days). ` +
+        `${comparisonSentence(evidence, 'had')} ` +
+        `Your RPM averaged ${formatMoney(recentRpm)} per 1,000 views a day from ${windows.recent.from} to ${windows.recent.to}, against ${formatMoney(previousRpm)} before. ` +
         (rising
           ? 'Whatever changed (topics, longer videos with mid-roll ads, audience countries) is paying off: keep it up.'
           : 'Check your ad settings (mid-roll ads on videos over 8 minutes) and whether views moved to lower-paying formats or countries.'),
-      confidenceScore: comparisonConfidence(test.pGreater, test.rankBiserial),
+      confidenceScore: confidenceFromEvidence(evidence),
       facts: {
         recentRpm: round(recentRpm, 2),
         previousRpm: round(previousRpm, 2),
-        changePercent: round(change * 100, 1),
+        changePercent: round((estimate.estimate - 1) * 100, 1),
         recentDays: recent.length,
         previousDays: previous.length,
         periodEnd: windows.recent.to,
-        pValue: round(test.pGreater, 4),
-        effectSize: round(test.rankBiserial, 2),
       },
+      evidence,
       videoId: null,
     },
   ];
 }
-

@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import type { Chart, Plugin } from 'chart.js';
+import { useMemo, useRef, type ReactNode } from 'react';
 
 export interface ChartTextRow {
   label: string;
@@ -13,6 +14,28 @@ interface ChartFrameProps {
   rows: readonly ChartTextRow[];
   className?: string;
   children: ReactNode;
+}
+
+/**
+ * A Chart.js plugin that marks the chart's container with `data-chart-key` once a frame has been drawn with the data
+ * of that key (e.g. the query key of the filters shown). Tests and the web bench wait on it to know a filter change
+ * has been redrawn; no key, no mark. Stable across renders: the plugin reads the latest key when Chart.js draws.
+ */
+export function useDrawnKeyPlugin(dataKey: string | undefined): Plugin {
+  const latest = useRef(dataKey);
+  latest.current = dataKey;
+  return useMemo(
+    () => ({
+      id: 'drawnKey',
+      afterDraw(chart: Chart) {
+        const container = chart.canvas.parentElement;
+        if (!container) return;
+        if (latest.current === undefined) container.removeAttribute('data-chart-key');
+        else container.setAttribute('data-chart-key', latest.current);
+      },
+    }),
+    [],
+  );
 }
 
 /**

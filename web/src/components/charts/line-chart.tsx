@@ -3,7 +3,7 @@ import { CategoryScale, Chart, Filler, LinearScale, LineElement, PointElement, T
 import { useMemo } from 'react';
 import { Line } from 'react-chartjs-2';
 import { formatCurrency, formatPercentage } from '../../lib/format';
-import { ChartFrame, type ChartTextRow } from './chart-frame';
+import { ChartFrame, type ChartTextRow, useDrawnKeyPlugin } from './chart-frame';
 import { lineChartOptions, lineChartOptionsWithValueFormat, withXTickFilter } from './chart-theme';
 
 Chart.register(CategoryScale, LinearScale, PointElement, LineElement, Filler, Tooltip);
@@ -23,6 +23,8 @@ interface LineChartProps {
   data: ChartData<'line', (number | null)[], string>;
   columns: [string, string];
   rows: readonly ChartTextRow[];
+  /** Which data this is (e.g. the query key): written to the container as data-chart-key once drawn. */
+  dataKey?: string;
   /** Defaults to compact counts. */
   valueFormat?: LineChartValueFormat;
   /**
@@ -32,7 +34,8 @@ interface LineChartProps {
   showXTick?: (label: string) => boolean;
 }
 
-export function LineChart({ label, data, columns, rows, valueFormat = 'compact', showXTick }: LineChartProps) {
+export function LineChart({ label, data, columns, rows, valueFormat = 'compact', showXTick, dataKey }: LineChartProps) {
+  const drawnKey = useDrawnKeyPlugin(dataKey);
   const options = useMemo(
     () => (showXTick ? withXTickFilter(optionsByFormat[valueFormat], showXTick) : optionsByFormat[valueFormat]),
     [valueFormat, showXTick],
@@ -41,7 +44,7 @@ export function LineChart({ label, data, columns, rows, valueFormat = 'compact',
   return (
     <>
       <ChartFrame label={label} columns={columns} rows={rows}>
-        <Line data={data} options={options} aria-hidden="true" />
+        <Line data={data} options={options} plugins={[drawnKey]} aria-hidden="true" />
       </ChartFrame>
       {comparison ? (
         // The text alternative already names both series; the legend is for the eye.

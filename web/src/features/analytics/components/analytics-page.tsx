@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { type AnalyticsResponse, type DerivedSeries, derivedSeriesSentence, followerHistoryNote, revenueCurrencyNote } from '#contract/analytics.ts';
 import { useSearchParams } from 'react-router';
+import { useOnceTrue } from '../../../lib/use-once-true';
 import { ExportMenu } from '../../../components/export-menu';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -10,7 +11,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { formatCalendarDay, formatCompactNumber, formatCurrency } from '../../../lib/format';
 import { exportAnalytics } from '../api/export-analytics';
 import { analyticsQueryOptions } from '../api/get-analytics';
-import { POSTS_QUERY_ROOT } from '../api/get-posts';
+import { POSTS_QUERY_ROOT, postsQueryOptions } from '../api/get-posts';
 import { analyticsSummaryQueryOptions } from '../../../lib/analytics-summary';
 import { metricTypesQueryOptions } from '../api/get-metric-types';
 import {
@@ -23,6 +24,7 @@ import {
 import { engagementChartData, followersChartData, isEmptySeries, platformDistributionData, rankTopContent } from '../utils/chart-data';
 import { postsStateFromSearchParams, searchParamsWithPosts, type PostsTableState } from '../utils/posts-table-state';
 import { AnalyticsFilterBar } from './analytics-filter-bar';
+import { AnalyticsSkeleton } from './analytics-skeleton';
 import { BestTimesPanel } from './best-times-panel';
 import { PostsPanel } from './posts-panel';
 import { StatCard } from '../../../components/ui/stat-card';
@@ -42,11 +44,16 @@ function Icon({ children }: { children: ReactNode }) {
   );
 }
 
-function Message({ children, tone = 'muted' }: { children: ReactNode; tone?: 'muted' | 'loading' }) {
+/** The line and bar charts' height (ChartFrame's default); the doughnut's is DOUGHNUT_HEIGHT. */
+const CHART_HEIGHT = 'h-64 sm:h-72';
+const DOUGHNUT_HEIGHT = 'h-72 sm:h-80';
+
+/** A chart's loading, empty or failed state: exactly the chart's height, so the chart replaces it without a shift. */
+function Message({ children, tone = 'muted', height = CHART_HEIGHT }: { children: ReactNode; tone?: 'muted' | 'loading'; height?: string }) {
   return (
     <div
       role={tone === 'loading' ? 'status' : undefined}
-      className="flex h-64 items-center justify-center gap-2 rounded-lg border border-dashed border-slate-700 px-4 text-center text-sm text-slate-400 sm:h-72"
+      className={`flex items-center justify-center gap-2 rounded-lg border border-dashed border-slate-700 px-4 text-center text-sm text-slate-400 ${height}`}
     >
       {tone === 'loading' ? <Spinner /> : null}
       {children}
@@ -55,6 +62,11 @@ function Message({ children, tone = 'muted' }: { children: ReactNode; tone?: 'mu
 }
 
 const loadingChart = <Message tone="loading">Loading chart...</Message>;
+const loadingDoughnut = (
+  <Message tone="loading" height={DOUGHNUT_HEIGHT}>
+    Loading chart...
+  </Message>
+);
 
 function periodLabel(filters: AnalyticsFilters): string {
   const platform = ANALYTICS_PLATFORM_OPTIONS.find((option) => option.id === filters.platformId)?.name;
@@ -99,6 +111,10 @@ export function AnalyticsPage() {
   const summary = useQuery(analyticsSummaryQueryOptions());
   const metricTypes = useQuery(metricTypesQueryOptions());
   const analytics = useQuery(analyticsQueryOptions(filters));
+  const postsState = postsStateFromSearchParams(searchParams);
+  // The same query as the posts panel's (one fetch): the panel below it waits for the table's height to be known.
+  const posts = useQuery(postsQueryOptions(postsState));
+  const postsAnswered = useOnceTrue(!posts.isPending);
   const queryClient = useQueryClient();
 
   function changeFilters(change: Partial<AnalyticsFilters>) {
@@ -124,13 +140,22 @@ export function AnalyticsPage() {
   const failedText = filters.platformId === null ? 'Failed to load analytics data' : 'Failed to load platform analytics';
   const period = periodLabel(filters);
 
-  function chartBody(content: () => ReactNode, empty: boolean, emptyText: string, loadingText = 'Loading chart...') {
+  function chartBody(content: () => ReactNode, empty: boolean, emptyText: string, loadingText = 'Loading chart...', height = CHART_HEIGHT) {
     if (data === undefined) {
-      return analytics.isError ? <Message>{failedText}</Message> : <Message tone="loading">{loadingText}</Message>;
+      return analytics.isError ? (
+        <Message height={height}>{failedText}</Message>
+      ) : (
+        <Message tone="loading" height={height}>
+          {loadingText}
+        </Message>
+      );
     }
-    if (empty) return <Message>{emptyText}</Message>;
+    if (empty) return <Message height={height}>{emptyText}</Message>;
     return content();
   }
+  // Which filters the charts show: written to each chart's container once drawn (data-chart-key), blank while the
+  // previous filters' charts stay up as a placeholder. The e2e test and the web bench time a filter change with it.
+  const chartKey = analytics.isPlaceholderData ? undefined : JSON.stringify(analyticsQueryOptions(filters).queryKey);
 
   const totals = data?.totals;
   const comparison = data?.comparison;
@@ -158,10 +183,8 @@ export function AnalyticsPage() {
   const distribution = data ? platformDistributionData(data.platformBreakdown) : undefined;
   const topContent = data ? rankTopContent(data.topContent) : [];
 
-  return (
-    <>
-      <title>Analytics · Analytics Hub</title>
-      <PageHeader
+  const header = (
+    <PageHeader
         title="Analytics"
         description="Followers, views, revenue and engagement across your platforms"
         actions={
@@ -169,7 +192,8 @@ export function AnalyticsPage() {
             <ExportMenu onExport={(format) => exportAnalytics(filters, format)} fallbackName="analytics-hub-export" />
             <Button variant="secondary" className="self-start" onClick={refresh} disabled={refreshing} aria-busy={refreshing}>
               {refreshing ? (
-                <Spinner />
+                // The icon's size: the button keeps its width, so the buttons beside it do not move.
+                <Spinner className="size-5" />
               ) : (
                 <Icon>
                   <path d="M20 11a8 8 0 0 0-14.9-3M4 4v4h4M4 13a8 8 0 0 0 14.9 3M20 20v-4h-4" />
@@ -180,6 +204,25 @@ export function AnalyticsPage() {
           </>
         }
       />
+  );
+
+  // No layout shift: until the numbers and the summary have answered the first time, the screen below the header is a
+  // skeleton; then it is drawn in one piece (the notes under the cards decide where everything below them goes).
+  // The best-times panel likewise waits under the posts table until the table's height is known.
+  if ((analytics.isPending && !analytics.isError) || summary.isPending) {
+    return (
+      <>
+        <title>Analytics · Analytics Hub</title>
+        {header}
+        <AnalyticsSkeleton />
+      </>
+    );
+  }
+
+  return (
+    <>
+      <title>Analytics · Analytics Hub</title>
+      {header}
       <div className="space-y-6">
         <section aria-label="Summary" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
           <StatCard dense
@@ -265,7 +308,10 @@ export function AnalyticsPage() {
             {chartBody(
               () => (
                 <Suspense fallback={loadingChart}>
-                  <LineChart label={`Followers growth, ${period}`} data={followers!.data} columns={['Date', 'Followers']} rows={followers!.rows} />
+                  <LineChart
+                    label={`Followers growth, ${period}`}
+                    dataKey={chartKey}
+                    data={followers!.data} columns={['Date', 'Followers']} rows={followers!.rows} />
                 </Suspense>
               ),
               isEmptySeries(data?.followersOverTime),
@@ -281,7 +327,10 @@ export function AnalyticsPage() {
             {chartBody(
               () => (
                 <Suspense fallback={loadingChart}>
-                  <BarChart label={`Engagements per day, ${period}`} data={engagement!.data} columns={['Date', 'Engagements']} rows={engagement!.rows} />
+                  <BarChart
+                    label={`Engagements per day, ${period}`}
+                    dataKey={chartKey}
+                    data={engagement!.data} columns={['Date', 'Engagements']} rows={engagement!.rows} />
                 </Suspense>
               ),
               isEmptySeries(data?.engagementOverTime),
@@ -292,9 +341,10 @@ export function AnalyticsPage() {
           <Card title="Platform Distribution" className="min-w-0">
             {chartBody(
               () => (
-                <Suspense fallback={loadingChart}>
+                <Suspense fallback={loadingDoughnut}>
                   <DoughnutChart
                     label={`Followers by platform, ${period}`}
+                    dataKey={chartKey}
                     data={distribution!.data}
                     columns={['Platform', 'Followers']}
                     rows={distribution!.rows}
@@ -303,6 +353,8 @@ export function AnalyticsPage() {
               ),
               distribution?.rows.length === 0,
               'No platform data available',
+              'Loading chart...',
+              DOUGHNUT_HEIGHT,
             )}
           </Card>
           <Card title="Top Content" className="min-w-0">
@@ -341,8 +393,8 @@ export function AnalyticsPage() {
           </Card>
         </div>
 
-        <PostsPanel state={postsStateFromSearchParams(searchParams)} onChange={changePosts} />
-        <BestTimesPanel />
+        <PostsPanel state={postsState} onChange={changePosts} />
+        {postsAnswered ? <BestTimesPanel /> : null}
       </div>
     </>
   );

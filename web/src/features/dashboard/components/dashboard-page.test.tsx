@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AnalyticsSummary, ConnectionSyncStatus } from '#contract/analytics.ts';
@@ -114,13 +114,18 @@ describe('DashboardPage', () => {
       'GET /api/platformconnections': { status: 200, body: connections },
     });
     renderDashboard();
-    const card = (await screen.findByRole('heading', { name: 'Platform Connections' })).closest('section')!;
+    // The screen is drawn whole once both calls have answered (no layout shift): read the final section.
+    await waitFor(() => expect(screen.queryByText('Loading summary...')).toBeNull());
+    const card = screen.getByRole('heading', { name: 'Platform Connections' }).closest('section')!;
     const rows = await within(card).findAllByRole('listitem');
     expect(rows.map((row) => row.textContent)).toEqual([
-      'YYouTube@maya12.3K subscribers',
-      'PPatreon@mayamakes87 patrons',
-      'TTikToktt-772.5M followers',
+      'YouTube@maya12.3K subscribers',
+      'Patreon@mayamakes87 patrons',
+      'TikToktt-772.5M followers',
     ]);
+    // Each row shows its platform's brand mark (spec: the platform's first letter; issue 16: the brand mark instead).
+    expect(rows.map((row) => row.querySelector('[data-platform]')?.getAttribute('data-platform'))).toEqual(['youtube', 'patreon', 'tiktok']);
+    expect(rows.every((row) => row.querySelector('[data-platform] svg path') !== null)).toBe(true);
     expect(await screen.findByText('128.4K')).toBeTruthy();
     expect(statValue('Engagement Rate')).toBe('4.6%');
     expect(statValue('Connected Platforms')).toBe('3');

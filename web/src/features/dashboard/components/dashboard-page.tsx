@@ -6,7 +6,6 @@ import { ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { PageHeader } from '../../../components/ui/page-header';
-import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatFollowerCount } from '../../../lib/follower-count';
 import { formatCompactNumber } from '../../../lib/format';
@@ -16,6 +15,7 @@ import { RELOAD_AFTER_SYNC_MS, syncConnection } from '../../../lib/sync-connecti
 import { useDelayedInvalidation } from '../../../lib/use-delayed-invalidation';
 import { analyticsSummaryQueryOptions } from '../../../lib/analytics-summary';
 import { engagementRateText } from '../utils/engagement-rate';
+import { DashboardSkeleton } from './dashboard-skeleton';
 import { SYNC_STATUS_POLL_LIMIT_MS, syncingLabel } from '../../../lib/sync-progress';
 import { useSyncWatch } from '../../../lib/use-sync-watch';
 import { StatCard } from '../../../components/ui/stat-card';
@@ -130,18 +130,18 @@ export function DashboardPage() {
     syncMessage = `Couldn't start a sync for ${syncAll.data.failed} of ${syncAll.data.failed + syncAll.data.queued} accounts.`;
   }
 
-  let connectionContent;
-  if (connections.isPending) {
-    connectionContent = (
-      <div className="space-y-3">
-        <p role="status" className="sr-only">
-          Loading platform connections...
-        </p>
-        <Skeleton className="h-16 w-full" />
-        <Skeleton className="h-16 w-full" />
-      </div>
+  if (summary.isPending || connections.isPending) {
+    return (
+      <>
+        <title>Dashboard · Analytics Hub</title>
+        <PageHeader title="Dashboard" description="Overview of your social media analytics" />
+        <DashboardSkeleton icons={[usersIcon, heartIcon, <LinkIcon key="link" />]} />
+      </>
     );
-  } else if (connectionList.length === 0) {
+  }
+
+  let connectionContent;
+  if (connectionList.length === 0) {
     connectionContent = (
       <EmptyState
         icon={<LinkIcon className="size-10" />}
@@ -208,11 +208,6 @@ export function DashboardPage() {
               change={cardChange(comparison, (totals) => totals.connectedPlatforms, CHANGE_RULES.platforms, ANALYTICS_SUMMARY_DAYS)}
             />
           </div>
-          {summary.isPending ? (
-            <p role="status" className="sr-only">
-              Loading summary...
-            </p>
-          ) : null}
           {summary.data ? (
             <div className="mt-3 space-y-1">
               {comparisonNote ? <p className="text-xs text-slate-400">{comparisonNote}</p> : null}

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Platform } from '#contract/platforms.ts';
@@ -173,7 +173,9 @@ describe('PlatformsPage', () => {
       },
     });
     renderPage();
-    const accounts = (await screen.findByRole('heading', { name: 'Connected Accounts' })).closest('section')!;
+    // The screen is drawn whole once its calls have answered (no layout shift): the section to read is the final one.
+    await waitFor(() => expect(screen.queryByText('Loading connected accounts...')).toBeNull());
+    const accounts = screen.getByRole('heading', { name: 'Connected Accounts' }).closest('section')!;
     const rows = await within(accounts).findAllByRole('listitem');
     expect(rows).toHaveLength(3);
     expect(rows[0]!.textContent).toContain('Maya Creates · @maya');
@@ -214,7 +216,9 @@ describe('PlatformsPage', () => {
       'GET /api/oauth/tiktok/auth-url': { status: 200, body: { authUrl: 'https://www.tiktok.com/v2/auth/authorize/?state=t' } },
     });
     renderPage();
-    const accounts = (await screen.findByRole('heading', { name: 'Connected Accounts' })).closest('section')!;
+    // The screen is drawn whole once its calls have answered (no layout shift): the section to read is the final one.
+    await waitFor(() => expect(screen.queryByText('Loading connected accounts...')).toBeNull());
+    const accounts = screen.getByRole('heading', { name: 'Connected Accounts' }).closest('section')!;
     const [row] = await within(accounts).findAllByRole('listitem');
     expect(row!.textContent).toContain('Followers not available');
     expect(row!.textContent).toContain('Not shared by TikTok: followers, videos and views.');

@@ -48,10 +48,30 @@ export function PlatformsPage() {
   const manualPlatforms = (platforms.data ?? []).filter((platform) => platform.supportsManualConnect);
   const syncStateOf = (connectionId: number) => syncStatus.data?.find((status) => status.connectionId === connectionId);
 
+  const header = (
+    <PageHeader title="Platform Connections" description="Connect your social media accounts to see all your numbers in one place" />
+  );
+  // No layout shift: the screen below the header is drawn in one piece once the platforms, the connections and their
+  // sync states have answered (each decides heights: the track-a-profile card, the rows and their notes).
+  if (platforms.isPending || connections.isPending || syncStatus.isPending) {
+    return (
+      <>
+        <title>Platforms · Analytics Hub</title>
+        {header}
+        <div className="space-y-6">
+          <Card title="Available Platforms">
+            <LoadingList label="Loading platforms..." rows={6} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" />
+          </Card>
+          <Card title="Connected Accounts">
+            <LoadingList label="Loading connected accounts..." rows={2} className="space-y-3" />
+          </Card>
+        </div>
+      </>
+    );
+  }
+
   let platformGrid;
-  if (platforms.isPending) {
-    platformGrid = <LoadingList label="Loading platforms..." rows={6} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" />;
-  } else if (platforms.isError) {
+  if (platforms.isError) {
     platformGrid = <LoadFailed what="the platforms" onRetry={() => void platforms.refetch()} />;
   } else {
     platformGrid = (
@@ -69,9 +89,7 @@ export function PlatformsPage() {
   }
 
   let accountList;
-  if (connections.isPending) {
-    accountList = <LoadingList label="Loading connected accounts..." rows={2} className="space-y-3" />;
-  } else if (connections.isError) {
+  if (connections.isError) {
     accountList = <LoadFailed what="your connected accounts" onRetry={() => void connections.refetch()} />;
   } else if (connectionList.length === 0) {
     accountList = (
@@ -93,10 +111,7 @@ export function PlatformsPage() {
   return (
     <>
       <title>Platforms · Analytics Hub</title>
-      <PageHeader
-        title="Platform Connections"
-        description="Connect your social media accounts to see all your numbers in one place"
-      />
+      {header}
       <div className="space-y-6">
         <Card title="Available Platforms">{platformGrid}</Card>
         <div className="grid items-start gap-6 lg:grid-cols-3">

@@ -1,4 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
+import { formatEvidenceLine, type InsightEvidence, NOT_ENOUGH_EVIDENCE } from '#contract/insight-evidence.ts';
 import { INSIGHTS_SHOWN, type Insight } from '#contract/youtube.ts';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -13,10 +14,28 @@ interface InsightsPanelProps {
   insights: UseQueryResult<Insight[]>;
   onGenerate: () => void;
   generating: boolean;
+  /** Generate Insights ran in this visit (its answer is in `insights`). */
+  generated?: boolean;
 }
 
-/** 'AI-Powered Insights': the first 4, each with its type, recommendation and a confidence badge. */
-export function InsightsPanel({ insights, onGenerate, generating }: InsightsPanelProps) {
+/** The numbers an insight rests on: groups, n, effect and 95 % interval, then the method in small print. */
+function EvidenceLine({ evidence }: { evidence: InsightEvidence }) {
+  return (
+    <div className="rounded-md border border-slate-800 bg-slate-900/60 px-3 py-2 text-xs text-slate-300">
+      <p className="break-words">
+        <span className="font-semibold text-slate-200">Evidence: </span>
+        {formatEvidenceLine(evidence)}
+      </p>
+      <p className="mt-0.5 break-words text-slate-400">{evidence.method}</p>
+    </div>
+  );
+}
+
+/**
+ * 'AI-Powered Insights': the first 4, each with its type, recommendation, the evidence it rests on and a confidence
+ * badge; an insight without enough evidence is never stored, so an empty list says "not enough evidence yet".
+ */
+export function InsightsPanel({ insights, onGenerate, generating, generated = false }: InsightsPanelProps) {
   const shown = (insights.data ?? []).slice(0, INSIGHTS_SHOWN);
   let body;
   if (insights.isPending) {
@@ -26,8 +45,12 @@ export function InsightsPanel({ insights, onGenerate, generating }: InsightsPane
   } else if (shown.length === 0) {
     body = (
       <EmptyState
-        title="No insights yet"
-        description="Generate Insights looks at your videos' timing, click-through, retention and traffic and tells you what works on your channel."
+        title={NOT_ENOUGH_EVIDENCE}
+        description={
+          generated
+            ? 'No comparison on your channel cleared the bar yet: a finding is shown only when its 95 % interval excludes "no difference" and each group it compares has at least 5 videos. More videos and days of history will sharpen the numbers.'
+            : "Generate Insights compares your videos' timing, length, click-through, retention and traffic, and shows a finding only when your numbers support it: a 95 % interval that excludes \"no difference\", with at least 5 videos in each group."
+        }
         actions={
           <Button onClick={onGenerate} disabled={generating} aria-busy={generating}>
             {generating ? <Spinner /> : null}
@@ -51,6 +74,7 @@ export function InsightsPanel({ insights, onGenerate, generating }: InsightsPane
               </Badge>
             </div>
             <p className="text-sm break-words text-slate-300">{insight.recommendation}</p>
+            {insight.evidence ? <EvidenceLine evidence={insight.evidence} /> : null}
             <p className="mt-auto text-xs text-slate-400">Generated {formatDate(insight.createdAt)}</p>
           </li>
         ))}

@@ -78,7 +78,7 @@ function connectedServer(overrides: Record<string, Handler> = {}) {
       body: [
         youtubeInsight(),
         youtubeInsight({ id: 2, insightType: 'ctr_above_median', title: 'Thumbnails that work', confidenceScore: 0.65 }),
-        youtubeInsight({ id: 3, insightType: 'retentionDropOff', title: 'Viewers leave at the intro', confidenceScore: 0.4 }),
+        youtubeInsight({ id: 3, insightType: 'retentionDropOff', title: 'Viewers leave at the intro', confidenceScore: 0.4, evidence: undefined }),
         youtubeInsight({ id: 4, insightType: 'rpmTrend', title: 'RPM is rising' }),
         youtubeInsight({ id: 5, insightType: 'formatLength', title: 'The fifth insight' }),
       ],
@@ -193,6 +193,12 @@ describe('YouTubePage states', { timeout: 20_000 }, () => {
     expect(items).toHaveLength(4);
     expect(items[0]!.textContent).toContain('Best publishing time');
     expect(items[0]!.textContent).toContain('Publish on Tuesdays');
+    // The evidence under the recommendation: groups, n, effect, interval, then the method.
+    expect(within(items[0]!).getByText(/^Videos published on Tuesday \(UTC\) vs those published on other days: 2\.1× the 7-day views, 95 % CI 1\.4–3\.2×, n = 14 vs 41$/)).toBeTruthy();
+    expect(within(items[0]!).getByText('Evidence:', { exact: false })).toBeTruthy();
+    expect(within(items[0]!).getByText(/Bonferroni-adjusted for 7 comparisons$/)).toBeTruthy();
+    // An insight stored before evidence existed shows no evidence line.
+    expect(within(items[2]!).queryByText(/Evidence:/)).toBeNull();
     expect(within(items[0]!).getByText('86% confidence').className).toContain('emerald');
     expect(within(items[1]!).getByText('65% confidence').className).toContain('amber');
     expect(within(items[2]!).getByText('40% confidence').className).toContain('slate');
@@ -245,7 +251,9 @@ describe('YouTubePage states', { timeout: 20_000 }, () => {
     renderPage();
     expect(await screen.findByText('No Videos Found')).toBeTruthy();
     expect(screen.getByText('Upload videos to see detailed analytics')).toBeTruthy();
-    expect(await screen.findByText('No insights yet')).toBeTruthy();
+    // The empty state in the contract's words, with what it takes to show a finding.
+    expect(await screen.findByText('Not enough evidence yet')).toBeTruthy();
+    expect(screen.getByText(/shows a finding only when your numbers support it: a 95 % interval/)).toBeTruthy();
     expect(await screen.findByText('No demographic data available yet')).toBeTruthy();
     expect(screen.queryByRole('table', { name: /^Video Performance/ })).toBeNull();
   });
@@ -437,6 +445,20 @@ describe('YouTubePage actions', { timeout: 20_000 }, () => {
     expect(await within(insightsPanel).findByText('Shorter intros hold viewers')).toBeTruthy();
     expect(screen.getByText('1 insight generated.')).toBeTruthy();
     expect(server.matching('POST /api/youtubeanalytics/insights/generate')).toHaveLength(1);
+  });
+
+  it('says "not enough evidence yet" when a generation finds nothing that holds', async () => {
+    connectedServer({
+      'GET /api/youtubeanalytics/insights': { status: 200, body: [] },
+      'POST /api/youtubeanalytics/insights/generate': { status: 200, body: [] },
+    });
+    renderPage();
+    const insightsPanel = await waitFor(() => section('AI-Powered Insights'));
+    fireEvent.click(await within(insightsPanel).findByRole('button', { name: 'Generate Insights' }));
+    expect(await within(insightsPanel).findByText(/^No comparison on your channel cleared the bar yet/)).toBeTruthy();
+    expect(within(insightsPanel).getByText('Not enough evidence yet')).toBeTruthy();
+    expect(screen.getByText(/^Not enough evidence yet: no finding on your channel has a 95 % interval/)).toBeTruthy();
+    expect(within(insightsPanel).queryAllByRole('listitem')).toEqual([]);
   });
 
   it('syncs, waits for the sync to finish, then refetches the page', async () => {

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { NOT_ENOUGH_EVIDENCE } from '#contract/insight-evidence.ts';
+import { useOnceTrue } from '../../../lib/use-once-true';
 import type { Insight, YoutubeVideo } from '#contract/youtube.ts';
 import { ExportMenu } from '../../../components/export-menu';
 import { Button, ButtonLink } from '../../../components/ui/button';
@@ -15,6 +17,7 @@ import { platformConnectionsQueryOptions } from '../../../lib/platform-connectio
 import { exportYoutubeVideos } from '../api/export-youtube-videos';
 import { generateInsightsMutationOptions } from '../api/generate-insights';
 import { demographicsQueryOptions } from '../api/get-demographics';
+import { videosQueryOptions } from '../api/get-videos';
 import { insightsQueryKey, insightsQueryOptions } from '../api/get-insights';
 import { performanceSummaryQueryOptions } from '../api/get-performance-summary';
 import { useYoutubeSync, type SyncMessageTone } from '../hooks/use-youtube-sync';
@@ -75,7 +78,7 @@ function NotConnected() {
 /** What Generate Insights produced, in words. */
 function generatedMessage(result: unknown): string {
   if (!Array.isArray(result)) return 'Insights updated.';
-  if (result.length === 0) return "Your channel's data can't support an insight yet. Sync more videos and try again.";
+  if (result.length === 0) return `${NOT_ENOUGH_EVIDENCE}: no finding on your channel has a 95 % interval clear of "no difference". Sync more videos and try again.`;
   return result.length === 1 ? '1 insight generated.' : `${result.length} insights generated.`;
 }
 
@@ -95,6 +98,9 @@ export function YouTubePage() {
   const connected = summary.data?.connected === true && !notConnected;
   const insights = useQuery({ ...insightsQueryOptions(), enabled: connected });
   const demographics = useQuery({ ...demographicsQueryOptions(days), enabled: connected });
+  // The video table's own query (one fetch, shared): the panels under the table wait for its height to be known.
+  const videos = useQuery({ ...videosQueryOptions(table), enabled: connected });
+  const firstAnswersIn = useOnceTrue(connected && !insights.isPending && !videos.isPending && !demographics.isPending);
   const sync = useYoutubeSync(days);
   const [openVideo, setOpenVideo] = useState<YoutubeVideo | null>(null);
   const generate = useMutation({
@@ -129,7 +135,9 @@ export function YouTubePage() {
 
   if (notConnected) return <NotConnected />;
 
-  if (!summary.data) {
+  // No layout shift: until the summary, the insights, the first page of videos and the demographics have answered,
+  // the screen below the header is one loading line; then it is drawn in one piece (each decides heights below it).
+  if (!summary.data || (connected && !firstAnswersIn)) {
     return (
       <>
         {title}
@@ -182,7 +190,7 @@ export function YouTubePage() {
             <ExportMenu onExport={(format) => exportYoutubeVideos(table, format)} fallbackName="analytics-hub-youtube-videos" />
             <Button variant="secondary" className="self-start" onClick={sync.start} disabled={sync.busy} aria-busy={sync.busy}>
               {sync.busy ? (
-                <Spinner />
+                <Spinner className="size-5" />
               ) : (
                 <Icon>
                   <path d="M20 11a8 8 0 0 0-14.9-3M4 4v4h4M4 13a8 8 0 0 0 14.9 3M20 20v-4h-4" />
@@ -192,7 +200,7 @@ export function YouTubePage() {
             </Button>
             <Button className="self-start" onClick={() => generate.mutate()} disabled={generating} aria-busy={generating}>
               {generating ? (
-                <Spinner />
+                <Spinner className="size-5" />
               ) : (
                 <Icon>
                   <path d="M12 3l1.8 4.7L18.5 9.5l-4.7 1.8L12 16l-1.8-4.7L5.5 9.5l4.7-1.8zM19 15l.9 2.1L22 18l-2.1.9L19 21l-.9-2.1L16 18l2.1-.9z" />
@@ -231,7 +239,7 @@ export function YouTubePage() {
 
       <div className="space-y-6">
         <YoutubeSummaryCards summary={data} />
-        <InsightsPanel insights={insights} onGenerate={() => generate.mutate()} generating={generating} />
+        <InsightsPanel insights={insights} onGenerate={() => generate.mutate()} generating={generating} generated={generate.isSuccess} />
         <VideoTable state={table} onChange={changeUrl} onOpen={setOpenVideo} revenueAccess={data.revenueAccess} />
         <DemographicsPanel demographics={demographics} days={days} />
         <RevenuePanel summary={data} days={days} onDaysChange={(next) => changeUrl({ days: next })} updating={summary.isPlaceholderData} />

@@ -1,0 +1,43 @@
+import type { ReactNode } from 'react';
+import { Card } from '../../../components/ui/card';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { StatCard } from '../../../components/ui/stat-card';
+
+function Block({ className }: { className: string }) {
+  return <Skeleton className={`w-full ${className}`} />;
+}
+
+/**
+ * The analytics screen's shape while its first numbers load. The screen is drawn in one piece when they answer
+ * (the notes under the cards, and so where everything below them goes, depend on them): nothing moves.
+ */
+export function AnalyticsSkeleton() {
+  const noIcon: ReactNode = null;
+  return (
+    <div className="space-y-6">
+      <p role="status" className="sr-only">
+        Loading analytics...
+      </p>
+      <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+        {['Total Followers', 'Total Views', 'Total Revenue', 'Connected Platforms'].map((label) => (
+          <StatCard dense key={label} label={label} value={undefined} icon={noIcon} />
+        ))}
+      </div>
+      <Block className="h-24 rounded-xl" />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card title="Followers Growth" className="min-w-0">
+          <Block className="h-64 sm:h-72" />
+        </Card>
+        <Card title="Engagement Rate" className="min-w-0">
+          <Block className="h-64 sm:h-72" />
+        </Card>
+        <Card title="Platform Distribution" className="min-w-0">
+          <Block className="h-72 sm:h-80" />
+        </Card>
+        <Card title="Top Content" className="min-w-0">
+          <Block className="h-64 sm:h-72" />
+        </Card>
+      </div>
+    </div>
+  );
+}
