@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, user } from './auth.ts';
 import type { PlatformName } from './platforms.ts';
+import { displayCurrency } from './income.ts';
 import { timeZone } from './reports.ts';
 
 const personName = z.string({ error: 'Names must be text' }).trim().max(100, 'Names must be at most 100 characters');
@@ -31,6 +32,8 @@ export const accountSettingsResponse = z.object({
   pendingEmail: z.string().nullable(),
   /** The IANA zone weekday and hour figures use (best time to post); null: the browser's own zone. */
   timeZone: z.string().nullable(),
+  /** The currency the income view shows amounts in (converted only with a dated ECB rate); USD by default. */
+  displayCurrency: z.string(),
 });
 export type AccountSettings = z.infer<typeof accountSettingsResponse>;
 
@@ -39,8 +42,11 @@ export type AccountSettings = z.infer<typeof accountSettingsResponse>;
  * goes back to the browser's zone.
  */
 export const updateProfileRequest = z
-  .strictObject({ firstName: personName.optional(), lastName: personName.optional(), timeZone: timeZone.nullable().optional() })
-  .refine((body) => body.firstName !== undefined || body.lastName !== undefined || body.timeZone !== undefined, 'Send a name or a time zone to save');
+  .strictObject({ firstName: personName.optional(), lastName: personName.optional(), timeZone: timeZone.nullable().optional(), displayCurrency: displayCurrency.optional() })
+  .refine(
+    (body) => body.firstName !== undefined || body.lastName !== undefined || body.timeZone !== undefined || body.displayCurrency !== undefined,
+    'Send a name, a time zone or a display currency to save',
+  );
 export type UpdateProfileRequest = z.input<typeof updateProfileRequest>;
 export type UpdateProfileFields = z.infer<typeof updateProfileRequest>;
 export const updateProfileResponse = z.object({ user, message: z.string() });

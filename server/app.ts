@@ -49,12 +49,17 @@ import { createEventsService } from './modules/events/events.service.ts';
 import { createExportsRepository } from './modules/exports/exports.repository.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { createExportsService } from './modules/exports/exports.service.ts';
+import { createIncomeExports } from './modules/exports/income-export.ts';
 import { createPostsExport } from './modules/exports/posts-export.ts';
 import { createYoutubeExports } from './modules/exports/youtube-export.ts';
 import { FOLLOWER_MILESTONES, milestoneLabel } from './modules/notifications/follower-milestones.ts';
 import { createForecastsRepository } from './modules/forecasts/forecasts.repository.ts';
 import { forecastsRoutes } from './modules/forecasts/forecasts.routes.ts';
 import { createForecastsService } from './modules/forecasts/forecasts.service.ts';
+import { createExchangeRates, exchangeRatesJob } from './modules/income/exchange-rates.ts';
+import { createIncomeRepository } from './modules/income/income.repository.ts';
+import { incomeRoutes } from './modules/income/income.routes.ts';
+import { createIncomeService } from './modules/income/income.service.ts';
 import { HEALTH_PATHS, healthRoutes } from './modules/health/health.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { createPlatformsRepository } from './modules/platforms/platforms.repository.ts';
@@ -390,7 +395,10 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   // YouTube's traffic source names are the youtube module's: passed in, as features do not import each other.
   whatChangedRoutes(app, { whatChanged: createWhatChangedService({ repository: createWhatChangedRepository(db), trafficSourceName }) });
   patronConversionRoutes(app, { patronConversion: createPatronConversionService({ db, clock }) });
-  exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }), postsExport: createPostsExport({ content, clock }) });
+  const income = createIncomeService({ repository: createIncomeRepository(db), clock });
+  const exchangeRates = createExchangeRates({ db, clock, apiUrl: config.exchangeRates.apiUrl, timeoutMs: config.platformTimeoutMs, logger: app.log });
+  incomeRoutes(app, { income });
+  exportsRoutes(app, { exports: exportsService, youtubeExports: createYoutubeExports({ youtube, clock }), postsExport: createPostsExport({ content, clock }), incomeExports: createIncomeExports({ income, clock }) });
   const settings = createSettingsService({
     repository: createSettingsRepository(db),
     rateLimiter,
@@ -415,6 +423,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
       alerts: reconnectScanJob(notifications, app.log),
       housekeeping: housekeepingJob(housekeeping, app.log),
       billing: billingJobs.definitions,
+      income: exchangeRatesJob({ rates: exchangeRates, boss: jobQueue.boss, clock, logger: app.log }),
     }),
   );
   app.withTypeProvider<ZodTypeProvider>().get('/api/config/public', { schema: { response: { 200: publicConfigResponse } } }, async () => ({

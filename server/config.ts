@@ -128,6 +128,12 @@ const envSchema = z.object({
     .regex(LINKEDIN_VERSION_PATTERN, 'expected a published LinkedIn version as YYYYMM, January to November (LinkedIn publishes no December version)')
     .default(DEFAULT_LINKEDIN_VERSION),
   PATREON_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * Stands in for https://www.ecb.europa.eu (the euro reference rates the income view converts with), as the platforms'
+   * URLs do for their hosts. Unset: the ECB itself, or the local ECB sandbox while SANDBOX=on and neither YouTube nor
+   * Patreon has real credentials (real income is converted with real rates).
+   */
+  ECB_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** How long one call to a platform may take before it counts as failed (ms). */
   PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Every active connection is synced this often (hours). */
@@ -211,6 +217,8 @@ export interface Config {
   /** ROLE: what this process does (HTTP, jobs, or both). */
   role: 'all' | 'web' | 'worker';
   sync: { intervalHours: number; youngPostPollMinutes: number; workers: boolean; retryLimit: number; retryDelaySeconds: number; retryMaxDelaySeconds: number };
+  /** Where the ECB reference rates are read: `apiUrl` stands in for https://www.ecb.europa.eu; undefined: the ECB itself. */
+  exchangeRates: { apiUrl: string | undefined };
   /** The model that rewords YouTube insights; undefined when OPENAI_BASE_URL and OPENAI_API_KEY are not both set. */
   insightRewriting: { baseUrl: string; apiKey: string; model: string } | undefined;
   isSmtpConfigured: boolean;
@@ -389,6 +397,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryDelaySeconds: values.SYNC_RETRY_DELAY_SECONDS,
       retryMaxDelaySeconds: values.SYNC_RETRY_MAX_DELAY_SECONDS,
     },
+    exchangeRates: { apiUrl: values.ECB_API_URL?.replace(/\/+$/, '') },
     insightRewriting:
       values.OPENAI_BASE_URL && values.OPENAI_API_KEY
         ? { baseUrl: values.OPENAI_BASE_URL.replace(/\/+$/, ''), apiKey: values.OPENAI_API_KEY, model: values.OPENAI_MODEL }
@@ -447,4 +456,14 @@ export function withPlatformSandbox(
       twitterBearerToken: config.platforms.twitter.isConfigured ? config.platformAppKeys.twitterBearerToken : sandbox.appKeys.twitterBearerToken,
     },
   };
+}
+
+/** Whether server/main.ts starts the ECB sandbox: sandbox mode, no ECB_API_URL, and no real YouTube or Patreon income. */
+export function needsExchangeRatesSandbox(config: Config): boolean {
+  return config.sandbox && !config.exchangeRates.apiUrl && !config.platforms.youtube.isConfigured && !config.platforms.patreon.isConfigured;
+}
+
+/** The configuration with the ECB rates read from a locally started ECB sandbox (server/main.ts). */
+export function withExchangeRatesSandbox(config: Config, sandbox: { baseUrl: string }): Config {
+  return { ...config, exchangeRates: { apiUrl: sandbox.baseUrl.replace(/\/+$/, '') } };
 }

@@ -3,10 +3,11 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { PLATFORM_NAMES } from '#contract/platforms.ts';
 import { startSandboxMailbox } from '../sandbox/mailbox/mailbox.ts';
+import { startEcbSandbox } from '../sandbox/exchange-rates/ecb-sandbox.ts';
 import { startPlatformSandbox } from '../sandbox/platforms/platform-sandbox.ts';
 import { type StripeSandbox, startStripeSandbox } from '../sandbox/stripe/stripe-sandbox.ts';
 import { buildApp } from './app.ts';
-import { type Config, ConfigError, loadConfig, withPlatformSandbox, withStripeSandbox } from './config.ts';
+import { type Config, ConfigError, loadConfig, needsExchangeRatesSandbox, withExchangeRatesSandbox, withPlatformSandbox, withStripeSandbox } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { freePort } from './lib/free-port.ts';
 
@@ -66,6 +67,13 @@ async function main() {
     config = withPlatformSandbox(config, platformSandbox);
     sandboxParts.push(platformSandbox);
     log.info({ url: platformSandbox.baseUrl, platforms: unconfiguredPlatforms }, 'platform sandbox: platforms without credentials connect to local stand-ins');
+  }
+
+  if (needsExchangeRatesSandbox(config)) {
+    const ecbSandbox = await startEcbSandbox();
+    config = withExchangeRatesSandbox(config, ecbSandbox);
+    sandboxParts.push(ecbSandbox);
+    log.info({ url: ecbSandbox.baseUrl }, 'ECB sandbox: no real YouTube or Patreon credentials, the income view converts with local reference rates');
   }
 
   const { app, startDraining } = await buildApp({ config, database, sandboxRoutes });

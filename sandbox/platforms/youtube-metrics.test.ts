@@ -261,8 +261,15 @@ describe('YouTube Analytics reports.query', () => {
       expect(adRevenue).toBeLessThan(revenue);
       expect(cpm).toBeGreaterThan(0);
     }
-    const daily = await get(report('startDate=2026-04-01&endDate=2026-04-30&dimensions=day&sort=day&metrics=estimatedRevenue,estimatedAdRevenue,monetizedPlaybacks,playbackBasedCpm,cpm'), bearer(monetary));
+    const daily = await get(report('startDate=2026-04-01&endDate=2026-04-30&dimensions=day&sort=day&metrics=estimatedRevenue,estimatedAdRevenue,estimatedRedPartnerRevenue,monetizedPlaybacks,playbackBasedCpm,cpm'), bearer(monetary));
     expect(daily.body.rows).toHaveLength(30);
+    expect(daily.body.columnHeaders[3]).toEqual({ name: 'estimatedRedPartnerRevenue', columnType: 'METRIC', dataType: 'CURRENCY' });
+    // estimatedRevenue = ad + YouTube Premium + transactions: the first two never exceed it, and each is there.
+    for (const [, revenue, adRevenue, premiumRevenue] of daily.body.rows) {
+      expect(adRevenue).toBeGreaterThan(0);
+      expect(premiumRevenue).toBeGreaterThan(0);
+      expect(adRevenue + premiumRevenue).toBeLessThanOrEqual(revenue + 0.01);
+    }
     const plain = await connect(0);
     expect((await get(report('startDate=2024-01-01&endDate=2026-05-04&dimensions=video&metrics=estimatedRevenue&sort=-estimatedRevenue&maxResults=20'), bearer(plain))).status).toBe(403);
   });

@@ -157,6 +157,13 @@ const emptyBucket = (): Bucket => ({
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
+/**
+ * How estimatedRevenue splits, as at YouTube: ad revenue + YouTube Premium (estimatedRedPartnerRevenue) + transactions
+ * (memberships, Super Chat, …). The sandbox keeps the three parts in these proportions of each cell's revenue.
+ */
+const AD_SHARE_OF_REVENUE = 0.84;
+const PREMIUM_SHARE_OF_REVENUE = 0.06;
+
 function metricValue(bucket: Bucket, metric: string): number {
   switch (metric) {
     case 'averageViewDuration':
@@ -168,7 +175,7 @@ function metricValue(bucket: Bucket, metric: string): number {
     case 'estimatedRevenue':
       return round2(bucket.revenue);
     case 'estimatedAdRevenue':
-      return round2(bucket.revenue * 0.84);
+      return round2(bucket.revenue * AD_SHARE_OF_REVENUE);
     case 'grossRevenue':
       return round2(bucket.gross);
     case 'estimatedRedPartnerRevenue':
@@ -436,7 +443,7 @@ export function createYoutubeMetrics(context: PlatformContext, deps: YoutubeMetr
     const revenue = (views / 1000) * shape.rpm * (0.8 + 0.4 * noise);
     bucket.revenue += revenue;
     bucket.gross += revenue * 1.75;
-    bucket.redRevenue += revenue * 0.04;
+    bucket.redRevenue += revenue * PREMIUM_SHARE_OF_REVENUE;
     const monetized = Math.round(views * 0.42);
     bucket.monetizedPlaybacks += monetized;
     bucket.adImpressions += Math.round(monetized * 1.4);

@@ -11,3 +11,4 @@ export * from './schema/events.ts';
 export * from './schema/notifications.ts';
 export * from './schema/api-tokens.ts';
 export * from './schema/patreon.ts';
+export * from './schema/exchange-rates.ts';

@@ -1,6 +1,6 @@
 // Every job the server runs, in one list: the sync of a connection, the sync schedule, the young-post read and its
 // schedule, the report scan, the alerts'
-// reconnect scan, housekeeping and the retried release of a deleted account's Stripe customer. The
+// reconnect scan, housekeeping, the retried release of a deleted account's Stripe customer and the ECB rates fetch. The
 // composition root (server/app.ts) builds each feature's definitions and hands this list to the one queue.
 import type { JobDefinition } from './job-definition.ts';
 
@@ -15,8 +15,10 @@ export interface JobDefinitionsByFeature {
   housekeeping: JobDefinition;
   /** stripe-customer-release (server/modules/billing/billing.jobs.ts). */
   billing: readonly JobDefinition<never>[];
+  /** exchange-rates-fetch (server/modules/income/exchange-rates.ts). */
+  income: JobDefinition;
 }
 
-export function listJobDefinitions({ sync, reports, alerts, housekeeping, billing }: JobDefinitionsByFeature): JobDefinition[] {
-  return [...(sync as readonly JobDefinition[]), reports, alerts, housekeeping, ...(billing as readonly JobDefinition[])];
+export function listJobDefinitions({ sync, reports, alerts, housekeeping, billing, income }: JobDefinitionsByFeature): JobDefinition[] {
+  return [...(sync as readonly JobDefinition[]), reports, alerts, housekeeping, ...(billing as readonly JobDefinition[]), income];
 }

@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../test/test-server.ts';
 import { API_DOCS_PREFIX, OPENAPI_PATH, registeredRoutesOf } from './api-docs.ts';
 
 /** Calls whose answer is a file or a stream, described by their media type rather than a JSON schema. */
-const NOT_JSON = new Set(['GET /api/events/stream', 'GET /api/analytics/export', 'GET /api/youtubeanalytics/export', 'GET /api/content/export']);
+const NOT_JSON = new Set(['GET /api/events/stream', 'GET /api/analytics/export', 'GET /api/youtubeanalytics/export', 'GET /api/content/export', 'GET /api/income/export']);
 
 let server: TestServer;
 let document: { openapi: string; paths: Record<string, Record<string, { parameters?: { in: string; name: string }[]; requestBody?: unknown; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> };

@@ -76,6 +76,10 @@ const LIST_QUERIES = [
   '/api/content/export?format=csv',
   '/api/content/export?format=csv&platform=youtube&sort=typical',
   '/api/forecasts',
+  '/api/income?startDate=2026-10-01&endDate=2026-11-02',
+  '/api/income?startDate=2026-10-01&endDate=2026-11-02&granularity=day',
+  '/api/income/export?format=csv&startDate=2026-10-01&endDate=2026-11-02',
+  '/api/income/export?format=json&startDate=2026-10-01&endDate=2026-11-02&granularity=day',
 ];
 /**
  * Not lists: a stream stays open (tested by itself in server/modules/events/events.test.ts, 'only ever carries its own

@@ -14,6 +14,8 @@ export const users = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** IANA zone the user chose for weekday and hour figures (best time to post); null: the browser's zone. */
     timeZone: text('time_zone'),
+    /** ISO 4217 code the income view shows amounts in (converted only with a dated rate beside them). */
+    displayCurrency: text('display_currency').notNull().default('USD'),
   },
   (table) => [
     // Case-insensitive uniqueness lives in the database, so two concurrent sign-ups cannot both win.

@@ -144,7 +144,7 @@ describe('GET /api/analytics/best-times', () => {
     const settingZone = await server.request('PATCH', '/api/settings/profile', { token: alice.token, body: { timeZone: 'Not/AZone' } });
     expect(settingZone.status).toBe(400);
     expect(settingZone.body.message).toMatch(/Unknown time zone/);
-    expect((await server.request('PATCH', '/api/settings/profile', { token: alice.token, body: {} })).body.message).toMatch(/Send a name or a time zone/);
+    expect((await server.request('PATCH', '/api/settings/profile', { token: alice.token, body: {} })).body.message).toMatch(/Send a name, a time zone or a display currency/);
     const malformed = await bestTimes(alice, 'platformId=abc');
     expect(malformed.status).toBe(400);
     expect(malformed.body.message).toMatch(/platformId must be a whole number/);

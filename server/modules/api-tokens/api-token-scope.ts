@@ -11,8 +11,9 @@ export const API_TOKEN_READABLE_ROUTES: readonly string[] = [
   '/api/sync/status',
   '/api/notifications',
   '/api/forecasts',
+  '/api/income',
 ];
-export const API_TOKEN_READABLE_PREFIXES: readonly string[] = ['/api/analytics/', '/api/youtubeanalytics/', '/api/content/'];
+export const API_TOKEN_READABLE_PREFIXES: readonly string[] = ['/api/analytics/', '/api/youtubeanalytics/', '/api/content/', '/api/income/'];
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 

@@ -1,12 +1,14 @@
-// GET /api/analytics/export, GET /api/youtubeanalytics/export and GET /api/content/export: premium, like every route
+// GET /api/analytics/export, GET /api/youtubeanalytics/export, GET /api/content/export and GET /api/income/export: premium, like every route
 // under those prefixes
 // (the access gate in server/plugins/access.ts authenticates and checks the subscription before these run).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { contentExportQuery } from '#contract/content.ts';
 import { analyticsExportQuery, youtubeVideosExportQuery } from '#contract/exports.ts';
+import { incomeExportQuery } from '#contract/income.ts';
 import { currentUser } from '../../plugins/authentication.ts';
 import type { ExportFile, ExportsService } from './exports.service.ts';
+import type { createIncomeExports } from './income-export.ts';
 import type { createPostsExport } from './posts-export.ts';
 import type { createYoutubeExports } from './youtube-export.ts';
 
@@ -28,7 +30,13 @@ export function exportsRoutes(
     exports,
     youtubeExports,
     postsExport,
-  }: { exports: ExportsService; youtubeExports: ReturnType<typeof createYoutubeExports>; postsExport: ReturnType<typeof createPostsExport> },
+    incomeExports,
+  }: {
+    exports: ExportsService;
+    youtubeExports: ReturnType<typeof createYoutubeExports>;
+    postsExport: ReturnType<typeof createPostsExport>;
+    incomeExports: ReturnType<typeof createIncomeExports>;
+  },
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
@@ -38,6 +46,11 @@ export function exportsRoutes(
 
   routes.get('/api/youtubeanalytics/export', { schema: { querystring: youtubeVideosExportQuery } }, async (request, reply) =>
     sendFile(reply, await youtubeExports.youtubeVideosExport(currentUser(request).id, request.query)),
+  );
+
+  // Premium through the /api/income prefix.
+  routes.get('/api/income/export', { schema: { querystring: incomeExportQuery } }, async (request, reply) =>
+    sendFile(reply, await incomeExports.incomeExport(currentUser(request).id, request.query)),
   );
 
   routes.get('/api/content/export', { schema: { querystring: contentExportQuery } }, async (request, reply) =>

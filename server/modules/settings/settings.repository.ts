@@ -12,7 +12,7 @@ export function createSettingsRepository(db: Database) {
     },
 
     /** Sets the fields given (name parts, time zone) and leaves the others. */
-    async updateProfile(userId: number, fields: { firstName?: string; lastName?: string; timeZone?: string | null }) {
+    async updateProfile(userId: number, fields: { firstName?: string; lastName?: string; timeZone?: string | null; displayCurrency?: string }) {
       const [row] = await db.update(users).set(fields).where(eq(users.id, userId)).returning();
       return row;
     },

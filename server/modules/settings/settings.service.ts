@@ -73,16 +73,20 @@ export function createSettingsService({ repository, rateLimiter, mailer, clock, 
   async function accountSettings(user: UserRow) {
     const pending = await repository.findPendingEmailChange(user.id);
     const live = pending && pending.expiresAt > clock.now() ? pending : undefined;
-    return { user: toPublicUser(user), pendingEmail: live?.newEmail ?? null, timeZone: user.timeZone };
+    return { user: toPublicUser(user), pendingEmail: live?.newEmail ?? null, timeZone: user.timeZone, displayCurrency: user.displayCurrency };
   }
 
   async function updateProfile(user: UserRow, input: UpdateProfileFields) {
-    const { firstName, lastName, timeZone } = input;
-    const fields = Object.fromEntries(Object.entries({ firstName, lastName, timeZone }).filter(([, value]) => value !== undefined));
+    const { firstName, lastName, timeZone, displayCurrency } = input;
+    const fields = Object.fromEntries(Object.entries({ firstName, lastName, timeZone, displayCurrency }).filter(([, value]) => value !== undefined));
     const row = await repository.updateProfile(user.id, fields);
     if (!row) throw new AppError('not_found', 'This account no longer exists.');
-    const named = firstName !== undefined || lastName !== undefined;
-    const message = timeZone === undefined ? 'Your name is saved.' : named ? 'Your name and time zone are saved.' : 'Your time zone is saved.';
+    const saved = [
+      ...(firstName !== undefined || lastName !== undefined ? ['name'] : []),
+      ...(timeZone !== undefined ? ['time zone'] : []),
+      ...(displayCurrency !== undefined ? ['display currency'] : []),
+    ];
+    const message = `Your ${saved.length > 1 ? `${saved.slice(0, -1).join(', ')} and ${saved.at(-1)} are` : `${saved[0]} is`} saved.`;
     return { user: toPublicUser(row), message };
   }
 

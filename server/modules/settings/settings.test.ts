@@ -54,7 +54,7 @@ describe('profile', () => {
     expect((await server.request('GET', '/api/stripe/subscription-status', { token: account.token })).body.hasValidAccess).toBe(false);
     const settings = await server.request('GET', '/api/settings/account', { token: account.token });
     expect(settings.status).toBe(200);
-    expect(settings.body).toEqual({ user: expect.objectContaining({ username: account.username }), pendingEmail: null, timeZone: null });
+    expect(settings.body).toEqual({ user: expect.objectContaining({ username: account.username }), pendingEmail: null, timeZone: null, displayCurrency: 'USD' });
     // Report preferences are premium.
     expect((await server.request('GET', '/api/reports/preferences', { token: account.token })).status).toBe(402);
   });

@@ -18,10 +18,15 @@ const DAILY_METRICS: Record<string, string> = {
   subscribersGained: 'subscribers_gained',
   subscribersLost: 'subscribers_lost',
 };
-/** Daily revenue, in its own call so a 403 does not cost the basic metrics. */
+/**
+ * Daily revenue, in its own call so a 403 does not cost the basic metrics. estimatedRevenue is the sum of ad revenue,
+ * YouTube Premium (estimatedRedPartnerRevenue) and transactions (memberships, Super Chat, …): the income view shows
+ * the three parts, the third as what is left of the total.
+ */
 const REVENUE_METRICS: Record<string, string> = {
   estimatedRevenue: 'revenue',
   estimatedAdRevenue: 'ad_revenue',
+  estimatedRedPartnerRevenue: 'premium_revenue',
   monetizedPlaybacks: 'monetized_playbacks',
   playbackBasedCpm: 'playback_based_cpm',
   cpm: 'cpm',

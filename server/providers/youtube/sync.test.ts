@@ -93,7 +93,7 @@ function expectTotalsFromDays(videos: { impressions: number | null; clickThrough
   expect(sum(videos.map((video) => video.impressions ?? 0))).toBe(impressions);
   expect(sum(videos.map((video) => ((video.impressions ?? 0) * (video.clickThroughRate ?? 0)) / 100))).toBeCloseTo(clicks, 0);
 }
-const REVENUE_TYPES = ['ad_revenue', 'cpm', 'monetized_playbacks', 'playback_based_cpm', 'revenue'];
+const REVENUE_TYPES = ['ad_revenue', 'cpm', 'monetized_playbacks', 'playback_based_cpm', 'premium_revenue', 'revenue'];
 
 describe('a malformed body', () => {
   it('a malformed body fails the YouTube sync with a clear message and stores nothing', async () => {

@@ -7,7 +7,7 @@ function decide(pathname: string, session: SessionState, access: AccessState = '
 
 describe('decideNavigation', () => {
   it('sends a signed-out user on an auth route to /login', () => {
-    for (const path of ['/dashboard', '/analytics', '/youtube', '/platforms', '/billing', '/dashboard/']) {
+    for (const path of ['/dashboard', '/analytics', '/youtube', '/income', '/platforms', '/billing', '/dashboard/']) {
       expect(decide(path, 'signed-out')).toEqual({ kind: 'redirect', to: '/login' });
     }
   });
@@ -36,7 +36,7 @@ describe('decideNavigation', () => {
   });
 
   it('sends a signed-in user without valid access to the upgrade screen, except from billing', () => {
-    for (const path of ['/dashboard', '/analytics', '/youtube', '/platforms']) {
+    for (const path of ['/dashboard', '/analytics', '/youtube', '/income', '/platforms']) {
       expect(decide(path, 'signed-in', 'invalid')).toEqual({ kind: 'redirect', to: '/billing?upgrade=true' });
     }
     expect(decide('/billing', 'signed-in', 'invalid')).toEqual({ kind: 'render' });

@@ -1,7 +1,7 @@
 // The navigation guard of spec sections 2 and 4 as a pure decision, so every case is unit-tested.
 import { DASHBOARD_ROUTE, LOGIN_ROUTE, UPGRADE_ROUTE } from '../lib/routes';
 
-export const AUTH_ROUTES = ['/dashboard', '/analytics', '/youtube', '/platforms', '/billing', '/settings'] as const;
+export const AUTH_ROUTES = ['/dashboard', '/analytics', '/youtube', '/income', '/platforms', '/billing', '/settings'] as const;
 export const PUBLIC_ROUTES = ['/', '/login', '/confirm-email', '/resend-confirmation'] as const;
 export const BILLING_ROUTE = '/billing';
 /** Account management (and deletion) works for every signed-in user, subscribed or not. */

@@ -31,6 +31,7 @@ const AppShell = lazy(async () => ({ default: (await import('./shell')).AppShell
 const DashboardPage = lazy(async () => ({ default: (await import('../features/dashboard/components/dashboard-page')).DashboardPage }));
 const AnalyticsPage = lazy(async () => ({ default: (await import('../features/analytics/components/analytics-page')).AnalyticsPage }));
 const YouTubePage = lazy(async () => ({ default: (await import('../features/youtube/components/youtube-page')).YouTubePage }));
+const IncomePage = lazy(async () => ({ default: (await import('../features/income/components/income-page')).IncomePage }));
 const PlatformsPage = lazy(async () => ({ default: (await import('../features/platforms/components/platforms-page')).PlatformsPage }));
 const BillingPage = lazy(async () => ({ default: (await import('../features/billing/components/billing-page')).BillingPage }));
 const SettingsPage = lazy(async () => ({ default: (await import('../features/settings/components/settings-page')).SettingsPage }));
@@ -55,6 +56,7 @@ export function AppRoutes() {
                 <Route path="/dashboard" element={<DashboardPage />} />
                 <Route path="/analytics" element={<AnalyticsPage />} />
                 <Route path="/youtube" element={<YouTubePage />} />
+                <Route path="/income" element={<IncomePage />} />
                 <Route path="/platforms" element={<PlatformsPage />} />
                 <Route path="/billing" element={<BillingPage />} />
                 <Route path="/settings" element={<SettingsPage />} />

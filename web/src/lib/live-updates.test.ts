@@ -52,7 +52,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 describe('keysToRefresh', () => {
   it('refreshes the sync status while syncs run, and every screen once they are all done or data changed', () => {
     expect(keysToRefresh('sync', { connections: [], finished: 1, total: 3 })).toEqual([['sync'], ['platform-connections']]);
-    const everything = [['analytics'], ['youtube'], ['platform-connections'], ['sync']];
+    const everything = [['analytics'], ['youtube'], ['income'], ['platform-connections'], ['sync']];
     expect(keysToRefresh('sync', { connections: [], finished: 3, total: 3 })).toEqual(everything);
     expect(keysToRefresh('analytics-changed', {})).toEqual(everything);
     expect(keysToRefresh('ready', {})).toEqual([]);

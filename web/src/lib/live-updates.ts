@@ -10,7 +10,7 @@ import { platformConnectionsQueryKey } from './platform-connections';
 
 /** Query keys by prefix; the YouTube screens keep every key under ['youtube'], the analytics ones under ['analytics']. */
 const SYNC_KEYS: readonly QueryKey[] = [['sync'], platformConnectionsQueryKey];
-const DATA_KEYS: readonly QueryKey[] = [['analytics'], ['youtube'], platformConnectionsQueryKey, ['sync']];
+const DATA_KEYS: readonly QueryKey[] = [['analytics'], ['youtube'], ['income'], platformConnectionsQueryKey, ['sync']];
 
 /** Waits before reconnecting: 1 s doubling to 30 s, with up to 20 % jitter so tabs do not return in lockstep. */
 export function reconnectDelay(attempt: number, random: () => number = Math.random): number {

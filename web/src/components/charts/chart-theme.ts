@@ -115,3 +115,20 @@ export function doughnutChartOptions(): ChartOptions<'doughnut'> {
     },
   };
 }
+
+/**
+ * Stacked bars with a legend (one colour per part), values formatted by `formatValue` on the y-axis and in tooltips.
+ */
+export function stackedBarChartOptions(formatValue: (value: number) => string): ChartOptions<'bar'> {
+  return {
+    ...cartesian,
+    plugins: {
+      legend: { display: true, position: 'bottom', labels: { color: chartColors.text, boxWidth: 12, padding: 12 } },
+      tooltip: { ...tooltip, callbacks: { label: (item) => `${item.dataset.label ?? ''}: ${formatValue(Number(item.parsed.y))}` } },
+    },
+    scales: {
+      x: { ...cartesian.scales.x, stacked: true },
+      y: { ...cartesian.scales.y, stacked: true, ticks: { ...cartesian.scales.y.ticks, callback: (value: string | number) => formatValue(Number(value)) } },
+    },
+  };
+}

@@ -45,7 +45,7 @@ type Reply = { status: number; body: unknown };
 function stubServer(overrides: Record<string, Reply | ((body: unknown) => Reply)> = {}) {
   const calls: { key: string; body: unknown }[] = [];
   const replies: Record<string, Reply | ((body: unknown) => Reply)> = {
-    'GET /api/settings/account': { status: 200, body: { user, pendingEmail: null, timeZone: null } },
+    'GET /api/settings/account': { status: 200, body: { user, pendingEmail: null, timeZone: null, displayCurrency: 'USD' } },
     'GET /api/reports/preferences': { status: 200, body: offPreferences },
     'GET /api/settings/sessions': { status: 200, body: { sessions: [thisDevice, laptop, phone] } },
     'GET /api/settings/alerts': { status: 200, body: { reconnect: true, topPost: true, followerMilestone: true } },
@@ -113,7 +113,7 @@ describe('SettingsPage', () => {
   it('saves the name', async () => {
     let saved = user;
     const calls = stubServer({
-      'GET /api/settings/account': () => ({ status: 200, body: { user: saved, pendingEmail: null, timeZone: null } }),
+      'GET /api/settings/account': () => ({ status: 200, body: { user: saved, pendingEmail: null, timeZone: null, displayCurrency: 'USD' } }),
       'PATCH /api/settings/profile': (body) => {
         saved = { ...user, ...(body as object) };
         return { status: 200, body: { user: saved, message: 'Your name is saved.' } };
@@ -134,7 +134,7 @@ describe('SettingsPage', () => {
   it('saves a time zone for weekday and hour figures, and goes back to the browser zone', async () => {
     let zone: string | null = null;
     const calls = stubServer({
-      'GET /api/settings/account': () => ({ status: 200, body: { user, pendingEmail: null, timeZone: zone } }),
+      'GET /api/settings/account': () => ({ status: 200, body: { user, pendingEmail: null, timeZone: zone, displayCurrency: 'USD' } }),
       'PATCH /api/settings/profile': (body) => {
         zone = (body as { timeZone: string | null }).timeZone;
         return { status: 200, body: { user, message: 'Your time zone is saved.' } };
@@ -151,6 +151,25 @@ describe('SettingsPage', () => {
     fireEvent.change(select, { target: { value: '' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save time zone' }));
     await waitFor(() => expect(calls.filter((call) => call.key === 'PATCH /api/settings/profile').map((call) => call.body)).toEqual([{ timeZone: 'Asia/Tokyo' }, { timeZone: null }]));
+  });
+
+  it('saves the display currency of the Income screen', async () => {
+    let currency = 'USD';
+    const calls = stubServer({
+      'GET /api/settings/account': () => ({ status: 200, body: { user, pendingEmail: null, timeZone: null, displayCurrency: currency } }),
+      'PATCH /api/settings/profile': (body) => {
+        currency = (body as { displayCurrency: string }).displayCurrency;
+        return { status: 200, body: { user, message: 'Your display currency is saved.' } };
+      },
+    });
+    renderSettings();
+    const form = await screen.findByRole('form', { name: 'Display currency' });
+    const select = within(form).getByLabelText('Show income in') as HTMLSelectElement;
+    expect(select.value).toBe('USD');
+    fireEvent.change(select, { target: { value: 'EUR' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save currency' }));
+    expect(await within(form).findByText('Your display currency is saved.')).toBeTruthy();
+    expect(calls.filter((call) => call.key === 'PATCH /api/settings/profile').map((call) => call.body)).toEqual([{ displayCurrency: 'EUR' }]);
   });
 
   it('turns on a daily report at the chosen hour in the chosen zone', async () => {

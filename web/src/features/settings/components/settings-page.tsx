@@ -13,6 +13,7 @@ import { ProfileSection } from './profile-section';
 import { ReportPreferencesSection } from './report-preferences-section';
 import { SessionsSection } from './sessions-section';
 import { TimeZoneSection } from './time-zone-section';
+import { DisplayCurrencySection } from './display-currency-section';
 
 /** /settings: the account (open to every signed-in user) and the email reports (premium, shown in place). */
 export function SettingsPage() {
@@ -39,6 +40,7 @@ export function SettingsPage() {
           {/* The form holds what the user typed; after a save that is what the server stored, so it is not reset. */}
           <ProfileSection user={account.data.user} />
           <TimeZoneSection timeZone={account.data.timeZone} />
+          <DisplayCurrencySection displayCurrency={account.data.displayCurrency} />
           <ReportPreferencesSection />
           <AlertSettingsSection />
           <EmailSection email={account.data.user.email} pendingEmail={account.data.pendingEmail} />

@@ -1,0 +1,114 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { IncomeResponse } from '#contract/income.ts';
+import { IncomePage } from './income-page';
+
+// Chart.js needs a canvas; the charts' text alternatives are what these tests read.
+vi.mock('react-chartjs-2', () => ({ Bar: () => null, Line: () => null }));
+
+type Reply = { status: number; body?: unknown };
+
+function mockServer(reply: (url: URL) => Reply) {
+  const calls: URL[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string) => {
+      const url = new URL(input, 'http://localhost');
+      calls.push(url);
+      const answer = reply(url);
+      return new Response(JSON.stringify(answer.body ?? null), { status: answer.status, headers: { 'Content-Type': 'application/json' } });
+    }),
+  );
+  return calls;
+}
+
+function renderPage() {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter initialEntries={['/income']}>
+        <IncomePage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+const answer = (granularity: 'day' | 'month'): IncomeResponse => ({
+  startDate: '2026-10-01',
+  endDate: '2026-10-31',
+  granularity,
+  displayCurrency: 'USD',
+  periods: [
+    {
+      period: granularity === 'month' ? '2026-10' : '2026-10-31',
+      startDate: '2026-10-01',
+      endDate: '2026-10-31',
+      lines: [
+        { source: 'youtube_ad', connectionId: 1, account: 'maya', original: { currency: 'USD', amount: 248 }, converted: 248 },
+        { source: 'patreon_pledges', connectionId: 2, account: 'maya', original: { currency: 'EUR', amount: 310 }, converted: 358 },
+        { source: 'patreon_pledges', connectionId: 3, account: 'other', original: { currency: 'GBP', amount: 62 }, converted: null },
+      ],
+      total: null,
+      totalsByCurrency: [
+        { currency: 'USD', amount: 248 },
+        { currency: 'EUR', amount: 310 },
+        { currency: 'GBP', amount: 62 },
+      ],
+      views: 31_000,
+      patrons: { new: 7, churned: 2, net: 5 },
+    },
+  ],
+  totals: {
+    total: null,
+    totalsByCurrency: [{ currency: 'USD', amount: 248 }, { currency: 'EUR', amount: 310 }, { currency: 'GBP', amount: 62 }],
+    unconverted: [{ currency: 'GBP', amount: 62 }],
+    views: 31_000,
+    incomePer1000Views: null,
+  },
+  shares: [
+    { platform: 'youtube', income: 248, incomeShare: null, views: 31_000, viewsShare: 1 },
+    { platform: 'patreon', income: null, incomeShare: null, views: 0, viewsShare: 0 },
+  ],
+  rates: [{ currency: 'EUR', rate: 1.2, rateDate: '2026-10-15', source: 'European Central Bank' }],
+  hasIncomeSources: true,
+});
+
+beforeEach(() => window.localStorage.setItem('auth_token', 'token-123'));
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  window.localStorage.clear();
+});
+
+describe('IncomePage', () => {
+  it('shows the rate’s source and date, keeps amounts without a rate out of every sum, and the patrons table', async () => {
+    const calls = mockServer((url) => ({ status: 200, body: answer(url.searchParams.get('granularity') === 'day' ? 'day' : 'month') }));
+    renderPage();
+    expect(screen.getByText('Loading income...')).toBeTruthy();
+    const note = await screen.findByTestId('income-currency-note');
+    expect(note.textContent).toContain('1 EUR = 1.2000 USD (European Central Bank, Oct 15, 2026)');
+    expect(note.textContent).toContain('shown side by side and not added up: £62.00.');
+    expect(screen.getByText(/Not in the chart \(no rate\): £62.00/)).toBeTruthy();
+    expect(screen.getByText('Not all amounts have a rate: see below')).toBeTruthy();
+    const patrons = screen.getByRole('table', { name: /New, churned and net paying patrons per month/ });
+    expect(within(patrons).getByRole('row', { name: /Oct 2026/ }).textContent).toContain('+5');
+    expect(calls[0]!.searchParams.get('granularity')).toBe('month');
+
+    fireEvent.click(screen.getByRole('button', { name: 'By day' }));
+    expect(await screen.findByRole('table', { name: /per day/ })).toBeTruthy();
+    expect(calls.at(-1)!.searchParams.get('granularity')).toBe('day');
+    expect(screen.getByRole('button', { name: 'By day' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('says in words when nothing is connected, and when the call failed', async () => {
+    mockServer(() => ({ status: 200, body: { ...answer('month'), hasIncomeSources: false, periods: [], shares: [], rates: [] } }));
+    renderPage();
+    expect(await screen.findByText('No income sources connected')).toBeTruthy();
+    cleanup();
+    mockServer(() => ({ status: 500, body: { message: 'The server had a problem.', code: 'internal' } }));
+    renderPage();
+    expect((await screen.findByRole('alert')).textContent).toContain('Your income could not be loaded.');
+  });
+});

@@ -1,0 +1,35 @@
+// The income screen's range and granularity live in the URL (?range=12m&by=month): a shared link shows the same view.
+import type { IncomeGranularity } from '#contract/income.ts';
+
+export const RANGE_OPTIONS = [
+  { value: '30d', label: 'Last 30 days', days: 30 },
+  { value: '90d', label: 'Last 90 days', days: 90 },
+  { value: '6m', label: 'Last 6 months', days: 183 },
+  { value: '12m', label: 'Last 12 months', days: 365 },
+] as const;
+export type RangeOption = (typeof RANGE_OPTIONS)[number]['value'];
+export const DEFAULT_RANGE: RangeOption = '6m';
+
+export function addDaysToDay(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+export interface IncomeScreenState {
+  range: RangeOption;
+  granularity: IncomeGranularity;
+}
+
+export function readIncomeState(search: URLSearchParams): IncomeScreenState {
+  const range = RANGE_OPTIONS.find((option) => option.value === search.get('range'))?.value ?? DEFAULT_RANGE;
+  const granularity: IncomeGranularity = search.get('by') === 'day' ? 'day' : 'month';
+  return { range, granularity };
+}
+
+/** The dates of a range ending today (UTC): `days` days, today included; a month range starts on a month's first day. */
+export function rangeDates(state: IncomeScreenState, today: string): { startDate: string; endDate: string } {
+  const days = RANGE_OPTIONS.find((option) => option.value === state.range)!.days;
+  let startDate = addDaysToDay(today, -(days - 1));
+  // Whole months by month, so no bar is a sliver of one.
+  if (state.granularity === 'month') startDate = `${startDate.slice(0, 7)}-01`;
+  return { startDate, endDate: today };
+}

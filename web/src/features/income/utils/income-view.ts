@@ -1,0 +1,43 @@
+// Shaping the income view for its charts and tables: pure, tested (income-view.test.ts). Bars stack only amounts in
+// the display currency; an amount without a rate is left out of every bar and listed beside it instead.
+import type { IncomePeriod, IncomeResponse, IncomeSource } from '#contract/income.ts';
+import { INCOME_SOURCE_LABELS, INCOME_SOURCES } from '#contract/income.ts';
+
+export const SOURCE_COLOURS: Record<IncomeSource, string> = {
+  youtube_ad: '#f87171', // red-400
+  youtube_premium: '#fbbf24', // amber-400
+  youtube_other: '#fb923c', // orange-400
+  patreon_pledges: '#2dd4bf', // teal-400
+};
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** 'Oct 2026' for a month, 'Oct 5' for a day. */
+export function periodLabel(period: string): string {
+  const month = MONTHS[Number(period.slice(5, 7)) - 1] ?? period;
+  return period.length === 7 ? `${month} ${period.slice(0, 4)}` : `${month} ${Number(period.slice(8, 10))}`;
+}
+
+/** Per source, each period's amount in the display currency (the converted lines only). */
+export function stackedSeries(periods: readonly IncomePeriod[]) {
+  const sources = INCOME_SOURCES.filter((source) => periods.some((period) => period.lines.some((line) => line.source === source)));
+  return {
+    labels: periods.map((period) => periodLabel(period.period)),
+    datasets: sources.map((source) => ({
+      source,
+      label: INCOME_SOURCE_LABELS[source],
+      colour: SOURCE_COLOURS[source],
+      values: periods.map((period) => period.lines.filter((line) => line.source === source).reduce((sum, line) => sum + (line.converted ?? 0), 0)),
+    })),
+  };
+}
+
+/** Each period's total in the display currency; null where some amount has no rate (a gap, never a made-up sum). */
+export function totalSeries(periods: readonly IncomePeriod[]) {
+  return { labels: periods.map((period) => periodLabel(period.period)), values: periods.map((period) => period.total) };
+}
+
+/** Whether the view has anything to show: an amount, a view or a patron figure in some period. */
+export function hasIncomeData(response: IncomeResponse): boolean {
+  return response.periods.some((period) => period.lines.length > 0 || period.views > 0 || period.patrons.net !== null || period.patrons.new !== null);
+}
