@@ -35,6 +35,10 @@ const screens: { path: string; ready: (page: Page) => Promise<void> }[] = [
   { path: '/analytics', ready: (page) => expect(page.locator('[data-chart-key] canvas').first()).toBeVisible({ timeout: 30_000 }) },
   { path: '/youtube', ready: (page) => expect(page.getByRole('heading', { name: 'Video Performance' })).toBeVisible({ timeout: 30_000 }) },
   { path: '/platforms', ready: (page) => expect(page.getByRole('heading', { name: 'Connected Accounts' })).toBeVisible() },
+  {
+    path: '/income',
+    ready: (page) => expect(page.getByRole('heading', { name: /^(Income by month and source|No income sources connected)$/ })).toBeVisible({ timeout: 30_000 }),
+  },
   { path: '/settings', ready: (page) => expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible() },
 ];
 

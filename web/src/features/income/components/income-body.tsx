@@ -5,6 +5,7 @@ import { LineChart } from '../../../components/charts/line-chart';
 import { StackedBarChart } from '../../../components/charts/stacked-bar-chart';
 import { Card } from '../../../components/ui/card';
 import { formatCompactNumber } from '../../../lib/format';
+import { PatronConversionPanel } from './patron-conversion-panel';
 import { periodLabel, stackedSeries, totalSeries } from '../utils/income-view';
 
 const percent = (share: number | null) => (share === null ? null : `${(share * 100).toFixed(1)}%`);
@@ -41,9 +42,6 @@ export function IncomeBody({ income }: { income: IncomeResponse }) {
         ) : null}
       </Card>
 
-      {/* MERGE SLOT: patron-conversion-panel.tsx (the patron conversion of uploads, another engineer's work) goes here. */}
-      <div data-slot="patron-conversion-panel" hidden />
-
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Patrons">
           <PatronsTable income={income} />
@@ -52,6 +50,9 @@ export function IncomeBody({ income }: { income: IncomeResponse }) {
           <SharesTable income={income} money={money} />
         </Card>
       </div>
+
+      {/* Last: it is its own call, and growing at the bottom of the screen shifts nothing. */}
+      <PatronConversionPanel startDate={income.startDate} endDate={income.endDate} />
     </div>
   );
 }
