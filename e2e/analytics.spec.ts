@@ -1,18 +1,15 @@
 import { expect, expectAccessible, test, watchPageProblems } from './support/fixtures.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
+import { connectDemoYoutube } from './support/demo-channel.ts';
 
 test.describe('sync and analytics', () => {
   test('connect YouTube, Sync Data, see the dashboard numbers and the four analytics charts, filter and clear', async ({ page, server, smtp }) => {
     const problems = watchPageProblems(page);
     await signInWithTrial(page, server, smtp);
 
-    await page.getByRole('link', { name: 'Platforms' }).click();
-    await page.getByRole('button', { name: /^Connect YouTube/ }).click();
     // Each platform account links to one Analytics Hub user; other journeys on this server use the first
     // demo account, so this one picks the second.
-    await page.getByRole('radio', { name: /Theo Park/ }).check();
-    await page.getByRole('button', { name: 'Authorize' }).click();
-    await expect(page.getByText('Successfully connected!')).toBeVisible();
+    await connectDemoYoutube(page, /Theo Park/);
 
     await page.goto(`${server.baseUrl}/dashboard`);
     await expect(page.getByRole('heading', { name: 'Dashboard', exact: true })).toBeVisible();

@@ -1,6 +1,7 @@
 import { expect, expectAccessible, test as base, watchPageProblems } from './support/fixtures.ts';
 import { startServerProcess, type RunningServer } from './support/server-process.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
+import { connectDemoYoutube, syncFromDashboard } from './support/demo-channel.ts';
 
 // Each sandbox platform account links to one Analytics Hub user, and the journeys on the shared worker server use
 // YouTube's Maya and Theo; this one connects Ivy Chen's small channel (about 50 videos with early views, posted at
@@ -22,16 +23,8 @@ test.describe('best time to post', () => {
     const problems = watchPageProblems(page);
     await signInWithTrial(page, server, smtp);
 
-    await page.getByRole('link', { name: 'Platforms' }).click();
-    await page.getByRole('button', { name: /^Connect YouTube/ }).click();
-    await page.getByRole('radio', { name: /Ivy Chen/ }).check();
-    await page.getByRole('button', { name: 'Authorize' }).click();
-    await expect(page.getByText('Successfully connected!')).toBeVisible();
-
-    await page.goto(`${server.baseUrl}/dashboard`);
-    await page.getByRole('button', { name: 'Sync Data' }).click();
-    await expect(page.getByText('Syncing...')).toBeVisible();
-    await expect(page.getByText('Syncing...')).toHaveCount(0, { timeout: 90_000 });
+    await connectDemoYoutube(page, /Ivy Chen/);
+    await syncFromDashboard(page, server);
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' }).click();
     const panel = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Best time to post' }) });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, expectAccessible, test, watchPageProblems } from './support/fixtures.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
+import { connectDemoYoutube } from './support/demo-channel.ts';
 
 test.describe('exports', () => {
   test('connect Instagram, Sync Data, then download the Analytics data as CSV and as a PDF report', async ({ page, server, smtp }, testInfo) => {
@@ -70,12 +71,8 @@ test.describe('exports', () => {
     test.setTimeout(240_000);
     const problems = watchPageProblems(page);
     await signInWithTrial(page, server, smtp);
-    await page.getByRole('link', { name: 'Platforms' }).click();
-    await page.getByRole('button', { name: /^Connect YouTube/ }).click();
     // Other journeys connect YouTube's first two demo accounts: this one takes the third.
-    await page.getByRole('radio', { name: /Ivy Chen/ }).check();
-    await page.getByRole('button', { name: 'Authorize' }).click();
-    await expect(page.getByText('Successfully connected!')).toBeVisible();
+    await connectDemoYoutube(page, /Ivy Chen/);
 
     await page.goto(`${server.baseUrl}/youtube`);
     await page.getByRole('button', { name: 'Sync Latest Data' }).click();

@@ -1,6 +1,7 @@
 import { expect, expectAccessible, test as base, watchPageProblems } from './support/fixtures.ts';
 import { startServerProcess, type RunningServer } from './support/server-process.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
+import { connectDemoYoutube } from './support/demo-channel.ts';
 
 // Forecasts (decision 024) on the large monetised demo channel (Maya Lopez): two years of daily revenue and
 // subscribers once synced, so the Analytics screen's Forecasts card and YouTube's Monthly Projection show figures with
@@ -22,11 +23,7 @@ test.describe('forecasts', () => {
     const problems = watchPageProblems(page);
     await signInWithTrial(page, server, smtp);
 
-    await page.getByRole('link', { name: 'Platforms' }).click();
-    await page.getByRole('button', { name: /^Connect YouTube/ }).click();
-    await page.getByRole('radio', { name: /Maya Lopez/ }).check();
-    await page.getByRole('button', { name: 'Authorize' }).click();
-    await expect(page.getByText('Successfully connected!')).toBeVisible();
+    await connectDemoYoutube(page, /Maya Lopez/);
 
     await page.goto(`${server.baseUrl}/youtube`);
     await page.getByRole('button', { name: 'Sync Latest Data' }).click();

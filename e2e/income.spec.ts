@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, expectAccessible, test as base, watchPageProblems } from './support/fixtures.ts';
 import { startServerProcess, type RunningServer } from './support/server-process.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
+import { connectDemoYoutube, syncFromDashboard } from './support/demo-channel.ts';
 
 // The shared worker server's journeys use YouTube's Maya and Theo; this one connects Maya's monetised channel on a
 // server of its own (with its own ECB sandbox), so nothing else is linked to her there.
@@ -22,15 +23,7 @@ test.describe('income', () => {
     const problems = watchPageProblems(page);
     await signInWithTrial(page, server, smtp);
 
-    await page.getByRole('link', { name: 'Platforms' }).click();
-    await page.getByRole('button', { name: /^Connect YouTube/ }).click();
-    await page.getByRole('radio', { name: /Maya/ }).check();
-    await page.getByRole('button', { name: 'Authorize' }).click();
-    await expect(page.getByText('Successfully connected!')).toBeVisible();
-    await page.goto(`${server.baseUrl}/dashboard`);
-    await page.getByRole('button', { name: 'Sync Data' }).click();
-    await expect(page.getByText('Syncing...')).toBeVisible();
-    await expect(page.getByText('Syncing...')).toHaveCount(0, { timeout: 120_000 });
+    await connectDemoYoutube(page, /Maya/);    await syncFromDashboard(page, server, 120_000);
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Income' }).click();
     await expect(page).toHaveURL(/\/income/);

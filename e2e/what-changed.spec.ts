@@ -1,6 +1,7 @@
 import { expect, expectAccessible, test as base, watchPageProblems } from './support/fixtures.ts';
 import { startServerProcess, type RunningServer } from './support/server-process.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
+import { connectDemoYoutube, syncFromDashboard } from './support/demo-channel.ts';
 
 // "What changed" (issue 17): a card's change figure opens the panel, whose waterfall and table split the change into
 // parts that add up to it. Each sandbox platform account links to one Analytics Hub user, so this journey connects the
@@ -25,15 +26,7 @@ test.describe('what changed', () => {
     const problems = watchPageProblems(page);
     await signInWithTrial(page, server, smtp);
 
-    await page.getByRole('link', { name: 'Platforms' }).click();
-    await page.getByRole('button', { name: /^Connect YouTube/ }).click();
-    await page.getByRole('radio', { name: /Maya Lopez/ }).check();
-    await page.getByRole('button', { name: 'Authorize' }).click();
-    await expect(page.getByText('Successfully connected!')).toBeVisible();
-    await page.goto(`${server.baseUrl}/dashboard`);
-    await page.getByRole('button', { name: 'Sync Data' }).click();
-    await expect(page.getByText('Syncing...')).toBeVisible();
-    await expect(page.getByText('Syncing...')).toHaveCount(0, { timeout: 90_000 });
+    await connectDemoYoutube(page, /Maya Lopez/);    await syncFromDashboard(page, server);
 
     // Analytics: the Total Views card's change figure opens the panel.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' }).click();

@@ -1,0 +1,22 @@
+// The steps most journeys begin with: connect one of the YouTube sandbox's demo channels through its consent screen,
+// then sync from the dashboard. Each demo channel links to one Analytics Hub user per server: journeys sharing a
+// server pick different channels.
+import { expect, type Page } from '@playwright/test';
+import type { RunningServer } from './server-process.ts';
+
+/** From any signed-in screen: Platforms → Connect YouTube → the demo channel whose name matches → connected. */
+export async function connectDemoYoutube(page: Page, channel: RegExp) {
+  await page.getByRole('link', { name: 'Platforms' }).click();
+  await page.getByRole('button', { name: /^Connect YouTube/ }).click();
+  await page.getByRole('radio', { name: channel }).check();
+  await page.getByRole('button', { name: 'Authorize' }).click();
+  await expect(page.getByText('Successfully connected!')).toBeVisible();
+}
+
+/** The dashboard's Sync Data, until every sync it started has finished. */
+export async function syncFromDashboard(page: Page, server: RunningServer, timeout = 90_000) {
+  await page.goto(`${server.baseUrl}/dashboard`);
+  await page.getByRole('button', { name: 'Sync Data' }).click();
+  await expect(page.getByText('Syncing...')).toBeVisible();
+  await expect(page.getByText('Syncing...')).toHaveCount(0, { timeout });
+}
