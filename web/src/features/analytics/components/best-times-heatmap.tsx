@@ -91,7 +91,7 @@ export function BestTimesHeatmapSkeleton() {
         <tbody>
           {WEEKDAY_NAMES.map((name) => (
             <tr key={name}>
-              <th scope="row" className="w-12 pr-1 text-left text-xs font-medium text-slate-500">
+              <th scope="row" className="w-12 pr-1 text-left text-xs font-medium text-slate-400">
                 {name.slice(0, 3)}
               </th>
               {HOURS.map((hour) => (
