@@ -8,6 +8,9 @@ import type { AddressInfo } from 'node:net';
 export const ECB_SANDBOX_HOST = 'www.ecb.europa.eu';
 const DAILY_PATH = `/${ECB_SANDBOX_HOST}/stats/eurofxref/eurofxref-daily.xml`;
 const NINETY_DAYS_PATH = `/${ECB_SANDBOX_HOST}/stats/eurofxref/eurofxref-hist-90d.xml`;
+const HISTORY_PATH = `/${ECB_SANDBOX_HOST}/stats/eurofxref/eurofxref-hist.xml`;
+/** The first publication day of the euro reference rates, where the ECB's full-history file begins. */
+export const FIRST_PUBLICATION_DAY = '1999-01-04';
 /** Publication time of the day's rates (UTC): about 16:00 CET. */
 const PUBLICATION_HOUR_UTC = 15;
 
@@ -102,6 +105,17 @@ export function ninetyDays(now: Date): string[] {
   return days;
 }
 
+/** Every publication day from the first (1999-01-04) to the latest one, newest first: the full-history file. */
+export function allPublicationDays(now: Date): string[] {
+  const days: string[] = [];
+  const first = Date.parse(`${FIRST_PUBLICATION_DAY}T00:00:00Z`);
+  for (let time = Date.parse(`${latestPublicationDay(now)}T00:00:00Z`); time >= first; time -= DAY_MS) {
+    const day = dayOf(time);
+    if (isWeekday(day)) days.push(day);
+  }
+  return days;
+}
+
 export interface EcbSandbox {
   baseUrl: string;
   /** Paths requested, in order (tests). */
@@ -123,6 +137,7 @@ export async function startEcbSandbox(options: { now?: () => Date; host?: string
     let body: string | undefined;
     if (path === DAILY_PATH) body = ecbXml([latestPublicationDay(now())]);
     else if (path === NINETY_DAYS_PATH) body = ecbXml(ninetyDays(now()));
+    else if (path === HISTORY_PATH) body = ecbXml(allPublicationDays(now()));
     if (body === undefined) {
       response.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Not Found</body></html>');
       return;

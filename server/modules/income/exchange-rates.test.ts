@@ -1,11 +1,14 @@
 // The ECB rates over real HTTP from the ECB sandbox (the same XML as www.ecb.europa.eu): the strict parser, the
-// 90-day file on a first fetch and the daily file after, idempotent storage, and the income view converting with the
+// full-history file on a first fetch (kept as far back as the income view reaches), the daily file after and the
+// 90-day file after a long stop, idempotent storage, and the income view converting with the
 // stored rates (source and date beside them). Decision 023.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IncomeResponse } from '#contract/income.ts';
-import { ecbXml, latestPublicationDay, ninetyDays, sandboxRate, startEcbSandbox, type EcbSandbox } from '../../../sandbox/exchange-rates/ecb-sandbox.ts';
+import { allPublicationDays, ecbXml, FIRST_PUBLICATION_DAY, latestPublicationDay, ninetyDays, sandboxRate, startEcbSandbox, type EcbSandbox } from '../../../sandbox/exchange-rates/ecb-sandbox.ts';
 import { exchangeRates, platformConnections } from '../../db/schema.ts';
+import { INCOME_MAX_DAYS } from '#contract/income.ts';
+import { addDays, dayOf } from '../../lib/dates.ts';
 import { analyticsFactory } from '../../test/analytics-factory.ts';
 import { signUpWithAccess } from '../../test/platforms.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
@@ -51,13 +54,17 @@ describe('the ECB rates file', () => {
 });
 
 describe('fetching and storing the rates', () => {
-  it('reads the 90-day file first, the daily file after, stores each rate once, and the income view converts with them', async () => {
+  it('reads the full history first (kept as far back as the income view reaches), the daily file after, stores each rate once, and the income view converts with them', async () => {
     const rates = createExchangeRates({ db: server.db, clock: server.clock, apiUrl: ecb.baseUrl, timeoutMs: 5_000, logger: server.app.log });
     const first = await rates.refresh();
-    expect(first).toMatchObject({ file: '90-day', newestDay: '2026-10-30' });
-    expect(ecb.calls.at(-1)).toBe('/www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml');
+    expect(first).toMatchObject({ file: 'full history', newestDay: '2026-10-30' });
+    expect(ecb.calls.at(-1)).toBe('/www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.xml');
+    expect(allPublicationDays(server.clock.now()).at(-1)).toBe(FIRST_PUBLICATION_DAY);
     const stored = await server.db.select().from(exchangeRates).where(eq(exchangeRates.currency, 'USD'));
-    expect(stored).toHaveLength(ninetyDays(server.clock.now()).length);
+    const oldestKept = addDays(dayOf(server.clock.now()), -INCOME_MAX_DAYS - 7);
+    expect(stored).toHaveLength(allPublicationDays(server.clock.now()).filter((day) => day >= oldestKept).length);
+    // An income view of the longest range finds a rate on or before its first day.
+    expect(stored.some((row) => row.day <= addDays(dayOf(server.clock.now()), -INCOME_MAX_DAYS))).toBe(true);
     expect(stored.every((row) => row.source === ECB_SOURCE)).toBe(true);
 
     const again = await rates.refresh();
@@ -78,6 +85,21 @@ describe('fetching and storing the rates', () => {
     // November has 30 days: 310 / 30 € on Nov 1.
     expect(body.periods[1]!.total).toBeCloseTo((310 / 30) * friday, 9);
     expect(body.rates).toEqual([{ currency: 'EUR', rate: friday, rateDate: '2026-10-30', source: ECB_SOURCE }]);
+  });
+
+  it('after a stop of some weeks, fills the gap from the 90-day file', async () => {
+    const rates = createExchangeRates({ db: server.db, clock: server.clock, apiUrl: ecb.baseUrl, timeoutMs: 5_000, logger: server.app.log });
+    await rates.refresh();
+    server.clock.advance(30 * 86_400_000);
+    try {
+      expect(await rates.refresh()).toMatchObject({ file: '90-day', newestDay: latestPublicationDay(server.clock.now()) });
+      expect(ecb.calls.at(-1)).toBe('/www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml');
+      const usd = await server.db.select({ day: exchangeRates.day }).from(exchangeRates).where(eq(exchangeRates.currency, 'USD'));
+      const days = new Set(usd.map((row) => row.day));
+      expect(ninetyDays(server.clock.now()).every((day) => days.has(day))).toBe(true);
+    } finally {
+      server.clock.advance(-30 * 86_400_000);
+    }
   });
 
   it('fails in words when the ECB cannot be read, and stores nothing', async () => {

@@ -1,6 +1,7 @@
-// The ECB's euro foreign exchange reference rates (decision 023): read from its daily file (or the 90-day file when
-// the stored rates are more than a few days old: a first start, or a long stop), parsed strictly, stored per day and
-// currency. A daily job on the one queue runs it once across processes; reading the same file twice stores the same
+// The ECB's euro foreign exchange reference rates (decision 023): read from its daily file, or the 90-day file when
+// the stored rates are more than a few days old (a long stop), or the full-history file when there are none or the
+// gap is longer than the 90 days (a first start: the income view reaches back INCOME_MAX_DAYS, and its older months
+// must convert too); parsed strictly, stored per day and currency, nothing older than the income view can show. A daily job on the one queue runs it once across processes; reading the same file twice stores the same
 // rows (an upsert).
 import type { FastifyBaseLogger } from 'fastify';
 import { desc, sql } from 'drizzle-orm';
@@ -10,13 +11,21 @@ import { exchangeRates } from '../../db/schema.ts';
 import type { JobDefinition } from '../../jobs/job-definition.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { addDays, dayOf } from '../../lib/dates.ts';
+import { INCOME_MAX_DAYS } from '#contract/income.ts';
 
 export const ECB_SOURCE = 'European Central Bank';
 const ECB_ORIGIN = 'https://www.ecb.europa.eu';
 const DAILY_PATH = '/stats/eurofxref/eurofxref-daily.xml';
 const NINETY_DAYS_PATH = '/stats/eurofxref/eurofxref-hist-90d.xml';
+const HISTORY_PATH = '/stats/eurofxref/eurofxref-hist.xml';
 /** Older stored rates than this (a weekend and a holiday) and the 90-day file fills the gap. */
 const STALE_AFTER_DAYS = 4;
+/** Beyond this gap the 90-day file (90 calendar days up to its newest publication) cannot fill it: the full history. */
+const NINETY_DAY_FILE_REACH = 85;
+/** Rates older than the income view's longest range are not stored (the full-history file goes back to 1999). */
+const KEEP_DAYS = INCOME_MAX_DAYS + 7;
+
+type RatesFile = 'daily' | '90-day' | 'full history';
 
 export interface EcbRate {
   day: string;
@@ -74,11 +83,13 @@ export function createExchangeRates({ db, clock, apiUrl, timeoutMs, logger }: { 
   }
 
   /** Fetches what is missing and stores it; answers how many rates were read and from which file. */
-  async function refresh(): Promise<{ file: 'daily' | '90-day'; rates: number; newestDay: string | undefined }> {
+  async function refresh(): Promise<{ file: RatesFile; rates: number; newestDay: string | undefined }> {
     const newest = await newestDay();
-    const stale = !newest || newest < addDays(dayOf(clock.now()), -STALE_AFTER_DAYS);
-    const file = stale ? '90-day' : 'daily';
-    const rates = await download(stale ? NINETY_DAYS_PATH : DAILY_PATH);
+    const today = dayOf(clock.now());
+    const file: RatesFile =
+      !newest || newest < addDays(today, -NINETY_DAY_FILE_REACH) ? 'full history' : newest < addDays(today, -STALE_AFTER_DAYS) ? '90-day' : 'daily';
+    const oldestKept = addDays(today, -KEEP_DAYS);
+    const rates = (await download(file === 'full history' ? HISTORY_PATH : file === '90-day' ? NINETY_DAYS_PATH : DAILY_PATH)).filter((rate) => rate.day >= oldestKept);
     const fetchedAt = clock.now();
     for (let start = 0; start < rates.length; start += 500) {
       await db
