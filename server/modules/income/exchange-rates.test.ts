@@ -34,6 +34,10 @@ describe('the ECB rates file', () => {
     expect(() => parseEcbXml('<html>Service unavailable</html>')).toThrow(ExchangeRatesError);
     expect(() => parseEcbXml(ecbXml([]))).toThrow('no dated rates');
     expect(() => parseEcbXml(ecbXml(['2026-10-30']).replace(/rate='[^']+'/, "rate='n/a'"))).toThrow('not a positive number');
+    // Days before `since` are not read: a bad rate there does not refuse the days kept.
+    const withOldBadDay = ecbXml(['2026-10-30', '2001-05-04']).replace(/(time='2001-05-04'>\s*<Cube currency='USD') rate='[^']+'/, "$1 rate='n/a'");
+    expect(() => parseEcbXml(withOldBadDay)).toThrow('not a positive number');
+    expect(parseEcbXml(withOldBadDay, '2026-01-01').map((rate) => rate.day)).toEqual(Array(30).fill('2026-10-30'));
   });
 
   it('is published on weekdays after 15:00 UTC; the 90-day file holds about 64 of them', () => {

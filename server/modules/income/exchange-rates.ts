@@ -39,14 +39,16 @@ export class ExchangeRatesError extends Error {
 
 /**
  * Every `<Cube time='…'>` with its `<Cube currency='…' rate='…'/>` children. A file without a dated cube, or with a
- * rate that is not a positive number, is refused whole: nothing half-read is stored.
+ * rate that is not a positive number, is refused whole: nothing half-read is stored. Days before `since` are skipped.
  */
-export function parseEcbXml(xml: string): EcbRate[] {
+export function parseEcbXml(xml: string, since = ''): EcbRate[] {
   if (!xml.includes('gesmes:Envelope')) throw new ExchangeRatesError('The ECB answered something other than its rates file.');
   const rates: EcbRate[] = [];
   const dayBlocks = [...xml.matchAll(/<Cube\s+time=['"](\d{4}-\d{2}-\d{2})['"]\s*>([\s\S]*?)<\/Cube>/g)];
   if (dayBlocks.length === 0) throw new ExchangeRatesError('The ECB rates file holds no dated rates.');
   for (const [, day, body] of dayBlocks) {
+    // Days before `since` are not read at all: what is not kept is not judged (the full history goes back to 1999).
+    if (day! < since) continue;
     for (const [, currency, rate] of body!.matchAll(/<Cube\s+currency=['"]([A-Z]{3})['"]\s+rate=['"]([^'"]*)['"]\s*\/>/g)) {
       const perEuro = Number(rate);
       if (!Number.isFinite(perEuro) || perEuro <= 0) throw new ExchangeRatesError(`The ECB rate of ${currency} on ${day} is not a positive number.`);
@@ -65,7 +67,7 @@ export function ecbUrl(path: string, apiUrl: string | undefined): string {
 }
 
 export function createExchangeRates({ db, clock, apiUrl, timeoutMs, logger }: { db: Database; clock: Clock; apiUrl: string | undefined; timeoutMs: number; logger: FastifyBaseLogger }) {
-  async function download(path: string): Promise<EcbRate[]> {
+  async function download(path: string, since: string): Promise<EcbRate[]> {
     const url = ecbUrl(path, apiUrl);
     let response: Response;
     try {
@@ -74,7 +76,7 @@ export function createExchangeRates({ db, clock, apiUrl, timeoutMs, logger }: { 
       throw new ExchangeRatesError(`The ECB rates could not be fetched: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (!response.ok) throw new ExchangeRatesError(`The ECB answered ${response.status} for ${path}.`);
-    return parseEcbXml(await response.text());
+    return parseEcbXml(await response.text(), since);
   }
 
   async function newestDay(): Promise<string | undefined> {
@@ -89,7 +91,7 @@ export function createExchangeRates({ db, clock, apiUrl, timeoutMs, logger }: { 
     const file: RatesFile =
       !newest || newest < addDays(today, -NINETY_DAY_FILE_REACH) ? 'full history' : newest < addDays(today, -STALE_AFTER_DAYS) ? '90-day' : 'daily';
     const oldestKept = addDays(today, -KEEP_DAYS);
-    const rates = (await download(file === 'full history' ? HISTORY_PATH : file === '90-day' ? NINETY_DAYS_PATH : DAILY_PATH)).filter((rate) => rate.day >= oldestKept);
+    const rates = await download(file === 'full history' ? HISTORY_PATH : file === '90-day' ? NINETY_DAYS_PATH : DAILY_PATH, oldestKept);
     const fetchedAt = clock.now();
     for (let start = 0; start < rates.length; start += 500) {
       await db
