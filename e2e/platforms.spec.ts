@@ -30,7 +30,8 @@ test.describe('platform connections', () => {
 
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await expect(page.getByRole('heading', { name: 'Platform Connections' })).toBeVisible();
-    const card = page.getByRole('main');
+    // The card itself: other dashboard panels name the platforms too (headings, a platform filter's options).
+    const card = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Platform Connections' }) });
     await expect(card.getByText('YouTube', { exact: true })).toBeVisible();
     await expect(card.getByText('TikTok', { exact: true })).toBeVisible();
     await expect(page.getByText('No platforms connected yet')).toHaveCount(0);
