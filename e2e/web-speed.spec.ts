@@ -1,5 +1,5 @@
 // Speed as users meet it (issue 16): no layout shift on the signed-in screens, the initial JavaScript within its
-// budget, and how long the first chart and a filter change take. The timings are printed and attached, never
+// budget, and how long the first chart and a filter change take. The timings are attached, never
 // asserted: speed targets live in `npm run bench` (bench/web.ts); a timed assertion would only make this journey
 // flaky on a busy machine. The size budget is a size, not a time, so it is asserted.
 import path from 'node:path';
@@ -42,9 +42,9 @@ const screens: { path: string; ready: (page: Page) => Promise<void> }[] = [
   { path: '/settings', ready: (page) => expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible() },
 ];
 
-test('the initial JavaScript (index.html, its module preloads and their static imports) is under 100 kB gzip', () => {
+test('the initial JavaScript (index.html, its module preloads and their static imports) is under 100 kB gzip', (_fixtures, testInfo) => {
   const initial = initialJavaScript(path.resolve('dist/web'));
-  console.log(`initial JavaScript: ${(initial.gzipBytes / 1024).toFixed(1)} kB gzip (${initial.files.map((file) => file.file).join(', ')})`);
+  testInfo.annotations.push({ type: 'initial JavaScript', description: `${(initial.gzipBytes / 1024).toFixed(1)} kB gzip (${initial.files.map((file) => file.file).join(', ')})` });
   expect(initial.files.length).toBeGreaterThan(0);
   expect(initial.gzipBytes).toBeLessThan(INITIAL_JAVASCRIPT_BUDGET_BYTES);
 });
@@ -104,7 +104,6 @@ test.describe('web speed', () => {
     // Reported, not asserted: a filter changes what the notes under the cards say (their height) by design.
     figures['CLS /analytics including the two filter changes'] = (await layoutShifts(page)).cls;
 
-    console.log('web speed figures', figures);
     await testInfo.attach('web-speed figures', { body: JSON.stringify(figures, null, 2), contentType: 'application/json' });
   });
 });

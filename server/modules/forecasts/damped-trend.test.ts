@@ -94,7 +94,6 @@ describe('damped trend with weekly seasonality on log1p', () => {
       if (actualSum >= sum.low && actualSum <= sum.high) inside += 1;
       if (values[399]! >= last.low && values[399]! <= last.high) insideLast += 1;
     }
-    if (process.env.PRINT_COVERAGE) console.log(`sum coverage ${inside / total}, level coverage ${insideLast / total}`);
     expect(inside / total).toBeGreaterThan(0.7);
     expect(inside / total).toBeLessThan(0.9);
     expect(insideLast / total).toBeGreaterThan(0.7);
@@ -112,7 +111,6 @@ describe('damped trend with weekly seasonality on log1p', () => {
       const forecast = forecastQuantity([component], 399, { known: levels[369]! })!;
       if (levels[399]! >= forecast.low && levels[399]! <= forecast.high) inside += 1;
     }
-    if (process.env.PRINT_COVERAGE) console.log(`follower coverage ${inside / runs}`);
     expect(inside / runs).toBeGreaterThan(0.7);
     expect(inside / runs).toBeLessThan(0.9);
   });
