@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { errorPaths, fitDamped, forecastPath, fromLog, pointPath, toLog } from './damped-trend.ts';
 import { levelComponent } from './forecasts.service.ts';
+import { seededRandom } from '../../test/seeded-random.ts';
 import { componentScenarios, crossingDays, type DailySeries, forecastQuantity, intervalOf, MIN_HISTORY_DAYS, trackRecord } from './scenarios.ts';
-
-/** A seeded generator (mulberry32) and standard normal draws (Box–Muller), so every run sees the same series. */
-function normals(seed: number) {
-  let state = seed >>> 0;
-  const uniform = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
-}
 
 const WEEK = [0.12, 0.08, 0.02, -0.03, -0.05, -0.1, -0.04];
 
@@ -26,7 +14,7 @@ const exactSeries = (days: number, a = 3, b = 0.004) => Array.from({ length: day
  * step each day, a weekly pattern, and day-to-day noise.
  */
 function syntheticSeries(seed: number, days: number): number[] {
-  const normal = normals(seed);
+  const { normal } = seededRandom(seed);
   let level = 2 + (seed % 5) * 0.8;
   const slope = ((seed % 7) - 3) * 0.0015;
   return Array.from({ length: days }, (_, t) => {

@@ -4,6 +4,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { accountMetrics, exchangeRates, patreonPatronEvents, platformConnections, users } from '../../db/schema.ts';
+import { dailyPatronFlows } from './patron-flows.repository.ts';
 
 export interface IncomeConnection {
   id: number;
@@ -79,14 +80,9 @@ export function createIncomeRepository(db: Database) {
       return [...before, ...inRange];
     },
 
-    /** Joins and departures per connection and day within the range. */
-    async patronEvents(connectionIds: number[], startDate: string, endDate: string) {
-      if (connectionIds.length === 0) return [];
-      return db
-        .select({ connectionId: patreonPatronEvents.connectionId, day: patreonPatronEvents.occurredOn, kind: patreonPatronEvents.kind, count: count() })
-        .from(patreonPatronEvents)
-        .where(and(inArray(patreonPatronEvents.connectionId, connectionIds), gte(patreonPatronEvents.occurredOn, startDate), lte(patreonPatronEvents.occurredOn, endDate)))
-        .groupBy(patreonPatronEvents.connectionId, patreonPatronEvents.occurredOn, patreonPatronEvents.kind);
+    /** Joins and departures per connection and day within the range (the one per-day query of them, shared with patron conversion). */
+    patronFlows(connectionIds: number[], startDate: string, endDate: string) {
+      return dailyPatronFlows(db, connectionIds, startDate, endDate);
     },
 
     /** The connections that have any patron event stored (the others' new and churned patrons are unknown, not 0). */

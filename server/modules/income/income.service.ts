@@ -38,10 +38,10 @@ export function createIncomeService({ repository, clock }: { repository: IncomeR
     const patreon = allConnections.filter((connection) => connection.platform === 'patreon');
     const ids = allConnections.map((connection) => connection.id);
     const patreonIds = patreon.map((connection) => connection.id);
-    const [daily, levels, events, withEvents] = await Promise.all([
+    const [daily, levels, flows, withEvents] = await Promise.all([
       repository.dailyValues(ids, startDate, endDate),
       repository.levelReadings(patreonIds, startDate, endDate),
-      repository.patronEvents(patreonIds, startDate, endDate),
+      repository.patronFlows(patreonIds, startDate, endDate),
       repository.connectionsWithPatronEvents(patreonIds),
     ]);
 
@@ -101,8 +101,9 @@ export function createIncomeService({ repository, clock }: { repository: IncomeR
         original: { currency: line.currency, amount: original },
         converted: inDisplay,
       }));
-      const joined = events.filter((event) => event.kind === 'joined' && inPeriod.has(event.day)).reduce((sum, event) => sum + event.count, 0);
-      const left = events.filter((event) => event.kind === 'left' && inPeriod.has(event.day)).reduce((sum, event) => sum + event.count, 0);
+      const flowsInPeriod = flows.filter((flow) => inPeriod.has(flow.date));
+      const joined = flowsInPeriod.reduce((sum, flow) => sum + flow.newPatrons, 0);
+      const left = flowsInPeriod.reduce((sum, flow) => sum + flow.churnedPatrons, 0);
       const dayBefore = patronCounts.before(first);
       const atEnd = patronCounts.on(last);
       return {
