@@ -223,7 +223,8 @@ export async function seed(client: pg.Client, log: (line: string) => void): Prom
        from content_metrics cm where cm.content_item_id = i.item_id) v
      where i.platform = 'youtube'`,
   );
-  await client.query(`analyze`);
+  // Vacuumed too, as autovacuum would have done on a database in service: index-only scans need the visibility map.
+  await client.query(`vacuum (analyze)`);
   const counts: SeedCounts = {};
   for (const table of SEEDED_TABLES) {
     counts[table] = Number(((await client.query(`select count(*) as n from ${table}`)).rows[0] as { n: string }).n);
