@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, isNull, notInArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { apiTokens, subscriptions, users } from '../../db/schema.ts';
 import { platformDataFingerprint } from '../../db/platform-data-fingerprint.ts';
@@ -37,8 +37,8 @@ export function createApiTokensRepository(db: Database) {
     },
 
     /**
-     * Inserts the token unless the user already holds `limit` live ones (then undefined). The user's row is locked
-     * first, so two concurrent creations cannot both pass the count.
+     * Inserts the token unless the user already holds `limit` live ones (then undefined), and keeps the newest `limit`
+     * revoked ones. The user's row is locked first, so two concurrent creations cannot both pass the count.
      */
     async insertWithinLimit(values: typeof apiTokens.$inferInsert, limit: number): Promise<ApiTokenRow | undefined> {
       return db.transaction(async (tx) => {
@@ -48,6 +48,15 @@ export function createApiTokensRepository(db: Database) {
           .from(apiTokens)
           .where(and(eq(apiTokens.userId, values.userId), isNull(apiTokens.revokedAt)));
         if ((live?.count ?? 0) >= limit) return undefined;
+        // Revoked rows are kept for the record, but only the newest `limit` of them: making and revoking tokens in a
+        // loop cannot grow the table without bound.
+        const keptRevoked = tx
+          .select({ id: apiTokens.id })
+          .from(apiTokens)
+          .where(and(eq(apiTokens.userId, values.userId), isNotNull(apiTokens.revokedAt)))
+          .orderBy(desc(apiTokens.revokedAt), desc(apiTokens.id))
+          .limit(limit);
+        await tx.delete(apiTokens).where(and(eq(apiTokens.userId, values.userId), isNotNull(apiTokens.revokedAt), notInArray(apiTokens.id, keptRevoked)));
         const [row] = await tx.insert(apiTokens).values(values).returning();
         return row;
       });

@@ -71,6 +71,21 @@ describe('managing personal API tokens', () => {
     await createToken(session, 'Now it fits');
   });
 
+  it(`keeps the newest ${MAX_API_TOKENS_PER_USER} revoked tokens of an account and no more: making and revoking in a loop does not grow the table`, async () => {
+    const { session, userId } = await subscribedUser();
+    const revokedIds: number[] = [];
+    for (let index = 0; index < MAX_API_TOKENS_PER_USER + 5; index += 1) {
+      const made = await createToken(session, `Loop ${index}`);
+      server.clock.advance(1_000);
+      expect((await server.request('DELETE', `/api/settings/api-tokens/${made.apiToken.id}`, { token: session })).status).toBe(200);
+      revokedIds.push(made.apiToken.id);
+    }
+    const live = await createToken(session, 'Still here');
+    const rows = await server.db.select({ id: apiTokens.id, revokedAt: apiTokens.revokedAt }).from(apiTokens).where(eq(apiTokens.userId, userId));
+    expect(rows.filter((row) => row.revokedAt !== null).map((row) => row.id).sort((a, b) => a - b)).toEqual(revokedIds.slice(-MAX_API_TOKENS_PER_USER));
+    expect(rows.filter((row) => row.revokedAt === null).map((row) => row.id)).toEqual([live.apiToken.id]);
+  });
+
   it("checklist 9: revoking makes the token answer 401 from then on, like an unknown one; checklist 16: another user's token id answers 404 like a missing one", async () => {
     const alice = await subscribedUser();
     const bob = await subscribedUser();
