@@ -35,6 +35,7 @@ import { createWhatChangedRepository } from './modules/analytics/what-changed.re
 import { whatChangedRoutes } from './modules/analytics/what-changed.routes.ts';
 import { createWhatChangedService } from './modules/analytics/what-changed.service.ts';
 import { createBestTimesService } from './modules/analytics/best-times.service.ts';
+import { type AnswerWarming, createAnswerWarming } from './modules/analytics/answer-warming.job.ts';
 import { createAnalyticsService } from './modules/analytics/analytics.service.ts';
 import { createBillingRepository } from './modules/billing/billing.repository.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
@@ -142,6 +143,8 @@ export interface App {
   notifications: NotificationsService;
   /** Billing's jobs (the retried release of a deleted account's Stripe customer) and their definitions. */
   billingJobs: BillingJobs;
+  /** The analytics answers computed after a sync (`request` one user's; its job definition). */
+  answerWarming: AnswerWarming;
   /**
    * The first step of a graceful shutdown: readiness answers 503 from now on, so the load balancer stops sending,
    * while every request is still served; idle keep-alive connections are closed and every response closes its
@@ -270,6 +273,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   // The one job queue; jobs are worked (and schedules fired) only where SYNC_WORKERS is on.
   const jobQueue = createJobQueue({ database, workers: config.sync.workers, logger: app.log });
   const analytics = createAnalyticsService({ repository: createAnalyticsRepository(db), clock, cached: createAnalyticsCache({ db, clock }) });
+  const answerWarming = createAnswerWarming({ boss: jobQueue.boss, analytics, logger: app.log });
   const exportsService = createExportsService({ repository: createExportsRepository(db), analytics, clock });
   const reports = createReportsService({
     repository: createReportsRepository(db),
@@ -305,10 +309,13 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     instanceId: presence.instanceId,
     logger: app.log,
     onUserMustAct: notifications.connectionNeedsUser,
-    // After each stored run: the follower milestone, then the posts that reached an age since the last look (top 10 %).
+    // After each stored run: the follower milestone, then the posts that reached an age since the last look (top 10 %),
+    // and the user's first answers computed again for their next visit.
     onStored: async (event) => {
       await notifications.followersStored(event).catch((error: unknown) => app.log.error({ event: 'alert.failed', connectionId: event.connectionId, err: error }, 'the follower milestone alert could not be created'));
       await notifications.postsMatured(event);
+      const connection = await platformsRepository.findConnectionById(event.connectionId);
+      if (connection) await answerWarming.request(connection.userId);
     },
     onRunSettled: async ({ connectionId, outcome, seconds }) => {
       const connection = await platformsRepository.findConnectionById(connectionId).catch((error: unknown) => {
@@ -424,6 +431,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
       housekeeping: housekeepingJob(housekeeping, app.log),
       billing: billingJobs.definitions,
       income: exchangeRatesJob({ rates: exchangeRates, boss: jobQueue.boss, clock, logger: app.log }),
+      analytics: answerWarming.definition,
     }),
   );
   app.withTypeProvider<ZodTypeProvider>().get('/api/config/public', { schema: { response: { 200: publicConfigResponse } } }, async () => ({
@@ -492,5 +500,5 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     await liveEvents.close();
     await closeMetricsPort?.();
   });
-  return { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, youngPostJobs, reports, notifications, billingJobs, startDraining };
+  return { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, youngPostJobs, reports, notifications, billingJobs, answerWarming, startDraining };
 }

@@ -1,7 +1,7 @@
 // Every job the server runs, in one list: the sync of a connection, the sync schedule, the young-post read and its
-// schedule, the report scan, the alerts'
-// reconnect scan, housekeeping, the retried release of a deleted account's Stripe customer and the ECB rates fetch. The
-// composition root (server/app.ts) builds each feature's definitions and hands this list to the one queue.
+// schedule, the report scan, the alerts' reconnect scan, housekeeping, the retried release of a deleted account's
+// Stripe customer, the ECB rates fetch and the analytics answers computed after a sync. The composition
+// root (server/app.ts) builds each feature's definitions and hands this list to the one queue.
 import type { JobDefinition } from './job-definition.ts';
 
 export interface JobDefinitionsByFeature {
@@ -17,8 +17,10 @@ export interface JobDefinitionsByFeature {
   billing: readonly JobDefinition<never>[];
   /** exchange-rates-fetch (server/modules/income/exchange-rates.ts). */
   income: JobDefinition;
+  /** analytics-answer-warming (server/modules/analytics/answer-warming.job.ts). */
+  analytics: JobDefinition<never>;
 }
 
-export function listJobDefinitions({ sync, reports, alerts, housekeeping, billing, income }: JobDefinitionsByFeature): JobDefinition[] {
-  return [...(sync as readonly JobDefinition[]), reports, alerts, housekeeping, ...(billing as readonly JobDefinition[]), income];
+export function listJobDefinitions({ sync, reports, alerts, housekeeping, billing, income, analytics }: JobDefinitionsByFeature): JobDefinition[] {
+  return [...(sync as readonly JobDefinition[]), reports, alerts, housekeeping, ...(billing as readonly JobDefinition[]), income, analytics as JobDefinition];
 }

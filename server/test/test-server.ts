@@ -117,7 +117,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     });
     config = withPlatformSandbox(config, platformSandbox);
   }
-  const { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, youngPostJobs, reports, notifications, billingJobs } = await buildApp({ config, database: database.handle, clock, logStream });
+  const { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, youngPostJobs, reports, notifications, billingJobs, answerWarming } = await buildApp({ config, database: database.handle, clock, logStream });
   await app.listen({ port, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -199,6 +199,8 @@ export async function startTestServer(options: TestServerOptions = {}) {
     notifications,
     /** The retried releases of deleted accounts' Stripe customers: `customerReleases.drain()` runs the queued ones. */
     customerReleases: createJobDriver(jobQueue, billingJobs.definitions[0]),
+    /** The analytics answers computed after a stored sync: `answerWarming.drain({ ignoreStartAfter: true })` runs the queued ones now. */
+    answerWarming: createJobDriver(jobQueue, answerWarming.definition),
     /** Only with `{ stripe: true }`. */
     stripeSandbox,
     /** Only with `{ platforms: true }`. */
