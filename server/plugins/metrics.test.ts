@@ -54,6 +54,10 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^platform_quota_units_total\{platform="youtube"\} [1-9]\d*$/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
     expect(text).not.toContain(account.token!);
+    // The stored run queued its user's analytics warming, which waits its delay by design: counted, but not as an age.
+    expect(text).toMatch(/^job_queue_depth\{queue="analytics-answer-warming"\} 1$/m);
+    expect(text).not.toMatch(/^job_queue_oldest_waiting_seconds\{queue="analytics-answer-warming"\}/m);
+    await server.answerWarming.drain({ ignoreStartAfter: true });
   });
 
   it('serves the same on METRICS_PORT, and nothing else there', async () => {

@@ -49,7 +49,7 @@ export function createMetrics({ db }: { db: Database }) {
   });
   new Gauge({
     name: 'job_queue_depth',
-    help: 'Jobs waiting (created or retry) per queue, across all processes.',
+    help: 'Jobs waiting (created or retry, due or not yet) per queue, across all processes.',
     labelNames: ['queue'] as const,
     registers: [registry],
     async collect() {
@@ -59,7 +59,7 @@ export function createMetrics({ db }: { db: Database }) {
   });
   new Gauge({
     name: 'job_queue_oldest_waiting_seconds',
-    help: 'Age of the oldest waiting job per queue, across all processes.',
+    help: 'How long the oldest due job (its start time passed) has waited per queue, across all processes.',
     labelNames: ['queue'] as const,
     registers: [registry],
     async collect() {
@@ -92,7 +92,10 @@ export type Metrics = ReturnType<typeof createMetrics>;
 function queueState(db: Database) {
   return queryRows<{ name: string; waiting: number; oldest_seconds: number | null }>(
     db,
-    sql`select name, count(*)::int as waiting, extract(epoch from now() - min(created_on))::float8 as oldest_seconds
+    // The age counts from when a job became due: one that waits for its start time by design (a retry's backoff, the
+    // analytics warming's delay) is not a backlog.
+    sql`select name, count(*)::int as waiting,
+        extract(epoch from now() - min(start_after) filter (where start_after <= now()))::float8 as oldest_seconds
       from pgboss.job where state in ('created', 'retry') group by name`,
   );
 }
