@@ -42,9 +42,9 @@ const screens: { path: string; ready: (page: Page) => Promise<void> }[] = [
   { path: '/settings', ready: (page) => expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible() },
 ];
 
-test('the initial JavaScript (index.html, its module preloads and their static imports) is under 100 kB gzip', (_fixtures, testInfo) => {
+test('the initial JavaScript (index.html, its module preloads and their static imports) is under 100 kB gzip', () => {
   const initial = initialJavaScript(path.resolve('dist/web'));
-  testInfo.annotations.push({ type: 'initial JavaScript', description: `${(initial.gzipBytes / 1024).toFixed(1)} kB gzip (${initial.files.map((file) => file.file).join(', ')})` });
+  test.info().annotations.push({ type: 'initial JavaScript', description: `${(initial.gzipBytes / 1024).toFixed(1)} kB gzip (${initial.files.map((file) => file.file).join(', ')})` });
   expect(initial.files.length).toBeGreaterThan(0);
   expect(initial.gzipBytes).toBeLessThan(INITIAL_JAVASCRIPT_BUDGET_BYTES);
 });
