@@ -9,6 +9,18 @@ import { type SQL, sql } from 'drizzle-orm';
 import { DERIVATION_METHODS } from '#contract/analytics.ts';
 
 /**
+ * The derivations: the platform and metric types each applies to, and `beforeConnection` when only the days before
+ * the connection was made are derived (later days are the platform's own figures).
+ */
+export const DERIVATIONS = [
+  { platforms: ['tiktok', 'twitter'], metricTypes: ['views', 'likes', 'comments', 'shares'], method: DERIVATION_METHODS.snapshots, beforeConnection: false },
+  { platforms: ['instagram'], metricTypes: ['followers'], method: DERIVATION_METHODS.followsAndUnfollows, beforeConnection: false },
+  { platforms: ['youtube'], metricTypes: ['subscribers'], method: DERIVATION_METHODS.gainedAndLost, beforeConnection: true },
+] as const;
+
+const list = (values: readonly string[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
+
+/**
  * SQL text: how the account_metrics row aliased `m` of the connection aliased `c` was derived (one of
  * DERIVATION_METHODS), or null when it is the platform's own figure.
  */
@@ -17,9 +29,20 @@ export function derivationOf(m = 'm', c = 'c'): SQL<string | null> {
   const platform = sql.raw(`${c}.platform`);
   const date = sql.raw(`${m}.date`);
   const connectedAt = sql.raw(`${c}.connected_at`);
-  return sql<string | null>`case
-    when ${platform} in ('tiktok', 'twitter') and ${metric} in ('views', 'likes', 'comments', 'shares') then ${DERIVATION_METHODS.snapshots}
-    when ${platform} = 'instagram' and ${metric} = 'followers' then ${DERIVATION_METHODS.followsAndUnfollows}
-    when ${platform} = 'youtube' and ${metric} = 'subscribers' and ${date} < (${connectedAt} at time zone 'UTC')::date then ${DERIVATION_METHODS.gainedAndLost}
-    else null end`;
+  const cases = DERIVATIONS.map(
+    ({ platforms, metricTypes, method, beforeConnection }) =>
+      sql`when ${platform} in (${list(platforms)}) and ${metric} in (${list(metricTypes)})${beforeConnection ? sql` and ${date} < (${connectedAt} at time zone 'UTC')::date` : sql``} then ${method}`,
+  );
+  return sql<string | null>`case ${sql.join(cases, sql` `)} else null end`;
+}
+
+/**
+ * SQL text: the derivations as rows (platform, metric_type, method, before_connection), one per platform and metric
+ * type, for a query that looks up each derived series by index rather than testing every stored row.
+ */
+export function derivationRows(): SQL {
+  const rows = DERIVATIONS.flatMap(({ platforms, metricTypes, method, beforeConnection }) =>
+    platforms.flatMap((platform) => metricTypes.map((metricType) => sql`(${platform}::text, ${metricType}::text, ${method}::text, ${beforeConnection}::boolean)`)),
+  );
+  return sql`(values ${sql.join(rows, sql`, `)})`;
 }

@@ -26,6 +26,31 @@ export const accountMetrics = pgTable(
   ],
 );
 
+/**
+ * One row per connection and day with account metrics: the figures the analytics screens sum over a range, kept
+ * exact by statement triggers on account_metrics (migration 0022, decision 027); never written by the app. A figure
+ * with no metric row that day is null.
+ */
+export const accountMetricDays = pgTable(
+  'account_metric_days',
+  {
+    connectionId: integer('connection_id')
+      .notNull()
+      .references(() => platformConnections.id, { onDelete: 'cascade' }),
+    date: date('date', { mode: 'string' }).notNull(),
+    /** How many account_metrics rows the day holds (every metric type). */
+    records: integer('records').notNull(),
+    views: doublePrecision('views'),
+    impressions: doublePrecision('impressions'),
+    /** The platform's own `engagements`, else likes + reactions + comments + shares. */
+    engagements: doublePrecision('engagements'),
+    revenue: doublePrecision('revenue'),
+    /** followers + subscribers + patrons. */
+    followers: doublePrecision('followers'),
+  },
+  (table) => [primaryKey({ columns: [table.connectionId, table.date] })],
+);
+
 /** A video, post or tweet of a connection. */
 export const contentItems = pgTable(
   'content_items',

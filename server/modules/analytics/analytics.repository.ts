@@ -3,7 +3,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { PLATFORM_NAMES } from '#contract/platforms.ts';
 import { type Database, queryRows } from '../../db/client.ts';
-import { derivationOf } from '../../db/derived-metrics.ts';
+import { derivationRows } from '../../db/derived-metrics.ts';
 import { completeThroughOf } from '../../db/freshness.ts';
 
 /** Account metric types that are follower totals (subscribers on YouTube, patrons on Patreon). */
@@ -46,11 +46,13 @@ const latestContentDays = (filter: AnalyticsFilter) => sql`select c.id as connec
     (select max(cm.as_of) from content_metrics cm where cm.connection_id = c.id and cm.as_of between ${filter.startDate} and ${filter.endDate}) as day
   from platform_connections c where ${connectionScope(filter)}`;
 
-/** A connection's engagements of one day: its own `engagements` where the platform reports it, else likes + reactions + comments + shares. */
-const dayEngagements = sql`coalesce(max(m.value) filter (where m.metric_type = 'engagements'), sum(m.value) filter (where m.metric_type in (${list(ENGAGEMENT_PARTS)})))`;
+// A connection's figures of one day (views, impressions, engagements, revenue, follower totals) are read from
+// account_metric_days, kept by triggers on account_metrics (migration 0022, decision 027): a year of a connection is
+// 365 rows there instead of every metric of every day. Its engagements are the platform's own `engagements` where it
+// reports them, else likes + reactions + comments + shares; its followers the sum of FOLLOWER_TYPES.
 
-/** The metric types the cards' figures are summed from (besides follower totals and pledges). */
-const CARD_METRIC_TYPES = sql`${list(VIEW_TYPES)}, 'engagements', ${list(ENGAGEMENT_PARTS)}, 'revenue'`;
+/** Whether the types are all of FOLLOWER_TYPES, the sum account_metric_days holds. */
+const allFollowerTypes = (types: readonly string[]) => types.length === FOLLOWER_TYPES.length && FOLLOWER_TYPES.every((type) => types.includes(type));
 
 /** Order of a platform in the product's lists. */
 const platformOrder = (column: SQL) => sql`array_position(array[${list(PLATFORM_NAMES)}]::text[], ${column})`;
@@ -73,14 +75,9 @@ function cardTotalsQuery(scope: Pick<AnalyticsFilter, 'userId' | 'platform'>, st
         ) latest on true)`;
   return sql`with mine as (select c.id, c.followers from platform_connections c where ${connectionScope(scope)}),
     per_day as (
-      select m.connection_id, m.date,
-        sum(m.value) filter (where m.metric_type = 'views') as views,
-        sum(m.value) filter (where m.metric_type = 'impressions') as impressions,
-        ${dayEngagements} as engagements,
-        sum(m.value) filter (where m.metric_type = 'revenue') as revenue
-      from account_metrics m join mine on mine.id = m.connection_id
-      where m.date between ${startDate} and ${endDate} and m.metric_type in (${CARD_METRIC_TYPES})
-      group by m.connection_id, m.date
+      select d.connection_id, d.date, d.views, d.impressions, d.engagements, d.revenue
+      from account_metric_days d join mine on mine.id = d.connection_id
+      where d.date between ${startDate} and ${endDate}
     ),
     per_connection as (
       select connection_id, sum(views) as views, sum(impressions) as impressions, sum(engagements) as engagements, sum(revenue) as revenue,
@@ -98,35 +95,97 @@ function cardTotalsQuery(scope: Pick<AnalyticsFilter, 'userId' | 'platform'>, st
       coalesce((select sum(revenue) from per_connection), 0)::float8 as revenue`;
 }
 
+type ConnectionDayValue = { connection_id: number; date: string; value: number };
+
+/**
+ * The sum over connections of each day's figure, a connection without one that day counting with its last one (a
+ * missing day is not a loss of followers), from the first day on which every connection's history has begun (a
+ * platform joining mid-range would otherwise make the total jump). Rows in date order; only days with a figure.
+ */
+export function carriedForwardTotals(rows: readonly ConnectionDayValue[]): { date: string; value: number }[] {
+  const firstDays = new Map<number, string>();
+  for (const row of rows) if (!firstDays.has(row.connection_id)) firstDays.set(row.connection_id, row.date);
+  let since = '';
+  for (const day of firstDays.values()) if (day > since) since = day;
+  const latest = new Map<number, number>();
+  const totals: { date: string; value: number }[] = [];
+  for (let index = 0; index < rows.length; index += 1) {
+    const row = rows[index]!;
+    latest.set(row.connection_id, row.value);
+    const lastOfDay = rows[index + 1]?.date !== row.date;
+    if (lastOfDay && row.date >= since) {
+      let value = 0;
+      for (const figure of latest.values()) value += figure;
+      totals.push({ date: row.date, value });
+    }
+  }
+  return totals;
+}
+
+type MetricRecordRow = { id: string; metric_type: string; date: string; value: number; platform: string; content_title: string | null };
+
+/**
+ * The records of the analytics table: account records from `since` to the filter's end, and content records, each
+ * item's counters as read on its connection's latest sync day in the range (one record per item and metric, not one
+ * per day: a day's counters are lifetime totals, not that day's). `src` 0 account, 1 content.
+ */
+function recordsOf(filter: AnalyticsFilter, since: string) {
+  const typeA = filter.metricType ? sql` and m.metric_type = ${filter.metricType}` : sql``;
+  const typeC = filter.metricType ? sql` and cm.metric_type = ${filter.metricType}` : sql``;
+  return sql`select 0 as src, m.id, m.metric_type, m.date, m.value, c.platform, null::int as item
+      from account_metrics m join platform_connections c on c.id = m.connection_id
+      where ${connectionScope(filter)} and m.date between ${since} and ${filter.endDate}${typeA}
+    union all
+    select 1, cm.id, cm.metric_type, cm.as_of, cm.value, d.platform, cm.content_item_id
+      from (${latestContentDays(filter)}) d join content_metrics cm on cm.connection_id = d.connection_id and cm.as_of = d.day
+      where true${typeC}`;
+}
+
+/**
+ * One sorted page of records (newest first; on a day account before content, then by id), titles joined for the
+ * page's rows only; with `total`, every record counted in the same pass.
+ */
+const recordsPage = (records: SQL, limit: number, offset: number, { total = false } = {}) => sql`with page as (
+    select r.*${total ? sql`, count(*) over () as total` : sql``} from (${records}) r order by r.date desc, r.src, r.id limit ${limit} offset ${offset}
+  )
+  select case page.src when 0 then 'a' else 'c' end || page.id as id, page.metric_type, page.date::text as date, page.value, page.platform,
+    ci.title as content_title${total ? sql`, page.total::text as total` : sql``}
+  from page left join content_items ci on ci.id = page.item
+  order by page.date desc, page.src, page.id`;
+
 export function createAnalyticsRepository(db: Database) {
+  /**
+   * A page of every record type: counted from account_metric_days (records per day) and the content records, and
+   * read from the newest day that still leaves `offset + limit` account records: an account record of an older day
+   * has at least that many records before it, so it cannot be on the page, and the sort never sees it.
+   */
+  async function unfilteredMetricsPage(filter: AnalyticsFilter, limit: number, offset: number) {
+    const [counts] = await queryRows<{ account_records: string; since: string | null; content_records: string }>(
+      db,
+      sql`with per_date as (
+          select d.date, sum(d.records) as records
+          from account_metric_days d join platform_connections c on c.id = d.connection_id
+          where ${connectionScope(filter)} and d.date between ${filter.startDate} and ${filter.endDate}
+          group by d.date
+        ),
+        newest_first as (select date, sum(records) over (order by date desc) as through_here from per_date)
+        select (select coalesce(sum(records), 0) from per_date)::text as account_records,
+          (select max(date) from newest_first where through_here >= ${offset + limit})::text as since,
+          (select count(*) from (${latestContentDays(filter)}) d join content_metrics cm on cm.connection_id = d.connection_id and cm.as_of = d.day)::text as content_records`,
+    );
+    const total = Number(counts?.account_records ?? 0) + Number(counts?.content_records ?? 0);
+    if (offset >= total) return { rows: [], total };
+    const rows = await queryRows<MetricRecordRow>(db, recordsPage(recordsOf(filter, counts?.since ?? filter.startDate), limit, offset));
+    return { rows, total };
+  }
 
   return {
-    /**
-     * One page of records, newest first, and the number of records: sorted on (date, source, integer id) and
-     * counted in the same pass; titles are joined for the page's rows only.
-     */
+    /** One page of records, newest first (date, source, integer id), and the number of records. */
     async metricsPage(filter: AnalyticsFilter, limit: number, offset: number) {
-      const typeA = filter.metricType ? sql` and m.metric_type = ${filter.metricType}` : sql``;
-      const typeC = filter.metricType ? sql` and cm.metric_type = ${filter.metricType}` : sql``;
-      const records = sql`select 0 as src, m.id, m.metric_type, m.date, m.value, c.platform, null::int as item
-          from account_metrics m join platform_connections c on c.id = m.connection_id
-          where ${connectionScope(filter)} and m.date between ${filter.startDate} and ${filter.endDate}${typeA}
-        union all
-        -- Content records: each item's counters as read on its connection's latest sync day in the range (one
-        -- record per item and metric, not one per day: a day's counters are lifetime totals, not that day's).
-        select 1, cm.id, cm.metric_type, cm.as_of, cm.value, d.platform, cm.content_item_id
-          from (${latestContentDays(filter)}) d join content_metrics cm on cm.connection_id = d.connection_id and cm.as_of = d.day
-          where true${typeC}`;
-      const rows = await queryRows<{ id: string; metric_type: string; date: string; value: number; platform: string; content_title: string | null; total: string }>(
-        db,
-        sql`with page as (
-            select r.*, count(*) over () as total from (${records}) r order by r.date desc, r.src, r.id limit ${limit} offset ${offset}
-          )
-          select case page.src when 0 then 'a' else 'c' end || page.id as id, page.metric_type, page.date::text as date, page.value, page.platform,
-            ci.title as content_title, page.total::text as total
-          from page left join content_items ci on ci.id = page.item
-          order by page.date desc, page.src, page.id`,
-      );
+      if (!filter.metricType) return unfilteredMetricsPage(filter, limit, offset);
+      // One metric type: a few rows a day, counted in the same pass as the page is sorted.
+      const records = recordsOf(filter, filter.startDate);
+      const rows = await queryRows<MetricRecordRow & { total: string }>(db, recordsPage(records, limit, offset, { total: true }));
       if (rows.length > 0 || offset === 0) return { rows, total: Number(rows[0]?.total ?? 0) };
       // A page past the end: count without fetching.
       const [counted] = await queryRows<{ total: string }>(db, sql`select count(*)::text as total from (${records}) r`);
@@ -139,35 +198,22 @@ export function createAnalyticsRepository(db: Database) {
      * connection without a row on a later day counts with its last known total (YouTube's figures lag two or three
      * days; a missing day is not a loss of followers).
      */
-    followersOverTime(filter: AnalyticsFilter, types: readonly string[]) {
-      if (types.length === 0) return Promise.resolve([]);
-      return queryRows<{ date: string; value: number }>(
-        db,
-        sql`with per_connection as (
-            select m.connection_id, m.date, sum(m.value) as value
+    async followersOverTime(filter: AnalyticsFilter, types: readonly string[]) {
+      if (types.length === 0) return [];
+      const perConnection = allFollowerTypes(types)
+        ? sql`select d.connection_id, d.date, d.followers as value
+            from account_metric_days d join platform_connections c on c.id = d.connection_id
+            where ${connectionScope(filter)} and d.date between ${filter.startDate} and ${filter.endDate} and d.followers is not null`
+        : sql`select m.connection_id, m.date, sum(m.value) as value
             from account_metrics m join platform_connections c on c.id = m.connection_id
             where ${connectionScope(filter)} and m.date between ${filter.startDate} and ${filter.endDate} and m.metric_type in (${list(types)})
-            group by m.connection_id, m.date
-          ),
-          every_history_begun as (
-            select max(first_day) as since from (select min(date) as first_day from per_connection group by connection_id) firsts
-          ),
-          -- Every connection on every day with a figure: its own figure, or the last one before (carried forward in
-          -- one pass of window functions: a run starts at each figure and lasts until the next).
-          grid as (
-            select days.date, connections.connection_id, p.value,
-              count(p.value) over (partition by connections.connection_id order by days.date) as run
-            from (select distinct date from per_connection) days
-            cross join (select distinct connection_id from per_connection) connections
-            left join per_connection p on p.connection_id = connections.connection_id and p.date = days.date
-          ),
-          carried as (
-            select date, max(value) over (partition by connection_id, run) as value from grid
-          )
-          select date::text as date, sum(value)::float8 as value
-          from carried where date >= (select since from every_history_begun)
-          group by date order by date`,
+            group by m.connection_id, m.date`;
+      // Sorted on the date itself: the text form sorts by collation, several times slower.
+      const rows = await queryRows<ConnectionDayValue>(
+        db,
+        sql`select p.connection_id, p.date::text as date, p.value::float8 as value from (${perConnection}) p order by p.date, p.connection_id`,
       );
+      return carriedForwardTotals(rows);
     },
 
     /**
@@ -206,17 +252,17 @@ export function createAnalyticsRepository(db: Database) {
     /** Engagements per day: each connection's `engagements`, else its likes + comments + shares (never both). */
     engagementOverTime(filter: AnalyticsFilter, only?: string) {
       const perConnection = only
-        ? sql`sum(m.value) filter (where m.metric_type = ${only})`
-        : sql`coalesce(max(m.value) filter (where m.metric_type = 'engagements'), sum(m.value) filter (where m.metric_type in (${list(ENGAGEMENT_PARTS)})))`;
+        ? sql`select m.date, sum(m.value) as value
+            from account_metrics m join platform_connections c on c.id = m.connection_id
+            where ${connectionScope(filter)} and m.date between ${filter.startDate} and ${filter.endDate} and m.metric_type = ${only}
+            group by m.connection_id, m.date`
+        : sql`select d.date, d.engagements as value
+            from account_metric_days d join platform_connections c on c.id = d.connection_id
+            where ${connectionScope(filter)} and d.date between ${filter.startDate} and ${filter.endDate}`;
       return queryRows<{ date: string; value: number }>(
         db,
-        sql`select date, sum(value)::float8 as value from (
-            select m.connection_id, m.date::text as date, ${perConnection} as value
-            from account_metrics m join platform_connections c on c.id = m.connection_id
-            where ${connectionScope(filter)} and m.date between ${filter.startDate} and ${filter.endDate}
-              and m.metric_type in ('engagements', ${list(ENGAGEMENT_PARTS)})
-            group by m.connection_id, m.date
-          ) per_connection where value is not null group by date order by date`,
+        sql`select per_connection.date::text as date, sum(per_connection.value)::float8 as value from (${perConnection}) per_connection
+          where per_connection.value is not null group by per_connection.date order by per_connection.date`,
       );
     },
 
@@ -275,16 +321,20 @@ export function createAnalyticsRepository(db: Database) {
      * method, with the first and last day holding such values.
      */
     async derivedSeries(filter: AnalyticsFilter) {
-      const derivation = derivationOf('m', 'c');
+      // Per connection and derivable series, its first and last day in the range: two index lookups each.
       return queryRows<{ platform: string; metric_type: string; method: string; start_date: string; end_date: string }>(
         db,
-        sql`select c.platform, m.metric_type, ${derivation} as method, min(m.date)::text as start_date, max(m.date)::text as end_date
-          from account_metrics m join platform_connections c on c.id = m.connection_id
-          where ${connectionScope(filter)} and m.date between ${filter.startDate} and ${filter.endDate}
-            ${filter.metricType ? sql`and m.metric_type = ${filter.metricType}` : sql``}
-            and ${derivation} is not null
-          group by c.platform, m.metric_type, 3
-          order by array_position(array[${list(PLATFORM_NAMES)}]::text[], c.platform), array_position(array[${list(METRIC_ORDER)}]::text[], m.metric_type)`,
+        sql`select c.platform, t.metric_type, t.method, min(r.first_day)::text as start_date, max(r.last_day)::text as end_date
+          from platform_connections c
+          join ${derivationRows()} as t(platform, metric_type, method, before_connection) on t.platform = c.platform
+          cross join lateral (
+            select min(m.date) as first_day, max(m.date) as last_day from account_metrics m
+            where m.connection_id = c.id and m.metric_type = t.metric_type and m.date >= ${filter.startDate}
+              and m.date <= case when t.before_connection then least(${filter.endDate}::date, (c.connected_at at time zone 'UTC')::date - 1) else ${filter.endDate}::date end
+          ) r
+          where ${connectionScope(filter)} and r.first_day is not null${filter.metricType ? sql` and t.metric_type = ${filter.metricType}` : sql``}
+          group by c.platform, t.metric_type, t.method
+          order by array_position(array[${list(PLATFORM_NAMES)}]::text[], c.platform), array_position(array[${list(METRIC_ORDER)}]::text[], t.metric_type)`,
       );
     },
 
@@ -333,14 +383,8 @@ export function createAnalyticsRepository(db: Database) {
             select id, currency, 'comparison', ${comparison.startDate}::date, ${comparison.endDate}::date - (${current.endDate}::date - through) from mine
           ),
           per_day as (
-            select w.id, w.side, m.date,
-              sum(m.value) filter (where m.metric_type = 'views') as views,
-              sum(m.value) filter (where m.metric_type = 'impressions') as impressions,
-              ${dayEngagements} as engagements,
-              sum(m.value) filter (where m.metric_type = 'revenue') as revenue
-            from windows w join account_metrics m on m.connection_id = w.id and m.date between w.start_date and w.end_date
-            where m.metric_type in (${CARD_METRIC_TYPES})
-            group by w.id, w.side, m.date
+            select w.id, w.side, d.date, d.views, d.impressions, d.engagements, d.revenue
+            from windows w join account_metric_days d on d.connection_id = w.id and d.date between w.start_date and w.end_date
           ),
           per_side as (
             select id, side, sum(views) as views, sum(engagements) as engagements, sum(revenue) as revenue,

@@ -136,9 +136,16 @@ describe('GET /api/analytics', () => {
     const last = await get('/api/analytics?days=7&pageSize=5&page=6');
     expect(last.body.allMetrics).toHaveLength(1);
     expect(last.body.paging.hasMore).toBe(false);
-    const ids = new Set<string>();
-    for (let page = 1; page <= 6; page += 1) for (const record of (await get(`/api/analytics?days=7&pageSize=5&page=${page}`)).body.allMetrics) ids.add(record.id);
-    expect(ids.size).toBe(26);
+    // Page by page, the records come in the order of one page holding them all (a page is read from the newest day
+    // that still leaves enough records: no record may be skipped or repeated across that cut).
+    const paged: string[] = [];
+    for (let page = 1; page <= 6; page += 1) for (const record of (await get(`/api/analytics?days=7&pageSize=5&page=${page}`)).body.allMetrics) paged.push(record.id);
+    const whole = (await get('/api/analytics?days=7&pageSize=100')).body.allMetrics.map((record: { id: string }) => record.id);
+    expect(new Set(paged).size).toBe(26);
+    expect(paged).toEqual(whole);
+    const pastTheEnd = await get('/api/analytics?days=7&pageSize=5&page=7');
+    expect(pastTheEnd.body.allMetrics).toEqual([]);
+    expect(pastTheEnd.body.paging).toEqual({ page: 7, pageSize: 5, total: 26, hasMore: false });
   });
 });
 

@@ -7,7 +7,7 @@
 // The records are those of GET /api/analytics `allMetrics` (analytics.repository.ts `metricsPage`), in the same
 // order: account metrics, one per day, and each content item's counters as read on its connection's latest sync
 // day in the range. exports.test.ts checks that both answer the same records.
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.ts';
 import { derivationOf } from '../../db/derived-metrics.ts';
 
@@ -51,19 +51,14 @@ export interface ExportWindow {
 }
 
 /** Account and content records of the filter inside `window` (all of the range when undefined). */
-function recordsQuery(filter: ExportFilter, window: ExportWindow = {}) {
-  // The user id is in every branch's WHERE clause: another user's rows cannot appear.
-  const scope = sql`c.user_id = ${filter.userId} and c.is_active${filter.platform ? sql` and c.platform = ${filter.platform}` : sql``}`;
-  const typeA = filter.metricType ? sql` and m.metric_type = ${filter.metricType}` : sql``;
+// The user id is in every query's WHERE clause: another user's rows cannot appear.
+const scopeOf = (filter: ExportFilter) => sql`c.user_id = ${filter.userId} and c.is_active${filter.platform ? sql` and c.platform = ${filter.platform}` : sql``}`;
+
+/** Content records of the filter dated from `from` (and before `before`): each item's counters on its connection's latest day. */
+function contentRecords(filter: ExportFilter, scope: SQL, from: string, before?: string) {
   const typeC = filter.metricType ? sql` and cm.metric_type = ${filter.metricType}` : sql``;
-  const from = window.from ?? filter.startDate;
-  const beforeA = window.before ? sql` and m.date < ${window.before}` : sql``;
-  const beforeC = window.before ? sql` and d.day < ${window.before}` : sql``;
-  return sql`select 0 as src, m.id, m.metric_type, m.date, m.value, c.platform, null::int as item, ${derivationOf('m', 'c')} as derivation
-      from account_metrics m join platform_connections c on c.id = m.connection_id
-      where ${scope} and m.date between ${from} and ${filter.endDate}${beforeA}${typeA}
-    union all
-    select 1, cm.id, cm.metric_type, cm.as_of, cm.value, d.platform, cm.content_item_id, null::text
+  const beforeC = before ? sql` and d.day < ${before}` : sql``;
+  return sql`select 1 as src, cm.id, cm.metric_type, cm.as_of as date, cm.value, d.platform, cm.content_item_id as item, null::text as derivation
       from (
         -- Each connection's latest day with content counters in the whole range (not the window's).
         select c.id as connection_id, c.platform,
@@ -71,6 +66,18 @@ function recordsQuery(filter: ExportFilter, window: ExportWindow = {}) {
         from platform_connections c where ${scope}
       ) d join content_metrics cm on cm.connection_id = d.connection_id and cm.as_of = d.day
       where d.day >= ${from}${beforeC}${typeC}`;
+}
+
+function recordsQuery(filter: ExportFilter, window: ExportWindow = {}) {
+  const scope = scopeOf(filter);
+  const typeA = filter.metricType ? sql` and m.metric_type = ${filter.metricType}` : sql``;
+  const from = window.from ?? filter.startDate;
+  const beforeA = window.before ? sql` and m.date < ${window.before}` : sql``;
+  return sql`select 0 as src, m.id, m.metric_type, m.date, m.value, c.platform, null::int as item, ${derivationOf('m', 'c')} as derivation
+      from account_metrics m join platform_connections c on c.id = m.connection_id
+      where ${scope} and m.date between ${from} and ${filter.endDate}${beforeA}${typeA}
+    union all
+    ${contentRecords(filter, scope, from, window.before)}`;
 }
 
 export function createExportsRepository(db: Database) {
@@ -81,7 +88,21 @@ export function createExportsRepository(db: Database) {
      * what is left of the range for every slice.
      */
     recordCountsByDate(filter: ExportFilter): Promise<{ date: string; count: number }[]> {
-      return queryRows(db, sql`select r.date::text as date, count(*)::int as count from (${recordsQuery(filter)}) r group by r.date order by r.date desc`);
+      if (filter.metricType) {
+        return queryRows(db, sql`select r.date::text as date, count(*)::int as count from (${recordsQuery(filter)}) r group by r.date order by r.date desc`);
+      }
+      // Every metric type: each day's account records as account_metric_days counts them (migration 0022), and
+      // the content records, without reading the account rows twice.
+      const scope = scopeOf(filter);
+      return queryRows(
+        db,
+        sql`select r.date::text as date, sum(r.count)::int as count from (
+            select d.date, d.records as count from account_metric_days d join platform_connections c on c.id = d.connection_id
+              where ${scope} and d.date between ${filter.startDate} and ${filter.endDate}
+            union all
+            select r.date, count(*) from (${contentRecords(filter, scope, filter.startDate)}) r group by r.date
+          ) r group by r.date order by r.date desc`,
+      );
     },
 
     /** The next `limit` records of `window` after `after` (from the window's newest when undefined), newest first. */
