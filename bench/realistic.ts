@@ -280,6 +280,24 @@ function printPhase(title: string, phase: PhaseResult, judged: boolean) {
 // Warm the server's code (not its data): one pass of every call by one user.
 await replay([scripts[scripts.length - 1]!.slice(0, 10)], 0);
 const loadBefore = os.loadavg()[0]!;
+// The answers must read the seeded history: the first user's views of the summary's 30 days, summed here from
+// account_metrics, are what the summary answers (a day-row table left empty, say, would answer zeros, and fast).
+{
+  const first = users[0]!;
+  const utcToday = new Date().toISOString().slice(0, 10);
+  const expected = (
+    await client.query(
+      `select coalesce(sum(m.value), 0)::float8 as views from account_metrics m join platform_connections c on c.id = m.connection_id
+       where c.user_id = $1 and c.is_active and m.metric_type = 'views' and m.date between $2::date - 29 and $2::date`,
+      [first.id, utcToday],
+    )
+  ).rows[0] as { views: number };
+  const response = await fetch(`${server.base}/api/analytics/summary`, { headers: { authorization: `Bearer ${tokens.get(first.id)}` } });
+  const summary = (await response.json()) as { totalViews?: number };
+  if (summary.totalViews !== expected.views || expected.views <= 0) {
+    throw new Error(`the summary answers ${summary.totalViews} views for ${first.username}, the history holds ${expected.views}: not measuring the seeded data`);
+  }
+}
 const saturated = await runPhase(scripts.slice(0, SATURATED_USERS), 0);
 const paced = await runPhase(scripts.slice(SATURATED_USERS), THINK_MS);
 out(`${USERS} users, ${CLIENTS} concurrent clients; machine load average ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} after, on ${os.availableParallelism()} CPUs`);

@@ -12,7 +12,9 @@ CREATE TABLE "account_metric_days" (
 	"engagements" double precision,
 	"revenue" double precision,
 	"followers" double precision,
-	CONSTRAINT "account_metric_days_connection_id_date_pk" PRIMARY KEY("connection_id","date")
+	-- Covering: a range of a connection's days is read from the index alone (index-only scan), not from one heap page
+	-- per day (the days of a connection are written a sync at a time, so they lie scattered over the table).
+	CONSTRAINT "account_metric_days_connection_id_date_pk" PRIMARY KEY("connection_id","date") INCLUDE ("records", "views", "impressions", "engagements", "revenue", "followers")
 );--> statement-breakpoint
 ALTER TABLE "account_metric_days" ADD CONSTRAINT "account_metric_days_connection_id_platform_connections_id_fk" FOREIGN KEY ("connection_id") REFERENCES "public"."platform_connections"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 -- Recomputes the given (connection, day) pairs from account_metrics: a day's engagements are the platform's own
