@@ -1,4 +1,4 @@
-// The records of an export, read in slices: the days of the range are grouped into windows of about one slice
+// The records of an export, read in slices: the days of the range are grouped into windows of at most one slice
 // (planned from a count per day), and each window is read with keyset paging (the next `limit` records after a
 // cursor). An export of any size holds one slice in memory, each query reads one window through the (connection,
 // date) indexes rather than sorting the rest of the range, and no transaction or connection stays open between
@@ -84,7 +84,7 @@ export function createExportsRepository(db: Database) {
   return {
     /**
      * How many records each day holds, newest first: at most one row per day of the range, so the export can
-     * plan windows of about one slice each and read every window with an index range scan instead of sorting
+     * plan windows of at most one slice each and read every window with an index range scan instead of sorting
      * what is left of the range for every slice.
      */
     recordCountsByDate(filter: ExportFilter): Promise<{ date: string; count: number }[]> {
@@ -124,21 +124,22 @@ export function createExportsRepository(db: Database) {
 }
 
 /**
- * Splits days (newest first, with their record counts) into windows of at least `size` records each (a day is
- * never split; a day larger than `size` is a window of its own, read in several slices).
+ * Splits days (newest first, with their record counts) into windows of at most `size` records each, so a window is
+ * read in one slice (a day is never split; a day larger than `size` is a window of its own, read in several slices).
  */
 export function planWindows(counts: readonly { date: string; count: number }[], size: number): ExportWindow[] {
   const windows: ExportWindow[] = [];
   let before: string | undefined;
   let collected = 0;
-  for (const [index, day] of counts.entries()) {
-    collected += day.count;
-    const last = index === counts.length - 1;
-    if (collected >= size && !last) {
-      windows.push({ from: day.date, before });
-      before = day.date;
+  let oldestCollected: string | undefined;
+  for (const day of counts) {
+    if (collected > 0 && collected + day.count > size) {
+      windows.push({ from: oldestCollected, before });
+      before = oldestCollected;
       collected = 0;
     }
+    collected += day.count;
+    oldestCollected = day.date;
   }
   // The rest of the range, down to its first day.
   windows.push({ from: undefined, before });
