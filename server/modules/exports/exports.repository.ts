@@ -50,7 +50,6 @@ export interface ExportWindow {
   before?: string | undefined;
 }
 
-/** Account and content records of the filter inside `window` (all of the range when undefined). */
 // The user id is in every query's WHERE clause: another user's rows cannot appear.
 const scopeOf = (filter: ExportFilter) => sql`c.user_id = ${filter.userId} and c.is_active${filter.platform ? sql` and c.platform = ${filter.platform}` : sql``}`;
 
@@ -68,6 +67,7 @@ function contentRecords(filter: ExportFilter, scope: SQL, from: string, before?:
       where d.day >= ${from}${beforeC}${typeC}`;
 }
 
+/** Account and content records of the filter inside `window` (all of the range when undefined). */
 function recordsQuery(filter: ExportFilter, window: ExportWindow = {}) {
   const scope = scopeOf(filter);
   const typeA = filter.metricType ? sql` and m.metric_type = ${filter.metricType}` : sql``;
