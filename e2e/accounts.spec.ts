@@ -1,4 +1,4 @@
-import { confirmationLink, createConfirmedAccount, expect, expectAccessible, newAccount, signInThroughUi, test, waitForMail, watchPageProblems } from './support/fixtures.ts';
+import { confirmationLink, createConfirmedAccount, expect, expectAccessible, expectNoSidewaysScroll, newAccount, signInThroughUi, test, waitForMail, watchPageProblems } from './support/fixtures.ts';
 
 test.describe('accounts', () => {
   test('checklist 13: sign up, confirm from the emailed link, sign in, stay signed in across a reload, log out (the token is forgotten)', async ({ page, server, smtp }) => {
@@ -116,8 +116,7 @@ test.describe('accounts', () => {
       await page.goto(`${server.baseUrl}${path}`);
       await expect(page.getByRole('heading').first()).toBeVisible();
       await expectAccessible(page);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
+      await expectNoSidewaysScroll(page);
     }
     await page.goto(`${server.baseUrl}/`);
     for (const feature of ['Real-time Analytics', 'Multi-Platform Support', 'Growth Insights', 'Automated Reports', 'Audience Analytics', 'Secure & Private']) {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, expectAccessible, test, watchPageProblems } from './support/fixtures.ts';
+import { expect, expectAccessible, expectNoSidewaysScroll, test, watchPageProblems } from './support/fixtures.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
 import { connectDemoYoutube } from './support/demo-channel.ts';
 
@@ -62,7 +62,7 @@ test.describe('exports', () => {
     // A phone: the export buttons stay on screen and nothing scrolls sideways.
     await page.setViewportSize({ width: 375, height: 800 });
     await expect(exportGroup.getByRole('button', { name: 'Export JSON' })).toBeInViewport();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await expectNoSidewaysScroll(page);
     await page.screenshot({ path: testInfo.outputPath('analytics-export-phone.png') });
     expect(problems).toEqual([]);
   });

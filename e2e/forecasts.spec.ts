@@ -1,4 +1,4 @@
-import { expect, expectAccessible, test as base, watchPageProblems } from './support/fixtures.ts';
+import { expect, expectAccessible, expectNoSidewaysScroll, test as base, watchPageProblems } from './support/fixtures.ts';
 import { startServerProcess, type RunningServer } from './support/server-process.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
 import { connectDemoYoutube } from './support/demo-channel.ts';
@@ -45,8 +45,7 @@ test.describe('forecasts', () => {
 
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(income.getByText(/^Inside the 80 % band/).first()).toBeVisible();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await card.screenshot({ path: testInfo.outputPath('forecasts-card-phone.png') });
     expect(problems).toEqual([]);
   });

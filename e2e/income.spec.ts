@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, expectAccessible, test as base, watchPageProblems } from './support/fixtures.ts';
+import { expect, expectAccessible, expectNoSidewaysScroll, test as base, watchPageProblems } from './support/fixtures.ts';
 import { startServerProcess, type RunningServer } from './support/server-process.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
 import { connectDemoYoutube, syncFromDashboard } from './support/demo-channel.ts';
@@ -66,8 +66,7 @@ test.describe('income', () => {
 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: testInfo.outputPath('income-phone.png'), fullPage: true });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     expect(problems).toEqual([]);
   });
 });

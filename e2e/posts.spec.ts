@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { CONTENT_CSV_COLUMNS } from '../contract/content.ts';
-import { expect, expectAccessible, test, watchPageProblems } from './support/fixtures.ts';
+import { expect, expectAccessible, expectNoSidewaysScroll, test, watchPageProblems } from './support/fixtures.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
 
 test.describe('posts table', () => {
@@ -85,7 +85,7 @@ test.describe('posts table', () => {
     await panel.screenshot({ path: testInfo.outputPath('posts-desktop.png') });
     // A phone: the table scrolls inside its own region; the page does not scroll sideways.
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectNoSidewaysScroll(page);
     await panel.screenshot({ path: testInfo.outputPath('posts-phone.png') });
     expect(problems).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { createConfirmedAccount, expect, expectAccessible, signInThroughUi, test, watchPageProblems } from './support/fixtures.ts';
+import { createConfirmedAccount, expect, expectAccessible, expectNoSidewaysScroll, signInThroughUi, test, watchPageProblems } from './support/fixtures.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
 
 test.describe('settings', () => {
@@ -101,7 +101,7 @@ test.describe('settings', () => {
     await expect(page.getByText('Email reports come with Analytics Hub Pro')).toBeVisible();
     await expect(page.getByRole('form', { name: 'Profile' }).getByLabel('First name')).toBeVisible();
     // Nothing wider than the phone.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await expectNoSidewaysScroll(page);
     await expectAccessible(page);
     await page.screenshot({ path: testInfo.outputPath('settings-375.png'), fullPage: true });
   });

@@ -1,4 +1,4 @@
-import { expect, expectAccessible, test as base, watchPageProblems } from './support/fixtures.ts';
+import { expect, expectAccessible, expectNoSidewaysScroll, test as base, watchPageProblems } from './support/fixtures.ts';
 import { startServerProcess, type RunningServer } from './support/server-process.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
 import { connectDemoYoutube, syncFromDashboard } from './support/demo-channel.ts';
@@ -53,8 +53,7 @@ test.describe('what changed', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await dialog.getByRole('button', { name: 'By platform' }).click();
     await expect(dialog.getByRole('table', { name: /^By platform:/ })).toBeVisible();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await page.screenshot({ path: test.info().outputPath('what-changed-analytics-390.png'), fullPage: false });
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);

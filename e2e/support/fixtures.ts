@@ -90,6 +90,17 @@ export async function expectAccessible(page: Page) {
   expect(serious.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`)).toEqual([]);
 }
 
+/**
+ * Nothing on the page is wider than the viewport, once the page has settled: right after a resize, a chart's canvas
+ * keeps its old width until Chart.js's ResizeObserver redraws it a frame or two later (CI saw a 448 px doughnut from
+ * the desktop layout on a 390 px phone), so the width is polled until it fits.
+ */
+export async function expectNoSidewaysScroll(page: Page) {
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), { message: 'the page scrolls sideways' })
+    .toBeLessThanOrEqual(0);
+}
+
 /** Collects Content-Security-Policy violations and uncaught page errors, so a test can assert there are none. */
 export function watchPageProblems(page: Page) {
   const problems: string[] = [];
