@@ -5,6 +5,7 @@ import type { ConnectionSyncStatus } from '#contract/analytics.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { SYNC_JOB, type SyncJobData, type SyncJobs } from '../modules/sync/sync.jobs.ts';
 import type { RunOutcome } from '../modules/sync/sync.service.ts';
+import { pastJobsDueNow } from './jobs.ts';
 import type { ApiResponse, TestServer } from './test-server.ts';
 
 /** POST /api/sync/platform/{id}, then runs the queue until no job is ready; answers the trigger and the status after. */
@@ -43,6 +44,7 @@ export function createSyncDriver(jobQueue: JobQueue, syncJobs: SyncJobs) {
     job: (id: string) => boss.getJobById<SyncJobData>(SYNC_JOB, id),
     /** Takes the next ready job as a worker would (it is active from now on), without running it: a worker about to die. */
     async take(): Promise<PgBoss.JobWithMetadata<SyncJobData> | undefined> {
+      await pastJobsDueNow(boss, SYNC_JOB);
       const [job] = await boss.fetch<SyncJobData>(SYNC_JOB, { includeMetadata: true, batchSize: 1 });
       return job;
     },
@@ -50,6 +52,7 @@ export function createSyncDriver(jobQueue: JobQueue, syncJobs: SyncJobs) {
     runWithoutCompleting: (job: PgBoss.JobWithMetadata<SyncJobData>) => definition.handle(job as never) as Promise<RunOutcome>,
     async drain({ ignoreStartAfter = false, maxJobs = 50 }: { ignoreStartAfter?: boolean; maxJobs?: number } = {}): Promise<DrainedJob[]> {
       const outcomes: DrainedJob[] = [];
+      if (!ignoreStartAfter) await pastJobsDueNow(boss, SYNC_JOB);
       for (let handled = 0; handled < maxJobs; handled += 1) {
         const [job] = await boss.fetch<SyncJobData>(SYNC_JOB, { includeMetadata: true, batchSize: 1, ignoreStartAfter });
         if (!job) break;
