@@ -35,6 +35,9 @@ export interface DatabaseHandle {
   url?: string;
 }
 
+/** SQL text: the values as a comma-separated list of parameters, for `in (…)` and `array[…]`. */
+export const sqlList = (values: readonly string[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
+
 /** Runs raw SQL and returns its rows; both drivers answer with `{ rows }`. */
 export async function queryRows<Row>(db: Database, query: SQL): Promise<Row[]> {
   const result = (await db.execute(query)) as unknown as { rows: Row[] };

@@ -7,6 +7,7 @@
 //   YouTube's subscriber history before the connection is each day's subscribers gained minus lost.
 import { type SQL, sql } from 'drizzle-orm';
 import { DERIVATION_METHODS } from '#contract/analytics.ts';
+import { sqlList } from './client.ts';
 
 /**
  * The derivations: the platform and metric types each applies to, and `beforeConnection` when only the days before
@@ -18,7 +19,6 @@ export const DERIVATIONS = [
   { platforms: ['youtube'], metricTypes: ['subscribers'], method: DERIVATION_METHODS.gainedAndLost, beforeConnection: true },
 ] as const;
 
-const list = (values: readonly string[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
 
 /**
  * SQL text: how the account_metrics row aliased `m` of the connection aliased `c` was derived (one of
@@ -31,7 +31,7 @@ export function derivationOf(m = 'm', c = 'c'): SQL<string | null> {
   const connectedAt = sql.raw(`${c}.connected_at`);
   const cases = DERIVATIONS.map(
     ({ platforms, metricTypes, method, beforeConnection }) =>
-      sql`when ${platform} in (${list(platforms)}) and ${metric} in (${list(metricTypes)})${beforeConnection ? sql` and ${date} < (${connectedAt} at time zone 'UTC')::date` : sql``} then ${method}`,
+      sql`when ${platform} in (${sqlList(platforms)}) and ${metric} in (${sqlList(metricTypes)})${beforeConnection ? sql` and ${date} < (${connectedAt} at time zone 'UTC')::date` : sql``} then ${method}`,
   );
   return sql<string | null>`case ${sql.join(cases, sql` `)} else null end`;
 }

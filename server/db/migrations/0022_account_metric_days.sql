@@ -58,13 +58,5 @@ CREATE TRIGGER "account_metric_days_insert" AFTER INSERT ON "account_metrics" RE
 CREATE TRIGGER "account_metric_days_update" AFTER UPDATE ON "account_metrics" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION account_metric_days_after_update();--> statement-breakpoint
 CREATE TRIGGER "account_metric_days_delete" AFTER DELETE ON "account_metrics" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION account_metric_days_after_delete();--> statement-breakpoint
 CREATE TRIGGER "account_metric_days_truncate" AFTER TRUNCATE ON "account_metrics" FOR EACH STATEMENT EXECUTE FUNCTION account_metric_days_after_truncate();--> statement-breakpoint
--- The days already stored.
-INSERT INTO account_metric_days (connection_id, date, records, views, impressions, engagements, revenue, followers)
-SELECT m.connection_id, m.date, count(*)::integer,
-	sum(m.value) FILTER (WHERE m.metric_type = 'views'),
-	sum(m.value) FILTER (WHERE m.metric_type = 'impressions'),
-	coalesce(max(m.value) FILTER (WHERE m.metric_type = 'engagements'), sum(m.value) FILTER (WHERE m.metric_type IN ('likes', 'reactions', 'comments', 'shares'))),
-	sum(m.value) FILTER (WHERE m.metric_type = 'revenue'),
-	sum(m.value) FILTER (WHERE m.metric_type IN ('followers', 'subscribers', 'patrons'))
-FROM account_metrics m
-GROUP BY m.connection_id, m.date;
+-- The days already stored, by the same function.
+SELECT account_metric_days_refresh(array_agg(k.connection_id), array_agg(k.date)) FROM (SELECT DISTINCT connection_id, date FROM account_metrics) k;

@@ -2,7 +2,7 @@
 // WHERE clause, so another user's rows cannot appear), using the (connection, date) indexes of the metric tables.
 import { type SQL, sql } from 'drizzle-orm';
 import { PLATFORM_NAMES } from '#contract/platforms.ts';
-import { type Database, queryRows } from '../../db/client.ts';
+import { type Database, queryRows, sqlList } from '../../db/client.ts';
 import { derivationRows } from '../../db/derived-metrics.ts';
 import { completeThroughOf } from '../../db/freshness.ts';
 
@@ -36,7 +36,6 @@ export const DAYS_PER_PLEDGE_MONTH = 30;
 
 const METRIC_ORDER = ['followers', 'subscribers', 'views', 'likes', 'comments', 'shares'];
 
-const list = (values: readonly string[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
 
 const connectionScope = (filter: Pick<AnalyticsFilter, 'userId' | 'platform'>) =>
   sql`c.user_id = ${filter.userId} and c.is_active${filter.platform ? sql` and c.platform = ${filter.platform}` : sql``}`;
@@ -55,7 +54,7 @@ const latestContentDays = (filter: AnalyticsFilter) => sql`select c.id as connec
 const allFollowerTypes = (types: readonly string[]) => types.length === FOLLOWER_TYPES.length && FOLLOWER_TYPES.every((type) => types.includes(type));
 
 /** Order of a platform in the product's lists. */
-const platformOrder = (column: SQL) => sql`array_position(array[${list(PLATFORM_NAMES)}]::text[], ${column})`;
+const platformOrder = (column: SQL) => sql`array_position(array[${sqlList(PLATFORM_NAMES)}]::text[], ${column})`;
 
 type CardTotalsRow = { followers: number; connections: number; views: number; impressions: number; engagements: number; engaged_views: number; revenue: number };
 
@@ -70,7 +69,7 @@ function cardTotalsQuery(scope: Pick<AnalyticsFilter, 'userId' | 'platform'>, st
       ? sql`(select coalesce(sum(followers), 0) from mine)`
       : sql`(select coalesce(sum(coalesce(latest.value, mine.followers)), 0) from mine left join lateral (
           select m.value from account_metrics m
-          where m.connection_id = mine.id and m.metric_type in (${list(FOLLOWER_TYPES)}) and m.date between ${startDate} and ${endDate}
+          where m.connection_id = mine.id and m.metric_type in (${sqlList(FOLLOWER_TYPES)}) and m.date between ${startDate} and ${endDate}
           order by m.date desc limit 1
         ) latest on true)`;
   return sql`with mine as (select c.id, c.followers from platform_connections c where ${connectionScope(scope)}),
@@ -206,7 +205,7 @@ export function createAnalyticsRepository(db: Database) {
             where ${connectionScope(filter)} and d.date between ${filter.startDate} and ${filter.endDate} and d.followers is not null`
         : sql`select m.connection_id, m.date, sum(m.value) as value
             from account_metrics m join platform_connections c on c.id = m.connection_id
-            where ${connectionScope(filter)} and m.date between ${filter.startDate} and ${filter.endDate} and m.metric_type in (${list(types)})
+            where ${connectionScope(filter)} and m.date between ${filter.startDate} and ${filter.endDate} and m.metric_type in (${sqlList(types)})
             group by m.connection_id, m.date`;
       // Sorted on the date itself: the text form sorts by collation, several times slower.
       const rows = await queryRows<ConnectionDayValue>(
@@ -223,7 +222,7 @@ export function createAnalyticsRepository(db: Database) {
     async sameFollowerConnections(filter: AnalyticsFilter, other: Period, types: readonly string[]): Promise<boolean> {
       if (types.length === 0) return false;
       const connectionsIn = (period: Period) => sql`select distinct m.connection_id from account_metrics m join platform_connections c on c.id = m.connection_id
-        where ${connectionScope(filter)} and m.date between ${period.startDate} and ${period.endDate} and m.metric_type in (${list(types)})`;
+        where ${connectionScope(filter)} and m.date between ${period.startDate} and ${period.endDate} and m.metric_type in (${sqlList(types)})`;
       const [row] = await queryRows<{ same: boolean }>(
         db,
         sql`with current_connections as (${connectionsIn(filter)}), other_connections as (${connectionsIn(other)})
@@ -243,9 +242,9 @@ export function createAnalyticsRepository(db: Database) {
         db,
         sql`select c.platform, c.display_name as account, min(m.date)::text as start_date
           from account_metrics m join platform_connections c on c.id = m.connection_id
-          where ${connectionScope(filter)} and m.date between ${filter.startDate} and ${filter.endDate} and m.metric_type in (${list(types)})
+          where ${connectionScope(filter)} and m.date between ${filter.startDate} and ${filter.endDate} and m.metric_type in (${sqlList(types)})
           group by c.id, c.platform, c.display_name
-          order by 3, array_position(array[${list(PLATFORM_NAMES)}]::text[], c.platform), c.id`,
+          order by 3, array_position(array[${sqlList(PLATFORM_NAMES)}]::text[], c.platform), c.id`,
       );
     },
 
@@ -274,7 +273,7 @@ export function createAnalyticsRepository(db: Database) {
           from platform_connections c
           left join lateral (
             select m.value from account_metrics m
-            where m.connection_id = c.id and m.metric_type in (${list(FOLLOWER_TYPES)}) and m.date between ${filter.startDate} and ${filter.endDate}
+            where m.connection_id = c.id and m.metric_type in (${sqlList(FOLLOWER_TYPES)}) and m.date between ${filter.startDate} and ${filter.endDate}
             order by m.date desc limit 1
           ) latest on true
           where ${connectionScope(filter)}
@@ -291,7 +290,7 @@ export function createAnalyticsRepository(db: Database) {
         db,
         sql`with days as (${latestContentDays(filter)}), scored as (
             select cm.content_item_id, d.platform,
-              coalesce(max(cm.value) filter (where cm.metric_type = 'engagements'), sum(cm.value) filter (where cm.metric_type in (${list(ENGAGEMENT_PARTS)}))) as engagement
+              coalesce(max(cm.value) filter (where cm.metric_type = 'engagements'), sum(cm.value) filter (where cm.metric_type in (${sqlList(ENGAGEMENT_PARTS)}))) as engagement
             from days d join content_metrics cm on cm.connection_id = d.connection_id and cm.as_of = d.day
             group by cm.content_item_id, d.platform
           )
@@ -334,7 +333,7 @@ export function createAnalyticsRepository(db: Database) {
           ) r
           where ${connectionScope(filter)} and r.first_day is not null${filter.metricType ? sql` and t.metric_type = ${filter.metricType}` : sql``}
           group by c.platform, t.metric_type, t.method
-          order by array_position(array[${list(PLATFORM_NAMES)}]::text[], c.platform), array_position(array[${list(METRIC_ORDER)}]::text[], t.metric_type)`,
+          order by array_position(array[${sqlList(PLATFORM_NAMES)}]::text[], c.platform), array_position(array[${sqlList(METRIC_ORDER)}]::text[], t.metric_type)`,
       );
     },
 
@@ -396,7 +395,7 @@ export function createAnalyticsRepository(db: Database) {
               case when p.reach > 0 and p.engagements is not null then p.engagements end as engagements,
               case when p.reach > 0 and p.engagements is not null then p.reach end as reach,
               (select f.value from account_metrics f
-                where f.connection_id = w.id and f.metric_type in (${list(FOLLOWER_TYPES)}) and f.date between w.start_date and w.end_date
+                where f.connection_id = w.id and f.metric_type in (${sqlList(FOLLOWER_TYPES)}) and f.date between w.start_date and w.end_date
                 order by f.date desc limit 1) as followers,
               case when w.currency = 'USD' then (select f.value from account_metrics f
                 where f.connection_id = w.id and f.metric_type = 'monthly_pledges' and f.date between w.start_date and w.end_date

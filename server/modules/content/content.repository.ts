@@ -2,7 +2,7 @@
 // The user id is in the WHERE clause, so another user's posts cannot appear.
 import { type SQL, sql } from 'drizzle-orm';
 import { PLATFORM_NAMES } from '#contract/platforms.ts';
-import { type Database, queryRows } from '../../db/client.ts';
+import { type Database, queryRows, sqlList } from '../../db/client.ts';
 import { ENGAGEMENT_PARTS } from './benchmark.repository.ts';
 
 export interface ContentFilter {
@@ -29,7 +29,6 @@ export interface ContentRow {
   total: number;
 }
 
-const list = (values: readonly string[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
 
 const scope = (filter: ContentFilter) =>
   sql`c.user_id = ${filter.userId} and c.is_active${filter.platform ? sql` and c.platform = ${filter.platform}` : sql``}`;
@@ -61,11 +60,11 @@ export function createContentRepository(db: Database) {
             where cm.content_item_id = ci.id and cm.metric_type = 'views' order by cm.as_of desc limit 1
           ) v on true
           left join lateral (
-            select coalesce(max(cm.value) filter (where cm.metric_type = 'engagements'), sum(cm.value) filter (where cm.metric_type in (${list(ENGAGEMENT_PARTS)}))) as engagements
+            select coalesce(max(cm.value) filter (where cm.metric_type = 'engagements'), sum(cm.value) filter (where cm.metric_type in (${sqlList(ENGAGEMENT_PARTS)}))) as engagements
             from content_metrics cm
             where cm.content_item_id = ci.id and cm.as_of = (
               select max(latest.as_of) from content_metrics latest
-              where latest.content_item_id = ci.id and latest.metric_type in ('engagements', ${list(ENGAGEMENT_PARTS)})
+              where latest.content_item_id = ci.id and latest.metric_type in ('engagements', ${sqlList(ENGAGEMENT_PARTS)})
             )
           ) e on true
           where ${scope(filter)}
@@ -88,7 +87,7 @@ export function createContentRepository(db: Database) {
       const rows = await queryRows<{ platform: string }>(
         db,
         sql`select c.platform from platform_connections c where c.user_id = ${userId} and c.is_active group by c.platform
-          order by array_position(array[${list(PLATFORM_NAMES)}]::text[], c.platform)`,
+          order by array_position(array[${sqlList(PLATFORM_NAMES)}]::text[], c.platform)`,
       );
       return rows.map((row) => row.platform);
     },

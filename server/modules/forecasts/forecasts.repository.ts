@@ -1,9 +1,8 @@
 // What the forecasts read: the caller's daily series, summed over their active connections. Only the signed-in
 // user's connections are read (c.user_id), so no id of anyone else's can reach a forecast.
 import { sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.ts';
+import { type Database, queryRows, sqlList } from '../../db/client.ts';
 
-const list = (values: readonly string[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
 
 export interface DayValue {
   date: string;
@@ -22,7 +21,7 @@ export function createForecastsRepository(db: Database, followerTypes: readonly 
       sql`with mine as (select c.id from platform_connections c where c.user_id = ${userId} and c.is_active and ${connections})
         select m.date::text as date, sum(m.value)::float8 as value
         from account_metrics m join mine on mine.id = m.connection_id
-        where m.metric_type in (${list(metricTypes)}) and m.date <= ${through}
+        where m.metric_type in (${sqlList(metricTypes)}) and m.date <= ${through}
         group by m.date
         having count(distinct m.connection_id) = (select count(*) from mine)
         order by m.date`,
