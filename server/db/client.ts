@@ -24,7 +24,7 @@ export interface DatabaseHandle {
   kind: 'pglite' | 'postgres';
   /** Applies pending migrations; safe when several processes start at once. */
   migrate(): Promise<void>;
-  /** True when the database answers and no migration is pending. */
+  /** True when the database answers and no migration is pending (PostgreSQL: within about a second). */
   isReady(): Promise<boolean>;
   close(): Promise<void>;
   /** Raw PGlite instance for the job queue adapter (embedded mode only). */
@@ -60,8 +60,15 @@ async function appliedMigrationCount(db: Database): Promise<number> {
   return Number(rows[0]?.count ?? 0);
 }
 
-function readinessCheck(db: Database) {
-  return async () => {
+/**
+ * True when the database answers and no migration is pending. `timeoutMs` bounds the wait for a database across the
+ * network (one that hangs would hold every probe); it is counted in time the process could have read the answer
+ * (see `answeredWithin`). The embedded PGlite has no timeout: it runs inside this process, so a slow answer is this
+ * process's own queue of queries (a first start stores the ECB history), not a database that went away; a probe
+ * that waits for it is told the truth once the queue has moved.
+ */
+function readinessCheck(db: Database, timeoutMs: number | undefined) {
+  const check = async () => {
     try {
       const [expected, applied] = await Promise.all([countMigrationFiles(), appliedMigrationCount(db)]);
       return applied >= expected;
@@ -69,7 +76,43 @@ function readinessCheck(db: Database) {
       return false;
     }
   };
+  return timeoutMs === undefined ? check : () => answeredWithin(check(), timeoutMs);
 }
+
+/** The longest stretch between two ticks that counts towards a timeout: the rest of a longer gap was a stall. */
+const LONGEST_COUNTED_TICK_MS = 100;
+const TICK_MS = 25;
+
+/**
+ * `check`'s answer, or false once it has had `ms` of the event loop's responsive time. A wall-clock timer would
+ * also fire when the loop itself was blocked (a start-up's first work, a loaded machine): the timer and the answer
+ * both wait, the timer runs first, and a database that had answered reads as down. Here a tick counts at most
+ * LONGEST_COUNTED_TICK_MS however late it came, and the verdict waits one turn of the loop (setImmediate runs after
+ * the poll phase), so an answer that arrived during a stall is read first.
+ */
+export function answeredWithin(check: Promise<boolean>, ms: number): Promise<boolean> {
+  let interval: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    let counted = 0;
+    let last = performance.now();
+    interval = setInterval(() => {
+      const now = performance.now();
+      counted += Math.min(now - last, LONGEST_COUNTED_TICK_MS);
+      last = now;
+      if (counted < ms) return;
+      clearInterval(interval);
+      immediate = setImmediate(() => resolve(false));
+    }, TICK_MS);
+  });
+  return Promise.race([check.catch(() => false), timeout]).finally(() => {
+    clearInterval(interval);
+    if (immediate) clearImmediate(immediate);
+  });
+}
+
+/** How long readiness waits for PostgreSQL before it answers "not ready". */
+const POSTGRES_READINESS_TIMEOUT_MS = 1_000;
 
 export function openPostgres(databaseUrl: string, options: { max?: number } = {}): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10, connectionTimeoutMillis: 5_000 });
@@ -96,7 +139,7 @@ export function openPostgres(databaseUrl: string, options: { max?: number } = {}
         client.release();
       }
     },
-    isReady: readinessCheck(db),
+    isReady: readinessCheck(db, POSTGRES_READINESS_TIMEOUT_MS),
     close: () => pool.end(),
   };
 }
@@ -109,7 +152,7 @@ export function wrapPglite(pglite: PGlite): DatabaseHandle {
     pglite,
     // PGlite is one process's own database: there is nobody to race with.
     migrate: () => migratePglite(drizzlePglite(pglite, { schema }), { migrationsFolder }),
-    isReady: readinessCheck(db),
+    isReady: readinessCheck(db, undefined),
     close: () => pglite.close(),
   };
 }

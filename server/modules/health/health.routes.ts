@@ -21,20 +21,9 @@ export function healthRoutes(app: FastifyInstance, { isReady, isDraining }: { is
     if (shuttingDown || isDraining()) {
       return reply.status(503).send({ status: 'unavailable' as const, message: 'The server is shutting down', code: 'unavailable' as const });
     }
-    const ready = await withTimeout(isReady(), 1_000);
+    // The database handle bounds the wait (PostgreSQL); PGlite, inside this process, cannot hang apart from it.
+    const ready = await isReady();
     if (ready) return reply.status(200).send({ status: 'ready' as const });
     return reply.status(503).send({ status: 'unavailable' as const, message: 'The database is not ready', code: 'unavailable' as const });
   });
-}
-
-async function withTimeout(check: Promise<boolean>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([check.catch(() => false), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

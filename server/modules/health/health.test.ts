@@ -128,7 +128,9 @@ describe.runIf(inject('databaseUrl'))('checklist 37: while PostgreSQL is away', 
       relay.set(mode);
       const ready = await timed(server, '/api/ready');
       expect({ mode, status: ready.status }).toEqual({ mode, status: 503 });
-      expect(ready.ms).toBeLessThan(1_500);
+      // About a second of the process's own time; what it guards against is a probe held for the pool's 5 s connection
+      // timeout, or for ever while the database hangs (on a loaded machine the second can stretch, so the bound is 4 s).
+      expect(ready.ms).toBeLessThan(4_000);
       expectNothingRevealed(ready);
       // While the database hangs, anything that asked it would hang too: liveness answers at once.
       const live = await timed(server, '/api/health');
