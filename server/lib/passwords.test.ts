@@ -10,8 +10,14 @@ describe('checklist 5: common passwords', () => {
     expect(isCommonPassword('24081990')).toBe(true);
   });
 
+  it('refuses a listed password behind trailing digits and symbols or common substitutions (issue 24)', () => {
+    for (const password of ['Password!', 'P@ssw0rd1', 'qwerty123!', 'Sunshine2024!!', 'ILOVEYOU!', 'p@$$w0rd', 'Tru$tno1', 'l3tm31n', 'dragon#1']) {
+      expect(isCommonPassword(password), password).toBe(true);
+    }
+  });
+
   it('accepts what is not on the list', () => {
-    for (const password of ['a long test passphrase', 'correct horse battery staple', 'Zebra-Quantum-Mango-47']) {
+    for (const password of ['a long test passphrase', 'correct horse battery staple', 'Zebra-Quantum-Mango-47', 'Kettle-Orbit-93!', 'plum tram 1984 g@rden']) {
       expect(isCommonPassword(password), password).toBe(false);
     }
   });

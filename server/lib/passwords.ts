@@ -40,6 +40,36 @@ const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
   'analytics hub',
 ]);
 
+/** Digits and symbols written for letters: each is undone to every letter it may stand for. */
+const LETTER_FOR: Readonly<Record<string, readonly string[]>> = { '@': ['a'], '0': ['o'], '1': ['i', 'l'], '3': ['e'], '$': ['s'] };
+
+/** The password with every substituted letter undone, once per reading of an ambiguous one ("1" as i, and as l). */
+function substitutionsUndone(password: string): string[] {
+  const readings = new Set<string>();
+  for (const choice of [0, 1]) {
+    readings.add([...password].map((character) => LETTER_FOR[character]?.[Math.min(choice, LETTER_FOR[character]!.length - 1)] ?? character).join(''));
+  }
+  return [...readings];
+}
+
+/** The password without the digits and symbols people add at its end to pass a rule ("Password!", "qwerty123!"). */
+const withoutTrailingDigitsAndSymbols = (password: string) => password.replace(/[^\p{L}]+$/u, '');
+
+/**
+ * True when the password is on the list as it is, or once lower-cased, stripped of trailing digits and symbols, and
+ * with common substitutions undone (@→a, 0→o, 1→i or l, 3→e, $→s), in either order: "Password!", "P@ssw0rd1" and
+ * "qwerty123!" are the list's words to a guesser, who tries those variations first.
+ */
 export function isCommonPassword(password: string): boolean {
-  return COMMON_PASSWORDS.has(password.toLowerCase());
+  const lower = password.toLowerCase();
+  const candidates = new Set<string>([lower]);
+  for (const undone of substitutionsUndone(lower)) {
+    candidates.add(undone);
+    candidates.add(withoutTrailingDigitsAndSymbols(undone));
+  }
+  const stripped = withoutTrailingDigitsAndSymbols(lower);
+  candidates.add(stripped);
+  for (const undone of substitutionsUndone(stripped)) candidates.add(undone);
+  // A word of one or two letters left over ("a!!!!!!!") is not a listed password but what was left of one.
+  return [...candidates].some((candidate) => candidate.length >= 3 && COMMON_PASSWORDS.has(candidate)) || COMMON_PASSWORDS.has(lower);
 }
