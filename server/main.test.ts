@@ -32,7 +32,7 @@ it('refuses to start with SANDBOX=off and no secrets, naming the variables', asy
 it('starts on an empty data directory, answers, and exits 0 on SIGTERM', async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-main-'));
   directories.push(dataDir);
-  const port = String(20_000 + (process.pid % 20_000));
+  const port = String(await freePort());
   const env: Record<string, string> = { DATA_DIR: path.join(dataDir, 'nested', 'data'), PORT: port, HOST: '127.0.0.1', SHUTDOWN_DRAIN_MS: '0' };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   const run = startMain(env);
@@ -71,7 +71,7 @@ it('checklist 28: with a public PUBLIC_URL and no secrets, start-up stops naming
 it('checklist 28: with a public PUBLIC_URL, /sandbox/* is never mounted, no stand-in starts, and the start-up log holds no secret', async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-main-'));
   directories.push(dataDir);
-  const port = String(20_000 + ((process.pid + 1) % 20_000));
+  const port = String(await freePort());
   const env: Record<string, string> = { DATA_DIR: dataDir, PORT: port, HOST: '127.0.0.1', PUBLIC_URL: 'https://analytics.example.com', SHUTDOWN_DRAIN_MS: '0', ...productionSecrets };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   const run = startMain(env);
@@ -95,7 +95,7 @@ it('checklist 28: with a public PUBLIC_URL, /sandbox/* is never mounted, no stan
 it('checklist 35: on SIGTERM readiness answers 503 at once, the drain still serves, idle keep-alive sockets close, and no request that arrived before the drain ended is reset', async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-main-'));
   directories.push(dataDir);
-  const port = Number(20_000 + ((process.pid + 2) % 20_000));
+  const port = await freePort();
   const env: Record<string, string> = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SHUTDOWN_DRAIN_MS: '3000' };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   const run = startMain(env);

@@ -335,7 +335,7 @@ export function bestTimesAnswer(overrides: Partial<BestTimesResponse> = {}): Bes
     return { weekday, hour, n: 0, median: null, ...filled[`${weekday}:${hour}`] };
   });
   return {
-    platformId: 4,
+    connectionId: 4,
     platform: 'youtube',
     timeZone: 'Europe/Paris',
     timeZoneSource: 'browser',

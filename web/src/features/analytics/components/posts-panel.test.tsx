@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within, waitFor } from '@testing-library/react';
 import { MemoryRouter, useLocation, useSearchParams } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { benchmarkAges, benchmarkFigure, contentPage, contentPost } from '../../../test/factories';
@@ -150,7 +150,7 @@ describe('PostsPanel', () => {
     expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['All platforms', 'YouTube', 'TikTok']);
     fireEvent.change(select, { target: { value: 'tiktok' } });
     expect(search()).toBe('?postsPlatform=tiktok');
-    await vi.waitFor(() => expect(calls.at(-1)).toBe('/api/content?sort=publishedAt&order=desc&platform=tiktok&page=1&pageSize=10'));
+    await waitFor(() => expect(calls.at(-1)).toBe('/api/content?sort=publishedAt&order=desc&platform=tiktok&page=1&pageSize=10'));
 
     fireEvent.click(within(screen.getByRole('group', { name: 'Export posts' })).getByRole('button', { name: 'Export CSV' }));
     expect(await screen.findByText('Downloaded analytics-hub-posts-2026-11-22.csv')).toBeTruthy();

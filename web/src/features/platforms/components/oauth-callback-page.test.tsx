@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -96,7 +96,7 @@ describe('OAuthCallbackPage', () => {
     const fetchMock = stubCallback(400, { message: 'The authorization was refused', code: 'bad_request' });
     renderAt('/auth/youtube/callback?error=access_denied&error_description=The+user+denied+access&state=xyz');
     expect(await failureMessage()).toBe('YouTube: access_denied — The user denied access');
-    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
     expect(JSON.parse(String(fetchMock.mock.calls[0]![1].body))).toEqual({
       code: null,
       state: 'xyz',

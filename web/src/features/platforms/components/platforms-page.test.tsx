@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { eventually } from '../../../test/eventually';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Platform } from '#contract/platforms.ts';
@@ -120,7 +121,7 @@ describe('PlatformsPage', () => {
     expect(assignLocation).not.toHaveBeenCalled();
 
     authUrl.resolve({ status: 200, body: { authUrl: 'https://accounts.google.com/o/oauth2/v2/auth?state=s' } });
-    await vi.waitFor(() => expect(assignLocation).toHaveBeenCalledWith('https://accounts.google.com/o/oauth2/v2/auth?state=s'));
+    await eventually(() => expect(assignLocation).toHaveBeenCalledWith('https://accounts.google.com/o/oauth2/v2/auth?state=s'));
     expect(window.sessionStorage.getItem('oauth_platform')).toBe('youtube');
     // The browser is leaving: the button keeps saying so.
     expect(within(await platformCard('YouTube')).getByRole('button', { name: 'Connecting...' })).toBeTruthy();
@@ -174,7 +175,7 @@ describe('PlatformsPage', () => {
     });
     renderPage();
     // The screen is drawn whole once its calls have answered (no layout shift): the section to read is the final one.
-    await waitFor(() => expect(screen.queryByText('Loading connected accounts...')).toBeNull());
+    await eventually(() => expect(screen.queryByText('Loading connected accounts...')).toBeNull());
     const accounts = screen.getByRole('heading', { name: 'Connected Accounts' }).closest('section')!;
     const rows = await within(accounts).findAllByRole('listitem');
     expect(rows).toHaveLength(3);
@@ -217,7 +218,7 @@ describe('PlatformsPage', () => {
     });
     renderPage();
     // The screen is drawn whole once its calls have answered (no layout shift): the section to read is the final one.
-    await waitFor(() => expect(screen.queryByText('Loading connected accounts...')).toBeNull());
+    await eventually(() => expect(screen.queryByText('Loading connected accounts...')).toBeNull());
     const accounts = screen.getByRole('heading', { name: 'Connected Accounts' }).closest('section')!;
     const [row] = await within(accounts).findAllByRole('listitem');
     expect(row!.textContent).toContain('Followers not available');
@@ -226,7 +227,7 @@ describe('PlatformsPage', () => {
     expect(row!.textContent).toContain('videos and views: allow “Read your public videos” (video.list)');
     expect(within(row!).queryByText('Needs reconnection')).toBeNull();
     fireEvent.click(within(row!).getByRole('button', { name: 'Allow more permissions for TikTok @maya_tt' }));
-    await vi.waitFor(() => expect(assignLocation).toHaveBeenCalledWith('https://www.tiktok.com/v2/auth/authorize/?state=t'));
+    await eventually(() => expect(assignLocation).toHaveBeenCalledWith('https://www.tiktok.com/v2/auth/authorize/?state=t'));
     expect(server.count('GET /api/oauth/tiktok/auth-url')).toBe(1);
   });
 
@@ -246,7 +247,7 @@ describe('PlatformsPage', () => {
     expect(select.value).toBe('');
     expect(screen.getByText(/Until you set it, pledges are added to no total\./)).toBeTruthy();
     fireEvent.change(select, { target: { value: 'EUR' } });
-    await vi.waitFor(() => expect(screen.getByText(/Pledges are counted in EUR\./)).toBeTruthy());
+    await eventually(() => expect(screen.getByText(/Pledges are counted in EUR\./)).toBeTruthy());
     expect(server.calls.find((call) => call.key === 'PATCH /api/platformconnections/5')?.body).toEqual({ currency: 'EUR' });
     expect(((await screen.findByLabelText(/Campaign currency/)) as HTMLSelectElement).value).toBe('EUR');
   });
@@ -295,13 +296,13 @@ describe('PlatformsPage', () => {
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Sync YouTube @maya' }));
     expect(await screen.findByRole('button', { name: 'Syncing...' })).toHaveProperty('disabled', true);
-    await vi.waitFor(() => expect(server.count('POST /api/sync/platform/4')).toBe(1));
+    await eventually(() => expect(server.count('POST /api/sync/platform/4')).toBe(1));
     expect(server.count('GET /api/platformconnections')).toBe(1);
 
     await act(() => vi.advanceTimersByTimeAsync(1_500));
     expect(server.count('GET /api/platformconnections')).toBe(1);
     await act(() => vi.advanceTimersByTimeAsync(600));
-    await vi.waitFor(() => expect(server.count('GET /api/platformconnections')).toBe(2));
+    await eventually(() => expect(server.count('GET /api/platformconnections')).toBe(2));
     expect(server.count('GET /api/sync/status')).toBe(2);
     expect(await screen.findByRole('button', { name: 'Sync YouTube @maya' })).toHaveProperty('disabled', false);
   });
@@ -343,7 +344,7 @@ describe('PlatformsPage', () => {
     });
     const view = renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Sync YouTube @maya' }));
-    await vi.waitFor(() => expect(server.count('POST /api/sync/platform/4')).toBe(1));
+    await eventually(() => expect(server.count('POST /api/sync/platform/4')).toBe(1));
     view.unmount();
     await vi.advanceTimersByTimeAsync(5_000);
     expect(server.count('GET /api/platformconnections')).toBe(1);

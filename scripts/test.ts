@@ -1,0 +1,100 @@
+// `npm test`: every check, in three phases whose commands run side by side, so two cores stay busy (issue 26).
+//   1. what needs no database: type checks and lint (one core each, single-threaded) beside the sandbox's and the web
+//      app's tests;
+//   2. the server's tests: on the embedded PGlite, and, when DATABASE_URL is set, on that PostgreSQL at the same time
+//      (each run makes its own databases from its own template);
+//   3. the end-to-end journeys in Chromium, on PostgreSQL when DATABASE_URL is set (the faster of the two for the
+//      syncs the journeys run), else on PGlite.
+// A phase starts only when the one before passed. Each command's output is printed whole when it ends, so the log
+// reads one command at a time. `.ci/run` runs this with DATABASE_URL set, which covers both databases.
+import { spawn } from 'node:child_process';
+
+interface Command {
+  name: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+}
+
+interface Outcome {
+  name: string;
+  code: number | null;
+  seconds: number;
+}
+
+const databaseUrl = process.env.DATABASE_URL || undefined;
+const onPglite: NodeJS.ProcessEnv = { ...process.env };
+delete onPglite.DATABASE_URL;
+
+const npm = (name: string, args: string[], env: NodeJS.ProcessEnv = process.env): Command => ({ name, args: ['npm', ...args], env });
+const vitest = (name: string, args: string[], env: NodeJS.ProcessEnv): Command => ({ name, args: ['npx', 'vitest', 'run', ...args], env });
+
+const phases: { name: string; commands: Command[] }[] = [
+  {
+    name: 'checks that need no database',
+    commands: [
+      npm('type checks', ['run', 'typecheck']),
+      npm('lint', ['run', 'lint']),
+      // One worker: the type checks and lint hold the other core.
+      vitest('sandbox and web app tests', ['--project', 'sandbox', '--project', 'web', '--maxWorkers=1'], onPglite),
+    ],
+  },
+  {
+    name: databaseUrl ? "the server's tests on PGlite and on PostgreSQL" : "the server's tests on PGlite",
+    commands: databaseUrl
+      ? [
+          // One worker each: the two runs share the two cores (PostgreSQL's own processes take their part).
+          vitest('server tests on PGlite', ['--project', 'server', '--maxWorkers=1'], onPglite),
+          vitest('server tests on PostgreSQL', ['--project', 'server', '--maxWorkers=1'], { ...process.env, DATABASE_URL: databaseUrl }),
+        ]
+      : [vitest('server tests on PGlite', ['--project', 'server'], onPglite)],
+  },
+  {
+    name: `end-to-end journeys in Chromium on ${databaseUrl ? 'PostgreSQL' : 'PGlite'}`,
+    commands: [npm('end-to-end journeys', ['run', 'test:e2e'])],
+  },
+];
+
+const started = performance.now();
+const elapsed = (since: number) => Math.round((performance.now() - since) / 1000);
+
+function run(command: Command): Promise<Outcome> {
+  const commandStarted = performance.now();
+  return new Promise((resolve) => {
+    const [program, ...args] = command.args;
+    const child = spawn(program!, args, { env: { ...command.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+    // Ctrl-C or a CI stop ends the children too.
+    const stop = () => child.kill('SIGTERM');
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    child.on('close', (code) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      const seconds = elapsed(commandStarted);
+      process.stdout.write(`\n== ${command.name}: ${command.args.join(' ')}\n`);
+      process.stdout.write(Buffer.concat(output));
+      process.stdout.write(`== ${command.name}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds} s\n`);
+      resolve({ name: command.name, code, seconds });
+    });
+  });
+}
+
+const outcomes: Outcome[] = [];
+let failed = false;
+for (const phase of phases) {
+  const phaseStarted = performance.now();
+  process.stdout.write(`\n== [${elapsed(started)} s] ${phase.name}: ${phase.commands.map((command) => command.name).join(', ')}, side by side\n`);
+  const results = await Promise.all(phase.commands.map(run));
+  outcomes.push(...results);
+  process.stdout.write(`== [${elapsed(started)} s] ${phase.name}: ${elapsed(phaseStarted)} s\n`);
+  if (results.some((result) => result.code !== 0)) {
+    failed = true;
+    break;
+  }
+}
+
+process.stdout.write(`\n== npm test ${failed ? 'FAILED' : 'passed'} in ${elapsed(started)} s\n`);
+for (const outcome of outcomes) process.stdout.write(`   ${outcome.code === 0 ? 'passed' : 'FAILED'}  ${String(outcome.seconds).padStart(5)} s  ${outcome.name}\n`);
+process.exit(failed ? 1 : 0);
