@@ -206,7 +206,7 @@ export const breakdownItem = z.object({
   name: z.string(),
   /** The platform's latest followers (subscribers, patrons) in the range, summed over its connections. */
   followers: z.number(),
-  /** Whole percent of all followers. */
+  /** Its exact share of all followers, in per cent (not rounded: a screen rounds it once, to what it shows). */
   percentage: z.number(),
   color: z.string(),
 });

@@ -26,8 +26,8 @@ const intString = (name: string) =>
     .pipe(z.number().int().min(1, `${name} must be at least 1`).max(2_147_483_647, `${name} must be at most 2147483647`));
 
 export const bestTimesQuery = z.strictObject({
-  /** The id of one of the user's platform connections. */
-  platformId: intString('platformId'),
+  /** The id of one of the user's platform connections (`platformId` elsewhere is a platform: 1 = YouTube … 6 = Patreon). */
+  connectionId: intString('connectionId'),
   /** The browser's zone: used when the user has not chosen one in Settings. */
   timeZone: timeZone.optional(),
 });
@@ -61,7 +61,8 @@ export const bestTimesSlot = z.object({
 export type BestTimesSlot = z.infer<typeof bestTimesSlot>;
 
 export const bestTimesResponse = z.object({
-  platformId: z.number().int(),
+  /** The connection the grid is of. */
+  connectionId: z.number().int(),
   platform: z.string(),
   /** The IANA zone the weekdays and hours are in, and where it came from. */
   timeZone: z.string(),

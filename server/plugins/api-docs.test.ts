@@ -4,6 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { signUpWithAccess } from '../test/platforms.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 import { API_DOCS_PREFIX, OPENAPI_PATH, registeredRoutesOf } from './api-docs.ts';
 
@@ -11,7 +12,7 @@ import { API_DOCS_PREFIX, OPENAPI_PATH, registeredRoutesOf } from './api-docs.ts
 const NOT_JSON = new Set(['GET /api/events/stream', 'GET /api/analytics/export', 'GET /api/youtubeanalytics/export', 'GET /api/content/export', 'GET /api/income/export']);
 
 let server: TestServer;
-let document: { openapi: string; paths: Record<string, Record<string, { parameters?: { in: string; name: string }[]; requestBody?: unknown; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> };
+let document: { openapi: string; paths: Record<string, Record<string, { parameters?: { in: string; name: string; schema?: { maximum?: number } }[]; requestBody?: unknown; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> };
 const contractSchemas = new Set<unknown>();
 
 beforeAll(async () => {
@@ -39,6 +40,28 @@ describe('the OpenAPI document', () => {
     // Every script and style the page loads is a file of this server (no CDN).
     for (const [, source] of html.matchAll(/(?:src|href)="([^"]+)"/g)) expect(source).not.toMatch(/^(https?:)?\/\//);
     expect((await fetch(`${server.baseUrl}${API_DOCS_PREFIX}/json`)).status).toBe(200);
+  });
+
+  it('names a platform platformId and a connection connectionId in every parameter (issue 24)', async () => {
+    // A platform's id is 1 (YouTube) to 6 (Patreon); a connection's is any row id. Every call with a platformId
+    // refuses 7 as no platform; one that took a connection's id under that name (best times, until issue 24) would
+    // look the row up instead.
+    const account = await signUpWithAccess(server);
+    const withPlatformId = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([, operation]) => operation.parameters?.some((parameter) => parameter.name === 'platformId'))
+        .map(([method]) => ({ method: method.toUpperCase(), path })),
+    );
+    expect(withPlatformId.length).toBeGreaterThan(0);
+    for (const { method, path } of withPlatformId) {
+      expect(method, path).toBe('GET');
+      expect(path, 'a platformId in the path').not.toMatch(/\{/);
+      const response = await server.request('GET', `${path}?platformId=7`, { token: account.token });
+      expect({ path, status: response.status, message: response.body?.message }).toEqual({ path, status: 400, message: expect.stringMatching(/platformId must be at most 6/) });
+    }
+    const bestTimes = document.paths['/api/analytics/best-times']!.get!.parameters!.map((parameter) => parameter.name);
+    expect(bestTimes).toContain('connectionId');
+    expect(bestTimes).not.toContain('platformId');
   });
 
   it('describes every API route the server has', () => {

@@ -34,7 +34,7 @@ const OWNED_ID_ROUTES: Record<string, () => (number | string)[]> = {
 };
 /** Routes that take the id of something a user owns in their query string, and which of Alice's ids to try there. */
 const OWNED_ID_QUERIES: Record<string, { query: (id: number) => string; ids: () => number[] }> = {
-  '/api/analytics/best-times': { query: (id) => `platformId=${id}`, ids: () => owned.connection },
+  '/api/analytics/best-times': { query: (id) => `connectionId=${id}`, ids: () => owned.connection },
 };
 /** Ids that exist for nobody, of the same shapes. */
 const ABSENT_IDS: Record<string, number | string> = {

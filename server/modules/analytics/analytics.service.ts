@@ -128,7 +128,9 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
       platformBreakdown: ordered.map((row, index) => ({
         name: displayName(row.platform),
         followers: Number(row.followers),
-        percentage: totalFollowers > 0 ? Math.round((Number(row.followers) / totalFollowers) * 100) : 0,
+        // The exact share: each screen rounds it once, as it shows it (a share rounded here and shown to a decimal
+        // read 17.0 % for 17.5 %).
+        percentage: totalFollowers > 0 ? (Number(row.followers) / totalFollowers) * 100 : 0,
         color: PLATFORM_COLOURS[index % PLATFORM_COLOURS.length]!,
       })),
       topContent: top.map((row) => ({

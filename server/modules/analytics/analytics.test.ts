@@ -65,8 +65,8 @@ describe('GET /api/analytics', () => {
       { date: '2026-11-01', value: 35 },
     ]);
     expect(response.body.platformBreakdown).toEqual([
-      { name: 'YouTube', followers: 1010, percentage: 66, color: PLATFORM_COLOURS[0] },
-      { name: 'TikTok', followers: 510, percentage: 34, color: PLATFORM_COLOURS[1] },
+      { name: 'YouTube', followers: 1010, percentage: (1010 / 1520) * 100, color: PLATFORM_COLOURS[0] },
+      { name: 'TikTok', followers: 510, percentage: (510 / 1520) * 100, color: PLATFORM_COLOURS[1] },
     ]);
     expect(response.body.topContent.map((item: { title: string; engagement: number; platform: string }) => [item.title, item.engagement, item.platform])).toEqual([
       ['Beta', 62, 'YouTube'],

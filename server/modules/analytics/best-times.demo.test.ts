@@ -21,7 +21,7 @@ it('a YouTube demo channel fills the grid: 30+ posts with a ratio, spread over w
     const connected = await connect(server, account, 'youtube', { account: index });
     expect(connected.status).toBe(200);
     await syncNow(server, account.token, connected.body.id);
-    const response = await server.request('GET', `/api/analytics/best-times?platformId=${connected.body.id}&timeZone=America/New_York`, { token: account.token });
+    const response = await server.request('GET', `/api/analytics/best-times?connectionId=${connected.body.id}&timeZone=America/New_York`, { token: account.token });
     expect(response.status).toBe(200);
     answers.push(response.body);
   }

@@ -33,9 +33,9 @@ export function createBestTimesService({ repository, benchmarks }: { repository:
   return {
     async bestTimes(
       user: { id: number; timeZone: string | null },
-      query: { platformId: number; timeZone?: string | undefined },
+      query: { connectionId: number; timeZone?: string | undefined },
     ): Promise<BestTimesResponse> {
-      const connection = await repository.ownedConnection(user.id, query.platformId);
+      const connection = await repository.ownedConnection(user.id, query.connectionId);
       if (!connection) throw new AppError('not_found', 'No such platform connection.');
       // The zone chosen in Settings wins; else the browser's, which the web app always sends; else UTC.
       const [timeZone, timeZoneSource] = user.timeZone ? [user.timeZone, 'setting' as const] : query.timeZone ? [query.timeZone, 'browser' as const] : ['UTC', 'utc' as const];
@@ -49,7 +49,7 @@ export function createBestTimesService({ repository, benchmarks }: { repository:
       const enough = rated.length >= BEST_TIMES_MIN_POSTS;
       const grid = enough ? bestTimesGrid(rated, timeZone) : { cells: [], top: [] };
       return {
-        platformId: connection.id,
+        connectionId: connection.id,
         platform: connection.platform,
         timeZone,
         timeZoneSource,

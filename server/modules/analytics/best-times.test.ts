@@ -58,11 +58,11 @@ const cell = (answer: BestTimesResponse, weekday: number, hour: number) => answe
 
 describe('GET /api/analytics/best-times', () => {
   it('places each video by its 7-day ratio in a weekday × hour cell and ranks the best, with their intervals', async () => {
-    const response = await bestTimes(alice, `platformId=${aliceChannel}`);
+    const response = await bestTimes(alice, `connectionId=${aliceChannel}`);
     expect(response.status).toBe(200);
     const answer = response.body as BestTimesResponse;
     expect(answer).toMatchObject({
-      platformId: aliceChannel,
+      connectionId: aliceChannel,
       platform: 'youtube',
       timeZone: 'UTC',
       timeZoneSource: 'utc',
@@ -99,7 +99,7 @@ describe('GET /api/analytics/best-times', () => {
 
   it("uses the browser's zone when Settings has none, and the Settings zone over it", async () => {
     // Tokyo is UTC+9 all year: Tuesday 18:00Z is Wednesday 03:00, Monday 12:00Z is 21:00, Friday 09:00Z is 18:00.
-    const tokyo = (await bestTimes(alice, `platformId=${aliceChannel}&timeZone=asia/tokyo`)).body as BestTimesResponse;
+    const tokyo = (await bestTimes(alice, `connectionId=${aliceChannel}&timeZone=asia/tokyo`)).body as BestTimesResponse;
     expect(tokyo).toMatchObject({ timeZone: 'Asia/Tokyo', timeZoneSource: 'browser' });
     expect(tokyo.top.map(({ weekday, hour }) => [weekday, hour])).toEqual([
       [3, 3],
@@ -112,7 +112,7 @@ describe('GET /api/analytics/best-times', () => {
     expect(saved.body.message).toBe('Your time zone is saved.');
     expect((await server.request('GET', '/api/settings/account', { token: alice.token })).body.timeZone).toBe('Europe/Paris');
     // Every one of these videos went out in Paris summer time (UTC+2).
-    const paris = (await bestTimes(alice, `platformId=${aliceChannel}&timeZone=Asia/Tokyo`)).body as BestTimesResponse;
+    const paris = (await bestTimes(alice, `connectionId=${aliceChannel}&timeZone=Asia/Tokyo`)).body as BestTimesResponse;
     expect(paris).toMatchObject({ timeZone: 'Europe/Paris', timeZoneSource: 'setting' });
     expect(paris.top.map(({ weekday, hour }) => [weekday, hour])).toEqual([
       [2, 20],
@@ -121,34 +121,34 @@ describe('GET /api/analytics/best-times', () => {
     ]);
 
     expect((await server.request('PATCH', '/api/settings/profile', { token: alice.token, body: { timeZone: null } })).status).toBe(200);
-    expect((await bestTimes(alice, `platformId=${aliceChannel}`)).body).toMatchObject({ timeZone: 'UTC', timeZoneSource: 'utc' });
+    expect((await bestTimes(alice, `connectionId=${aliceChannel}`)).body).toMatchObject({ timeZone: 'UTC', timeZoneSource: 'utc' });
   });
 
   it('says "not enough posts" under 30 posts with a ratio, with the count', async () => {
-    const response = await bestTimes(bob, `platformId=${bobChannel}`);
+    const response = await bestTimes(bob, `connectionId=${bobChannel}`);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ status: 'notEnoughPosts', posts: 12, minimumPosts: 30, cells: [], top: [] });
   });
 
   it("answers another user's connection exactly like a missing one", async () => {
-    const missing = await bestTimes(bob, 'platformId=2000000000');
+    const missing = await bestTimes(bob, 'connectionId=2000000000');
     expect(missing.status).toBe(404);
-    const others = await bestTimes(bob, `platformId=${aliceChannel}`);
+    const others = await bestTimes(bob, `connectionId=${aliceChannel}`);
     expect({ status: others.status, body: others.body }).toEqual({ status: 404, body: missing.body });
   });
 
   it('refuses an unknown zone, a malformed id and a missing one in words', async () => {
-    const zone = await bestTimes(alice, `platformId=${aliceChannel}&timeZone=Mars/Olympus_Mons`);
+    const zone = await bestTimes(alice, `connectionId=${aliceChannel}&timeZone=Mars/Olympus_Mons`);
     expect(zone.status).toBe(400);
     expect(zone.body.message).toMatch(/Unknown time zone/);
     const settingZone = await server.request('PATCH', '/api/settings/profile', { token: alice.token, body: { timeZone: 'Not/AZone' } });
     expect(settingZone.status).toBe(400);
     expect(settingZone.body.message).toMatch(/Unknown time zone/);
     expect((await server.request('PATCH', '/api/settings/profile', { token: alice.token, body: {} })).body.message).toMatch(/Send a name, a time zone or a display currency/);
-    const malformed = await bestTimes(alice, 'platformId=abc');
+    const malformed = await bestTimes(alice, 'connectionId=abc');
     expect(malformed.status).toBe(400);
-    expect(malformed.body.message).toMatch(/platformId must be a whole number/);
+    expect(malformed.body.message).toMatch(/connectionId must be a whole number/);
     expect((await server.request('GET', '/api/analytics/best-times', { token: alice.token })).status).toBe(400);
-    expect((await server.request('GET', `/api/analytics/best-times?platformId=${aliceChannel}`)).status).toBe(401);
+    expect((await server.request('GET', `/api/analytics/best-times?connectionId=${aliceChannel}`)).status).toBe(401);
   });
 });

@@ -225,7 +225,7 @@ function doughnut(doc: Doc, breakdown: readonly BreakdownItem[], x: number, y: n
     doc.rect(x + 160, legendY + 1, 9, 9).fill(item.color);
     drawText(doc, item.name, x + 176, legendY, { font: 'bold', size: 10, color: INK, lineBreak: false });
     drawText(doc, `${formatReportNumber(item.followers)} followers`, x + 280, legendY, { font: 'regular', size: 10, color: MUTED, lineBreak: false });
-    drawText(doc, `${item.percentage}%`, x + 420, legendY, { font: 'bold', size: 10, color: INK, width: 50, align: 'right', lineBreak: false });
+    drawText(doc, `${item.percentage.toFixed(1)}%`, x + 420, legendY, { font: 'bold', size: 10, color: INK, width: 50, align: 'right', lineBreak: false });
     legendY += 18;
   }
   return Math.max(y + 145, legendY + 6);

@@ -256,10 +256,10 @@ describe('PDF export', () => {
     expect(second.slice(second.indexOf('Platform Distribution') + 1, second.indexOf('Top Content'))).toEqual([
       'YouTube',
       '1,010 followers',
-      '66%',
+      '66.4%',
       'TikTok',
       '510 followers',
-      '34%',
+      '33.6%',
     ]);
     // Top content by engagement (likes + comments + shares), titles as written (a PDF runs no formulas).
     expect(second.slice(second.indexOf('Top Content') + 1, second.indexOf('Records'))).toEqual([

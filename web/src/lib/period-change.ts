@@ -7,8 +7,8 @@ import { formatCalendarDay, formatCompactNumber, formatCurrency, formatPercentag
 
 /**
  * How a card's change is measured: `relative` in per cent of the comparison figure (counts, money), `points` as a
- * difference of percentages (rates: a relative change of a rate misreads), `count` as a difference (few things, such
- * as connected platforms).
+ * difference of percentages (rates: a relative change of a rate misreads), `count` as a difference in the card's own
+ * unit (few things).
  */
 export type ChangeMeasure = 'relative' | 'points' | 'count';
 
@@ -104,13 +104,13 @@ export function periodChange(current: number | null, previous: number | null, ru
 
 /**
  * What "better" means per card (the decision record's table): more followers, views, watch time, videos, revenue and
- * engagement are good, fewer bad; the number of connected platforms is neither (connecting one is not growth).
+ * engagement are good, fewer bad. The number of connected platforms has no change at all (issue 24): connecting one
+ * is not growth.
  */
 export const CHANGE_RULES = {
   count: { measure: 'relative', better: 'up', format: formatCompactNumber },
   revenue: { measure: 'relative', better: 'up', format: formatCurrency },
   rate: { measure: 'points', better: 'up', format: formatPercentage },
-  platforms: { measure: 'count', better: 'neutral', format: (value: number) => (value === 1 ? '1 platform' : `${formatCompactNumber(value)} platforms`) },
 } satisfies Record<string, ChangeRule>;
 
 interface Compared<Totals> extends Pick<ComparisonPeriod, 'compare' | 'startDate' | 'endDate'> {

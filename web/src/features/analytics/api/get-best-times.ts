@@ -1,11 +1,11 @@
-// GET /api/analytics/best-times?platformId=&timeZone=: one connection's weekday × hour grid of age-matched ratios.
+// GET /api/analytics/best-times?connectionId=&timeZone=: one connection's weekday × hour grid of age-matched ratios.
 // The browser's zone goes along every time; the server uses it only when Settings names no zone.
 import { queryOptions } from '@tanstack/react-query';
 import type { BestTimesResponse } from '#contract/best-times.ts';
 import { api } from '../../../lib/api-client';
 
 export function getBestTimes(connectionId: number, timeZone: string, signal?: AbortSignal): Promise<BestTimesResponse> {
-  const query = new URLSearchParams({ platformId: String(connectionId), timeZone });
+  const query = new URLSearchParams({ connectionId: String(connectionId), timeZone });
   return api.get<BestTimesResponse>(`/analytics/best-times?${query.toString()}`, { signal });
 }
 

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within, waitFor } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AnalyticsResponse, AnalyticsSummary } from '#contract/analytics.ts';
@@ -232,7 +232,8 @@ describe('AnalyticsPage', () => {
     expect(within(screen.getByRole('region', { name: 'Summary' })).getByText('▼ 20.0%').className).toContain('text-red-400');
     // No revenue in the comparison period: a dash, not 0 % or ∞.
     expect(cardChangeWords('Total Revenue')).toBe('no data for the previous 30 days to compare with');
-    expect(cardChangeWords('Connected Platforms')).toBe('up 1 platform versus the previous 30 days');
+    // Connecting a platform is not growth: the count has no change (issue 24).
+    expect(cardChangeWords('Connected Platforms')).toBeNull();
     expect(
       screen.getByText(
         'Figures for the last 30 days on YouTube, compared with the previous 30 days. Changes leave out TikTok (@maya), which has no figures for the previous 30 days to compare with.',
@@ -282,7 +283,7 @@ describe('AnalyticsPage', () => {
     fireEvent.change(start, { target: { value: '2026-09-01' } });
     expect(search()).toBe('?days=7&compare=custom&compareFrom=2026-09-01');
     expect(screen.getByText('7 days: Sep 1, 2026 to Sep 7, 2026')).toBeTruthy();
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(server.analyticsCalls()).toContain('GET /api/analytics?days=7&compareStartDate=2026-09-01&compareEndDate=2026-09-07'),
     );
     expect(server.analyticsCalls().slice(0, 3)).toEqual(['GET /api/analytics?days=7', 'GET /api/analytics?days=7&compare=year', 'GET /api/analytics?days=7&compare=none']);
@@ -381,7 +382,7 @@ describe('AnalyticsPage', () => {
     renderPage();
     await screen.findByRole('img', { name: 'Followers growth, last 30 days' });
     fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
-    await vi.waitFor(() => {
+    await waitFor(() => {
       expect(server.analyticsCalls()).toHaveLength(2);
       expect(server.calls.filter((call) => call === 'GET /api/analytics/summary')).toHaveLength(2);
     });

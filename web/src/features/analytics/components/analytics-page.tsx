@@ -283,7 +283,6 @@ export function AnalyticsPage() {
             label="Connected Platforms"
             value={totals ? String(totals.connectedPlatforms) : undefined}
             failed={cardsFailed}
-            change={cardChange(comparison, (compared) => compared.connectedPlatforms, CHANGE_RULES.platforms, days)}
             icon={
               <Icon>
                 <path d="M10 14a4 4 0 0 0 5.66 0l3-3a4 4 0 0 0-5.66-5.66l-1.5 1.5" />

@@ -55,7 +55,7 @@ describe('BestTimesPanel', () => {
 
     const grid = await screen.findByRole('grid', { name: /Views against your typical post by weekday and hour, Europe\/Paris/ });
     const request = calls.find((url) => url.pathname === '/api/analytics/best-times')!;
-    expect(request.searchParams.get('platformId')).toBe('4');
+    expect(request.searchParams.get('connectionId')).toBe('4');
     expect(request.searchParams.get('timeZone')).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
 
     // One hour is in the tab order: the best slot.
@@ -95,7 +95,7 @@ describe('BestTimesPanel', () => {
     // Another account.
     fireEvent.change(screen.getByRole('combobox', { name: 'Account' }), { target: { value: '9' } });
     await screen.findByRole('grid');
-    expect(calls.filter((url) => url.pathname === '/api/analytics/best-times').map((url) => url.searchParams.get('platformId'))).toEqual(['4', '9']);
+    expect(calls.filter((url) => url.pathname === '/api/analytics/best-times').map((url) => url.searchParams.get('connectionId'))).toEqual(['4', '9']);
   });
 
   it('says how many posts are missing, and explains an error in words with a retry', async () => {

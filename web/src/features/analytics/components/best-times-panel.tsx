@@ -111,7 +111,7 @@ function Answer({ answer }: { answer: BestTimesResponse }) {
         {answer.minimumCellPosts} posts to be coloured.
       </p>
       <BestTimesHeatmap
-        key={`${answer.platformId}:${answer.timeZone}`}
+        key={`${answer.connectionId}:${answer.timeZone}`}
         cells={answer.cells}
         best={answer.top[0]}
         label={`Views against your typical post by weekday and hour, ${answer.timeZone}. Use the arrow keys to move between hours.`}

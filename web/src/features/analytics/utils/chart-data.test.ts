@@ -107,6 +107,14 @@ describe('platformDistributionData', () => {
     ]);
   });
 
+  it('rounds the exact share once, to the decimal it shows (17.5 %, never a whole 17 shown as 17.0 %)', () => {
+    const chart = platformDistributionData([
+      { name: 'YouTube', followers: 825, percentage: 82.5, color: '#3B82F6' },
+      { name: 'Patreon', followers: 175, percentage: 17.5, color: '#EF4444' },
+    ]);
+    expect(chart.data.labels).toEqual(['YouTube (82.5%)', 'Patreon (17.5%)']);
+  });
+
   it('has no slices when nobody has followers', () => {
     expect(platformDistributionData([]).rows).toEqual([]);
   });

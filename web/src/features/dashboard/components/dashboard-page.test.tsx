@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { eventually } from '../../../test/eventually';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AnalyticsSummary, ConnectionSyncStatus } from '#contract/analytics.ts';
@@ -115,7 +116,7 @@ describe('DashboardPage', () => {
     });
     renderDashboard();
     // The screen is drawn whole once both calls have answered (no layout shift): read the final section.
-    await waitFor(() => expect(screen.queryByText('Loading summary...')).toBeNull());
+    await eventually(() => expect(screen.queryByText('Loading summary...')).toBeNull());
     const card = screen.getByRole('heading', { name: 'Platform Connections' }).closest('section')!;
     const rows = await within(card).findAllByRole('listitem');
     expect(rows.map((row) => row.textContent)).toEqual([
@@ -163,8 +164,9 @@ describe('DashboardPage', () => {
     expect(statChange('Total Followers')).toBe('up 12.4 per cent versus the previous 30 days');
     expect(screen.getByText('▲ 12.4%').className).toContain('text-emerald-400');
     // No engagement figure in the previous period: a dash and words, never 0 % or ∞.
-    await vi.waitFor(() => expect(statChange('Engagement Rate')).toBe('no data for the previous 30 days to compare with'));
-    expect(statChange('Connected Platforms')).toBe('no change versus the previous 30 days');
+    await eventually(() => expect(statChange('Engagement Rate')).toBe('no data for the previous 30 days to compare with'));
+    // Connecting a platform is not growth: the count has no change (issue 24).
+    expect(statChange('Connected Platforms')).toBeNull();
     expect(screen.getByText('Changes leave out TikTok, which has no figures for the previous 30 days to compare with.')).toBeTruthy();
     const freshness = screen.getByRole('list', { name: 'How recent these figures are' });
     expect(within(freshness).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
@@ -188,13 +190,13 @@ describe('DashboardPage', () => {
     await screen.findByText('@maya');
     fireEvent.click(screen.getByRole('button', { name: 'Sync Data' }));
     expect(await screen.findByRole('button', { name: 'Syncing...' })).toHaveProperty('disabled', true);
-    await vi.waitFor(() => {
+    await eventually(() => {
       for (const id of [4, 5, 6]) expect(server.count(`POST /api/sync/platform/${id}`)).toBe(1);
     });
     expect(screen.getByText('Syncing your accounts. The dashboard refreshes in a moment.')).toBeTruthy();
 
     // The status says all three are done: refresh at once.
-    await vi.waitFor(() => {
+    await eventually(() => {
       expect(server.count('GET /api/analytics/summary')).toBe(2);
       expect(server.count('GET /api/platformconnections')).toBe(2);
     });
@@ -203,7 +205,7 @@ describe('DashboardPage', () => {
 
     // ...and the 2-second reload of spec section 9 still comes.
     await act(() => vi.advanceTimersByTimeAsync(1_100));
-    await vi.waitFor(() => {
+    await eventually(() => {
       expect(server.count('GET /api/analytics/summary')).toBe(3);
       expect(server.count('GET /api/platformconnections')).toBe(3);
     });
@@ -223,9 +225,9 @@ describe('DashboardPage', () => {
     renderDashboard();
     await screen.findByText('@maya');
     fireEvent.click(screen.getByRole('button', { name: 'Sync Data' }));
-    await vi.waitFor(() => expect(consoleError).toHaveBeenCalledTimes(1));
+    await eventually(() => expect(consoleError).toHaveBeenCalledTimes(1));
     await act(() => vi.advanceTimersByTimeAsync(2_100));
-    await vi.waitFor(() => expect(server.count('GET /api/platformconnections')).toBe(2));
+    await eventually(() => expect(server.count('GET /api/platformconnections')).toBe(2));
     // Connection 4 still runs, so the button keeps saying so; only its status is watched.
     expect(screen.getByRole('button', { name: 'Syncing...' })).toBeTruthy();
   });
@@ -243,23 +245,23 @@ describe('DashboardPage', () => {
     renderDashboard();
     await screen.findByText('@maya');
     fireEvent.click(screen.getByRole('button', { name: 'Sync Data' }));
-    await vi.waitFor(() => expect(server.count('GET /api/sync/status')).toBe(1));
+    await eventually(() => expect(server.count('GET /api/sync/status')).toBe(1));
 
     statusAnswer = [syncStatus(4, 'idle'), syncStatus(6, 'running')];
     await act(() => vi.advanceTimersByTimeAsync(1_000));
-    await vi.waitFor(() => expect(server.count('GET /api/sync/status')).toBe(2));
+    await eventually(() => expect(server.count('GET /api/sync/status')).toBe(2));
     expect(server.count('GET /api/analytics/summary')).toBe(1);
 
     // The 2-second reload comes while TikTok still runs; the button keeps saying Syncing..., with the progress.
     statusAnswer = [syncStatus(4, 'idle'), syncStatus(6, 'running')];
     await act(() => vi.advanceTimersByTimeAsync(1_000));
-    await vi.waitFor(() => expect(server.count('GET /api/sync/status')).toBe(3));
-    await vi.waitFor(() => expect(server.count('GET /api/analytics/summary')).toBe(2));
+    await eventually(() => expect(server.count('GET /api/sync/status')).toBe(3));
+    await eventually(() => expect(server.count('GET /api/analytics/summary')).toBe(2));
     expect(screen.getByRole('button', { name: 'Syncing... 1/2' })).toBeTruthy();
 
     statusAnswer = [syncStatus(4, 'idle'), syncStatus(6, 'failed', 'TikTok refused the request (rate limit). We will retry later.')];
     await act(() => vi.advanceTimersByTimeAsync(1_000));
-    await vi.waitFor(() => expect(server.count('GET /api/analytics/summary')).toBe(3));
+    await eventually(() => expect(server.count('GET /api/analytics/summary')).toBe(3));
     expect(server.count('GET /api/platformconnections')).toBe(3);
     expect(await screen.findByRole('button', { name: 'Sync Data' })).toHaveProperty('disabled', false);
     const failures = screen.getByRole('list', { name: 'Failed syncs' });
@@ -282,7 +284,7 @@ describe('DashboardPage', () => {
     renderDashboard();
     await screen.findByText('@maya');
     fireEvent.click(screen.getByRole('button', { name: 'Sync Data' }));
-    await vi.waitFor(() => expect(server.count('GET /api/sync/status')).toBe(1));
+    await eventually(() => expect(server.count('GET /api/sync/status')).toBe(1));
     // (The fake clock also moves with real time: keep a margin.)
     await act(() => vi.advanceTimersByTimeAsync(SYNC_STATUS_POLL_LIMIT_MS - 15_000));
     expect(screen.getByRole('button', { name: 'Syncing...' })).toBeTruthy();
@@ -290,7 +292,7 @@ describe('DashboardPage', () => {
     await act(() => vi.advanceTimersByTimeAsync(16_000));
     expect(await screen.findByRole('button', { name: 'Sync Data' })).toHaveProperty('disabled', false);
     expect(screen.getByText('Some accounts are still syncing. The dashboard refreshes when they finish.')).toBeTruthy();
-    await vi.waitFor(() => expect(server.count('GET /api/analytics/summary')).toBe(summaries + 1));
+    await eventually(() => expect(server.count('GET /api/analytics/summary')).toBe(summaries + 1));
     const polls = server.count('GET /api/sync/status');
     expect(polls).toBeLessThanOrEqual(SYNC_STATUS_POLL_LIMIT_MS / 1_000 + 1);
     await act(() => vi.advanceTimersByTimeAsync(10_000));
@@ -304,7 +306,7 @@ describe('DashboardPage', () => {
     });
     renderDashboard();
     await screen.findByText('@maya');
-    await vi.waitFor(() => expect(statValue('Engagement Rate')).toBe('—No data yet'));
+    await eventually(() => expect(statValue('Engagement Rate')).toBe('—No data yet'));
     expect(screen.queryByText('0.0%')).toBeNull();
   });
 
@@ -323,7 +325,7 @@ describe('DashboardPage', () => {
       'GET /api/platformconnections': { status: 200, body: [] },
     });
     renderDashboard();
-    await vi.waitFor(() => expect(consoleError).toHaveBeenCalled());
+    await eventually(() => expect(consoleError).toHaveBeenCalled());
     expect(await screen.findAllByText('Not available')).toHaveLength(3);
   });
 });

@@ -205,7 +205,6 @@ export function DashboardPage() {
               value={summary.data ? String(summary.data.connectedPlatforms) : undefined}
               failed={summary.isError}
               icon={<LinkIcon />}
-              change={cardChange(comparison, (totals) => totals.connectedPlatforms, CHANGE_RULES.platforms, ANALYTICS_SUMMARY_DAYS)}
             />
           </div>
           {summary.data ? (
