@@ -34,17 +34,19 @@ const phases: { name: string; commands: Command[] }[] = [
     commands: [
       npm('type checks', ['run', 'typecheck']),
       npm('lint', ['run', 'lint']),
-      // One worker: the type checks and lint hold the other core.
-      vitest('sandbox and web app tests', ['--project', 'sandbox', '--project', 'web', '--maxWorkers=1'], onPglite),
+      // Two workers: the type checks and lint are over in about a minute and a half, and one worker alone left a core
+      // idle for the minute and a half after.
+      vitest('sandbox and web app tests', ['--project', 'sandbox', '--project', 'web', '--maxWorkers=2'], onPglite),
     ],
   },
   {
     name: databaseUrl ? "the server's tests on PGlite and on PostgreSQL" : "the server's tests on PGlite",
     commands: databaseUrl
       ? [
-          // One worker each: the two runs share the two cores (PostgreSQL's own processes take their part).
-          vitest('server tests on PGlite', ['--project', 'server', '--maxWorkers=1'], onPglite),
-          vitest('server tests on PostgreSQL', ['--project', 'server', '--maxWorkers=1'], { ...process.env, DATABASE_URL: databaseUrl }),
+          // Two workers each: one each left the cores idle a sixth of the time (a PostgreSQL test waits on PostgreSQL's
+          // processes), and the PGlite run, the longer, then ran on one core alone once the PostgreSQL run was over.
+          vitest('server tests on PGlite', ['--project', 'server', '--maxWorkers=2'], onPglite),
+          vitest('server tests on PostgreSQL', ['--project', 'server', '--maxWorkers=2'], { ...process.env, DATABASE_URL: databaseUrl }),
         ]
       : [vitest('server tests on PGlite', ['--project', 'server'], onPglite)],
   },

@@ -37,6 +37,8 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     const admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();
     await admin.query(`create database ${databaseName}`);
+    // Thrown away after the journey: commits need not wait for the disk (server/test/databases.ts says why).
+    await admin.query(`alter database ${databaseName} set synchronous_commit = off`);
     await admin.end();
     const url = new URL(databaseUrl);
     url.pathname = `/${databaseName}`;
