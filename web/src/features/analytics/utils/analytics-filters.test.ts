@@ -11,7 +11,9 @@ describe('filtersFromSearchParams', () => {
 
   it('reads integers and ignores values outside the fixed lists (spec section 5)', () => {
     expect(filtersFromSearchParams(params('days=7&platform=3&metric=likes'))).toMatchObject({ days: 7, platformId: 3, metricType: 'likes' });
-    expect(filtersFromSearchParams(params('days=45&platform=6&metric='))).toMatchObject({ days: 30, platformId: null, metricType: null });
+    expect(filtersFromSearchParams(params('days=45&platform=7&metric='))).toMatchObject({ days: 30, platformId: null, metricType: null });
+    // Patreon (6) is in the list (issue 25).
+    expect(filtersFromSearchParams(params('platform=6'))).toMatchObject({ platformId: 6 });
     expect(filtersFromSearchParams(params('days=abc&platform=null&metric=null'))).toMatchObject({ days: 30, platformId: null, metricType: null });
   });
 
@@ -81,8 +83,13 @@ describe('hasClearableFilters', () => {
 });
 
 describe('metricTypeLabel', () => {
-  it('turns a metric type into words', () => {
-    expect(metricTypeLabel('watch_time_minutes')).toBe('Watch time minutes');
+  it('turns a metric type into words, abbreviations in capitals (issue 25)', () => {
+    expect(metricTypeLabel('watch_time_minutes')).toBe('Watch time (minutes)');
     expect(metricTypeLabel('likes')).toBe('Likes');
+    expect(metricTypeLabel('cpm')).toBe('CPM');
+    expect(metricTypeLabel('playback_based_cpm')).toBe('Playback-based CPM');
+    expect(metricTypeLabel('adImpressions')).toBe('Ad impressions');
+    expect(metricTypeLabel('estimated_ad_revenue')).toBe('Estimated ad revenue');
+    expect(metricTypeLabel('monthly_pledges')).toBe('Monthly pledges');
   });
 });

@@ -26,13 +26,15 @@ export const COMPARE_OPTIONS: readonly { mode: CompareMode; label: string }[] = 
   { mode: 'none', label: 'None' },
 ];
 
-/** Spec section 2: a fixed list, ids 1 to 5. */
+/** Spec section 2's fixed list, ids 1 to 5, and Patreon (6). */
 export const ANALYTICS_PLATFORM_OPTIONS = [
   { id: 1, name: 'YouTube' },
   { id: 2, name: 'Instagram' },
   { id: 3, name: 'TikTok' },
   { id: 4, name: 'Twitter' },
   { id: 5, name: 'LinkedIn' },
+  // Beyond the spec's fixed list of five (issue 25): Patreon's patrons and pledges are a platform's figures too.
+  { id: 6, name: 'Patreon' },
 ] as const;
 
 export const DATE_RANGE_OPTIONS = ANALYTICS_DATE_RANGES;
@@ -117,8 +119,22 @@ export function hasClearableFilters(filters: Pick<AnalyticsFilters, 'days' | 'pl
 
 export const CLEARED_FILTERS: Pick<AnalyticsFilters, 'platformId' | 'metricType'> = { platformId: null, metricType: null };
 
-/** 'watch_time_minutes' → 'Watch time minutes', for the metric selector. */
+/** Abbreviations creators know as such: written in capitals, never "Cpm". */
+const ABBREVIATIONS: Readonly<Record<string, string>> = { cpm: 'CPM', rpm: 'RPM', ctr: 'CTR', id: 'ID', url: 'URL' };
+
+/**
+ * A metric type in a creator's words, for the metric selector: 'watch_time_minutes' → 'Watch time (minutes)',
+ * 'playback_based_cpm' → 'Playback-based CPM', 'cpm' → 'CPM', 'adImpressions' → 'Ad impressions'.
+ */
 export function metricTypeLabel(metricType: string): string {
-  const words = metricType.replace(/[_-]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  const words = metricType
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .filter(Boolean)
+    .map((word) => ABBREVIATIONS[word.toLowerCase()] ?? word.toLowerCase());
+  if (words.length === 0) return metricType;
+  let label = words.join(' ').replace(/(\w) based\b/g, '$1-based');
+  // A unit at the end reads as one: 'Watch time (minutes)'.
+  label = label.replace(/ (minutes|seconds|hours|days|percent)$/, ' ($1)');
+  return label.charAt(0).toUpperCase() + label.slice(1);
 }
