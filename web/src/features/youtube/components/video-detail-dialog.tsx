@@ -199,6 +199,11 @@ function VideoDetailBody({ video }: { video: YoutubeVideo }) {
           valueFormat="percent"
           showXTick={isRetentionTick}
         />
+        {detail.data.retentionData.some((point) => point.watchRatio > 1) ? (
+          <p className="mt-2 text-xs text-slate-400">
+            Above 100 %: that moment was watched more times than the video was started, as viewers went back to see it again.
+          </p>
+        ) : null}
       </Suspense>
     );
   }

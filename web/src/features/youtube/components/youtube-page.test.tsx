@@ -363,6 +363,21 @@ describe('YouTubePage actions', { timeout: 20_000 }, () => {
     expect(await within(dialog).findByText('Views, likes and comments as read from YouTube on Nov 19, 2026.')).toBeTruthy();
   });
 
+  it('says why retention starts above 100 %, and says nothing when it does not (issue 24)', async () => {
+    const rewatched = [
+      { timeRatio: 0, watchRatio: 1.02, relativePerformance: 0.5 },
+      { timeRatio: 1, watchRatio: 0.3, relativePerformance: 0.55 },
+    ];
+    connectedServer({
+      'GET /api/youtubeanalytics/videos/101': { status: 200, body: youtubeVideoDetail({ retentionData: rewatched }) },
+      'GET /api/youtubeanalytics/videos/101/traffic-sources': { status: 200, body: [] },
+    });
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'View details: Lisbon on $40 a day' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Lisbon on $40 a day' });
+    expect(await within(dialog).findByText(/^Above 100 %: that moment was watched more times than the video was started/)).toBeTruthy();
+  });
+
   it('opens a video with its numbers, retention chart, traffic sources and viral potential', async () => {
     const server = connectedServer({
       'GET /api/youtubeanalytics/videos/101': { status: 200, body: youtubeVideoDetail({ impressions: 57_840, estimatedFields: ['impressions'], impressionsSince: null }) },
@@ -381,6 +396,7 @@ describe('YouTubePage actions', { timeout: 20_000 }, () => {
     await waitFor(() => expect(within(dialog).getAllByRole('definition').map((value) => value.textContent)).toContain('57.8Kest.(estimated)'));
     const chart = await within(dialog).findByRole('img', { name: /Audience retention of Lisbon on \$40 a day/ });
     expect(within(chart).getByTestId('line-chart').dataset.values).toBe('[100,55,30]');
+    expect(within(dialog).queryByText(/^Above 100 %/)).toBeNull();
     expect(await within(dialog).findByText('Suggested videos')).toBeTruthy();
     expect(within(dialog).getByText('41.5% · 20K views')).toBeTruthy();
     expect(server.matching('GET /api/youtubeanalytics/insights/101')).toEqual([]);
