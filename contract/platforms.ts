@@ -32,6 +32,15 @@ export function platformById(id: number): PlatformName | undefined {
  * Platforms whose amounts come without a currency: a Patreon campaign's pledges are in the campaign's currency, and
  * no API field names it. The creator sets it on the connection; until then the amounts are summed with nothing.
  */
+/**
+ * What a platform does not give of a creator's posts, said where the posts would be: its sync stores none, and an
+ * empty list must not read as "not synced yet" (issue 24).
+ */
+export const POSTS_NOT_GIVEN: Partial<Record<PlatformName, string>> = {
+  linkedin: "LinkedIn does not let apps read a member's posts one by one, only the daily totals of impressions, reactions, comments and reshares, which Analytics shows.",
+  patreon: "Patreon's API gives a campaign's posts without views or engagement, so there is nothing to compare them on. Members and pledges are on the Income page.",
+};
+
 export const PLATFORMS_WITH_UNNAMED_CURRENCY: readonly PlatformName[] = ['patreon'];
 
 /** ISO 4217 codes the runtime knows (Node and browsers both carry the list). */

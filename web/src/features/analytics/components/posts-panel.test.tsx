@@ -165,6 +165,20 @@ describe('PostsPanel', () => {
     expect(screen.queryByRole('table')).toBeNull();
   });
 
+  it('says what LinkedIn and Patreon do not give, not "sync it", when they are all the user has (issue 24)', async () => {
+    mockServer(() => ({ status: 200, body: contentPage([], { platforms: ['linkedin', 'patreon'] }) }));
+    renderPanel();
+    expect(await screen.findByText('No posts to show')).toBeTruthy();
+    expect(screen.getByText(/^LinkedIn does not let apps read a member's posts one by one.*Members and pledges are on the Income page\.$/)).toBeTruthy();
+    expect(screen.queryByText(/Sync it/)).toBeNull();
+  });
+
+  it('says what LinkedIn does not give when its filter is empty', async () => {
+    mockServer((url) => ({ status: 200, body: contentPage(url.searchParams.has('platform') ? [] : posts, { platforms: ['youtube', 'linkedin'] }) }));
+    renderPanel('/analytics?postsPlatform=linkedin');
+    expect(await screen.findByText(/^LinkedIn does not let apps read a member's posts one by one/)).toBeTruthy();
+  });
+
   it('says when a platform has no posts, and goes back to every platform', async () => {
     mockServer((url) => ({ status: 200, body: contentPage(url.searchParams.has('platform') ? [] : posts) }));
     renderPanel('/analytics?postsPlatform=youtube');

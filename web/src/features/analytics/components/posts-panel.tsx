@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId } from 'react';
 import { type ContentPost, type ContentSortKey, typicalFigure, typicalSentence } from '#contract/content.ts';
-import { PLATFORM_CATALOGUE, PLATFORM_NAMES, type PlatformName } from '#contract/platforms.ts';
+import { PLATFORM_CATALOGUE, PLATFORM_NAMES, type PlatformName, POSTS_NOT_GIVEN } from '#contract/platforms.ts';
 import { ExportMenu } from '../../../components/export-menu';
 import { PlatformBadge } from '../../../components/platform-badge';
 import { Button, ButtonLink } from '../../../components/ui/button';
@@ -177,6 +177,15 @@ export function PostsPanel({ state, onChange }: PostsPanelProps) {
         <Skeleton className="mt-4 h-9 w-full" />
       </div>
     );
+  } else if (data.posts.length === 0 && state.page === 1 && state.platform === null && data.platforms.length > 0 && data.platforms.every((platform) => POSTS_NOT_GIVEN[platform])) {
+    // Every connected platform is one that gives no posts: say so, rather than "sync it" after a sync.
+    body = (
+      <EmptyState
+        title="No posts to show"
+        description={data.platforms.map((platform) => POSTS_NOT_GIVEN[platform]).join(' ')}
+        actions={<ButtonLink to="/platforms">Connect another platform</ButtonLink>}
+      />
+    );
   } else if (data.posts.length === 0 && state.page === 1 && state.platform === null) {
     body = (
       <EmptyState
@@ -186,10 +195,11 @@ export function PostsPanel({ state, onChange }: PostsPanelProps) {
       />
     );
   } else if (data.posts.length === 0) {
+    const notGiven = state.platform === null ? undefined : POSTS_NOT_GIVEN[state.platform];
     body = (
       <EmptyState
         title="No posts here"
-        description={state.page > 1 ? 'This page is past the last post.' : `No posts from ${platformName(state.platform!)} yet. Sync it on the Platforms page.`}
+        description={state.page > 1 ? 'This page is past the last post.' : (notGiven ?? `No posts from ${platformName(state.platform!)} yet. Sync it on the Platforms page.`)}
         actions={
           <Button variant="secondary" onClick={() => onChange(state.page > 1 ? { page: 1 } : { platform: null })}>
             {state.page > 1 ? 'Go to the first page' : 'Show every platform'}
