@@ -63,7 +63,8 @@ function run(command: Command): Promise<Outcome> {
   const commandStarted = performance.now();
   return new Promise((resolve) => {
     const [program, ...args] = command.args;
-    const child = spawn(program!, args, { env: { ...command.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Output goes to a pipe, so the tools print no colours (FORCE_COLOR in the environment, even '0', would turn them on).
+    const child = spawn(program!, args, { env: command.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const output: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
