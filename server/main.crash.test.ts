@@ -11,7 +11,7 @@ import { PLATFORM_NAMES } from '#contract/platforms.ts';
 import { startPlatformSandbox } from '../sandbox/platforms/platform-sandbox.ts';
 import { type DatabaseHandle, openPglite, openPostgres, queryRows } from './db/client.ts';
 import { freePort } from './lib/free-port.ts';
-import { createTestDatabase, type TestDatabase } from './test/databases.ts';
+import { createTestDatabase, seedPgliteDataDir, type TestDatabase } from './test/databases.ts';
 import { createMainProcesses } from './test/main-process.ts';
 import { connect, signUpWithAccess } from './test/platforms.ts';
 import { startTestServer, TEST_ENCRYPTION_KEYS, TEST_PUBLIC_URL } from './test/test-server.ts';
@@ -56,8 +56,8 @@ it('checklist 31: a server killed with SIGKILL mid-sync; the next server on the 
     cleanups.push(() => postgres!.drop());
     handle = postgres.handle;
   } else {
+    await seedPgliteDataDir(dataDir);
     handle = await openPglite(dataDir);
-    await handle.migrate();
   }
   const seeder = await startTestServer({ stripe: true, platformSandbox: sandbox, database: { handle, url: postgres?.url, drop: () => handle.close() } });
   // Sessions and the trial are checked against the wall clock by the processes that follow.

@@ -8,6 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from './lib/free-port.ts';
+import { seedPgliteDataDir } from './test/databases.ts';
 import { createMainProcesses } from './test/main-process.ts';
 import { createTokenCrypto, rowBinding } from './lib/token-crypto.ts';
 
@@ -74,6 +75,7 @@ it('checklist 28: with a public PUBLIC_URL, /sandbox/* is never mounted, no stan
   const port = String(await freePort());
   const env: Record<string, string> = { DATA_DIR: dataDir, PORT: port, HOST: '127.0.0.1', PUBLIC_URL: 'https://analytics.example.com', SHUTDOWN_DRAIN_MS: '0', ...productionSecrets };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  else await seedPgliteDataDir(dataDir); // not a first start: the template's copy spares initdb
   const run = startMain(env);
   await run.listening;
   expect(run.output()).toContain('"sandbox":false');
@@ -98,6 +100,7 @@ it('checklist 35: on SIGTERM readiness answers 503 at once, the drain still serv
   const port = await freePort();
   const env: Record<string, string> = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SHUTDOWN_DRAIN_MS: '3000' };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  else await seedPgliteDataDir(dataDir); // not a first start: the template's copy spares initdb
   const run = startMain(env);
   await run.listening;
 

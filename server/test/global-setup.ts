@@ -6,7 +6,8 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openPostgres, wrapPglite } from '../db/client.ts';
+import { type DatabaseHandle, openPostgres, wrapPglite } from '../db/client.ts';
+import { startTestServer } from './test-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,7 +30,10 @@ export default async function setup(project: TestProject) {
     templateUrl.pathname = `/${template}`;
     const handle = openPostgres(templateUrl.toString(), { max: 2 });
     await handle.migrate();
+    await installJobQueue(handle, templateUrl.toString());
     await handle.close();
+    // CREATE DATABASE … TEMPLATE needs the template to itself: end any session the app's pools left behind.
+    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [template]);
     project.provide('postgresTemplate', template);
     project.provide('pgliteTemplateFile', undefined);
     return async () => {
@@ -39,7 +43,9 @@ export default async function setup(project: TestProject) {
   }
   const directory = mkdtempSync(path.join(os.tmpdir(), 'ah-template-'));
   const pglite = await PGlite.create();
-  await wrapPglite(pglite).migrate();
+  const handle = wrapPglite(pglite);
+  await handle.migrate();
+  await installJobQueue(handle, undefined);
   const dump = await pglite.dumpDataDir('none');
   const file = path.join(directory, 'template.tar');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
@@ -47,4 +53,15 @@ export default async function setup(project: TestProject) {
   project.provide('postgresTemplate', undefined);
   project.provide('pgliteTemplateFile', file);
   return () => rmSync(directory, { recursive: true, force: true });
+}
+
+/**
+ * Starts the app once on the template and closes it, so every copy already holds the job queue's schema and queues:
+ * each test server would otherwise install them again (pg-boss's tables, functions and a partition per queue; about
+ * half a second a server on PGlite, issue 26). The app writes nothing else at start-up (its presence is an advisory
+ * lock, and test servers run no workers or schedules).
+ */
+async function installJobQueue(handle: DatabaseHandle, url: string | undefined) {
+  const server = await startTestServer({ database: { handle, url, drop: async () => {} } });
+  await server.close();
 }
