@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { subscriptionStatus } from '../../../test/factories';
 import { BillingPage } from './billing-page';
@@ -47,6 +47,12 @@ function stubServer() {
   return Object.assign(calls, { bodies });
 }
 
+/** The router's current address, for tests that watch the page change it. */
+function Address() {
+  const location = useLocation();
+  return <output aria-label="Address">{`${location.pathname}${location.search}`}</output>;
+}
+
 function renderBilling(url: string) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
@@ -55,6 +61,7 @@ function renderBilling(url: string) {
         <Routes>
           <Route path="/billing" element={<BillingPage />} />
         </Routes>
+        <Address />
       </MemoryRouter>
     </QueryClientProvider>,
   );
@@ -66,6 +73,32 @@ afterEach(() => {
 });
 
 describe('BillingPage', () => {
+  it('clears the return notice after 5 s, but never pulls back a user whose browser has moved on meanwhile', async () => {
+    stubServer();
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      renderBilling('/billing?canceled=true');
+      expect(await screen.findByText('Payment Canceled')).toBeTruthy();
+      await act(() => vi.advanceTimersByTimeAsync(5_000));
+      expect(screen.getByRole('status', { name: 'Address' }).textContent).toBe('/billing');
+      cleanup();
+
+      // The user clicked away: the browser is at the next page while the router still draws this one (a transition).
+      renderBilling('/billing?canceled=true');
+      expect(await screen.findByText('Payment Canceled')).toBeTruthy();
+      const before = window.location.href;
+      window.history.pushState(null, '', '/settings');
+      try {
+        await act(() => vi.advanceTimersByTimeAsync(5_000));
+        expect(screen.getByRole('status', { name: 'Address' }).textContent).toBe('/billing?canceled=true');
+      } finally {
+        window.history.replaceState(null, '', before);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('offers Upgrade to Pro and explains why when sent here for an upgrade', async () => {
     stubServer();
     renderBilling('/billing?upgrade=true');

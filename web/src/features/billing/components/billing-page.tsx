@@ -85,7 +85,13 @@ export function BillingPage() {
 
   useEffect(() => {
     if (!paymentSucceeded && !paymentCanceled) return;
-    const timer = window.setTimeout(() => setSearchParams({}, { replace: true }), RETURN_NOTICE_MS);
+    // Only while the browser is still where the timer was set: a user who clicked away within the 5 s is already on
+    // the next page's address while it loads (the router keeps this page drawn during that transition), and clearing
+    // this page's query then navigated back to /billing (a CI journey: Settings clicked, Billing shown; issue 26).
+    const setAt = window.location.href;
+    const timer = window.setTimeout(() => {
+      if (window.location.href === setAt) setSearchParams({}, { replace: true });
+    }, RETURN_NOTICE_MS);
     return () => window.clearTimeout(timer);
   }, [paymentSucceeded, paymentCanceled, setSearchParams]);
 
