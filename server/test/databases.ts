@@ -39,8 +39,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       },
     };
   }
-  const dump = readFileSync(inject('pgliteTemplateFile')!);
-  const pglite = await PGlite.create({ loadDataDir: new Blob([dump]) });
+  const pglite = await PGlite.create({ loadDataDir: pgliteTemplate() });
   const handle = wrapPglite(pglite);
   return {
     handle,
@@ -57,7 +56,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
  * per process (issue 26); the copy takes about 1.5 s.
  */
 export async function seedPgliteDataDir(dataDir: string): Promise<void> {
-  const dump = readFileSync(inject('pgliteTemplateFile')!);
-  const pglite = await PGlite.create(path.join(dataDir, 'pglite'), { loadDataDir: new Blob([dump]) });
+  const pglite = await PGlite.create(path.join(dataDir, 'pglite'), { loadDataDir: pgliteTemplate() });
   await pglite.close();
+}
+
+/** The run's migrated PGlite template (global-setup.ts), as PGlite loads a data directory. */
+function pgliteTemplate(): Blob {
+  return new Blob([readFileSync(inject('pgliteTemplateFile')!)]);
 }

@@ -7,10 +7,9 @@ import { formatCalendarDay, formatCompactNumber, formatCurrency, formatPercentag
 
 /**
  * How a card's change is measured: `relative` in per cent of the comparison figure (counts, money), `points` as a
- * difference of percentages (rates: a relative change of a rate misreads), `count` as a difference in the card's own
- * unit (few things).
+ * difference of percentages (rates: a relative change of a rate misreads).
  */
-export type ChangeMeasure = 'relative' | 'points' | 'count';
+export type ChangeMeasure = 'relative' | 'points';
 
 export interface ChangeRule {
   measure: ChangeMeasure;
@@ -89,12 +88,9 @@ export function periodChange(current: number | null, previous: number | null, ru
   } else {
     size = current - previous;
     figure = rule.format(Math.abs(size));
-    sizeWords = figure;
-    if (rule.measure === 'relative') {
-      // From a comparison figure of 0 or less: the difference, and where it started.
-      figure = `${figure} (from ${rule.format(previous)})`;
-      sizeWords = `${sizeWords} from ${rule.format(previous)}`;
-    }
+    // From a comparison figure of 0 or less: the difference, and where it started.
+    sizeWords = `${figure} from ${rule.format(previous)}`;
+    figure = `${figure} (from ${rule.format(previous)})`;
   }
   const direction: ChangeDirection = size > 0 ? 'up' : size < 0 ? 'down' : 'flat';
   const tone: ChangeTone = rule.better === 'neutral' || direction === 'flat' ? 'neutral' : direction === 'up' ? 'good' : 'bad';
