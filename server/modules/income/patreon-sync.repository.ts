@@ -3,6 +3,7 @@
 // (patreon_patron_events, patron-history.ts, decision 022), in the run's transaction. Re-running a sync the same day
 // writes nothing twice: the stored state already says who pays, and the events' key refuses a repeat.
 import { eq, max, sql } from 'drizzle-orm';
+import { insertRows } from '../../db/bulk-insert.ts';
 import type { Executor } from '../../db/client.ts';
 import { patreonMembers, patreonPatronEvents } from '../../db/schema.ts';
 import { dayOf } from '../../lib/dates.ts';
@@ -10,8 +11,8 @@ import type { PatreonSyncExtras } from '../../providers/patreon.sync.ts';
 import type { SyncExtension } from '../sync/sync-extension.ts';
 import { changesSince, historyFromList, type PatronEvent, type StoredMember } from './patron-history.ts';
 
-/** Rows per INSERT: 9 columns each keeps a batch far below PostgreSQL's 65,535 bind parameters. */
-const BATCH = 1000;
+/** Rows per INSERT (one array parameter per column, server/db/bulk-insert.ts). */
+const BATCH = 5000;
 
 function chunks<T>(rows: readonly T[]): T[][] {
   const out: T[][] = [];
@@ -49,19 +50,15 @@ export async function storePatreonSync(tx: Executor, connectionId: number, extra
     lastSeenAt: now,
   }));
   for (const batch of chunks(rows)) {
-    await tx
-      .insert(patreonMembers)
-      .values(batch)
-      .onConflictDoUpdate({
-        target: [patreonMembers.connectionId, patreonMembers.memberId],
-        set: {
-          patronStatus: sql`excluded.patron_status`,
-          paying: sql`excluded.paying`,
-          monthlyAmountCents: sql`excluded.monthly_amount_cents`,
-          pledgeRelationshipStart: sql`excluded.pledge_relationship_start`,
-          lastSeenAt: sql`excluded.last_seen_at`,
-        },
-      });
+    const insert = insertRows(patreonMembers, batch);
+    if (!insert) continue;
+    await tx.execute(sql`${insert}
+      on conflict (connection_id, member_id) do update set
+        patron_status = excluded.patron_status,
+        paying = excluded.paying,
+        monthly_amount_cents = excluded.monthly_amount_cents,
+        pledge_relationship_start = excluded.pledge_relationship_start,
+        last_seen_at = excluded.last_seen_at`);
   }
   // Paying members gone from the list: they left (an event above); they pay nothing now.
   const listed = new Set(extras.members.map((member) => member.memberId));
@@ -74,7 +71,8 @@ export async function storePatreonSync(tx: Executor, connectionId: number, extra
   }
 
   for (const batch of chunks(events.map((event) => ({ connectionId, ...event })))) {
-    await tx.insert(patreonPatronEvents).values(batch).onConflictDoNothing();
+    const insert = insertRows(patreonPatronEvents, batch);
+    if (insert) await tx.execute(sql`${insert} on conflict do nothing`);
   }
 }
 

@@ -2,6 +2,7 @@
 // transaction that stores a run's results with idempotent multi-row upserts.
 import { and, asc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { PlatformName, SyncStatus } from '#contract/platforms.ts';
+import { insertRows } from '../../db/bulk-insert.ts';
 import { type Database, queryRows, type Transaction } from '../../db/client.ts';
 import { accountMetrics, contentItems, contentMetrics, platformConnections, syncDeadLetters, syncStates } from '../../db/schema.ts';
 import { ownerIsPresent } from '../../jobs/worker-presence.ts';
@@ -35,8 +36,8 @@ export interface AbandonedRun {
   attempts: number;
 }
 
-/** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters, big enough to be fast on PGlite. */
-const BATCH = 1000;
+/** Rows per INSERT (one array parameter per column, server/db/bulk-insert.ts): a few statements for a large sync. */
+const BATCH = 5000;
 
 function chunks<T>(rows: T[], size = BATCH): T[][] {
   const out: T[][] = [];
@@ -264,25 +265,24 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
 
         const items = [...new Map(output.content.map((item) => [item.platformContentId, item])).values()];
         const idOf = new Map<string, number>();
-        for (const batch of chunks(items, 500)) {
-          const rows = await tx
-            .insert(contentItems)
-            .values(
-              batch.map((item) => ({
-                connectionId,
-                platformContentId: item.platformContentId,
-                title: item.title,
-                description: item.description,
-                publishedAt: item.publishedAt,
-                url: item.url,
-              })),
-            )
-            .onConflictDoUpdate({
-              target: [contentItems.connectionId, contentItems.platformContentId],
-              set: { title: sql`excluded.title`, description: sql`excluded.description`, publishedAt: sql`excluded.published_at`, url: sql`excluded.url` },
-            })
-            .returning({ id: contentItems.id, platformContentId: contentItems.platformContentId });
-          for (const row of rows) idOf.set(row.platformContentId, row.id);
+        for (const batch of chunks(items)) {
+          const insert = insertRows(
+            contentItems,
+            batch.map((item) => ({
+              connectionId,
+              platformContentId: item.platformContentId,
+              title: item.title,
+              description: item.description,
+              publishedAt: item.publishedAt,
+              url: item.url,
+            })),
+          );
+          if (!insert) continue;
+          const result = (await tx.execute(sql`${insert}
+            on conflict (connection_id, platform_content_id) do update
+            set title = excluded.title, description = excluded.description, published_at = excluded.published_at, url = excluded.url
+            returning id, platform_content_id`)) as unknown as { rows: { id: number; platform_content_id: string }[] };
+          for (const row of result.rows) idOf.set(row.platform_content_id, row.id);
         }
 
         const contentValues = items.flatMap((item) =>
@@ -291,10 +291,8 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
             .map(([metricType, value]) => ({ contentItemId: idOf.get(item.platformContentId)!, connectionId, metricType, asOf: run.today, value })),
         );
         for (const batch of chunks(contentValues)) {
-          await tx
-            .insert(contentMetrics)
-            .values(batch)
-            .onConflictDoUpdate({ target: [contentMetrics.contentItemId, contentMetrics.metricType, contentMetrics.asOf], set: { value: sql`excluded.value` } });
+          const insert = insertRows(contentMetrics, batch);
+          if (insert) await tx.execute(sql`${insert} on conflict (content_item_id, metric_type, as_of) do update set value = excluded.value`);
         }
 
         const daily = [
@@ -303,10 +301,8 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
           ).values(),
         ];
         for (const batch of chunks(daily)) {
-          await tx
-            .insert(accountMetrics)
-            .values(batch)
-            .onConflictDoUpdate({ target: [accountMetrics.connectionId, accountMetrics.date, accountMetrics.metricType], set: { value: sql`excluded.value` } });
+          const insert = insertRows(accountMetrics, batch);
+          if (insert) await tx.execute(sql`${insert} on conflict (connection_id, date, metric_type) do update set value = excluded.value`);
         }
 
         // The platform's own tables (YouTube's videos, traffic, demographics, retention, reach) in the same transaction.

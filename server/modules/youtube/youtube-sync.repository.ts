@@ -4,16 +4,21 @@
 // reach totals (impressions, click-through rate) are recomputed from its stored days after every read of reach
 // reports, so a restated day replaces what it restates instead of adding to it; the read mark
 // (reach_reports_created_through) is stored in the same transaction.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { RetentionPoint } from '#contract/youtube.ts';
+import { insertRows } from '../../db/bulk-insert.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { contentItems, youtubeChannels, youtubeChannelTraffic, youtubeDemographics, youtubeVideoReach, youtubeVideos, youtubeVideoTraffic } from '../../db/schema.ts';
 import type { KnownVideo, TrafficSourceViews, YoutubeSyncExtras, YoutubeSyncState } from '../../providers/youtube/sync-types.ts';
 import type { SyncExtension } from '../sync/sync-extension.ts';
 
 
-/** Rows per INSERT: ~25 columns each keeps a batch far below PostgreSQL's 65,535 bind parameters. */
-const BATCH = 500;
+/** Rows per INSERT (one array parameter per column, server/db/bulk-insert.ts) or ids per `in (…)` list. */
+const BATCH = 5000;
+
+async function executeInsert(tx: Executor, insert: SQL | undefined): Promise<void> {
+  if (insert) await tx.execute(insert);
+}
 function chunks<T>(rows: readonly T[], size = BATCH): T[][] {
   const out: T[][] = [];
   for (let start = 0; start < rows.length; start += size) out.push(rows.slice(start, start + size));
@@ -114,54 +119,44 @@ export async function storeYoutubeSync(tx: Executor, connectionId: number, extra
       },
     ];
   });
-  const stored = sql.raw('"youtube_videos"');
+  // The Data API fields move only with a read of them (stats_updated_at set); otherwise the stored ones stand. Revenue
+  // follows the latest access (null again when the scope or the Partner Program is gone). Reach (impressions,
+  // click-through rate) is not set here: storeReach recomputes it from the stored days. Curves read this sync replace
+  // the stored ones; the others stay.
   for (const batch of chunks(rows)) {
-    await tx
-      .insert(youtubeVideos)
-      .values(batch)
-      .onConflictDoUpdate({
-        target: youtubeVideos.contentItemId,
-        set: {
-          connectionId: sql`excluded.connection_id`,
-          videoId: sql`excluded.video_id`,
-          // The Data API fields move only with a read of them (stats_updated_at set); otherwise the stored ones stand.
-          durationSeconds: sql`case when excluded.stats_updated_at is null then ${stored}.duration_seconds else excluded.duration_seconds end`,
-          thumbnailUrl: sql`case when excluded.stats_updated_at is null then ${stored}.thumbnail_url else excluded.thumbnail_url end`,
-          views: sql`case when excluded.stats_updated_at is null then ${stored}.views else excluded.views end`,
-          likes: sql`case when excluded.stats_updated_at is null then ${stored}.likes else excluded.likes end`,
-          comments: sql`case when excluded.stats_updated_at is null then ${stored}.comments else excluded.comments end`,
-          shares: sql`excluded.shares`,
-          watchTimeMinutes: sql`excluded.watch_time_minutes`,
-          averageViewDurationSeconds: sql`excluded.average_view_duration_seconds`,
-          averageViewPercentage: sql`excluded.average_view_percentage`,
-          subscribersGained: sql`excluded.subscribers_gained`,
-          // Revenue follows the latest access: null again when the scope or the Partner Program is gone.
-          estimatedRevenue: sql`excluded.estimated_revenue`,
-          estimatedAdRevenue: sql`excluded.estimated_ad_revenue`,
-          cpm: sql`excluded.cpm`,
-          monetizedPlaybacks: sql`excluded.monetized_playbacks`,
-          // Reach (impressions, click-through rate) is not set here: storeReach recomputes it from the stored days.
-          // Curves read this sync replace the stored ones; the others stay.
-          retention: sql`coalesce(excluded.retention, ${stored}.retention)`,
-          retentionFetchedAt: sql`coalesce(excluded.retention_fetched_at, ${stored}.retention_fetched_at)`,
-          earlyViews: sql`coalesce(excluded.early_views, ${stored}.early_views)`,
-          earlyViewsComplete: sql`excluded.early_views_complete or ${stored}.early_views_complete`,
-          statsUpdatedAt: sql`coalesce(excluded.stats_updated_at, ${stored}.stats_updated_at)`,
-        },
-      });
+    const insert = insertRows(youtubeVideos, batch);
+    if (!insert) continue;
+    await tx.execute(sql`${insert}
+      on conflict (content_item_id) do update set
+        connection_id = excluded.connection_id,
+        video_id = excluded.video_id,
+        duration_seconds = case when excluded.stats_updated_at is null then youtube_videos.duration_seconds else excluded.duration_seconds end,
+        thumbnail_url = case when excluded.stats_updated_at is null then youtube_videos.thumbnail_url else excluded.thumbnail_url end,
+        views = case when excluded.stats_updated_at is null then youtube_videos.views else excluded.views end,
+        likes = case when excluded.stats_updated_at is null then youtube_videos.likes else excluded.likes end,
+        comments = case when excluded.stats_updated_at is null then youtube_videos.comments else excluded.comments end,
+        shares = excluded.shares,
+        watch_time_minutes = excluded.watch_time_minutes,
+        average_view_duration_seconds = excluded.average_view_duration_seconds,
+        average_view_percentage = excluded.average_view_percentage,
+        subscribers_gained = excluded.subscribers_gained,
+        estimated_revenue = excluded.estimated_revenue,
+        estimated_ad_revenue = excluded.estimated_ad_revenue,
+        cpm = excluded.cpm,
+        monetized_playbacks = excluded.monetized_playbacks,
+        retention = coalesce(excluded.retention, youtube_videos.retention),
+        retention_fetched_at = coalesce(excluded.retention_fetched_at, youtube_videos.retention_fetched_at),
+        early_views = coalesce(excluded.early_views, youtube_videos.early_views),
+        early_views_complete = excluded.early_views_complete or youtube_videos.early_views_complete,
+        stats_updated_at = coalesce(excluded.stats_updated_at, youtube_videos.stats_updated_at)`);
   }
 
   if (extras.reach.days.length > 0) await storeReach(tx, connectionId, extras.reach.days, itemIds);
 
   const trafficRows = [...new Map(extras.channelTraffic.map((row) => [`${row.date}|${row.sourceType}`, { connectionId, ...row }])).values()];
-  for (const batch of chunks(trafficRows, 1000)) {
-    await tx
-      .insert(youtubeChannelTraffic)
-      .values(batch)
-      .onConflictDoUpdate({
-        target: [youtubeChannelTraffic.connectionId, youtubeChannelTraffic.date, youtubeChannelTraffic.sourceType],
-        set: { views: sql`excluded.views`, watchTimeMinutes: sql`excluded.watch_time_minutes` },
-      });
+  for (const batch of chunks(trafficRows)) {
+    const insert = insertRows(youtubeChannelTraffic, batch);
+    if (insert) await tx.execute(sql`${insert} on conflict (connection_id, date, source_type) do update set views = excluded.views, watch_time_minutes = excluded.watch_time_minutes`);
   }
 
   // A video's traffic sources are replaced as a whole: a source that no longer appears must not linger.
@@ -172,14 +167,14 @@ export async function storeYoutubeSync(tx: Executor, connectionId: number, extra
   if (readTraffic.length > 0) {
     await tx.delete(youtubeVideoTraffic).where(inArray(youtubeVideoTraffic.contentItemId, readTraffic.map((entry) => entry.contentItemId)));
     const values = readTraffic.flatMap(({ contentItemId, sources }) => [...new Map(sources.map((source) => [source.sourceType, { contentItemId, ...source, asOf: now }])).values()]);
-    for (const batch of chunks(values, 1000)) await tx.insert(youtubeVideoTraffic).values(batch);
+    for (const batch of chunks(values)) await executeInsert(tx, insertRows(youtubeVideoTraffic, batch));
   }
 
   // Each period read replaces that period's rows.
   for (const period of extras.demographics) {
     await tx.delete(youtubeDemographics).where(and(eq(youtubeDemographics.connectionId, connectionId), eq(youtubeDemographics.periodDays, period.periodDays)));
     const values = [...new Map(period.rows.map((row) => [`${row.demographicType}|${row.demographicValue}`, { connectionId, periodDays: period.periodDays, ...row, asOf: now }])).values()];
-    for (const batch of chunks(values, 1000)) await tx.insert(youtubeDemographics).values(batch);
+    for (const batch of chunks(values)) await executeInsert(tx, insertRows(youtubeDemographics, batch));
   }
 }
 
@@ -204,7 +199,7 @@ async function storeReach(tx: Executor, connectionId: number, days: YoutubeSyncE
       return contentItemId === undefined || video.impressions <= 0 ? [] : [{ contentItemId, connectionId, date: day.date, impressions: video.impressions, clicks: video.clicks }];
     }),
   );
-  for (const batch of chunks(values, 1000)) await tx.insert(youtubeVideoReach).values(batch);
+  for (const batch of chunks(values)) await executeInsert(tx, insertRows(youtubeVideoReach, batch));
   await tx.execute(sql`
     update youtube_videos v
     set impressions = totals.impressions,
