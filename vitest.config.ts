@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import HeavyFirstSequencer from './scripts/heavy-first-sequencer.ts';
 
 // Three kinds of tests:
 // - server: the server's own tests, most on a real database (PGlite, or PostgreSQL with DATABASE_URL) over real HTTP;
@@ -12,6 +13,8 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: one worker on CI's two. Most server tests wait on a
     // database or a child process as much as they compute, so two workers keep both cores busy.
     maxWorkers: Math.max(2, os.availableParallelism()),
+    // The longest files first, also on a fresh clone without Vitest's cache of durations.
+    sequence: { sequencer: HeavyFirstSequencer },
     projects: [
       {
         test: {
