@@ -1,13 +1,25 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import HeavyFirstSequencer from './scripts/heavy-first-sequencer.ts';
 
-// Three kinds of tests:
+// Three kinds of tests (four projects):
 // - server: the server's own tests, most on a real database (PGlite, or PostgreSQL with DATABASE_URL) over real HTTP;
 // - sandbox: the sandbox stand-ins and the contract, which never touch the database (CI runs them once, not per
 //   database);
-// - web: the web app's pure functions and components (jsdom).
+// - web and web-mocking: the web app's pure functions and components (jsdom); web-mocking holds the files that
+//   replace modules, each isolated.
 // `npm run test:unit` runs all three; `npm run test:server` only what depends on the database.
+/**
+ * The web test files that need a module graph of their own, found by reading them: those that replace a module
+ * (vi.mock, vi.doMock, vi.resetModules) and those marked `@own-module-graph` (one that imports a module afresh).
+ */
+const webTestsThatMock = readdirSync('web/src', { recursive: true, encoding: 'utf8' })
+  .filter((file) => /\.test\.tsx?$/.test(file))
+  .map((file) => path.join('web/src', file))
+  .filter((file) => /vi\.(mock|doMock|resetModules)\(|@own-module-graph/.test(readFileSync(file, 'utf8')));
+
 export default defineConfig({
   test: {
     // Vitest's default is one worker fewer than the cores: one worker on CI's two. Most server tests wait on a
@@ -45,6 +57,20 @@ export default defineConfig({
           name: 'web',
           environment: 'jsdom',
           include: ['web/src/**/*.test.{ts,tsx}'],
+          exclude: webTestsThatMock,
+          setupFiles: ['./web/src/test/setup.ts'],
+          // Each file still gets its own DOM; the files share a worker's modules (React, chart.js, the app) instead of
+          // importing them again each: the web tests took 141 s of CPU isolated, 34 s shared (issue 26).
+          isolate: false,
+        },
+      },
+      {
+        test: {
+          // The web tests that replace a module or import one afresh: each on its own module graph, so one file's
+          // stand-in never reaches another file's imports.
+          name: 'web-mocking',
+          environment: 'jsdom',
+          include: webTestsThatMock.length > 0 ? webTestsThatMock : ['web/src/no-such-file'],
           setupFiles: ['./web/src/test/setup.ts'],
         },
       },

@@ -36,7 +36,7 @@ const phases: { name: string; commands: Command[] }[] = [
       npm('lint', ['run', 'lint']),
       // Two workers: the type checks and lint are over in about a minute and a half, and one worker alone left a core
       // idle for the minute and a half after.
-      vitest('sandbox and web app tests', ['--project', 'sandbox', '--project', 'web', '--maxWorkers=2'], onPglite),
+      vitest('sandbox and web app tests', ['--project', 'sandbox', '--project', 'web', '--project', 'web-mocking', '--maxWorkers=2'], onPglite),
     ],
   },
   {

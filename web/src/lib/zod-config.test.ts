@@ -1,4 +1,5 @@
 // checklist 15: the bundle must raise no CSP violation; zod's eval probe and compiled parsers would (no 'unsafe-eval').
+// @own-module-graph: it imports zod and the contract afresh (vitest.config.ts), as the app's entry does.
 import { afterEach, expect, it, vi } from 'vitest';
 import entry from '../main.tsx?raw';
 import configuration from './zod-config.ts?raw';
