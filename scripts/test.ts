@@ -4,7 +4,7 @@
 //   2. the server's tests: on the embedded PGlite, and, when DATABASE_URL is set, on that PostgreSQL at the same time
 //      (each run makes its own databases from its own template);
 //   3. the end-to-end journeys in Chromium, on PostgreSQL when DATABASE_URL is set (the faster of the two for the
-//      syncs the journeys run), else on PGlite.
+//      syncs the journeys run), else on PGlite, against the web app built in phase 1 (or by .ci/run just before).
 // A phase starts only when the one before passed. Each command's output is printed whole when it ends, so the log
 // reads one command at a time. `.ci/run` runs this with DATABASE_URL set, which covers both databases.
 import { spawn } from 'node:child_process';
@@ -28,10 +28,15 @@ delete onPglite.DATABASE_URL;
 const npm = (name: string, args: string[], env: NodeJS.ProcessEnv = process.env): Command => ({ name, args: ['npm', ...args], env });
 const vitest = (name: string, args: string[], env: NodeJS.ProcessEnv): Command => ({ name, args: ['npx', 'vitest', 'run', ...args], env });
 
+// The journeys run against the built web app. `.ci/run` has just built it (scripts/build-release.sh, as the Dockerfile
+// does) and says so; otherwise it is built in the first phase, beside the checks, instead of alone before the journeys.
+const webBuilt = process.env.WEB_BUILD_FRESH === '1';
+
 const phases: { name: string; commands: Command[] }[] = [
   {
     name: 'checks that need no database',
     commands: [
+      ...(webBuilt ? [] : [npm('web build', ['run', 'build'])]),
       npm('type checks', ['run', 'typecheck']),
       npm('lint', ['run', 'lint']),
       // Two workers: the type checks and lint are over in about a minute and a half, and one worker alone left a core
@@ -52,7 +57,7 @@ const phases: { name: string; commands: Command[] }[] = [
   },
   {
     name: `end-to-end journeys in Chromium on ${databaseUrl ? 'PostgreSQL' : 'PGlite'}`,
-    commands: [npm('end-to-end journeys', ['run', 'test:e2e'])],
+    commands: [{ name: 'end-to-end journeys', args: ['npx', 'playwright', 'test'], env: process.env }],
   },
 ];
 
