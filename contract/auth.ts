@@ -91,3 +91,20 @@ export const resendConfirmationResponse = z.object({ message: z.string() });
 export const meResponse = user;
 
 export const logoutResponse = z.object({ message: z.string() });
+
+/** POST /api/auth/password-reset: mails a reset link if an account has the address (the same answer either way). */
+export const passwordResetRequest = z.strictObject({ email });
+export type PasswordResetRequest = z.infer<typeof passwordResetRequest>;
+export const passwordResetResponse = z.object({ message: z.string() });
+
+/** POST /api/auth/password-reset/confirm: the link's userId and token, and the new password (sign-up's rules). */
+export const passwordResetConfirmRequest = z.strictObject({
+  userId: confirmEmailRequest.shape.userId,
+  token: confirmEmailRequest.shape.token,
+  password,
+});
+export type PasswordResetConfirmRequest = z.infer<typeof passwordResetConfirmRequest>;
+export const passwordResetConfirmResponse = z.object({ message: z.string() });
+
+/** How long a password reset link works. */
+export const PASSWORD_RESET_LINK_MINUTES = 60;

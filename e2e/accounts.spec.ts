@@ -109,6 +109,58 @@ test.describe('accounts', () => {
     await expectAccessible(page);
   });
 
+  test('forgot password: the emailed link sets a new password on a phone, signs out the old session, and works once', async ({ browser, page, server, smtp }) => {
+    const problems = watchPageProblems(page);
+    const account = await createConfirmedAccount(server, smtp);
+    // A session elsewhere, which the reset must end.
+    const elsewhere = await browser.newPage();
+    await signInThroughUi(elsewhere, server, account);
+    await expect(elsewhere).toHaveURL(/\/(dashboard|billing)$/);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.baseUrl}/login`);
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await expect(page).toHaveURL(/\/forgot-password$/);
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByRole('button', { name: 'Email me a reset link' }).click();
+    await expect(page.getByText('Check your inbox')).toBeVisible();
+
+    const mail = await smtp.waitFor((message) => message.to.includes(account.email) && message.subject === 'Reset your Analytics Hub password');
+    expect(mail.text).toContain(account.username);
+    const link = new URL(/https?:\/\/\S+\/reset-password\?\S+/.exec(mail.text)![0]);
+    const resetPath = `${link.pathname}${link.search}`;
+    await page.goto(`${server.baseUrl}${resetPath}`);
+    // The token leaves the address bar at once.
+    await expect(page).toHaveURL(/\/reset-password$/);
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+    await page.getByLabel('New password', { exact: true }).fill('a brand new passphrase');
+    await page.getByLabel('Repeat the new password').fill('a brand new passphrase');
+    await page.getByRole('button', { name: 'Save new password' }).click();
+    await expect(page.getByText('Password changed', { exact: true })).toBeVisible();
+
+    // The other session is over: its next request lands on the login screen.
+    await elsewhere.reload();
+    await expect(elsewhere).toHaveURL(/\/login$/);
+    await elsewhere.close();
+
+    await page.getByRole('link', { name: 'Sign in', exact: true }).click();
+    await page.getByLabel('Username').fill(account.username);
+    await page.getByLabel('Password').fill('a brand new passphrase');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page).toHaveURL(/\/(dashboard|billing)$/);
+
+    // The link works once.
+    await page.goto(`${server.baseUrl}${resetPath}`);
+    await page.getByLabel('New password', { exact: true }).fill('another new passphrase');
+    await page.getByLabel('Repeat the new password').fill('another new passphrase');
+    await page.getByRole('button', { name: 'Save new password' }).click();
+    await expect(page.getByText('This password reset link is invalid, used or expired. Ask for a new one.')).toBeVisible();
+    expect(problems).toEqual([]);
+  });
+
   test('landing and login pages are accessible and fit a phone screen', async ({ page, server }) => {
     const problems = watchPageProblems(page);
     await page.setViewportSize({ width: 375, height: 812 });

@@ -26,6 +26,7 @@ import { createApiTokensRepository } from './modules/api-tokens/api-tokens.repos
 import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.ts';
 import { createApiTokensService } from './modules/api-tokens/api-tokens.service.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
+import { createPasswordResetService } from './modules/accounts/password-reset.ts';
 import { createAnalyticsCache, pruneAnalyticsCache } from './modules/analytics/analytics-cache.ts';
 import { createAnalyticsRepository, FOLLOWER_TYPES } from './modules/analytics/analytics.repository.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
@@ -221,15 +222,26 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   const metrics = createMetrics({ db });
   metrics.observeHttp(app);
   const rateLimiter = createRateLimiter({ db, clock });
+  const accountsRepository = createAccountsRepository(db);
+  const authResponseFloor = createResponseFloor(config.authResponseFloorMs);
   const accounts = createAccountsService({
-    repository: createAccountsRepository(db),
+    repository: accountsRepository,
     rateLimiter,
     mailer,
     clock,
     publicUrl: config.publicUrl,
     logger: app.log,
     registerLimitPerIp: config.registerLimitPerIpPerHour,
-    responseFloor: createResponseFloor(config.authResponseFloorMs),
+    responseFloor: authResponseFloor,
+  });
+  const passwordReset = createPasswordResetService({
+    repository: accountsRepository,
+    rateLimiter,
+    mailer,
+    clock,
+    publicUrl: config.publicUrl,
+    logger: app.log,
+    responseFloor: authResponseFloor,
   });
   const apiTokens = createApiTokensService({ repository: createApiTokensRepository(db), rateLimiter, clock, logger: app.log, rateLimit: config.apiTokenRateLimit });
   const requireUser = createRequireUser(accounts, apiTokens);
@@ -359,7 +371,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
       return reply.status(404).send({ message: 'This process only works jobs (ROLE=worker): it answers /api/health and /api/ready.', code: 'not_found' });
     });
   }
-  accountsRoutes(app, { accounts, requireUser });
+  accountsRoutes(app, { accounts, passwordReset, requireUser });
   await billingRoutes(app, { billing, requireUser });
   platformsRoutes(app, { platforms });
   syncRoutes(app, { requests: createSyncRequests({ repository: syncRepository, platformsRepository, requestNow: syncJobs.requestNow, intervalMs: syncIntervalMs }) });

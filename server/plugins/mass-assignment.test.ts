@@ -31,6 +31,8 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   'POST /api/auth/resend-confirmation': () => ({ email: 'masshopeful@example.com' }),
   'POST /api/auth/login': () => ({ username: 'nobody_here', password: 'not the password' }),
   'POST /api/auth/confirm-email': () => ({ userId: user.userId, token: 'A'.repeat(43) }),
+  'POST /api/auth/password-reset': () => ({ email: 'masshopeful@example.com' }),
+  'POST /api/auth/password-reset/confirm': () => ({ userId: user.userId, token: 'A'.repeat(43), password: 'a long enough passphrase' }),
   'POST /api/stripe/sync': () => ({}),
   'POST /api/stripe/create-checkout-session': () => ({}),
   'POST /api/stripe/create-portal-session': () => ({}),
@@ -100,7 +102,7 @@ describe('checklist 17: mass assignment', () => {
       if (!(key in VALID_BODIES)) continue;
       for (const [field, value] of Object.entries(SMUGGLED())) {
         const body = { ...VALID_BODIES[key]!(), [field]: value };
-        // confirm-email takes a userId of its own: smuggling one there is just another (refused) link.
+        // confirm-email and password-reset/confirm take a userId of their own: smuggling one there is just another (refused) link.
         const ownField = field === 'userId' && 'userId' in VALID_BODIES[key]!();
         const response = await server.request(method, pathOf(path), { token: user.token, body });
         expect({ key, field, status: response.status }).toEqual({ key, field, status: 400 });

@@ -41,6 +41,19 @@ export const emailConfirmationTokens = pgTable(
   (table) => [index('email_confirmation_tokens_user_idx').on(table.userId)],
 );
 
+/** A password reset link (issue 25): one per account, the newest replacing any earlier; single use, an hour. */
+export const passwordResetTokens = pgTable('password_reset_tokens', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** SHA-256 of the token; the token itself is only ever in the email. */
+  tokenHash: text('token_hash').notNull(),
+  /** The address the link was sent to: after an email change the link no longer works. */
+  email: text('email').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
 export const sessions = pgTable(
   'sessions',
   {

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { emailConfirmationTokens, sessions, subscriptions, users } from '../../db/schema.ts';
+import { emailConfirmationTokens, passwordResetTokens, pendingEmailChanges, sessions, subscriptions, users } from '../../db/schema.ts';
 import type { SubscriptionAccessFields } from '../billing/subscription-state.ts';
 import { platformDataFingerprint } from '../../db/platform-data-fingerprint.ts';
 
@@ -99,6 +99,43 @@ export function createAccountsRepository(db: Database) {
 
     async markEmailConfirmed(userId: number, at: Date) {
       await db.update(users).set({ emailConfirmedAt: at }).where(eq(users.id, userId));
+    },
+
+    /** Stores the account's reset link, replacing any earlier one: only the newest link works. */
+    async replacePasswordResetToken(values: typeof passwordResetTokens.$inferInsert) {
+      await db
+        .insert(passwordResetTokens)
+        .values(values)
+        .onConflictDoUpdate({
+          target: passwordResetTokens.userId,
+          set: { tokenHash: values.tokenHash, email: values.email, expiresAt: values.expiresAt, createdAt: values.createdAt },
+        });
+    },
+
+    /** Deletes and returns the reset link in one statement: it works once, even when two requests race. */
+    async consumePasswordResetToken(userId: number, tokenHash: string) {
+      const [row] = await db
+        .delete(passwordResetTokens)
+        .where(and(eq(passwordResetTokens.userId, userId), eq(passwordResetTokens.tokenHash, tokenHash)))
+        .returning();
+      return row;
+    },
+
+    /**
+     * Sets a new password from a reset link and ends every session of the account, and any email change waiting for
+     * confirmation (it may be an intruder's). The link proved the address, so an unconfirmed one is confirmed.
+     * Answers how many sessions ended.
+     */
+    async resetPassword(userId: number, passwordHash: string, at: Date): Promise<number> {
+      return db.transaction(async (tx) => {
+        await tx
+          .update(users)
+          .set({ passwordHash, emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, ${at.toISOString()}::timestamptz)` })
+          .where(eq(users.id, userId));
+        await tx.delete(pendingEmailChanges).where(eq(pendingEmailChanges.userId, userId));
+        const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
+        return ended.length;
+      });
     },
 
     async insertSession(values: typeof sessions.$inferInsert) {

@@ -7,6 +7,10 @@ import {
   loginResponse,
   logoutResponse,
   meResponse,
+  passwordResetConfirmRequest,
+  passwordResetConfirmResponse,
+  passwordResetRequest,
+  passwordResetResponse,
   registerRequest,
   registerResponse,
   resendConfirmationRequest,
@@ -14,8 +18,12 @@ import {
 } from '#contract/auth.ts';
 import { currentUser } from '../../plugins/authentication.ts';
 import type { AccountsService } from './accounts.service.ts';
+import type { PasswordResetService } from './password-reset.ts';
 
-export function accountsRoutes(app: FastifyInstance, { accounts, requireUser }: { accounts: AccountsService; requireUser: preHandlerAsyncHookHandler }) {
+export function accountsRoutes(
+  app: FastifyInstance,
+  { accounts, passwordReset, requireUser }: { accounts: AccountsService; passwordReset: PasswordResetService; requireUser: preHandlerAsyncHookHandler },
+) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.post('/api/auth/register', { schema: { body: registerRequest, response: { 201: registerResponse } } }, async (request, reply) => {
@@ -35,6 +43,16 @@ export function accountsRoutes(app: FastifyInstance, { accounts, requireUser }: 
     '/api/auth/resend-confirmation',
     { schema: { body: resendConfirmationRequest, response: { 202: resendConfirmationResponse } } },
     async (request, reply) => reply.status(202).send(await accounts.resendConfirmation(request.body.email, request.ip)),
+  );
+
+  routes.post(
+    '/api/auth/password-reset',
+    { schema: { body: passwordResetRequest, response: { 202: passwordResetResponse } } },
+    async (request, reply) => reply.status(202).send(await passwordReset.request(request.body.email, request.ip)),
+  );
+
+  routes.post('/api/auth/password-reset/confirm', { schema: { body: passwordResetConfirmRequest, response: { 200: passwordResetConfirmResponse } } }, async (request) =>
+    passwordReset.confirm(request.body),
   );
 
   routes.get('/api/auth/me', { preHandler: requireUser, schema: { response: { 200: meResponse } } }, async (request) =>

@@ -2,7 +2,7 @@
 import { DASHBOARD_ROUTE, LOGIN_ROUTE, UPGRADE_ROUTE } from '../lib/routes';
 
 export const AUTH_ROUTES = ['/dashboard', '/analytics', '/youtube', '/income', '/platforms', '/billing', '/settings'] as const;
-export const PUBLIC_ROUTES = ['/', '/login', '/confirm-email', '/resend-confirmation'] as const;
+export const PUBLIC_ROUTES = ['/', '/login', '/confirm-email', '/resend-confirmation', '/forgot-password', '/reset-password'] as const;
 export const BILLING_ROUTE = '/billing';
 /** Account management (and deletion) works for every signed-in user, subscribed or not. */
 export const SETTINGS_ROUTE = '/settings';

@@ -16,6 +16,12 @@ const ConfirmEmailPage = lazy(async () => ({
 const ResendConfirmationPage = lazy(async () => ({
   default: (await import('../features/auth/components/resend-confirmation-page')).ResendConfirmationPage,
 }));
+const ForgotPasswordPage = lazy(async () => ({
+  default: (await import('../features/auth/components/forgot-password-page')).ForgotPasswordPage,
+}));
+const ResetPasswordPage = lazy(async () => ({
+  default: (await import('../features/auth/components/reset-password-page')).ResetPasswordPage,
+}));
 const ConfirmEmailChangePage = lazy(async () => ({
   default: (await import('../features/settings/components/confirm-email-change-page')).ConfirmEmailChangePage,
 }));
@@ -48,6 +54,8 @@ export function AppRoutes() {
               <Route path="/login" element={<LoginPage />} />
               <Route path="/confirm-email" element={<ConfirmEmailPage />} />
               <Route path="/resend-confirmation" element={<ResendConfirmationPage />} />
+              <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+              <Route path="/reset-password" element={<ResetPasswordPage />} />
               <Route path="/confirm-email-change" element={<ConfirmEmailChangePage />} />
               <Route path="/account-deleted" element={<AccountDeletedPage />} />
               <Route path="/unsubscribe" element={<UnsubscribePage />} />

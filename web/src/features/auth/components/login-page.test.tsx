@@ -67,6 +67,13 @@ afterEach(() => {
 });
 
 describe('LoginPage', () => {
+  it('offers “Forgot password?” when signing in, not when signing up', () => {
+    renderLogin();
+    expect(screen.getByRole('link', { name: 'Forgot password?' }).getAttribute('href')).toBe('/forgot-password');
+    fireEvent.click(screen.getByRole('button', { name: "Don't have an account? Sign up" }));
+    expect(screen.queryByRole('link', { name: 'Forgot password?' })).toBeNull();
+  });
+
   it('starts in sign-in mode', () => {
     renderLogin();
     expect(screen.getByRole('heading', { level: 1, name: 'Analytics Hub' })).toBeTruthy();

@@ -187,6 +187,13 @@ export function LoginPage() {
             value={fields.password}
             onChange={update('password')}
           />
+          {signingUp ? null : (
+            <p className="-mt-2 text-right text-sm">
+              <Link to="/forgot-password" className="rounded font-medium text-indigo-300 underline-offset-2 hover:text-indigo-200 hover:underline">
+                Forgot password?
+              </Link>
+            </p>
+          )}
           {signingUp ? (
             <div className="grid gap-4 sm:grid-cols-2">
               <TextField
