@@ -19,7 +19,9 @@ interface DialogProps {
 
 /**
  * A modal on the native <dialog> element: the browser traps focus, closes on Escape, renders in the top layer
- * and gives focus back to the opener when it closes.
+ * and gives focus back to the opener when it closes. It also closes from its × button (last in the focus order, so
+ * the first field or button still takes focus on open) and on a tap or click outside it (on the backdrop): on a
+ * phone there is no Escape key.
  */
 export function Dialog({ open, onClose, title, children, footer, role = 'dialog', size = 'md', describedByBody = true }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -50,16 +52,30 @@ export function Dialog({ open, onClose, title, children, footer, role = 'dialog'
         event.preventDefault();
         onClose();
       }}
+      // The content fills the dialog box, so a click whose target is the dialog itself landed on the backdrop.
+      onClick={(event) => {
+        if (event.target === event.currentTarget) onClose();
+      }}
       className={`m-auto w-[calc(100%-2rem)] ${size === 'lg' ? 'max-w-3xl' : 'max-w-lg'} rounded-xl border border-slate-700 bg-slate-900 p-0 text-slate-100 shadow-2xl`}
     >
-      <div className="p-6">
-        <h2 id={titleId} className="text-lg font-semibold text-white">
+      <div className="relative p-6">
+        <h2 id={titleId} className="pr-10 text-lg font-semibold text-white">
           {title}
         </h2>
         <div id={bodyId} className="mt-3 text-sm text-slate-300">
           {children}
         </div>
         {footer ? <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{footer}</div> : null}
+        <button
+          type="button"
+          onClick={onClose}
+          aria-label={`Close ${title}`}
+          className="absolute right-3 top-3 flex size-10 items-center justify-center rounded-lg text-slate-400 hover:bg-slate-800 hover:text-white"
+        >
+          <svg className="size-5" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+            <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
+          </svg>
+        </button>
       </div>
     </dialog>
   );
