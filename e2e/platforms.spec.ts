@@ -37,7 +37,13 @@ test.describe('platform connections', () => {
     await expect(page.getByText('No platforms connected yet')).toHaveCount(0);
 
     await page.getByRole('link', { name: 'Platforms' }).click();
+    // "Connected" on a card is a status; disconnecting asks first, naming the account and what is deleted.
+    await expect(page.getByRole('button', { name: /^Connected/ })).toHaveCount(0);
     await page.getByRole('button', { name: /^Disconnect TikTok/ }).first().click();
+    const confirm = page.getByRole('alertdialog', { name: 'Disconnect TikTok?' });
+    await expect(confirm).toContainText('It cannot be undone.');
+    await expectAccessible(page);
+    await confirm.getByRole('button', { name: 'Disconnect', exact: true }).click();
     // The scheduler may be running YouTube's first sync meanwhile: on the embedded database its storing transaction
     // (~1,200 videos) holds every other statement, the disconnection's too, for seconds under load.
     await expect(accounts.getByText('TikTok', { exact: true })).toHaveCount(0, { timeout: 45_000 });

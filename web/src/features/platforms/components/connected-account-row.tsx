@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { ConnectionSyncStatus } from '#contract/analytics.ts';
 import { PLATFORMS_WITH_UNNAMED_CURRENCY } from '#contract/platforms.ts';
 import { wordList } from '#contract/words.ts';
@@ -21,8 +22,9 @@ import { deleteConnectionMutationOptions } from '../api/delete-connection';
 import { startOAuthConnectionMutationOptions } from '../api/get-oauth-auth-url';
 import { syncStatusQueryOptions } from '../../../lib/sync-status';
 import { serverMessage } from '../utils/action-error';
-import { lastSyncedText, syncTroubleText } from '../utils/connection-display';
+import { accountName, lastSyncedText, syncTroubleText } from '../utils/connection-display';
 import { CampaignCurrency } from './campaign-currency';
+import { DisconnectDialog } from './disconnect-dialog';
 
 function SyncIcon() {
   return (
@@ -79,10 +81,17 @@ export function ConnectedAccountRow({ connection, syncState }: ConnectedAccountR
     onSuccess: () => reload.schedule([...connectionDependentQueryKeys, syncStatusQueryOptions().queryKey]),
     onError: (error) => logError(`Sync of ${who} (connection ${connection.id}) failed`, error),
   });
+  const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
     ...deleteConnectionMutationOptions(),
-    onSuccess: () => invalidateConnectionData(queryClient),
-    onError: (error) => logError(`Disconnecting ${who} (connection ${connection.id}) failed`, error),
+    onSuccess: () => {
+      setConfirming(false);
+      return invalidateConnectionData(queryClient);
+    },
+    onError: (error) => {
+      setConfirming(false);
+      logError(`Disconnecting ${who} (connection ${connection.id}) failed`, error);
+    },
   });
   const reconnect = useMutation({
     ...startOAuthConnectionMutationOptions(),
@@ -166,7 +175,7 @@ export function ConnectedAccountRow({ connection, syncState }: ConnectedAccountR
           aria-label={remove.isPending ? undefined : `Disconnect ${who}`}
           onClick={() => {
             resetErrors();
-            remove.mutate(connection.id);
+            setConfirming(true);
           }}
         >
           {remove.isPending ? <Spinner /> : null}
@@ -191,6 +200,16 @@ export function ConnectedAccountRow({ connection, syncState }: ConnectedAccountR
           {error}
         </p>
       ) : null}
+      <DisconnectDialog
+        open={confirming}
+        platformName={connection.platformName}
+        accounts={[accountName(connection)]}
+        pending={remove.isPending}
+        onConfirm={() => remove.mutate(connection.id)}
+        onClose={() => {
+          if (!remove.isPending) setConfirming(false);
+        }}
+      />
     </li>
   );
 }

@@ -190,8 +190,13 @@ describe('PlatformsPage', () => {
     expect(within(rows[2]!).getByRole('button', { name: 'Reconnect Twitter @maya_x' })).toBeTruthy();
     expect(within(rows[0]!).queryByRole('button', { name: /Reconnect/ })).toBeNull();
 
-    expect(within(await platformCard('YouTube')).getByRole('button', { name: 'Connected YouTube' })).toBeTruthy();
-    expect(within(await platformCard('Patreon')).getByRole('button', { name: 'Connected Patreon' })).toBeTruthy();
+    // "Connected" is a status, never a button; disconnecting is its own button.
+    for (const name of ['YouTube', 'Patreon']) {
+      const card = await platformCard(name);
+      expect(within(card).getByText('Connected')).toBeTruthy();
+      expect(within(card).queryByRole('button', { name: /^Connected/ })).toBeNull();
+      expect(within(card).getByRole('button', { name: `Disconnect ${name}` })).toBeTruthy();
+    }
   });
 
   it('says which numbers a declined TikTok permission leaves out, and offers to ask again without forcing it', async () => {
@@ -252,7 +257,7 @@ describe('PlatformsPage', () => {
     expect(((await screen.findByLabelText(/Campaign currency/)) as HTMLSelectElement).value).toBe('EUR');
   });
 
-  it("disconnects a connected platform on click, saying 'Disconnecting...' meanwhile", async () => {
+  it("disconnects a platform only after a confirmation naming the account and what is deleted, saying 'Disconnecting...' meanwhile", async () => {
     const disconnect = deferred();
     let connected = true;
     const server = mockServer({
@@ -261,19 +266,28 @@ describe('PlatformsPage', () => {
       'DELETE /api/oauth/youtube/disconnect': () => disconnect.promise,
     });
     renderPage();
-    fireEvent.click(await within(await platformCard('YouTube')).findByRole('button', { name: 'Connected YouTube' }));
-    expect(await within(await platformCard('YouTube')).findByRole('button', { name: 'Disconnecting...' })).toHaveProperty(
-      'disabled',
-      true,
-    );
+    fireEvent.click(await within(await platformCard('YouTube')).findByRole('button', { name: 'Disconnect YouTube' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Disconnect YouTube?' });
+    expect(dialog.textContent).toContain('This disconnects Maya Creates (@maya) from Analytics Hub and deletes what we stored for it');
+    expect(dialog.textContent).toContain('It cannot be undone.');
+    // Keeping it sends nothing.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep connected' }));
+    expect(server.count('DELETE /api/oauth/youtube/disconnect')).toBe(0);
+
+    fireEvent.click(within(await platformCard('YouTube')).getByRole('button', { name: 'Disconnect YouTube' }));
+    fireEvent.click(within(await screen.findByRole('alertdialog', { name: 'Disconnect YouTube?' })).getByRole('button', { name: 'Disconnect' }));
+    // The dialog stays while the call runs, saying so; the card's Disconnect waits too.
+    expect(await screen.findByRole('button', { name: 'Disconnecting...' })).toHaveProperty('disabled', true);
+    expect(within(await platformCard('YouTube')).getByRole('button', { name: 'Disconnect YouTube' })).toHaveProperty('disabled', true);
     connected = false;
     disconnect.resolve({ status: 200, body: { message: 'Disconnected', disconnected: 1 } });
     expect(await screen.findByText('No platforms connected')).toBeTruthy();
     expect(within(await platformCard('YouTube')).getByRole('button', { name: 'Connect YouTube' })).toBeTruthy();
+    expect(server.count('DELETE /api/oauth/youtube/disconnect')).toBe(1);
     expect(server.count('GET /api/platformconnections')).toBe(2);
   });
 
-  it('disconnects one account from its row, and reports a failure inline', async () => {
+  it('disconnects one account from its row after a confirmation, and reports a failure inline', async () => {
     const server = mockServer({
       ...base,
       'GET /api/platformconnections': { status: 200, body: [connection({})] },
@@ -281,6 +295,10 @@ describe('PlatformsPage', () => {
     });
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Disconnect YouTube @maya' }));
+    expect(server.count('DELETE /api/platformconnections/4')).toBe(0);
+    const dialog = await screen.findByRole('alertdialog', { name: 'Disconnect YouTube?' });
+    expect(dialog.textContent).toContain('This disconnects Maya Creates (@maya)');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Disconnect' }));
     expect((await screen.findByRole('alert')).textContent).toBe("Couldn't disconnect @maya. Something went wrong on our side.");
     expect(server.count('DELETE /api/platformconnections/4')).toBe(1);
     expect(consoleError).toHaveBeenCalled();

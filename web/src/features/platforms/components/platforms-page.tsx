@@ -8,7 +8,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { platformConnectionsQueryOptions } from '../../../lib/platform-connections';
 import { platformsQueryOptions } from '../api/get-platforms';
 import { syncStatusQueryOptions } from '../../../lib/sync-status';
-import { isPlatformConnected } from '../utils/connection-display';
+import { connectedAccountNames } from '../utils/connection-display';
 import { ConnectedAccountRow } from './connected-account-row';
 import { PlatformCard } from './platform-card';
 import { TrackProfileForm } from './track-profile-form';
@@ -81,7 +81,7 @@ export function PlatformsPage() {
             key={platform.id}
             platform={platform}
             // While the connections load nothing shows as connected; a click then can only connect.
-            connected={isPlatformConnected(platform.id, connectionList)}
+            accounts={connectedAccountNames(platform.id, connectionList)}
           />
         ))}
       </ul>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionSyncStatus } from '#contract/analytics.ts';
 import type { PlatformConnection } from '../../../lib/platform-connections';
-import { formatTimeOfDay, isPlatformConnected, lastSyncedText, syncTroubleText } from './connection-display';
+import { accountName, connectedAccountNames, formatTimeOfDay, lastSyncedText, syncTroubleText } from './connection-display';
 
 describe('lastSyncedText', () => {
   const now = new Date('2026-03-10T12:00:00Z');
@@ -24,13 +24,17 @@ describe('lastSyncedText', () => {
   });
 });
 
-describe('isPlatformConnected', () => {
-  const connection = { platformId: 1, isActive: true } as PlatformConnection;
-  it('needs an active connection of that platform', () => {
-    expect(isPlatformConnected(1, [connection])).toBe(true);
-    expect(isPlatformConnected(2, [connection])).toBe(false);
-    expect(isPlatformConnected(1, [{ ...connection, isActive: false }])).toBe(false);
-    expect(isPlatformConnected(1, [])).toBe(false);
+describe('connectedAccountNames', () => {
+  const connection = { platformId: 1, isActive: true, platformUsername: 'maya', platformUserId: 'UC1', displayName: 'Maya Lopez' } as PlatformConnection;
+  it('names the active accounts of that platform, by name and handle', () => {
+    expect(connectedAccountNames(1, [connection, { ...connection, platformUsername: null, displayName: null, platformUserId: 'UC2' }])).toEqual(['Maya Lopez (@maya)', 'UC2']);
+    expect(connectedAccountNames(2, [connection])).toEqual([]);
+    expect(connectedAccountNames(1, [{ ...connection, isActive: false }])).toEqual([]);
+    expect(connectedAccountNames(1, [])).toEqual([]);
+  });
+
+  it('does not repeat a name that is the handle', () => {
+    expect(accountName({ ...connection, displayName: '@maya' })).toBe('@maya');
   });
 });
 

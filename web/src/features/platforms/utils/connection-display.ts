@@ -1,7 +1,7 @@
 // The text of a connected account's row, as pure functions so the rules are tested on their own.
 import type { ConnectionSyncStatus } from '#contract/analytics.ts';
 import { formatDate } from '../../../lib/format';
-import type { PlatformConnection } from '../../../lib/platform-connections';
+import { accountHandle, type PlatformConnection } from '../../../lib/platform-connections';
 
 const relativeFormatter = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
 const MINUTE = 60_000;
@@ -23,8 +23,16 @@ export function lastSyncedText(lastSyncedAt: string | null, now: Date = new Date
 }
 
 /** A platform card reads 'Connected' while any of its accounts is connected. */
-export function isPlatformConnected(platformId: number, connections: readonly PlatformConnection[]): boolean {
-  return connections.some((connection) => connection.platformId === platformId && connection.isActive);
+/** The names of the platform's active accounts, as the Connected Accounts list shows them; empty when none is connected. */
+export function connectedAccountNames(platformId: number, connections: readonly PlatformConnection[]): string[] {
+  return connections.filter((connection) => connection.platformId === platformId && connection.isActive).map(accountName);
+}
+
+/** "Maya Lopez (@maya)", or the handle alone when the account has no other name. */
+export function accountName(connection: PlatformConnection): string {
+  const handle = accountHandle(connection);
+  const name = connection.displayName?.trim();
+  return name && name !== handle ? `${name} (${handle})` : handle;
 }
 
 /** '14:02' on the day of `now`, 'Nov 3, 14:02' on another day (24-hour clock, as the report schedule shows it). */
