@@ -101,7 +101,7 @@ export const incomePeriod = z.object({
     /** From patreon_patron_events; null when a campaign has no events stored yet (never 0 for "unknown"). */
     new: z.number().int().nullable(),
     churned: z.number().int().nullable(),
-    /** The paying patrons at the period's end minus those before it; null without a count on both sides. */
+    /** The paying patrons at the period's end minus those before it where both counts are stored, else new − churned; null when neither is known. */
     net: z.number().int().nullable(),
   }),
 });

@@ -117,7 +117,9 @@ export function createIncomeService({ repository, clock }: { repository: IncomeR
         patrons: {
           new: allHaveEvents ? joined : null,
           churned: allHaveEvents ? left : null,
-          net: dayBefore !== undefined && atEnd !== undefined ? atEnd - dayBefore : null,
+          // The platform's own counts on both sides where stored; else the joins and departures, when every campaign's
+          // are stored for the period (each paying patron who came or went is one of them).
+          net: dayBefore !== undefined && atEnd !== undefined ? atEnd - dayBefore : allHaveEvents ? joined - left : null,
         },
       };
     });

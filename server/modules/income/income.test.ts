@@ -140,6 +140,19 @@ describe('GET /api/income by month', () => {
     expect(later.body.periods[0]!.patrons).toEqual({ new: null, churned: null, net: 0 });
   });
 
+  it('nets the joins and departures when the campaign’s patron counts do not cover the period (never a dash beside them)', async () => {
+    const ivy = await signUpWithAccess(server);
+    const campaign = await insertConnection(ivy.user.id, 'patreon', 20);
+    await server.db.update(platformConnections).set({ currency: 'USD' }).where(eq(platformConnections.id, campaign));
+    await daily(campaign, '2026-10-01', { monthly_pledges: 100 });
+    await server.db.insert(patreonPatronEvents).values([
+      ...Array.from({ length: 5 }, (_, index) => ({ connectionId: campaign, memberId: `j${index}`, occurredOn: '2026-10-03', kind: 'joined' })),
+      { connectionId: campaign, memberId: 'gone', occurredOn: '2026-10-09', kind: 'left' },
+    ]);
+    const { body } = await income(ivy, 'startDate=2026-10-01&endDate=2026-10-31&granularity=month');
+    expect(body.periods[0]!.patrons).toEqual({ new: 5, churned: 1, net: 4 });
+  });
+
   it('stops at today, and answers an empty view to a user without income sources', async () => {
     const { body } = await income(maya, 'startDate=2026-10-30&endDate=2026-12-31&granularity=day');
     expect(body.endDate).toBe('2026-11-02');
