@@ -43,9 +43,15 @@ export default async function setup(project: TestProject) {
   }
   const directory = mkdtempSync(path.join(os.tmpdir(), 'ah-template-'));
   const pglite = await PGlite.create();
+  // PGlite never creates a database, so the copies need neither template database: two thirds of the catalog files
+  // fewer make each copy about a quarter cheaper to load (about 0.25 s of a core per test server, issue 26).
+  await pglite.exec(`update pg_database set datistemplate = false where datname in ('template0', 'template1')`);
+  await pglite.exec('drop database template0');
+  await pglite.exec('drop database template1');
   const handle = wrapPglite(pglite);
   await handle.migrate();
   await installJobQueue(handle, undefined);
+  await pglite.exec('checkpoint');
   const dump = await pglite.dumpDataDir('none');
   const file = path.join(directory, 'template.tar');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
