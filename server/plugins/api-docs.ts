@@ -13,7 +13,10 @@ export const API_DOCS_PREFIX = '/api/docs';
 
 /** The document's introduction; what a personal token may read is listed from api-token-scope.ts, so it cannot drift. */
 export function apiDescription({ apiTokenRateLimit }: { apiTokenRateLimit: { limit: number; windowMs: number } }) {
-  const readable = [...API_TOKEN_READABLE_ROUTES, ...API_TOKEN_READABLE_PREFIXES.map((prefix) => `${prefix}…`)].map((path) => `\`${path}\``).join(', ');
+  const readable = [...API_TOKEN_READABLE_ROUTES, ...API_TOKEN_READABLE_PREFIXES.flatMap((prefix) => [prefix.slice(0, -1), `${prefix}…`])]
+    .filter((path, index, all) => all.indexOf(path) === index)
+    .map((path) => `\`${path}\``)
+    .join(', ');
   return `Everything the Analytics Hub web app does, it does through this API.
 
 **Authentication.** Send \`Authorization: Bearer <token>\` with either a session token (from \`POST /api/auth/login\`)

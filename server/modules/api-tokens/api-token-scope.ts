@@ -13,6 +13,7 @@ export const API_TOKEN_READABLE_ROUTES: readonly string[] = [
   '/api/forecasts',
   '/api/income',
 ];
+/** Areas a personal token may read: every route under each, and the area's own route (`/api/content` lists the posts). */
 export const API_TOKEN_READABLE_PREFIXES: readonly string[] = ['/api/analytics/', '/api/youtubeanalytics/', '/api/content/', '/api/income/'];
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
@@ -23,7 +24,8 @@ export type ApiTokenRefusal = 'read_only_token' | 'session_required';
 export function apiTokenRefusal(method: string, routePattern: string | undefined): ApiTokenRefusal | undefined {
   if (!READ_METHODS.has(method.toUpperCase())) return 'read_only_token';
   if (routePattern === undefined) return 'session_required';
-  const readable = API_TOKEN_READABLE_ROUTES.includes(routePattern) || API_TOKEN_READABLE_PREFIXES.some((prefix) => routePattern.startsWith(prefix));
+  const readable =
+    API_TOKEN_READABLE_ROUTES.includes(routePattern) || API_TOKEN_READABLE_PREFIXES.some((prefix) => routePattern.startsWith(prefix) || routePattern === prefix.slice(0, -1));
   return readable ? undefined : 'session_required';
 }
 

@@ -123,6 +123,10 @@ describe('reading with a personal API token', () => {
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     const me = await server.request('GET', '/api/auth/me', { token });
     expect(me.status).toBe(200);
+    // The post list, as the docs say (it answered 403: only routes under /api/content/ were open; issue 25).
+    const posts = await server.request('GET', '/api/content', { token });
+    expect(posts.status).toBe(200);
+    expect(posts.body).toEqual((await server.request('GET', '/api/content', { token: session })).body);
 
     const listed = (await server.request('GET', '/api/settings/api-tokens', { token: session })).body.tokens;
     expect(listed).toEqual([{ ...apiToken, lastUsedAt: server.clock.now().toISOString() }]);
