@@ -73,13 +73,21 @@ function TopDecileChance({ topDecile }: { topDecile: ViralAnalysis['topDecile'] 
 
 function ViralResult({ analysis }: { analysis: ViralAnalysis }) {
   const score = Math.round(Math.min(100, Math.max(0, analysis.score)));
+  // Too few of the channel's videos to compare with: that is all there is to say, never a verdict beside it (issue 24).
+  if (analysis.topDecile.status === 'notEnough') {
+    return (
+      <div className="rounded-lg border border-slate-800 bg-slate-950/60 p-4">
+        <TopDecileChance topDecile={analysis.topDecile} />
+      </div>
+    );
+  }
   return (
     <div className="rounded-lg border border-slate-800 bg-slate-950/60 p-4">
       <TopDecileChance topDecile={analysis.topDecile} />
       <div className="mt-4 flex flex-wrap items-center gap-3">
         <p className="text-lg font-semibold text-white tabular-nums">
           {score}
-          <span className="text-sm font-medium text-slate-400">/100 factor score</span>
+          <span className="text-sm font-medium text-slate-400">/100 against your channel's videos</span>
         </p>
         <Badge tone={LEVEL_TONES[analysis.level]}>{LEVEL_LABELS[analysis.level]} viral potential</Badge>
       </div>

@@ -417,6 +417,26 @@ describe('YouTubePage actions', { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it('gives no viral verdict when the channel has too few videos to compare with: it says only that (issue 24)', async () => {
+    const sentence = 'Not enough videos with 28 days of history to compare with (10 of 20 needed).';
+    connectedServer({
+      'GET /api/youtubeanalytics/videos/101': { status: 200, body: youtubeVideoDetail() },
+      'GET /api/youtubeanalytics/videos/101/traffic-sources': { status: 200, body: [trafficSourceItem()] },
+      'GET /api/youtubeanalytics/insights/101/viral-potential': {
+        status: 200,
+        body: viralAnalysis({ score: 88, level: 'exceptional', topDecile: { status: 'notEnough', chance: null, percentileNow: null, ageDays: null, n: 10, sentence, basis: sentence } }),
+      },
+    });
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'View details: Lisbon on $40 a day' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Lisbon on $40 a day' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Analyze Viral Potential' }));
+    expect(await within(dialog).findByText(sentence)).toBeTruthy();
+    expect(within(dialog).queryByText(/viral potential$/)).toBeNull();
+    expect(within(dialog).queryByRole('meter')).toBeNull();
+    expect(within(dialog).queryByText(/88/)).toBeNull();
+  });
+
   it('sets the video against the channel’s typical video at the same age, in words where there is no number', async () => {
     const none = { value: null, median: null, ratio: null, percentile: null };
     const benchmark = {
