@@ -7,14 +7,20 @@ import { timeZone, WEEKDAY_NAMES } from './reports.ts';
 
 /** A connection needs this many posts with a ratio before any cell is shown. */
 export const BEST_TIMES_MIN_POSTS = 30;
-/** A cell shows its median from this many posts; fewer leave it empty (its n is still given). */
-export const BEST_TIMES_MIN_CELL_POSTS = 3;
 /**
- * A cell can be a top slot from this many posts: the smallest n whose distribution-free 90 % interval for the median
- * has finite ends (with n = 4 even the range [min, max] covers only 87.5 %).
+ * A cell shows its median from this many posts, fewer leave it empty (its n is still given): the smallest n whose
+ * distribution-free 90 % interval for the median has finite ends (with n = 4 even the range [min, max] covers only
+ * 87.5 %). The same for the best slots, so the hours named best are the best coloured cells of the grid beside them
+ * (issue 24: a 3-post cell at 5.1× coloured the grid while the "best hour" said 0.6×).
  */
-export const BEST_TIMES_MIN_SLOT_POSTS = 5;
+export const BEST_TIMES_MIN_CELL_POSTS = 5;
+/** A cell can be a top slot from this many posts: every coloured cell can. */
+export const BEST_TIMES_MIN_SLOT_POSTS = BEST_TIMES_MIN_CELL_POSTS;
 export const BEST_TIMES_CONFIDENCE = 0.9;
+/** A post this many days old has settled: it counts with its lifetime total, not a count at an age. */
+export const BEST_TIMES_SETTLED_DAYS = 28;
+/** A settled post is set against the median of this many other settled posts, those published nearest to it. */
+export const BEST_TIMES_SETTLED_NEIGHBOURS = 30;
 export const BEST_TIMES_TOP_SLOTS = 3;
 
 const intString = (name: string) =>
@@ -42,6 +48,8 @@ export const bestTimesCell = z.object({
   hour,
   /** Posts published in this hour of this weekday that have a ratio. */
   n: z.number().int(),
+  /** How many of them are settled (counted with their lifetime totals); the rest with a count at 7 days or 24 hours. */
+  settled: z.number().int(),
   /** The median of their ratios; null when n < BEST_TIMES_MIN_CELL_POSTS. */
   median: z.number().nullable(),
 });
@@ -51,6 +59,7 @@ export const bestTimesSlot = z.object({
   weekday,
   hour,
   n: z.number().int(),
+  settled: z.number().int(),
   median: z.number(),
   /** Order-statistic interval for the median: two of the cell's own ratios. */
   low: z.number(),
@@ -69,10 +78,17 @@ export const bestTimesResponse = z.object({
   timeZoneSource: z.enum(['setting', 'browser', 'utc']),
   /** `notEnoughPosts`: fewer than BEST_TIMES_MIN_POSTS posts with a ratio (cells and slots are then empty). */
   status: z.enum(['ok', 'notEnoughPosts']),
-  /** Posts with a ratio, and how many of them used the 7-day ratio (the rest the 24-hour one). */
+  /**
+   * Posts with a ratio: the settled ones (at least BEST_TIMES_SETTLED_DAYS old: their lifetime total against the
+   * BEST_TIMES_SETTLED_NEIGHBOURS settled posts published nearest to them), and the younger ones at 7 days or at 24 hours
+   * (against the typical post at the same age).
+   */
   posts: z.number().int(),
+  postsSettled: z.number().int(),
   postsAt7Days: z.number().int(),
   postsAt24Hours: z.number().int(),
+  /** What settled posts are compared on: views, or engagements where the platform gives no views; null without any. */
+  settledMetric: z.enum(['views', 'engagements']).nullable(),
   minimumPosts: z.number().int(),
   minimumCellPosts: z.number().int(),
   minimumSlotPosts: z.number().int(),
@@ -100,12 +116,26 @@ export function cellSentence(cell: BestTimesCell): string {
   return `${slotName(cell)}: ${formatRatio(cell.median)} typical, ${posts(cell.n)}`;
 }
 
-/** "Tuesday 18:00–19:00: 1.4× typical (93 % interval 1.1× to 2.0×, 6 posts)" */
+/**
+ * "Tuesday 18:00–19:00: 1.4× typical (likely 1.1× to 2.0×, 6 posts)". The confidence is stated once for all slots
+ * (at least BEST_TIMES_CONFIDENCE), not each slot's exact coverage (issue 24: one level, said once).
+ */
 export function slotSentence(slot: BestTimesSlot): string {
-  return `${slotName(slot)}: ${formatRatio(slot.median)} typical (${Math.floor(slot.coverage * 100)} % interval ${formatRatio(slot.low)} to ${formatRatio(slot.high)}, ${posts(slot.n)})`;
+  return `${slotName(slot)}: ${formatRatio(slot.median)} typical (likely ${formatRatio(slot.low)} to ${formatRatio(slot.high)}, ${posts(slot.n)})`;
 }
 
-/** Which age the ratios are read at, in words. */
-export function basisSentence(answer: Pick<BestTimesResponse, 'posts' | 'postsAt7Days' | 'postsAt24Hours'>): string {
-  return `Views at 7 days against your typical post at 7 days (${answer.postsAt7Days} of ${answer.posts} posts); posts without a 7-day figure use 24 hours (${answer.postsAt24Hours}).`;
+/** What the ratios compare, in words, with how many posts each way counts. */
+export function basisSentence(answer: Pick<BestTimesResponse, 'postsSettled' | 'postsAt7Days' | 'postsAt24Hours' | 'settledMetric'>): string {
+  const parts: string[] = [];
+  if (answer.postsSettled > 0) {
+    parts.push(
+      `Posts over ${BEST_TIMES_SETTLED_DAYS} days old: their lifetime ${answer.settledMetric ?? 'views'} against the ${BEST_TIMES_SETTLED_NEIGHBOURS} posts published nearest to them (${posts(answer.postsSettled)}).`,
+    );
+  }
+  if (answer.postsAt7Days + answer.postsAt24Hours > 0) {
+    parts.push(
+      `${answer.postsSettled > 0 ? 'Other posts' : 'Posts'}: views at 7 days against your typical post at 7 days (${answer.postsAt7Days}), or at 24 hours where they are younger (${answer.postsAt24Hours}).`,
+    );
+  }
+  return parts.join(' ');
 }

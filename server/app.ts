@@ -402,7 +402,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   const content = createContentService({ repository: createContentRepository(db), benchmarks });
   contentRoutes(app, { benchmarks, content });
   // Best time to post reads each post's age-matched ratio from the content feature's benchmarks.
-  bestTimesRoutes(app, { bestTimes: createBestTimesService({ repository: createBestTimesRepository(db), benchmarks }) });
+  bestTimesRoutes(app, { bestTimes: createBestTimesService({ repository: createBestTimesRepository(db), benchmarks, clock }) });
   // Forecasts read the analytics feature's follower metric types and date the notifications feature's milestones.
   forecastsRoutes(app, {
     forecasts: createForecastsService({

@@ -1,7 +1,7 @@
 // The best-time grid's arithmetic without a database: wall-clock buckets across a DST change, empty cells, the
 // order-statistic interval on known samples, and the ranking of the top slots (decision 016).
 import { describe, expect, it } from 'vitest';
-import { binomialHalfCdf, bestTimesGrid, medianInterval, medianOfSorted, weekdayHourIn } from './best-times-grid.ts';
+import { binomialHalfCdf, bestTimesGrid, medianInterval, medianOfSorted, medianWithout, settledRatios, weekdayHourIn } from './best-times-grid.ts';
 
 const cellOf = (grid: ReturnType<typeof bestTimesGrid>, weekday: number, hour: number) => grid.cells[(weekday - 1) * 24 + hour]!;
 
@@ -53,7 +53,7 @@ describe('medianInterval', () => {
 });
 
 describe('bestTimesGrid', () => {
-  it('answers 168 cells, empty below three posts, and ranks only cells with five or more', () => {
+  it('answers 168 cells, empty below five posts, and ranks exactly the coloured cells', () => {
     // One post a week at the same time from the given October day (2026-10-05 is a Monday).
     const weekly = (day: number, hour: number, minute: number, ratios: number[]) =>
       ratios.map((ratio, week) => ({ publishedAt: new Date(Date.UTC(2026, 9, day + 7 * week, hour, minute)), ratio }));
@@ -62,22 +62,25 @@ describe('bestTimesGrid', () => {
       ...weekly(6, 18, 10, [1.0, 1.2, 1.4, 1.9, 2.5]),
       // Friday 09:00, six posts: median 0.9.
       ...weekly(2, 9, 45, [0.5, 0.7, 0.8, 1.0, 1.0, 1.1]),
-      // Sunday 20:00, three posts: a median, too few for a slot.
+      // Sunday 20:00, three posts: too few for a median, so never coloured above the best slot.
       ...weekly(4, 20, 0, [3, 4, 5]),
       // Monday 07:00, two posts: empty.
       ...weekly(5, 7, 59, [9, 9]),
     ];
     const grid = bestTimesGrid(posts, 'UTC');
     expect(grid.cells).toHaveLength(168);
-    expect(grid.cells[0]).toEqual({ weekday: 1, hour: 0, n: 0, median: null });
-    expect(cellOf(grid, 2, 18)).toEqual({ weekday: 2, hour: 18, n: 5, median: 1.4 });
-    expect(cellOf(grid, 5, 9)).toEqual({ weekday: 5, hour: 9, n: 6, median: 0.9 });
-    expect(cellOf(grid, 7, 20)).toEqual({ weekday: 7, hour: 20, n: 3, median: 4 });
-    expect(cellOf(grid, 1, 7)).toEqual({ weekday: 1, hour: 7, n: 2, median: null });
+    expect(grid.cells[0]).toEqual({ weekday: 1, hour: 0, n: 0, settled: 0, median: null });
+    expect(cellOf(grid, 2, 18)).toEqual({ weekday: 2, hour: 18, n: 5, settled: 0, median: 1.4 });
+    expect(cellOf(grid, 5, 9)).toEqual({ weekday: 5, hour: 9, n: 6, settled: 0, median: 0.9 });
+    expect(cellOf(grid, 7, 20)).toEqual({ weekday: 7, hour: 20, n: 3, settled: 0, median: null });
+    expect(cellOf(grid, 1, 7)).toEqual({ weekday: 1, hour: 7, n: 2, settled: 0, median: null });
     expect(grid.top).toEqual([
-      { weekday: 2, hour: 18, n: 5, median: 1.4, low: 1.0, high: 2.5, coverage: 0.9375 },
-      { weekday: 5, hour: 9, n: 6, median: 0.9, low: 0.5, high: 1.1, coverage: 1 - 2 / 64 },
+      { weekday: 2, hour: 18, n: 5, settled: 0, median: 1.4, low: 1.0, high: 2.5, coverage: 0.9375 },
+      { weekday: 5, hour: 9, n: 6, settled: 0, median: 0.9, low: 0.5, high: 1.1, coverage: 1 - 2 / 64 },
     ]);
+    // The best slot is the best coloured cell.
+    const coloured = grid.cells.filter((cell) => cell.median !== null).toSorted((a, b) => b.median! - a.median!);
+    expect(coloured.map(({ weekday, hour }) => ({ weekday, hour }))).toEqual(grid.top.map(({ weekday, hour }) => ({ weekday, hour })));
   });
 
   it('keeps a habit of 18:30 local time in one cell across the DST change week', () => {
@@ -113,5 +116,36 @@ describe('bestTimesGrid', () => {
     const grid = bestTimesGrid([], 'UTC');
     expect(grid.cells.every((cell) => cell.n === 0 && cell.median === null)).toBe(true);
     expect(grid.top).toEqual([]);
+  });
+});
+
+describe('settled posts', () => {
+  it('takes the median without one element', () => {
+    expect(medianWithout([1, 2, 3, 4, 100], 4)).toBe(2.5);
+    expect(medianWithout([1, 2, 3, 4, 100], 0)).toBe(3.5);
+    expect(medianWithout([1, 2, 3, 4], 1)).toBe(3);
+    expect(medianWithout([5, 7], 0)).toBe(7);
+  });
+
+  it('sets each lifetime total against the posts published nearest to it, so a channel that grew is compared with itself at the time', () => {
+    // A channel whose views grew tenfold over 60 posts, with every fifth post twice its neighbours.
+    const totals = Array.from({ length: 60 }, (_, index) => (index < 30 ? 100 : 1000) * (index % 5 === 0 ? 2 : 1));
+    const ratios = settledRatios(totals, 10);
+    // Early and late posts alike: 2× for the standouts, 1× for the rest (not 0.1× for early ones against the whole history).
+    expect(ratios.slice(0, 20).filter((_, index) => index % 5 === 0)).toEqual([2, 2, 2, 2]);
+    expect(ratios[1]).toBe(1);
+    expect(ratios[58]).toBe(1);
+    expect(ratios[55]).toBe(2);
+    // Fewer posts than neighbours: all the others; against a zero median there is no ratio.
+    expect(settledRatios([10, 20, 30], 30)).toEqual([10 / 25, 20 / 20, 30 / 15]);
+    expect(settledRatios([0, 0, 5], 30)).toEqual([0, 0, null]);
+    expect(settledRatios([7], 30)).toEqual([null]);
+  });
+
+  it('counts the settled posts of each cell and slot', () => {
+    const posts = Array.from({ length: 5 }, (_, week) => ({ publishedAt: new Date(Date.UTC(2026, 9, 6 + 7 * week, 18)), ratio: 2, settled: week < 3 }));
+    const grid = bestTimesGrid(posts, 'UTC');
+    expect(cellOf(grid, 2, 18)).toEqual({ weekday: 2, hour: 18, n: 5, settled: 3, median: 2 });
+    expect(grid.top[0]).toMatchObject({ weekday: 2, hour: 18, n: 5, settled: 3 });
   });
 });

@@ -68,6 +68,34 @@ export function medianInterval(sorted: readonly number[], confidence = BEST_TIME
 export interface RatedPost {
   publishedAt: Date;
   ratio: number;
+  /** Counted with its lifetime total (an old post) rather than a count at an age. */
+  settled?: boolean;
+}
+
+/** The median of `sorted` without its element at `skip` (sorted ascending; at least two elements). */
+export function medianWithout(sorted: readonly number[], skip: number): number {
+  const rest = sorted.length - 1;
+  const at = (index: number) => sorted[index >= skip ? index + 1 : index]!;
+  const middle = Math.floor(rest / 2);
+  return rest % 2 === 1 ? at(middle) : (at(middle - 1) + at(middle)) / 2;
+}
+
+/**
+ * Each post's lifetime total against the median of the `neighbours` other posts published nearest to it (posts sorted
+ * by publishing time): a channel that grew is compared with itself at the time, not with its later or earlier size.
+ * Null where that median is 0. Needs more than `neighbours` posts to give every post a full set; with fewer, all others.
+ */
+export function settledRatios(totals: readonly number[], neighbours: number): (number | null)[] {
+  const count = totals.length;
+  if (count < 2) return totals.map(() => null);
+  const size = Math.min(neighbours + 1, count);
+  return totals.map((total, index) => {
+    const start = Math.min(Math.max(0, index - Math.floor(neighbours / 2)), count - size);
+    const window = totals.slice(start, start + size);
+    const sorted = window.toSorted((a, b) => a - b);
+    const median = medianWithout(sorted, sorted.indexOf(total));
+    return median > 0 ? total / median : null;
+  });
 }
 
 /**
@@ -76,9 +104,12 @@ export interface RatedPost {
  */
 export function bestTimesGrid(posts: readonly RatedPost[], zone: string): { cells: BestTimesCell[]; top: BestTimesSlot[] } {
   const ratios: number[][] = Array.from({ length: 7 * 24 }, () => []);
+  const settled = Array.from({ length: 7 * 24 }, () => 0);
   for (const post of posts) {
     const { weekday, hour } = weekdayHourIn(post.publishedAt, zone);
-    ratios[(weekday - 1) * 24 + hour]!.push(post.ratio);
+    const index = (weekday - 1) * 24 + hour;
+    ratios[index]!.push(post.ratio);
+    if (post.settled) settled[index]! += 1;
   }
   const cells: BestTimesCell[] = [];
   const candidates: BestTimesSlot[] = [];
@@ -87,9 +118,9 @@ export function bestTimesGrid(posts: readonly RatedPost[], zone: string): { cell
     const weekday = Math.floor(index / 24) + 1;
     const hour = index % 24;
     const median = sorted.length >= BEST_TIMES_MIN_CELL_POSTS ? medianOfSorted(sorted) : null;
-    cells.push({ weekday, hour, n: sorted.length, median });
+    cells.push({ weekday, hour, n: sorted.length, settled: settled[index]!, median });
     const interval = sorted.length >= BEST_TIMES_MIN_SLOT_POSTS ? medianInterval(sorted) : null;
-    if (median !== null && interval) candidates.push({ weekday, hour, n: sorted.length, median, ...interval });
+    if (median !== null && interval) candidates.push({ weekday, hour, n: sorted.length, settled: settled[index]!, median, ...interval });
   });
   const top = candidates.toSorted((a, b) => b.median - a.median || b.n - a.n).slice(0, BEST_TIMES_TOP_SLOTS);
   return { cells, top };

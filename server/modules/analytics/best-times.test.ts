@@ -3,6 +3,8 @@
 // posts", ownership, and bad input in words (decision 016).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BestTimesResponse } from '#contract/best-times.ts';
+import { contentItems, contentMetrics } from '../../db/schema.ts';
+import { analyticsFactory } from '../../test/analytics-factory.ts';
 import { type Account, signUpWithAccess } from '../../test/platforms.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import { seedYoutubeChannel } from '../../test/youtube-factory.ts';
@@ -14,6 +16,7 @@ let aliceChannel: number;
 let bobChannel: number;
 
 const DAY_MS = 86_400_000;
+const { insertConnection } = analyticsFactory(() => server);
 /**
  * A video published at `hour`:00 UTC with `perDay` views on each of its first 28 days. Its count at 7 days lies `hour`
  * twenty-fourths into its eighth day: perDay × (7 + hour / 24). The typical video (Monday 12:00, 1829 a day) has
@@ -68,10 +71,13 @@ describe('GET /api/analytics/best-times', () => {
       timeZoneSource: 'utc',
       status: 'ok',
       posts: 40,
+      // No lifetime totals stored for these videos (only their day-by-day early views): all by the 7-day count.
+      postsSettled: 0,
+      settledMetric: null,
       postsAt7Days: 40,
       postsAt24Hours: 0,
       minimumPosts: 30,
-      minimumCellPosts: 3,
+      minimumCellPosts: 5,
       minimumSlotPosts: 5,
       confidence: 0.9,
     });
@@ -84,7 +90,7 @@ describe('GET /api/analytics/best-times', () => {
     expect(cell(answer, 1, 12).median).toBeCloseTo(1, 9);
     expect(cell(answer, 2, 18).median).toBeCloseTo(2.25, 9);
     expect(cell(answer, 5, 9).median).toBeCloseTo(0.5, 9);
-    expect(cell(answer, 3, 18)).toEqual({ weekday: 3, hour: 18, n: 0, median: null });
+    expect(cell(answer, 3, 18)).toEqual({ weekday: 3, hour: 18, n: 0, settled: 0, median: null });
     // Six values: [x(1), x(6)] covers 1 − 2/64; 28 values: [x(10), x(19)] covers 1 − 2·P(B ≤ 9) ≈ 0.9128.
     expect(answer.top.map(({ weekday, hour, n }) => [weekday, hour, n])).toEqual([
       [2, 18, 6],
@@ -150,5 +156,50 @@ describe('GET /api/analytics/best-times', () => {
     expect(malformed.body.message).toMatch(/connectionId must be a whole number/);
     expect((await server.request('GET', '/api/analytics/best-times', { token: alice.token })).status).toBe(400);
     expect((await server.request('GET', `/api/analytics/best-times?connectionId=${aliceChannel}`)).status).toBe(401);
+  });
+});
+
+describe('settled posts (issue 24: a grid from the day an account connects)', () => {
+  /** `count` weekly posts at the same weekday and hour, the newest `newest`, each with the latest counts given. */
+  async function weeklyPosts(connectionId: number, newest: string, count: number, metrics: Record<string, number>) {
+    const asOf = server.clock.now().toISOString().slice(0, 10);
+    for (let week = 0; week < count; week += 1) {
+      const [item] = await server.db
+        .insert(contentItems)
+        .values({ connectionId, platformContentId: `${newest}-${week}`, title: `Post ${week}`, publishedAt: new Date(Date.parse(newest) - 7 * week * DAY_MS) })
+        .returning();
+      await server.db.insert(contentMetrics).values(Object.entries(metrics).map(([metricType, value]) => ({ contentItemId: item!.id, connectionId, metricType, asOf, value })));
+    }
+  }
+
+  it('counts posts over 28 days old by their lifetime views against the posts published nearest to them', async () => {
+    const carol = await signUpWithAccess(server);
+    const instagram = await insertConnection(carol.user.id, 'instagram', 900);
+    // All older than 28 days (the clock reads 2026-11-02): 24 typical Mondays, 8 Tuesdays at three times the views,
+    // 8 Fridays at half. Among any 30 neighbours the typical posts are the median.
+    await weeklyPosts(instagram, '2026-09-28T12:00:00Z', 24, { views: 1000, likes: 40 });
+    await weeklyPosts(instagram, '2026-09-29T18:00:00Z', 8, { views: 3000, likes: 90 });
+    await weeklyPosts(instagram, '2026-09-25T09:00:00Z', 8, { views: 500, likes: 10 });
+    const answer = (await bestTimes(carol, `connectionId=${instagram}`)).body as BestTimesResponse;
+    expect(answer).toMatchObject({ status: 'ok', posts: 40, postsSettled: 40, postsAt7Days: 0, postsAt24Hours: 0, settledMetric: 'views' });
+    expect(cell(answer, 1, 12)).toMatchObject({ n: 24, settled: 24, median: 1 });
+    expect(cell(answer, 2, 18)).toMatchObject({ n: 8, settled: 8, median: 3 });
+    expect(cell(answer, 5, 9)).toMatchObject({ n: 8, settled: 8, median: 0.5 });
+    expect(answer.top.map(({ weekday, hour }) => [weekday, hour])).toEqual([
+      [2, 18],
+      [1, 12],
+      [5, 9],
+    ]);
+  });
+
+  it('compares engagements where the platform gives no views, and leaves a post without totals to its count at an age', async () => {
+    const dan = await signUpWithAccess(server);
+    const linkedin = await insertConnection(dan.user.id, 'linkedin', 300);
+    await weeklyPosts(linkedin, '2026-09-28T08:00:00Z', 26, { likes: 20, comments: 5 });
+    await weeklyPosts(linkedin, '2026-09-30T17:00:00Z', 6, { likes: 80, comments: 20 });
+    const answer = (await bestTimes(dan, `connectionId=${linkedin}`)).body as BestTimesResponse;
+    expect(answer).toMatchObject({ status: 'ok', posts: 32, postsSettled: 32, settledMetric: 'engagements' });
+    expect(cell(answer, 3, 17)).toMatchObject({ n: 6, settled: 6, median: 4 });
+    expect(answer.top[0]).toMatchObject({ weekday: 3, hour: 17, n: 6, settled: 6, median: 4 });
   });
 });

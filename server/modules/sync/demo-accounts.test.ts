@@ -1,8 +1,11 @@
 // Every demo account of the platform sandbox (three per platform, eighteen in all: the large, medium and small
 // creators, each with the quirks the sandbox gives it) connects and completes a first and a second sync without
-// an error, as a person trying the product from a fresh `npm start` would.
+// an error, as a person trying the product from a fresh `npm start` would, and has a best-time grid when it has 30
+// dated posts or more.
+import { and, count, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PLATFORM_NAMES } from '#contract/platforms.ts';
+import { contentItems } from '../../db/schema.ts';
 import { connect, platformSandboxOf, signUpWithAccess } from '../../test/platforms.ts';
 import { syncNow } from '../../test/sync.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
@@ -36,5 +39,17 @@ it('all eighteen demo accounts connect and sync twice (the next day too) with st
       const { status } = await syncNow(server, token, id);
       expect({ platform, index, round, status: status?.status, message: status?.message }).toEqual({ platform, index, round, status: 'idle', message: null });
     }
+  }
+
+  // Best time to post from the day an account connects (issue 24): every account with 30 or more dated posts has a
+  // grid, its older posts counted by their lifetime numbers.
+  for (const { platform, index, token, id } of connections) {
+    const [{ dated } = { dated: 0 }] = await server.db
+      .select({ dated: count() })
+      .from(contentItems)
+      .where(and(eq(contentItems.connectionId, id), isNotNull(contentItems.publishedAt)));
+    const answer = await server.request('GET', `/api/analytics/best-times?connectionId=${id}&timeZone=UTC`, { token });
+    expect(answer.status).toBe(200);
+    if (dated >= 30) expect({ platform, index, dated, status: answer.body.status }).toEqual({ platform, index, dated, status: 'ok' });
   }
 });

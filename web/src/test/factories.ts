@@ -328,11 +328,15 @@ export function contentPage(posts: ContentPost[], overrides: Partial<ContentList
  * 09:00 at 0.6× over 5, Sunday 20:00 with 2 posts (too few), every other hour empty; plus overrides.
  */
 export function bestTimesAnswer(overrides: Partial<BestTimesResponse> = {}): BestTimesResponse {
-  const filled: Record<string, Pick<BestTimesCell, 'n' | 'median'>> = { '2:18': { n: 6, median: 1.4 }, '5:9': { n: 5, median: 0.6 }, '7:20': { n: 2, median: null } };
+  const filled: Record<string, Pick<BestTimesCell, 'n' | 'settled' | 'median'>> = {
+    '2:18': { n: 6, settled: 4, median: 1.4 },
+    '5:9': { n: 5, settled: 5, median: 0.6 },
+    '7:20': { n: 2, settled: 0, median: null },
+  };
   const cells = Array.from({ length: 168 }, (_, index): BestTimesCell => {
     const weekday = Math.floor(index / 24) + 1;
     const hour = index % 24;
-    return { weekday, hour, n: 0, median: null, ...filled[`${weekday}:${hour}`] };
+    return { weekday, hour, n: 0, settled: 0, median: null, ...filled[`${weekday}:${hour}`] };
   });
   return {
     connectionId: 4,
@@ -341,16 +345,18 @@ export function bestTimesAnswer(overrides: Partial<BestTimesResponse> = {}): Bes
     timeZoneSource: 'browser',
     status: 'ok',
     posts: 42,
-    postsAt7Days: 40,
+    postsSettled: 36,
+    postsAt7Days: 4,
     postsAt24Hours: 2,
+    settledMetric: 'views',
     minimumPosts: 30,
-    minimumCellPosts: 3,
+    minimumCellPosts: 5,
     minimumSlotPosts: 5,
     confidence: 0.9,
     cells,
     top: [
-      { weekday: 2, hour: 18, n: 6, median: 1.4, low: 1.1, high: 2, coverage: 0.96875 },
-      { weekday: 5, hour: 9, n: 5, median: 0.6, low: 0.3, high: 0.9, coverage: 0.9375 },
+      { weekday: 2, hour: 18, n: 6, settled: 4, median: 1.4, low: 1.1, high: 2, coverage: 0.96875 },
+      { weekday: 5, hour: 9, n: 5, settled: 5, median: 0.6, low: 0.3, high: 0.9, coverage: 0.9375 },
     ],
     ...overrides,
   };

@@ -76,9 +76,13 @@ describe('BestTimesPanel', () => {
     expect(document.activeElement?.getAttribute('aria-label')).toBe('Sunday 23:00–00:00: no posts');
     expect(within(grid).getByRole('gridcell', { name: 'Sunday 20:00–21:00: too few posts to say (2 posts)' })).toBeTruthy();
 
-    expect(screen.getByText(/Views at 7 days against your typical post at 7 days \(40 of 42 posts\); posts without a 7-day figure use 24 hours \(2\)/)).toBeTruthy();
-    expect(screen.getByText('Tuesday 18:00–19:00: 1.4× typical (96 % interval 1.1× to 2.0×, 6 posts)')).toBeTruthy();
-    expect(screen.getByText('Friday 09:00–10:00: 0.6× typical (93 % interval 0.3× to 0.9×, 5 posts)')).toBeTruthy();
+    expect(
+      screen.getByText(
+        /Posts over 28 days old: their lifetime views against the 30 posts published nearest to them \(36 posts\)\. Other posts: views at 7 days against your typical post at 7 days \(4\), or at 24 hours where they are younger \(2\)\./,
+      ),
+    ).toBeTruthy();
+    expect(screen.getByText('Tuesday 18:00–19:00: 1.4× typical (likely 1.1× to 2.0×, 6 posts)')).toBeTruthy();
+    expect(screen.getByText('Friday 09:00–10:00: 0.6× typical (likely 0.3× to 0.9×, 5 posts)')).toBeTruthy();
     expect(within(screen.getByRole('list', { name: 'Colour key' })).getByText('2× or more')).toBeTruthy();
 
     // The same figures as a table.

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { basisSentence, type BestTimesResponse, cellSentence, slotName, slotSentence } from '#contract/best-times.ts';
+import { basisSentence, BEST_TIMES_SETTLED_DAYS, type BestTimesResponse, cellSentence, slotName, slotSentence } from '#contract/best-times.ts';
 import { formatRatio } from '#contract/benchmark.ts';
 import { platformDisplayName } from '#contract/platforms.ts';
 import { Button } from '../../../components/ui/button';
@@ -97,7 +97,8 @@ function Answer({ answer }: { answer: BestTimesResponse }) {
           Not enough posts yet ({answer.posts} of {answer.minimumPosts})
         </p>
         <p className="mt-1 text-slate-400">
-          A post counts once it is a day old and {platformDisplayName(answer.platform)} has enough of your other posts to compare it with.
+          A post over {BEST_TIMES_SETTLED_DAYS} days old counts with its lifetime numbers; a newer one once it is a day old and {platformDisplayName(answer.platform)}{' '}
+          has enough of your other posts to compare it with.
         </p>
       </div>
     );
@@ -107,8 +108,8 @@ function Answer({ answer }: { answer: BestTimesResponse }) {
   return (
     <div>
       <p className="mb-3 text-sm text-slate-400">
-        Each hour shows the median of your posts' views against your typical post, in {zoneWords}. {basisSentence(answer)} An hour needs{' '}
-        {answer.minimumCellPosts} posts to be coloured.
+        Each hour shows how your posts published then did against your typical post (the median of their ratios), in {zoneWords}.{' '}
+        {basisSentence(answer)} An hour needs {answer.minimumCellPosts} posts to be coloured.
       </p>
       <BestTimesHeatmap
         key={`${answer.connectionId}:${answer.timeZone}`}
@@ -130,7 +131,7 @@ function Answer({ answer }: { answer: BestTimesResponse }) {
         <p className="mt-2 text-sm text-slate-400">No hour has {answer.minimumSlotPosts} posts yet, the fewest that give a 90 % interval.</p>
       )}
       <p className="mt-2 text-xs text-slate-400">
-        Intervals hold the true median with at least {Math.round(answer.confidence * 100)} % confidence (from your own posts, no assumptions about their spread).
+        Each “likely” range holds the hour's true median with at least {Math.round(answer.confidence * 100)} % confidence (from your own posts, no assumptions about their spread).
       </p>
 
       <Button variant="ghost" size="sm" className="mt-3" aria-expanded={showTable} onClick={() => setShowTable((shown) => !shown)}>

@@ -12,17 +12,17 @@ describe('best-time heatmap shaping', () => {
   });
 
   it('tells empty cells from cells with too few posts', () => {
-    expect(cellClassName({ weekday: 1, hour: 0, n: 0, median: null })).toContain('bg-slate-950');
-    expect(cellClassName({ weekday: 1, hour: 0, n: 2, median: null })).toContain('border-dashed');
-    expect(cellClassName({ weekday: 1, hour: 0, n: 3, median: 2.5 })).toBe('bg-amber-300');
+    expect(cellClassName({ weekday: 1, hour: 0, n: 0, settled: 0, median: null })).toContain('bg-slate-950');
+    expect(cellClassName({ weekday: 1, hour: 0, n: 2, settled: 0, median: null })).toContain('border-dashed');
+    expect(cellClassName({ weekday: 1, hour: 0, n: 3, settled: 0, median: 2.5 })).toBe('bg-amber-300');
   });
 
   it('lays 168 cells out as 7 rows of 24, filling what the answer leaves out', () => {
-    const rows = gridRows([{ weekday: 7, hour: 23, n: 4, median: 1.1 }]);
+    const rows = gridRows([{ weekday: 7, hour: 23, n: 4, settled: 0, median: 1.1 }]);
     expect(rows).toHaveLength(7);
     expect(rows.every((row) => row.length === 24)).toBe(true);
-    expect(rows[6]![23]).toEqual({ weekday: 7, hour: 23, n: 4, median: 1.1 });
-    expect(rows[0]![0]).toEqual({ weekday: 1, hour: 0, n: 0, median: null });
+    expect(rows[6]![23]).toEqual({ weekday: 7, hour: 23, n: 4, settled: 0, median: 1.1 });
+    expect(rows[0]![0]).toEqual({ weekday: 1, hour: 0, n: 0, settled: 0, median: null });
   });
 
   it('moves with the arrow keys and stops at the edges', () => {
@@ -39,7 +39,7 @@ describe('best-time heatmap shaping', () => {
 
   it('starts the focus on the best slot', () => {
     expect(initialCellIndex([], { weekday: 2, hour: 18 })).toBe(42);
-    expect(initialCellIndex([{ weekday: 1, hour: 5, n: 3, median: 1 }], undefined)).toBe(5);
+    expect(initialCellIndex([{ weekday: 1, hour: 5, n: 3, settled: 0, median: 1 }], undefined)).toBe(5);
     expect(initialCellIndex([], undefined)).toBe(0);
   });
 });

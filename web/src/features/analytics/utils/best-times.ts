@@ -40,7 +40,7 @@ export function cellClassName(cell: BestTimesCell): string {
 /** Seven rows (Monday first) of 24 cells, from the answer's 168 cells in any order. */
 export function gridRows(cells: readonly BestTimesCell[]): BestTimesCell[][] {
   const rows = Array.from({ length: DAYS_PER_WEEK }, (_, day) =>
-    Array.from({ length: HOURS_PER_DAY }, (_, hour): BestTimesCell => ({ weekday: day + 1, hour, n: 0, median: null })),
+    Array.from({ length: HOURS_PER_DAY }, (_, hour): BestTimesCell => ({ weekday: day + 1, hour, n: 0, settled: 0, median: null })),
   );
   for (const cell of cells) rows[cell.weekday - 1]![cell.hour] = cell;
   return rows;
