@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { signUpWithAccess } from '../test/platforms.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
-import { API_DOCS_PREFIX, OPENAPI_PATH, registeredRoutesOf } from './api-docs.ts';
+import { API_DOCS_PREFIX, API_GROUPS, OPENAPI_PATH, registeredRoutesOf } from './api-docs.ts';
 
 /** Calls whose answer is a file or a stream, described by their media type rather than a JSON schema. */
 const NOT_JSON = new Set(['GET /api/events/stream', 'GET /api/analytics/export', 'GET /api/youtubeanalytics/export', 'GET /api/content/export', 'GET /api/income/export']);
@@ -40,6 +40,18 @@ describe('the OpenAPI document', () => {
     // Every script and style the page loads is a file of this server (no CDN).
     for (const [, source] of html.matchAll(/(?:src|href)="([^"]+)"/g)) expect(source).not.toMatch(/^(https?:)?\/\//);
     expect((await fetch(`${server.baseUrl}${API_DOCS_PREFIX}/json`)).status).toBe(200);
+  });
+
+  it('puts every operation in one of its named groups and leaves out what is not the API (issue 25)', () => {
+    const groups = API_GROUPS.map((group) => group.name);
+    const tagged = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations).map(([method, operation]) => ({ operation: `${method.toUpperCase()} ${path}`, tags: (operation as { tags?: string[] }).tags })),
+    );
+    expect(tagged.length).toBeGreaterThan(50);
+    for (const { operation, tags } of tagged) expect({ operation, tagged: tags?.length === 1 && groups.includes(tags[0]!) }).toEqual({ operation, tagged: true });
+    expect((document as unknown as { tags: { name: string; description: string }[] }).tags.map((tag) => tag.name)).toEqual(groups);
+    // Not the API: the sandbox's pages and Stripe's signed webhook call.
+    expect(Object.keys(document.paths).filter((path) => !path.startsWith('/api/') || path === '/api/stripe/webhook')).toEqual([]);
   });
 
   it('names a platform platformId and a connection connectionId in every parameter (issue 24)', async () => {

@@ -35,6 +35,31 @@ curl -H "Authorization: Bearer $ANALYTICS_HUB_TOKEN" -o analytics.csv "https://y
 active subscription or trial.`;
 }
 
+/** The document's groups, in the order a reader meets them, each with the route prefixes it holds (issue 25). */
+export const API_GROUPS: readonly { name: string; description: string; prefixes: readonly string[] }[] = [
+  { name: 'Account', description: 'Sign-up, email confirmation, sign-in, password reset and sign-out.', prefixes: ['/api/auth'] },
+  { name: 'Analytics', description: 'Every platform together: totals, changes, charts, best times and what changed.', prefixes: ['/api/analytics'] },
+  { name: 'Posts', description: 'Each post with its numbers and against your typical post.', prefixes: ['/api/content'] },
+  { name: 'YouTube', description: 'The YouTube section: channel, videos, retention, traffic, audience and insights.', prefixes: ['/api/youtubeanalytics'] },
+  { name: 'Income', description: 'Income by source and currency, patrons, and income per 1,000 views.', prefixes: ['/api/income'] },
+  { name: 'Forecasts', description: 'Followers and income ahead, with intervals and their track record.', prefixes: ['/api/forecasts'] },
+  {
+    name: 'Platforms',
+    description: 'Connecting, syncing and disconnecting accounts.',
+    prefixes: ['/api/platforms', '/api/platformconnections', '/api/oauth', '/api/sync'],
+  },
+  { name: 'Alerts and reports', description: 'Notices, emailed reports and unsubscribing.', prefixes: ['/api/notifications', '/api/reports', '/api/unsubscribe'] },
+  { name: 'Live updates', description: 'The event stream the app listens on.', prefixes: ['/api/events'] },
+  { name: 'Billing', description: 'The Pro plan: checkout, portal, cancel and resume.', prefixes: ['/api/stripe'] },
+  { name: 'Settings', description: 'Profile, email, password, sessions, personal API tokens and account deletion.', prefixes: ['/api/settings'] },
+  { name: 'Operations', description: "Liveness and readiness for load balancers, and the app's public configuration.", prefixes: ['/api/health', '/api/ready', '/api/config'] },
+];
+
+/** The group of an API route, by its prefix (`/api/oauth/...` is in Platforms); undefined outside the API. */
+export function apiGroupOf(url: string): string | undefined {
+  return API_GROUPS.find((group) => group.prefixes.some((prefix) => url === prefix || url.startsWith(`${prefix}/`)))?.name;
+}
+
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** A route as registered, with the schemas the document is generated from. */
@@ -63,8 +88,14 @@ export async function registerApiDocs(app: FastifyInstance, options: Parameters<
       info: { title: 'Analytics Hub API', version, description: apiDescription(options) },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A session token or a personal API token.' } } },
       security: [{ bearer: [] }],
+      tags: API_GROUPS.map(({ name, description }) => ({ name, description })),
     },
-    transform: jsonSchemaTransform,
+    // Each operation in its group; what is not the API (the web app's pages, the sandbox stand-ins) is left out.
+    transform: (input) => {
+      const transformed = jsonSchemaTransform(input);
+      const group = apiGroupOf(input.url);
+      return { ...transformed, schema: { ...transformed.schema, ...(group ? { tags: [group] } : { hide: true }) } };
+    },
     // Only the API: the web app's pages, the sandbox stand-ins and the docs' own files are not part of it.
     hideUntagged: false,
   });

@@ -72,7 +72,8 @@ export async function billingRoutes(app: FastifyInstance, { billing, requireUser
   await app.register(async (webhook) => {
     webhook.removeAllContentTypeParsers();
     webhook.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    webhook.withTypeProvider<ZodTypeProvider>().post('/api/stripe/webhook', { schema: { response: { 200: webhookResponse } } }, async (request) => {
+    // Stripe's call, signed by Stripe: not part of the API a client uses, so not in its document (issue 25).
+    webhook.withTypeProvider<ZodTypeProvider>().post('/api/stripe/webhook', { schema: { hide: true, response: { 200: webhookResponse } } }, async (request) => {
       const signature = request.headers['stripe-signature'];
       const payload = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       await billing.handleWebhook(payload, typeof signature === 'string' ? signature : undefined, { ip: request.ip });
