@@ -224,25 +224,10 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   const rateLimiter = createRateLimiter({ db, clock });
   const accountsRepository = createAccountsRepository(db);
   const authResponseFloor = createResponseFloor(config.authResponseFloorMs);
-  const accounts = createAccountsService({
-    repository: accountsRepository,
-    rateLimiter,
-    mailer,
-    clock,
-    publicUrl: config.publicUrl,
-    logger: app.log,
-    registerLimitPerIp: config.registerLimitPerIpPerHour,
-    responseFloor: authResponseFloor,
-  });
-  const passwordReset = createPasswordResetService({
-    repository: accountsRepository,
-    rateLimiter,
-    mailer,
-    clock,
-    publicUrl: config.publicUrl,
-    logger: app.log,
-    responseFloor: authResponseFloor,
-  });
+  // Sign-up, sign-in and password reset share the accounts' store, mail budgets and response-time floor.
+  const accountFlows = { repository: accountsRepository, rateLimiter, mailer, clock, publicUrl: config.publicUrl, logger: app.log, responseFloor: authResponseFloor };
+  const accounts = createAccountsService({ ...accountFlows, registerLimitPerIp: config.registerLimitPerIpPerHour });
+  const passwordReset = createPasswordResetService(accountFlows);
   const apiTokens = createApiTokensService({ repository: createApiTokensRepository(db), rateLimiter, clock, logger: app.log, rateLimit: config.apiTokenRateLimit });
   const requireUser = createRequireUser(accounts, apiTokens);
   const billing = createBillingService({

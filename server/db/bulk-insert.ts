@@ -32,3 +32,13 @@ export function insertRows<Table extends PgTable>(table: Table, rows: readonly T
   }
   return sql`insert into ${table} (${sql.join(names, sql`, `)}) select * from unnest(${sql.join(arrays, sql`, `)})`;
 }
+
+/** Rows per insertRows statement: a few statements for the largest sync, each bounded in memory. */
+export const INSERT_BATCH = 5000;
+
+/** `rows` in slices of at most `size`, in order. */
+export function chunks<T>(rows: readonly T[], size = INSERT_BATCH): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < rows.length; start += size) out.push(rows.slice(start, start + size));
+  return out;
+}

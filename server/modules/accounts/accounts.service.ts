@@ -2,7 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { LoginRequest, RegisteredUser, User } from '#contract/auth.ts';
 import type { AccountSession } from '#contract/settings.ts';
-import { LOGIN_LIMITS, MAIL_LIMITS, REGISTER_LIMIT_PER_IP } from '../../lib/account-limits.ts';
+import { LOGIN_LIMITS, REGISTER_LIMIT_PER_IP } from '../../lib/account-limits.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { toPublicUser } from '../../lib/public-user.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -12,6 +12,7 @@ import { digestsEqual, randomToken, sha256 } from '../../lib/secure-random.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { type AccountsRepository, type SessionContext, sessionContextOf, type UserRow } from './accounts.repository.ts';
 import { deviceName } from './device-name.ts';
+import { spendAddressMail, spendMailBudgets, tooManyRequests } from './mail-budget.ts';
 import { confirmationEmail, signUpAttemptEmail } from './emails.ts';
 import { hashPassword, isCommonPassword, verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 
@@ -27,10 +28,6 @@ const CONFIRMATION_TOKEN_TTL_MS = 48 * HOUR;
 const INVALID_CREDENTIALS = 'Invalid username or password';
 const INVALID_CONFIRMATION = 'This confirmation link is invalid or has expired. Request a new one.';
 const RESEND_ACCEPTED = 'If an account with that email is waiting for confirmation, a new confirmation link is on its way.';
-
-function tooManyRequests(retryAfterSeconds: number, message: string) {
-  return new AppError('rate_limited', message, { headers: { 'retry-after': String(retryAfterSeconds) }, details: { retryAfter: retryAfterSeconds } });
-}
 
 function uniqueViolation(error: unknown): string | undefined {
   for (let current = error as { code?: string; constraint?: string; cause?: unknown } | undefined; current; current = current.cause as typeof current) {
@@ -89,7 +86,7 @@ export function createAccountsService({
   async function tellOwnerOfSignUpAttempt(email: string) {
     const owner = await repository.findUserByEmail(email);
     if (!owner) return;
-    const limit = await rateLimiter.hit(`mail:email:${email.toLowerCase()}`, MAIL_LIMITS.perAccount.limit, MAIL_LIMITS.perAccount.windowMs);
+    const limit = await spendAddressMail(rateLimiter, email);
     logger.info({ event: 'account.sign_up_existing_email', userId: owner.id, mailed: limit.allowed }, 'sign-up with an email that has an account: nothing created');
     if (!limit.allowed) return;
     mailer.sendInBackground(
@@ -172,11 +169,7 @@ export function createAccountsService({
   }
 
   async function resendConfirmationNow(email: string, ip: string) {
-    const ipLimit = await rateLimiter.hit(`mail:ip:${ip}`, MAIL_LIMITS.perIp.limit, MAIL_LIMITS.perIp.windowMs);
-    if (!ipLimit.allowed) throw tooManyRequests(ipLimit.retryAfterSeconds, 'Too many requests. Please wait a minute and try again.');
-    // Keyed on the address whether or not an account has it, so the limit itself reveals nothing.
-    const accountLimit = await rateLimiter.hit(`mail:email:${email.toLowerCase()}`, MAIL_LIMITS.perAccount.limit, MAIL_LIMITS.perAccount.windowMs);
-    if (!accountLimit.allowed) throw tooManyRequests(accountLimit.retryAfterSeconds, 'Too many confirmation emails requested. Try again later.');
+    await spendMailBudgets(rateLimiter, { ip, email, overAddress: 'Too many confirmation emails requested. Try again later.' });
     const user = await repository.findUserByEmail(email);
     // Sending happens in the background, and the response floor hides the token write: the answer takes the same
     // time whether or not mail goes out.

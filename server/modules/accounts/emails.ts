@@ -1,8 +1,8 @@
 import type { OutgoingMail } from '../mail/mailer.ts';
-import { escapeHtml } from '../../lib/html.ts';
+import { escapeHtml, mailDocument, mailGreeting } from '../../lib/html.ts';
 
 export function confirmationEmail({ to, name, link }: { to: string; name: string; link: string }): OutgoingMail {
-  const greeting = name ? `Hi ${name},` : 'Hi,';
+  const greeting = mailGreeting(name);
   return {
     to,
     subject: 'Confirm your email for Analytics Hub',
@@ -38,7 +38,7 @@ export function signUpAttemptEmail({ to, name, username, confirmed, signInLink, 
   signInLink: string;
   resendLink: string;
 }): OutgoingMail {
-  const greeting = name ? `Hi ${name},` : 'Hi,';
+  const greeting = mailGreeting(name);
   const what = 'Someone just tried to create an Analytics Hub account with this email address. It already belongs to an account, so no new account was created.';
   const next = confirmed
     ? [`If it was you, sign in with your username ${username}:`, signInLink]
@@ -61,15 +61,9 @@ ${next.map((line) => (line.startsWith('http') ? `<p><a href="${escapeHtml(line)}
   };
 }
 
-function mailLayout(paragraphs: string[]): string {
-  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;background:#0f172a;color:#e2e8f0;padding:24px">
-${paragraphs.join('\n')}
-</body></html>`;
-}
-
 /** The reset link, with the username (a creator who forgot the password may have forgotten that too). */
 export function passwordResetEmail({ to, name, username, link, minutes }: { to: string; name: string; username: string; link: string; minutes: number }): OutgoingMail {
-  const greeting = name ? `Hi ${name},` : 'Hi,';
+  const greeting = mailGreeting(name);
   const what = `Someone asked to reset the password of the Analytics Hub account ${username}. To choose a new password, open this link:`;
   const terms = `The link works once and expires in ${minutes} minutes. Choosing a new password signs you out everywhere.`;
   const ignore = 'If you did not ask for this, ignore this email: your password stays as it is.';
@@ -77,7 +71,7 @@ export function passwordResetEmail({ to, name, username, link, minutes }: { to: 
     to,
     subject: 'Reset your Analytics Hub password',
     text: [greeting, '', what, '', link, '', terms, ignore, '', '— Analytics Hub'].join('\n'),
-    html: mailLayout([
+    html: mailDocument([
       `<p>${escapeHtml(greeting)}</p>`,
       `<p>${escapeHtml(what)}</p>`,
       `<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#6366f1;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none">Choose a new password</a></p>`,
@@ -88,13 +82,13 @@ export function passwordResetEmail({ to, name, username, link, minutes }: { to: 
 
 /** After a reset: the owner hears of it, in case it was not them. */
 export function passwordResetDoneEmail({ to, name }: { to: string; name: string }): OutgoingMail {
-  const greeting = name ? `Hi ${name},` : 'Hi,';
+  const greeting = mailGreeting(name);
   const what = 'The password of your Analytics Hub account was reset with a link sent to this address, and every signed-in device was signed out.';
   const advice = 'If this was not you, reset your password again right away and contact support.';
   return {
     to,
     subject: 'Your Analytics Hub password was reset',
     text: [greeting, '', what, '', advice, '', '— Analytics Hub'].join('\n'),
-    html: mailLayout([`<p>${escapeHtml(greeting)}</p>`, `<p>${escapeHtml(what)}</p>`, `<p style="color:#94a3b8">${escapeHtml(advice)}</p>`]),
+    html: mailDocument([`<p>${escapeHtml(greeting)}</p>`, `<p>${escapeHtml(what)}</p>`, `<p style="color:#94a3b8">${escapeHtml(advice)}</p>`]),
   };
 }

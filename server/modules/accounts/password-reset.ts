@@ -4,7 +4,7 @@
 // shares the address's and the network's mail budgets with resend confirmation.
 import type { FastifyBaseLogger } from 'fastify';
 import { PASSWORD_RESET_LINK_MINUTES, type PasswordResetConfirmRequest } from '#contract/auth.ts';
-import { LOGIN_LIMITS, MAIL_LIMITS } from '../../lib/account-limits.ts';
+import { LOGIN_LIMITS } from '../../lib/account-limits.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword, isCommonPassword } from '../../lib/passwords.ts';
@@ -14,6 +14,7 @@ import { randomToken, sha256 } from '../../lib/secure-random.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import { passwordResetDoneEmail, passwordResetEmail } from './emails.ts';
+import { spendMailBudgets } from './mail-budget.ts';
 
 const LINK_TTL_MS = PASSWORD_RESET_LINK_MINUTES * 60_000;
 
@@ -30,19 +31,11 @@ export interface PasswordResetDeps {
   responseFloor: ResponseFloor;
 }
 
-function tooManyRequests(retryAfterSeconds: number, message: string) {
-  return new AppError('rate_limited', message, { headers: { 'retry-after': String(retryAfterSeconds) }, details: { retryAfter: retryAfterSeconds } });
-}
-
 export function createPasswordResetService({ repository, rateLimiter, mailer, clock, publicUrl, logger, responseFloor }: PasswordResetDeps) {
   const loginThrottle = rateLimiter.failureThrottle(LOGIN_LIMITS.perAccount);
 
   async function requestNow(email: string, ip: string) {
-    const ipLimit = await rateLimiter.hit(`mail:ip:${ip}`, MAIL_LIMITS.perIp.limit, MAIL_LIMITS.perIp.windowMs);
-    if (!ipLimit.allowed) throw tooManyRequests(ipLimit.retryAfterSeconds, 'Too many requests. Please wait a minute and try again.');
-    // Keyed on the address whether or not an account has it, so the limit itself reveals nothing.
-    const addressLimit = await rateLimiter.hit(`mail:email:${email.toLowerCase()}`, MAIL_LIMITS.perAccount.limit, MAIL_LIMITS.perAccount.windowMs);
-    if (!addressLimit.allowed) throw tooManyRequests(addressLimit.retryAfterSeconds, 'Too many emails requested for this address. Try again later.');
+    await spendMailBudgets(rateLimiter, { ip, email, overAddress: 'Too many emails requested for this address. Try again later.' });
     const user = await repository.findUserByEmail(email);
     const token = randomToken(32);
     if (user) {

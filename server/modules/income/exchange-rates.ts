@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { desc, sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
-import { insertRows } from '../../db/bulk-insert.ts';
+import { chunks, insertRows } from '../../db/bulk-insert.ts';
 import type { Database } from '../../db/client.ts';
 import { exchangeRates } from '../../db/schema.ts';
 import type { JobDefinition } from '../../jobs/job-definition.ts';
@@ -95,8 +95,8 @@ export function createExchangeRates({ db, clock, apiUrl, timeoutMs, logger }: { 
     const rates = await download(file === 'full history' ? HISTORY_PATH : file === '90-day' ? NINETY_DAYS_PATH : DAILY_PATH, oldestKept);
     const fetchedAt = clock.now();
     // One array parameter per column (server/db/bulk-insert.ts): the full history's 16,000 rates in four statements.
-    for (let start = 0; start < rates.length; start += 5000) {
-      const insert = insertRows(exchangeRates, rates.slice(start, start + 5000).map((rate) => ({ ...rate, source: ECB_SOURCE, fetchedAt })));
+    for (const batch of chunks(rates)) {
+      const insert = insertRows(exchangeRates, batch.map((rate) => ({ ...rate, source: ECB_SOURCE, fetchedAt })));
       if (insert) await db.execute(sql`${insert} on conflict (currency, day) do update set per_euro = excluded.per_euro, source = excluded.source, fetched_at = excluded.fetched_at`);
     }
     const stored = await newestDay();

@@ -3,22 +3,13 @@
 // (patreon_patron_events, patron-history.ts, decision 022), in the run's transaction. Re-running a sync the same day
 // writes nothing twice: the stored state already says who pays, and the events' key refuses a repeat.
 import { eq, max, sql } from 'drizzle-orm';
-import { insertRows } from '../../db/bulk-insert.ts';
+import { chunks, insertRows } from '../../db/bulk-insert.ts';
 import type { Executor } from '../../db/client.ts';
 import { patreonMembers, patreonPatronEvents } from '../../db/schema.ts';
 import { dayOf } from '../../lib/dates.ts';
 import type { PatreonSyncExtras } from '../../providers/patreon.sync.ts';
 import type { SyncExtension } from '../sync/sync-extension.ts';
 import { changesSince, historyFromList, type PatronEvent, type StoredMember } from './patron-history.ts';
-
-/** Rows per INSERT (one array parameter per column, server/db/bulk-insert.ts). */
-const BATCH = 5000;
-
-function chunks<T>(rows: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < rows.length; start += BATCH) out.push(rows.slice(start, start + BATCH));
-  return out;
-}
 
 async function storedMembers(tx: Executor, connectionId: number): Promise<Map<string, StoredMember>> {
   const rows = await tx

@@ -1,17 +1,10 @@
 import { APP_ACCESS_SETTINGS } from '#contract/settings.ts';
 import type { OutgoingMail } from '../mail/mailer.ts';
-import { escapeHtml } from '../../lib/html.ts';
+import { escapeHtml, mailDocument, mailGreeting } from '../../lib/html.ts';
 
-function layout(paragraphs: string[]) {
-  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;background:#0f172a;color:#e2e8f0;padding:24px">
-${paragraphs.join('\n')}
-</body></html>`;
-}
-
-const greetingOf = (name: string) => (name ? `Hi ${name},` : 'Hi,');
 
 export function confirmEmailChangeEmail({ to, name, link }: { to: string; name: string; link: string }): OutgoingMail {
-  const greeting = greetingOf(name);
+  const greeting = mailGreeting(name);
   return {
     to,
     subject: 'Confirm your new email for Analytics Hub',
@@ -27,7 +20,7 @@ export function confirmEmailChangeEmail({ to, name, link }: { to: string; name: 
       '',
       '— Analytics Hub',
     ].join('\n'),
-    html: layout([
+    html: mailDocument([
       `<p>${escapeHtml(greeting)}</p>`,
       '<p>You asked to use this address for your Analytics Hub account. Confirm it:</p>',
       `<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#6366f1;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none">Confirm new email</a></p>`,
@@ -38,7 +31,7 @@ export function confirmEmailChangeEmail({ to, name, link }: { to: string; name: 
 
 /** Sent to the old address when the change is requested and again when it is done, so a takeover is noticed. */
 export function emailChangeNoticeEmail({ to, name, newEmail, completed }: { to: string; name: string; newEmail: string; completed: boolean }): OutgoingMail {
-  const greeting = greetingOf(name);
+  const greeting = mailGreeting(name);
   const what = completed
     ? `The email address of your Analytics Hub account was changed to ${newEmail}. Emails from us now go there.`
     : `Someone signed in to your Analytics Hub account asked to change its email address to ${newEmail}. Nothing changes until that address is confirmed.`;
@@ -47,31 +40,31 @@ export function emailChangeNoticeEmail({ to, name, newEmail, completed }: { to: 
     to,
     subject: completed ? 'Your Analytics Hub email address was changed' : 'Your Analytics Hub email address is about to change',
     text: [greeting, '', what, '', advice, '', '— Analytics Hub'].join('\n'),
-    html: layout([`<p>${escapeHtml(greeting)}</p>`, `<p>${escapeHtml(what)}</p>`, `<p style="color:#94a3b8">${escapeHtml(advice)}</p>`]),
+    html: mailDocument([`<p>${escapeHtml(greeting)}</p>`, `<p>${escapeHtml(what)}</p>`, `<p style="color:#94a3b8">${escapeHtml(advice)}</p>`]),
   };
 }
 
 export function passwordChangedEmail({ to, name }: { to: string; name: string }): OutgoingMail {
-  const greeting = greetingOf(name);
+  const greeting = mailGreeting(name);
   const what = 'The password of your Analytics Hub account was changed, and every other signed-in device was signed out.';
   const advice = 'If this was not you, reset your password right away and contact support.';
   return {
     to,
     subject: 'Your Analytics Hub password was changed',
     text: [greeting, '', what, '', advice, '', '— Analytics Hub'].join('\n'),
-    html: layout([`<p>${escapeHtml(greeting)}</p>`, `<p>${escapeHtml(what)}</p>`, `<p style="color:#94a3b8">${escapeHtml(advice)}</p>`]),
+    html: mailDocument([`<p>${escapeHtml(greeting)}</p>`, `<p>${escapeHtml(what)}</p>`, `<p style="color:#94a3b8">${escapeHtml(advice)}</p>`]),
   };
 }
 
 export function accountDeletedEmail({ to, name }: { to: string; name: string }): OutgoingMail {
-  const greeting = greetingOf(name);
+  const greeting = mailGreeting(name);
   const what = 'Your Analytics Hub account and all of its data were deleted, and any subscription was cancelled. We will not email you again.';
   const platforms = `If you connected LinkedIn, Patreon or Instagram, remove Analytics Hub there too: they give apps no way to end their own access.`;
   return {
     to,
     subject: 'Your Analytics Hub account was deleted',
     text: [greeting, '', what, '', platforms, ...APP_ACCESS_SETTINGS.map(({ name, page, url }) => `- ${name} (${page}): ${url}`), '', '— Analytics Hub'].join('\n'),
-    html: layout([
+    html: mailDocument([
       `<p>${escapeHtml(greeting)}</p>`,
       `<p>${escapeHtml(what)}</p>`,
       `<p>${escapeHtml(platforms)}</p>`,

@@ -2,7 +2,7 @@
 // transaction that stores a run's results with idempotent multi-row upserts.
 import { and, asc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { PlatformName, SyncStatus } from '#contract/platforms.ts';
-import { insertRows } from '../../db/bulk-insert.ts';
+import { chunks, insertRows } from '../../db/bulk-insert.ts';
 import { type Database, queryRows, type Transaction } from '../../db/client.ts';
 import { accountMetrics, contentItems, contentMetrics, platformConnections, syncDeadLetters, syncStates } from '../../db/schema.ts';
 import { ownerIsPresent } from '../../jobs/worker-presence.ts';
@@ -35,16 +35,6 @@ export interface AbandonedRun {
   /** Failed attempts, this interruption included. */
   attempts: number;
 }
-
-/** Rows per INSERT (one array parameter per column, server/db/bulk-insert.ts): a few statements for a large sync. */
-const BATCH = 5000;
-
-function chunks<T>(rows: T[], size = BATCH): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < rows.length; start += size) out.push(rows.slice(start, start + size));
-  return out;
-}
-
 
 /**
  * For platforms that keep only lifetime counters (TikTok, X): today's account value of each metric is how much the

@@ -6,23 +6,14 @@
 // (reach_reports_created_through) is stored in the same transaction.
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { RetentionPoint } from '#contract/youtube.ts';
-import { insertRows } from '../../db/bulk-insert.ts';
+import { chunks, insertRows } from '../../db/bulk-insert.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { contentItems, youtubeChannels, youtubeChannelTraffic, youtubeDemographics, youtubeVideoReach, youtubeVideos, youtubeVideoTraffic } from '../../db/schema.ts';
 import type { KnownVideo, TrafficSourceViews, YoutubeSyncExtras, YoutubeSyncState } from '../../providers/youtube/sync-types.ts';
 import type { SyncExtension } from '../sync/sync-extension.ts';
 
-
-/** Rows per INSERT (one array parameter per column, server/db/bulk-insert.ts) or ids per `in (…)` list. */
-const BATCH = 5000;
-
 async function executeInsert(tx: Executor, insert: SQL | undefined): Promise<void> {
   if (insert) await tx.execute(insert);
-}
-function chunks<T>(rows: readonly T[], size = BATCH): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < rows.length; start += size) out.push(rows.slice(start, start + size));
-  return out;
 }
 
 /** What the adapter needs to know before a sync: the reach job and read mark, fresh retention curves, complete early-view curves. */

@@ -1,12 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
 import { serverMessageOr } from '../../../lib/api-client';
 import { AuthLayout } from '../../../components/auth-layout';
+import { BackToSignIn } from './back-to-sign-in';
 import { requestPasswordResetMutationOptions } from '../api/password-reset';
 
 const REQUEST_FAILED = 'The reset email could not be requested. Please try again.';
@@ -56,11 +56,7 @@ export function ForgotPasswordPage() {
             {reset.isPending ? 'Sending...' : 'Email me a reset link'}
           </Button>
         </form>
-        <p className="text-center text-sm">
-          <Link to="/login" className="rounded font-medium text-indigo-300 underline-offset-2 hover:text-indigo-200 hover:underline">
-            Back to Sign In
-          </Link>
-        </p>
+        <BackToSignIn />
       </div>
     </AuthLayout>
   );

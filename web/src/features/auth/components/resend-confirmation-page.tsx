@@ -1,6 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
 import { Spinner } from '../../../components/ui/spinner';
@@ -8,6 +7,7 @@ import { TextField } from '../../../components/ui/text-field';
 import { resendConfirmationMutationOptions } from '../api/resend-confirmation';
 import { serverMessageOr } from '../../../lib/api-client';
 import { AuthLayout } from '../../../components/auth-layout';
+import { BackToSignIn } from './back-to-sign-in';
 
 const RESEND_FAILED = 'Failed to send confirmation email. Please try again.';
 
@@ -55,11 +55,7 @@ export function ResendConfirmationPage() {
             {resend.isPending ? 'Sending...' : 'Send Confirmation Email'}
           </Button>
         </form>
-        <p className="text-center text-sm">
-          <Link to="/login" className="rounded font-medium text-indigo-300 underline-offset-2 hover:text-indigo-200 hover:underline">
-            Back to Sign In
-          </Link>
-        </p>
+        <BackToSignIn />
       </div>
     </AuthLayout>
   );

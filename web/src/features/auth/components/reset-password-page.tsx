@@ -9,6 +9,7 @@ import { TextField } from '../../../components/ui/text-field';
 import { serverMessageOr } from '../../../lib/api-client';
 import { useOneTimeSearchParams } from '../../../lib/use-one-time-search-params';
 import { AuthLayout } from '../../../components/auth-layout';
+import { BackToSignIn } from './back-to-sign-in';
 import { confirmPasswordResetMutationOptions } from '../api/password-reset';
 import { parseConfirmationLink } from '../utils/confirmation-link';
 
@@ -97,11 +98,7 @@ export function ResetPasswordPage() {
             Ask for a new link
           </ButtonLink>
         )}
-        <p className="text-center text-sm">
-          <Link to="/login" className="rounded font-medium text-indigo-300 underline-offset-2 hover:text-indigo-200 hover:underline">
-            Back to Sign In
-          </Link>
-        </p>
+        <BackToSignIn />
       </div>
     </AuthLayout>
   );

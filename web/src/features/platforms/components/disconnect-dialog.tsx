@@ -44,7 +44,7 @@ export function DisconnectDialog({ open, platformName, accounts, pending, onConf
       </p>
       <p className="mt-2">
         It cannot be undone. Connecting again later reads only what {platformName} still gives, which may be less history than you have now.
-        Nothing changes at {platformName} itself.
+        Where {platformName} lets apps do so, our access is withdrawn there too; nothing else changes in your {platformName} account.
       </p>
     </Dialog>
   );
