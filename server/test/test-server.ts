@@ -36,7 +36,11 @@ export interface TestServerOptions {
   stripe?: boolean;
   /**
    * Also start the platform sandbox (all six platforms) on the server's manual clock, and point every platform
-   * at it as server/main.ts does. Platform calls time out after 1 s here, so a `timeout` failure is quick.
+   * at it as server/main.ts does. Platform calls get the production deadline (PLATFORM_TIMEOUT_MS, 10 s): the
+   * sandbox, the embedded database and the test share one event loop, and on a loaded machine a synchronous PGlite
+   * statement can hold it past a short deadline, so an answer already received read as a timeout (a PGlite-only CI
+   * failure: a YouTube sync retried after a spurious timeout). A test of the timeout itself sets a shorter one
+   * through `env`.
    */
   platforms?: boolean;
   /**
@@ -71,7 +75,6 @@ export async function startTestServer(options: TestServerOptions = {}) {
     SMTP_URL: smtp.url,
     ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
     LOG_LEVEL: 'info',
-    ...(options.platforms || options.platformSandbox ? { PLATFORM_TIMEOUT_MS: '1000' } : {}),
     // Tests run sync jobs themselves with `sync.drain()`: no polling workers, no schedule timers.
     SYNC_WORKERS: 'off',
     // The sandboxes, the embedded database and the test itself share this process's event loop, so a large seed

@@ -20,7 +20,8 @@ let server: TestServer;
 const secrets = new Set<string>();
 
 beforeAll(async () => {
-  server = await startTestServer({ stripe: true, platforms: true });
+  // A short deadline for the token endpoint that never answers (checklist 24); this file's calls are light.
+  server = await startTestServer({ stripe: true, platforms: true, env: { PLATFORM_TIMEOUT_MS: '2000' } });
   const sandbox = platformSandboxOf(server);
   for (const { clientSecret } of Object.values(sandbox.credentials)) secrets.add(clientSecret);
   secrets.add(sandbox.appKeys.youtubeApiKey);
