@@ -15,8 +15,11 @@ import { newId, openStore } from './state.ts';
 import { createWebhookDispatcher } from './webhooks.ts';
 
 export interface StripeSandboxOptions {
-  /** Where to POST signed events (the app's /api/stripe/webhook). */
-  webhookUrl: string;
+  /**
+   * Where to POST signed events (the app's /api/stripe/webhook), or how to find it at delivery time: a test server
+   * listens on a port the system picks, known only after the app (which needs this sandbox's key) is built.
+   */
+  webhookUrl: string | (() => string);
   /** Default: a generated `whsec_…`. */
   webhookSecret?: string;
   /** Default: `sk_test_sandbox`. */
@@ -320,7 +323,7 @@ export async function startStripeSandbox(options: StripeSandboxOptions): Promise
   }, SETTLE_INTERVAL_MS);
   settleTimer.unref();
 
-  logger.info({ baseUrl, publicBaseUrl, webhookUrl: options.webhookUrl }, 'stripe sandbox listening');
+  logger.info({ baseUrl, publicBaseUrl, webhookUrl: typeof options.webhookUrl === 'function' ? options.webhookUrl() : options.webhookUrl }, 'stripe sandbox listening');
 
   return {
     host,

@@ -26,7 +26,8 @@ export interface WebhookDispatcher {
 }
 
 export interface WebhookDispatcherOptions {
-  url: string;
+  /** The endpoint, or how to find it at delivery time (an app whose port is known only once it listens). */
+  url: string | (() => string);
   secret: string;
   logger: WebhookLogger;
   onDelivered(eventId: string): void;
@@ -38,14 +39,15 @@ export interface WebhookDispatcherOptions {
 const DEFAULT_RETRY_DELAYS_MS = [100, 500, 2_000];
 
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
-  const { url, secret, logger, onDelivered, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS, timeoutMs = 10_000 } = options;
+  const { secret, logger, onDelivered, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS, timeoutMs = 10_000 } = options;
+  const endpoint = () => (typeof options.url === 'function' ? options.url() : options.url);
   const queues = new Map<string, Promise<void>>();
   const stop = new AbortController();
 
   /** One POST; resolves to the failure reason, or null when the endpoint answered 2xx. */
   async function attempt(payload: string): Promise<string | null> {
     try {
-      const response = await fetch(url, {
+      const response = await fetch(endpoint(), {
         method: 'POST',
         headers: {
           'content-type': 'application/json; charset=utf-8',
@@ -73,10 +75,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       if (stop.signal.aborted) return;
       const wait = retryDelaysMs[retry];
       if (wait === undefined) {
-        logger.warn({ eventId: event.id, type: event.type, url, failure, attempts: retry + 1 }, 'stripe sandbox: webhook delivery failed; giving up');
+        logger.warn({ eventId: event.id, type: event.type, url: endpoint(), failure, attempts: retry + 1 }, 'stripe sandbox: webhook delivery failed; giving up');
         return;
       }
-      logger.warn({ eventId: event.id, type: event.type, url, failure, retryInMs: wait }, 'stripe sandbox: webhook delivery failed; retrying');
+      logger.warn({ eventId: event.id, type: event.type, url: endpoint(), failure, retryInMs: wait }, 'stripe sandbox: webhook delivery failed; retrying');
       try {
         await delay(wait, undefined, { signal: stop.signal });
       } catch {

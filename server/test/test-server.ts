@@ -12,7 +12,6 @@ import { startStripeSandbox, type StripeSandbox } from '../../sandbox/stripe/str
 import { buildApp } from '../app.ts';
 import { loadConfig, withPlatformSandbox, withStripeSandbox } from '../config.ts';
 import { createManualClock } from './manual-clock.ts';
-import { freePort } from '../lib/free-port.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
 import { confirmationLinkParams, startSmtpCapture } from './smtp-capture.ts';
 
@@ -85,12 +84,14 @@ export async function startTestServer(options: TestServerOptions = {}) {
     AUTH_RESPONSE_FLOOR_MS: '0',
     ...options.env,
   });
-  // The sandbox must know where to send webhooks before the app that needs its key is built: take the port first.
-  const port = options.stripe ? await freePort() : 0;
+  // The app listens on a port the system picks (a port probed free beforehand can be taken by any outgoing
+  // connection before the app listens: a CI run failed on EADDRINUSE). The Stripe sandbox, started first since the app
+  // needs its key, reads the webhook address when it delivers; nothing is delivered before the app listens.
+  let webhookUrl = '';
   let stripeSandbox: StripeSandbox | undefined;
   if (options.stripe) {
     stripeSandbox = await startStripeSandbox({
-      webhookUrl: `http://127.0.0.1:${port}/api/stripe/webhook`,
+      webhookUrl: () => webhookUrl,
       now: () => clock.now(),
       logger: {
         info() {},
@@ -121,9 +122,10 @@ export async function startTestServer(options: TestServerOptions = {}) {
     config = withPlatformSandbox(config, platformSandbox);
   }
   const { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, youngPostJobs, reports, notifications, billingJobs, answerWarming } = await buildApp({ config, database: database.handle, clock, logStream });
-  await app.listen({ port, host: '127.0.0.1' });
+  await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  webhookUrl = `${baseUrl}/api/stripe/webhook`;
 
   async function request<T = any>(
     method: string,
