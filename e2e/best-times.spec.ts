@@ -1,7 +1,7 @@
 import { expect, expectAccessible, test as base, watchPageProblems } from './support/fixtures.ts';
 import { startServerProcess, type RunningServer } from './support/server-process.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
-import { connectDemoYoutube, syncFromDashboard } from './support/demo-channel.ts';
+import { connectDemoYoutube } from './support/demo-channel.ts';
 
 // Each sandbox platform account links to one Analytics Hub user, and the journeys on the shared worker server use
 // YouTube's Maya and Theo; this one connects Ivy Chen's small channel (about 50 videos with early views, posted at
@@ -24,7 +24,6 @@ test.describe('best time to post', () => {
     await signInWithTrial(page, server, smtp);
 
     await connectDemoYoutube(page, /Ivy Chen/);
-    await syncFromDashboard(page, server);
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' }).click();
     const panel = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Best time to post' }) });

@@ -4,6 +4,7 @@
 import type { Page, Route } from '@playwright/test';
 import { expect, test as base, watchPageProblems } from './support/fixtures.ts';
 import { type RunningServer, startServerProcess } from './support/server-process.ts';
+import { expectFirstSyncDone } from './support/demo-channel.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
 
 // Each sandbox platform account links to one Analytics Hub user: a server of its own, so this journey may pick any.
@@ -87,12 +88,9 @@ test.describe('browser hardening', () => {
       await page.getByRole('radio').nth(2).check();
       await page.getByRole('button', { name: 'Authorize' }).click();
       await expect(page.getByText('Successfully connected!')).toBeVisible();
-      await page.goto(`${server.baseUrl}/platforms`);
+      // Back on Platforms, where the connection's own first sync runs.
+      await expectFirstSyncDone(page);
     }
-    await page.goto(`${server.baseUrl}/dashboard`);
-    await page.getByRole('button', { name: 'Sync Data' }).click();
-    await expect(page.getByText('Syncing...')).toBeVisible();
-    await expect(page.getByText('Syncing...')).toHaveCount(0, { timeout: 90_000 });
 
     // From here on, every answer carries the payloads.
     await poisonApiAnswers(page);

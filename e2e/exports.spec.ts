@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, expectAccessible, expectNoSidewaysScroll, test, watchPageProblems } from './support/fixtures.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
-import { connectDemoYoutube } from './support/demo-channel.ts';
+import { connectDemoYoutube, expectFirstSyncDone } from './support/demo-channel.ts';
 
 test.describe('exports', () => {
   test('connect Instagram, Sync Data, then download the Analytics data as CSV and as a PDF report', async ({ page, server, smtp }, testInfo) => {
@@ -17,10 +17,8 @@ test.describe('exports', () => {
     await page.getByRole('radio', { name: /Ivy Chen/ }).check();
     await page.getByRole('button', { name: 'Authorize' }).click();
     await expect(page.getByText('Successfully connected!')).toBeVisible();
-
-    await page.goto(`${server.baseUrl}/dashboard`);
-    await page.getByRole('button', { name: 'Sync Data' }).click();
-    await expect(page.getByText('Syncing...')).toHaveCount(0, { timeout: 60_000 });
+    // The connection's own first sync.
+    await expectFirstSyncDone(page, 60_000);
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' }).click();
     await expect(page).toHaveURL(/\/analytics/);
@@ -72,11 +70,10 @@ test.describe('exports', () => {
     const problems = watchPageProblems(page);
     await signInWithTrial(page, server, smtp);
     // Other journeys connect YouTube's first two demo accounts: this one takes the third.
+    // Connected, and synced by the connection's own first sync.
     await connectDemoYoutube(page, /Ivy Chen/);
 
     await page.goto(`${server.baseUrl}/youtube`);
-    await page.getByRole('button', { name: 'Sync Latest Data' }).click();
-    await expect(page.getByRole('button', { name: 'Sync Latest Data' })).toBeVisible({ timeout: 180_000 });
     const table = page.getByRole('table', { name: /^Video Performance/ });
     await expect(table.getByRole('row')).not.toHaveCount(1);
     const shown = await page.getByText(/Showing 1–\d+ of [\d,]+ videos/).textContent();

@@ -23,11 +23,10 @@ test.describe('forecasts', () => {
     const problems = watchPageProblems(page);
     await signInWithTrial(page, server, smtp);
 
+    // Connected, and synced by the connection's own first sync.
     await connectDemoYoutube(page, /Maya Lopez/);
 
     await page.goto(`${server.baseUrl}/youtube`);
-    await page.getByRole('button', { name: 'Sync Latest Data' }).click();
-    await expect(page.getByRole('button', { name: 'Sync Latest Data' })).toBeVisible({ timeout: 180_000 });
     const projection = page.getByRole('heading', { name: 'Monthly Projection' }).locator('xpath=ancestor::section[1]');
     await expect(projection.getByText(/^80 % interval: \$[\d,]+ to \$[\d,]+$/)).toBeVisible({ timeout: 30_000 });
     await expect(projection.getByText(/^Inside the 80 % band \d+ of \d+ past months$/)).toBeVisible();

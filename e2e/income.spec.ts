@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, expectAccessible, expectNoSidewaysScroll, test as base, watchPageProblems } from './support/fixtures.ts';
 import { startServerProcess, type RunningServer } from './support/server-process.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
-import { connectDemoYoutube, syncFromDashboard } from './support/demo-channel.ts';
+import { connectDemoYoutube } from './support/demo-channel.ts';
 
 // The shared worker server's journeys use YouTube's Maya and Theo; this one connects Maya's monetised channel on a
 // server of its own (with its own ECB sandbox), so nothing else is linked to her there.
@@ -23,7 +23,7 @@ test.describe('income', () => {
     const problems = watchPageProblems(page);
     await signInWithTrial(page, server, smtp);
 
-    await connectDemoYoutube(page, /Maya/);    await syncFromDashboard(page, server, 120_000);
+    await connectDemoYoutube(page, /Maya/);
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Income' }).click();
     await expect(page).toHaveURL(/\/income/);

@@ -1,8 +1,9 @@
 import { expect, expectAccessible, test, watchPageProblems } from './support/fixtures.ts';
+import { expectFirstSyncDone } from './support/demo-channel.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
 
 test.describe('platform connections', () => {
-  test('connect YouTube and TikTok through the sandbox consent pages, see them, disconnect one', async ({ page, server, smtp }) => {
+  test('connect YouTube and TikTok through the sandbox consent pages, each synced at once, see them, disconnect one', async ({ page, server, smtp }) => {
     test.setTimeout(120_000);
     const problems = watchPageProblems(page);
     await signInWithTrial(page, server, smtp);
@@ -16,12 +17,21 @@ test.describe('platform connections', () => {
       // The platform's own consent page (the sandbox), then back to our callback.
       await expect(page.getByRole('heading', { name: new RegExp(`wants to access your ${platform} account`) })).toBeVisible();
       await page.getByRole('button', { name: 'Authorize' }).click();
+      // Back on Platforms, the code and state gone from the address bar (RFC 9700 §4.2.4), the account named.
       await expect(page.getByText('Successfully connected!')).toBeVisible();
-      // The code and state are gone from the address bar (RFC 9700 §4.2.4).
-      expect(new URL(page.url()).search).toBe('');
-      await page.getByRole('button', { name: /platforms/i }).or(page.getByRole('link', { name: /platforms/i })).first().click();
       await expect(page).toHaveURL(/\/platforms$/);
+      await expect(page.getByText(new RegExp(`Your ${platform} account \\S+ is connected\\.`))).toBeVisible();
+      // Its first sync starts by itself (no Sync click): the banner follows it to the end, and the row says when.
+      await expectFirstSyncDone(page);
+      const banner = page.getByRole('status').filter({ hasText: 'Successfully connected!' });
+      if (platform === 'YouTube') {
+        await expectAccessible(page);
+        await page.screenshot({ path: test.info().outputPath('platforms-first-sync-done.png'), fullPage: true });
+      }
+      await banner.getByRole('button', { name: 'Dismiss' }).click();
+      await expect(page.getByText('Successfully connected!')).toHaveCount(0);
     }
+    await expect(page.getByText('Not synced yet')).toHaveCount(0);
 
     const accounts = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Connected Accounts' }) });
     await expect(accounts.getByText('YouTube', { exact: true })).toBeVisible();
@@ -63,7 +73,6 @@ test.describe('platform connections', () => {
     await page.getByRole('checkbox', { name: /Read your public videos/ }).uncheck();
     await page.getByRole('button', { name: 'Authorize' }).click();
     await expect(page.getByText('Successfully connected!')).toBeVisible();
-    await page.getByRole('button', { name: /platforms/i }).or(page.getByRole('link', { name: /platforms/i })).first().click();
 
     const accounts = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Connected Accounts' }) });
     await expect(accounts.getByText('Not shared by TikTok: followers, videos, views, likes, comments and shares.')).toBeVisible();
@@ -75,7 +84,6 @@ test.describe('platform connections', () => {
     await page.getByRole('radio').nth(1).check();
     await page.getByRole('button', { name: 'Authorize' }).click();
     await expect(page.getByText('Successfully connected!')).toBeVisible();
-    await page.getByRole('button', { name: /platforms/i }).or(page.getByRole('link', { name: /platforms/i })).first().click();
     const currency = accounts.getByLabel(/Campaign currency/);
     await expect(currency).toHaveValue('');
     await currency.selectOption('EUR');

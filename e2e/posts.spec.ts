@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { CONTENT_CSV_COLUMNS } from '../contract/content.ts';
 import { expect, expectAccessible, expectNoSidewaysScroll, test, watchPageProblems } from './support/fixtures.ts';
+import { expectFirstSyncDone } from './support/demo-channel.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
 
 test.describe('posts table', () => {
@@ -21,12 +22,9 @@ test.describe('posts table', () => {
       await page.getByRole('radio', { name: persona }).check();
       await page.getByRole('button', { name: 'Authorize' }).click();
       await expect(page.getByText('Successfully connected!')).toBeVisible();
-      await page.goto(`${server.baseUrl}/platforms`);
+      // Back on Platforms, where the connection's own first sync runs.
+      await expectFirstSyncDone(page);
     }
-    await page.goto(`${server.baseUrl}/dashboard`);
-    await page.getByRole('button', { name: 'Sync Data' }).click();
-    await expect(page.getByText('Syncing...')).toBeVisible();
-    await expect(page.getByText('Syncing...')).toHaveCount(0, { timeout: 90_000 });
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' }).click();
     await expect(page).toHaveURL(/\/analytics/);

@@ -1,7 +1,7 @@
 import { expect, expectAccessible, expectNoSidewaysScroll, test as base, watchPageProblems } from './support/fixtures.ts';
 import { startServerProcess, type RunningServer } from './support/server-process.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
-import { connectDemoYoutube, syncFromDashboard } from './support/demo-channel.ts';
+import { connectDemoYoutube } from './support/demo-channel.ts';
 
 // "What changed" (issue 17): a card's change figure opens the panel, whose waterfall and table split the change into
 // parts that add up to it. Each sandbox platform account links to one Analytics Hub user, so this journey connects the
@@ -26,7 +26,7 @@ test.describe('what changed', () => {
     const problems = watchPageProblems(page);
     await signInWithTrial(page, server, smtp);
 
-    await connectDemoYoutube(page, /Maya Lopez/);    await syncFromDashboard(page, server);
+    await connectDemoYoutube(page, /Maya Lopez/);
 
     // Analytics: the Total Views card's change figure opens the panel.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' }).click();

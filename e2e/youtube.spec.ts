@@ -1,5 +1,6 @@
 import { expect, expectAccessible, test as base, watchPageProblems } from './support/fixtures.ts';
 import { startServerProcess, type RunningServer } from './support/server-process.ts';
+import { expectFirstSyncDone } from './support/demo-channel.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
 
 // Each sandbox platform account links to one Analytics Hub user, and the large monetised channel (Maya Lopez, the
@@ -34,6 +35,8 @@ test.describe('YouTube analytics', () => {
     await page.getByRole('radio', { name: /Maya Lopez/ }).check();
     await page.getByRole('button', { name: 'Authorize' }).click();
     await expect(page.getByText('Successfully connected!')).toBeVisible();
+    // Back on Platforms, where the channel's own first sync runs; Sync Latest Data then reads what is new.
+    await expectFirstSyncDone(page);
 
     await page.goto(`${server.baseUrl}/youtube`);
     await expect(page.getByRole('heading', { name: 'YouTube Analytics', level: 1 })).toBeVisible();

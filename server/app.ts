@@ -254,15 +254,6 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   });
   const syncIntervalMs = config.sync.intervalHours * 3_600_000;
   const syncRepository = createSyncRepository(db, { youtube: youtubeSyncExtension, patreon: patreonSyncExtension });
-  const platforms = createPlatformsService({
-    repository: platformsRepository,
-    custody: tokenCustody,
-    crypto: tokenCrypto,
-    clock,
-    config: { appKeys: config.platformAppKeys },
-    logger: app.log,
-    resumeSync: (connectionId) => syncRepository.resetFailures(connectionId, clock.now()),
-  });
   // This process's presence in the database: the owner of the sync leases it takes, seen as gone the moment it dies.
   const presence = createWorkerPresence({ database, logger: app.log });
   await presence.start();
@@ -326,6 +317,15 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
         ...(outcome.kind === 'done' ? { calls: outcome.usage.calls, quotaUnits: outcome.usage.quotaUnits } : {}),
       });
     },
+  });
+  const platforms = createPlatformsService({
+    repository: platformsRepository,
+    custody: tokenCustody,
+    crypto: tokenCrypto,
+    clock,
+    config: { appKeys: config.platformAppKeys },
+    logger: app.log,
+    syncNow: (connectionId) => syncJobs.requestNow(connectionId),
   });
   // Between syncs, the counters of posts under 7 days old are read hourly (decision 018).
   const youngPostJobs = createYoungPostJobs({

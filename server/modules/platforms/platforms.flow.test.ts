@@ -170,7 +170,8 @@ describe.each(PLATFORM_NAMES.map((platform) => [platform] as const))('%s', (plat
       isActive: true,
       manual: false,
       needsReconnect: false,
-      syncStatus: 'idle',
+      // The first sync is queued by the connection itself (issue 25): no Sync click needed.
+      syncStatus: 'queued',
       lastSyncedAt: null,
       connectedAt: server.clock.now().toISOString(),
     });

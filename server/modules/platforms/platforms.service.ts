@@ -37,10 +37,11 @@ export interface PlatformsServiceDeps {
   config: Pick<PlatformsConfig, 'appKeys'>;
   logger: FastifyBaseLogger;
   /**
-   * The user acted on a connection (connected it again, changed its settings): a sync that stopped, or is backing off
-   * after failures, starts afresh (the sync feature's, passed in by server/app.ts).
+   * The user acted on a connection (connected it, connected it again, set what its sync waited for): its sync starts
+   * now, afresh if it had stopped or was backing off after failures (the sync feature's requestNow, passed in by
+   * server/app.ts). A new account's numbers arrive without a Sync click (issue 25).
    */
-  resumeSync?: (connectionId: number) => Promise<void>;
+  syncNow?: (connectionId: number) => Promise<unknown>;
 }
 
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
@@ -48,7 +49,7 @@ export const pkceChallenge = (verifier: string) => base64url(createHash('sha256'
 
 const verifierBinding = (stateHash: string) => rowBinding('oauth_states', stateHash, 'code_verifier');
 
-export function createPlatformsService({ repository, custody, crypto, clock, config, logger, resumeSync }: PlatformsServiceDeps) {
+export function createPlatformsService({ repository, custody, crypto, clock, config, logger, syncNow }: PlatformsServiceDeps) {
   const { providers, displayName, isAvailable, contextFor, logPlatformFailure, writeTokens, readTokens } = custody;
   const supportsManualConnect = (platform: PlatformName) =>
     providers[platform].lookupPublicProfile !== undefined &&
@@ -236,9 +237,10 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
         await revokeUnstoredGrant(platform, tokens, { platformUserId: profile.id });
         throw error;
       }
-      await resumeSync?.(row.id);
-      logger.info({ userId, platform, connectionId: row.id }, 'platform connected');
-      return toConnection(row);
+      await syncNow?.(row.id);
+      logger.info({ userId, platform, connectionId: row.id }, 'platform connected; first sync queued');
+      // Read again: the answer says the sync is queued, as the list will.
+      return toConnection((await repository.findConnectionById(row.id)) ?? row);
     },
 
     async listConnections(userId: number): Promise<PlatformConnection[]> {
@@ -279,7 +281,7 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
         throw new AppError('bad_request', `${displayName(platform)} names the currency of its amounts: there is no currency to set.`);
       }
       const updated = await repository.updateConnection(row.id, { currency: body.currency, updatedAt: clock.now() });
-      await resumeSync?.(row.id);
+      await syncNow?.(row.id);
       logger.info({ userId, connectionId, currency: body.currency }, 'connection currency set');
       return toConnection(updated ?? row);
     },

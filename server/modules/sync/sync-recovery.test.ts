@@ -27,6 +27,8 @@ async function connectNew(platform: PlatformName, accountIndex: number) {
   const account = await signUpWithAccess(server);
   const response = await connect(server, account, platform, { account: accountIndex });
   if (response.status !== 200) throw new Error(`connect answered ${response.status}: ${JSON.stringify(response.body)}`);
+  // The first sync that connecting queued: run, so each test starts from a connection with no job pending.
+  await server.sync.drain();
   return { account, connectionId: response.body.id as number };
 }
 

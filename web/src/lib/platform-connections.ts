@@ -27,8 +27,13 @@ export function platformConnectionsQueryOptions() {
   });
 }
 
-/** '@username', or the platform's user id when the account has no username (spec section 2). */
-export function accountHandle(connection: Pick<PlatformConnection, 'platformUsername' | 'platformUserId'>): string {
+/**
+ * '@username'; for an account with no username (LinkedIn's sign-in gives none), its name as the platform shows it,
+ * and the platform's user id only when there is neither (spec section 2; issue 25: never a raw id where a name is
+ * known).
+ */
+export function accountHandle(connection: Pick<PlatformConnection, 'platformUsername' | 'platformUserId'> & { displayName?: string | null }): string {
   const username = connection.platformUsername?.trim().replace(/^@+/, '');
-  return username ? `@${username}` : connection.platformUserId;
+  if (username) return `@${username}`;
+  return connection.displayName?.trim() || connection.platformUserId;
 }

@@ -14,6 +14,13 @@ export const SYNC_STATUS_POLL_LIMIT_MS = 2 * 60_000;
 /** Whether a run started at `startedAt` may still poll at `now`. */
 export const mayPoll = (startedAt: number, now: number, limitMs = SYNC_STATUS_POLL_LIMIT_MS) => now - startedAt < limitMs;
 
+/**
+ * The connection's sync is under way: running, or queued for its first attempt (a queued retry after a failed
+ * attempt, or one waiting out a platform's Retry-After, is not: the row says why it waits instead).
+ */
+export const syncUnderWay = (status: ConnectionSyncStatus | undefined): boolean =>
+  status !== undefined && (status.status === 'running' || (status.status === 'queued' && status.attempts === 0 && !status.message));
+
 export interface SyncFailure {
   connectionId: number;
   platformName: string;

@@ -122,7 +122,8 @@ describe('DashboardPage', () => {
     expect(rows.map((row) => row.textContent)).toEqual([
       'YouTube@maya12.3K subscribers',
       'Patreon@mayamakes87 patrons',
-      'TikToktt-772.5M followers',
+      // No username: the account's name, not the platform's raw id (issue 25).
+      'TikTokMaya Creates2.5M followers',
     ]);
     // Each row shows its platform's brand mark (spec: the platform's first letter; issue 16: the brand mark instead).
     expect(rows.map((row) => row.querySelector('[data-platform]')?.getAttribute('data-platform'))).toEqual(['youtube', 'patreon', 'tiktok']);

@@ -20,6 +20,7 @@ import { RELOAD_AFTER_SYNC_MS, syncConnectionMutationOptions } from '../../../li
 import { useDelayedInvalidation } from '../../../lib/use-delayed-invalidation';
 import { deleteConnectionMutationOptions } from '../api/delete-connection';
 import { startOAuthConnectionMutationOptions } from '../api/get-oauth-auth-url';
+import { syncUnderWay } from '../../../lib/sync-progress';
 import { syncStatusQueryOptions } from '../../../lib/sync-status';
 import { serverMessage } from '../utils/action-error';
 import { accountName, lastSyncedText, syncTroubleText } from '../utils/connection-display';
@@ -99,9 +100,13 @@ export function ConnectedAccountRow({ connection, syncState }: ConnectedAccountR
   });
 
   const trouble = syncTroubleText(syncState, connection);
-  const syncing = sync.isPending || reload.isScheduled;
+  // The server's word counts too: a new connection's first sync starts on its own, and a sync started elsewhere
+  // (Dashboard, another tab, the schedule) shows here while it runs.
+  const underWay = syncUnderWay(syncState);
+  const syncing = sync.isPending || reload.isScheduled || underWay;
   const reconnecting = reconnect.isPending || reconnect.isSuccess;
-  const busy = syncing || remove.isPending || reconnecting;
+  // A sync under way does not hold the other actions back: disconnecting mid-sync is allowed (the run stores nothing).
+  const busy = sync.isPending || reload.isScheduled || remove.isPending || reconnecting;
 
   let error: string | null = null;
   if (sync.isError) error = `Couldn't sync ${handle}. ${serverMessage(sync.error)}`;
@@ -135,7 +140,9 @@ export function ConnectedAccountRow({ connection, syncState }: ConnectedAccountR
             {' · '}
             <span className="whitespace-nowrap">{formatFollowerCount(connection.followers, connection.platformName)}</span>
           </p>
-          <p className="text-xs text-slate-400">{lastSyncedText(connection.lastSyncedAt)}</p>
+          <p className="text-xs text-slate-400" aria-live="polite">
+            {underWay && !connection.lastSyncedAt ? 'First sync in progress...' : lastSyncedText(connection.lastSyncedAt)}
+          </p>
           {trouble ? <p className="text-xs text-amber-300">{trouble}</p> : null}
         </div>
       </div>
@@ -157,7 +164,7 @@ export function ConnectedAccountRow({ connection, syncState }: ConnectedAccountR
         <Button
           variant="secondary"
           size="sm"
-          disabled={busy}
+          disabled={busy || syncing}
           aria-label={syncing ? undefined : `Sync ${who}`}
           onClick={() => {
             resetErrors();

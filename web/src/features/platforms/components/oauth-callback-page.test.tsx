@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode } from 'react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { assignLocation } from '../../../lib/browser';
 import { OAuthCallbackPage } from './oauth-callback-page';
@@ -25,6 +25,12 @@ function stubCallback(status: number, body?: unknown) {
   return fetchMock;
 }
 
+/** Stands in for the Platforms page: shows the router state the callback handed over. */
+function PlatformsStateProbe() {
+  const location = useLocation();
+  return <pre data-testid="platforms-state">{JSON.stringify(location.state)}</pre>;
+}
+
 function renderAt(url: string) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   render(
@@ -33,6 +39,7 @@ function renderAt(url: string) {
         <MemoryRouter initialEntries={[url]}>
           <Routes>
             <Route path="/auth/:platform/callback" element={<OAuthCallbackPage />} />
+            <Route path="/platforms" element={<PlatformsStateProbe />} />
           </Routes>
         </MemoryRouter>
       </QueryClientProvider>
@@ -59,15 +66,14 @@ afterEach(() => {
 });
 
 describe('OAuthCallbackPage', () => {
-  it('shows Connecting, then posts the code and state exactly once, even under StrictMode', async () => {
+  it('shows Connecting, posts the code and state exactly once (even under StrictMode), then returns to Platforms with the account named', async () => {
     const fetchMock = stubCallback(200, connection);
     renderAt('/auth/youtube/callback?code=abc&state=xyz');
     expect(screen.getByRole('heading', { name: 'Connecting...' })).toBeTruthy();
     expect(screen.getByRole('status').textContent).toContain('YouTube');
 
-    expect(await screen.findByRole('heading', { name: 'Successfully connected!' })).toBeTruthy();
-    expect(screen.getByText(/Your YouTube account @maya is connected/)).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Go to Platforms' }).getAttribute('href')).toBe('/platforms');
+    const state = JSON.parse((await screen.findByTestId('platforms-state')).textContent ?? 'null');
+    expect(state).toEqual({ connected: { connectionId: connection.id, name: 'YouTube', handle: '@maya' } });
     expect(fetchMock).toHaveBeenCalledTimes(1);
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(url).toBe('/api/oauth/youtube/callback');
@@ -80,7 +86,7 @@ describe('OAuthCallbackPage', () => {
   it('sends a null state when the platform sent none', async () => {
     const fetchMock = stubCallback(200, connection);
     renderAt('/auth/youtube/callback?code=abc');
-    await screen.findByRole('heading', { name: 'Successfully connected!' });
+    await screen.findByTestId('platforms-state');
     expect(JSON.parse(String(fetchMock.mock.calls[0]![1].body))).toEqual({ code: 'abc', state: null });
   });
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { useParams } from 'react-router';
+import { Navigate, useParams } from 'react-router';
 import { LogoMark } from '../../../components/logo';
 import { ButtonLink } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
@@ -20,7 +20,7 @@ import {
   failureText,
   planCallback,
 } from '../utils/oauth-callback';
-import { forgetOAuthPlatform, platformDisplayName } from '../utils/oauth-platform';
+import { type ConnectedNotice, forgetOAuthPlatform, platformDisplayName } from '../utils/oauth-platform';
 
 const PLATFORMS_ROUTE = '/platforms';
 
@@ -63,7 +63,8 @@ function Failure({ message }: { message: string }) {
 
 /**
  * /auth/{platform}/callback: the platform sends the browser back here after its consent page (the guard skips
- * this route). Posts the code, or the user's refusal, once, then says how it went (spec sections 2, 5 and 8).
+ * this route). Posts the code, or the user's refusal, once; a failure is said here, a success on the Platforms page,
+ * where the new account's first sync shows its progress (spec sections 2, 5 and 8; issue 25).
  */
 export function OAuthCallbackPage() {
   const { platform = '' } = useParams();
@@ -99,18 +100,9 @@ export function OAuthCallbackPage() {
     if (!connection) return <Failure message={FALSY_RESULT} />;
     const name = typeof connection === 'object' && connection.platformName ? connection.platformName : platformDisplayName(platform);
     const handle = typeof connection === 'object' && connection.platformUserId ? accountHandle(connection) : null;
-    return (
-      <CallbackLayout title="Successfully connected!">
-        <Notice tone="success">
-          <p>
-            Your {name} account{handle ? ` ${handle}` : ''} is connected.
-          </p>
-        </Notice>
-        <ButtonLink to={PLATFORMS_ROUTE} className="mt-6 w-full">
-          Go to Platforms
-        </ButtonLink>
-      </CallbackLayout>
-    );
+    // Back to Platforms at once (issue 25): the first sync has started there, and the page shows it going.
+    const connected: ConnectedNotice = { connectionId: typeof connection === 'object' ? connection.id : null, name, handle };
+    return <Navigate to={PLATFORMS_ROUTE} replace state={{ connected }} />;
   }
   if (callback.isError) return <Failure message={callbackFailureMessage(callback.error)} />;
   if (!hasToken) return <Failure message={NOT_SIGNED_IN} />;

@@ -54,11 +54,11 @@ function deferred() {
   return { promise, resolve };
 }
 
-function renderPage() {
+function renderPage(state?: unknown) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   return render(
     <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={['/platforms']}>
+      <MemoryRouter initialEntries={[{ pathname: '/platforms', state }]}>
         <PlatformsPage />
       </MemoryRouter>
     </QueryClientProvider>,
@@ -351,6 +351,42 @@ describe('PlatformsPage', () => {
     expect(screen.getByText('Stopped: X sent a response we could not read (HTTP 200). Nothing was stored. Press Sync to try again.')).toBeTruthy();
     // The buttons stay as they were.
     expect(screen.getByRole('button', { name: 'Sync X @theo' })).toHaveProperty('disabled', false);
+  });
+
+  it("after the OAuth callback: 'Successfully connected!', the first sync's progress, then the synced account", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let synced = false;
+    const server = mockServer({
+      ...base,
+      'GET /api/platformconnections': () => ({ status: 200, body: [connection(synced ? { lastSyncedAt: new Date().toISOString() } : { lastSyncedAt: null })] }),
+      'GET /api/sync/status': () => ({
+        status: 200,
+        body: [connectionSyncStatus(synced ? { status: 'idle', lastSyncedAt: new Date().toISOString() } : { status: 'running', lastSyncedAt: null })],
+      }),
+    });
+    renderPage({ connected: { connectionId: 4, name: 'YouTube', handle: '@maya' } });
+    const banner = (await screen.findByText('Successfully connected!')).closest('[role="status"]') as HTMLElement;
+    expect(banner.textContent).toContain('Your YouTube account @maya is connected. Its first sync is running now');
+    expect(await screen.findByText('First sync in progress...')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Syncing...' })).toHaveProperty('disabled', true);
+    // Disconnecting stays possible while the sync runs.
+    expect(screen.getByRole('button', { name: 'Disconnect YouTube @maya' })).toHaveProperty('disabled', false);
+
+    // Polled every second while it runs; once it is over, the accounts are read again.
+    await act(() => vi.advanceTimersByTimeAsync(1_100));
+    expect(server.count('GET /api/sync/status')).toBe(2);
+    synced = true;
+    await act(() => vi.advanceTimersByTimeAsync(1_100));
+    await eventually(() => expect(banner.textContent).toContain('Its first sync is done: its numbers are on the Dashboard.'));
+    await eventually(() => expect(server.count('GET /api/platformconnections')).toBe(2));
+    expect(await screen.findByText('Last synced just now')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Sync YouTube @maya' })).toHaveProperty('disabled', false);
+    const polls = server.count('GET /api/sync/status');
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    expect(server.count('GET /api/sync/status')).toBe(polls);
+
+    fireEvent.click(within(banner).getByRole('button', { name: 'Dismiss' }));
+    await eventually(() => expect(screen.queryByText('Successfully connected!')).toBeNull());
   });
 
   it('does not reload after leaving the screen', async () => {

@@ -1,14 +1,19 @@
-import { useQuery } from '@tanstack/react-query';
-import { Button } from '../../../components/ui/button';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import type { ConnectionSyncStatus } from '#contract/analytics.ts';
+import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Notice } from '../../../components/ui/notice';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { platformConnectionsQueryOptions } from '../../../lib/platform-connections';
+import { invalidateConnectionData, platformConnectionsQueryOptions } from '../../../lib/platform-connections';
 import { platformsQueryOptions } from '../api/get-platforms';
+import { mayPoll, SYNC_STATUS_POLL_MS, syncUnderWay } from '../../../lib/sync-progress';
 import { syncStatusQueryOptions } from '../../../lib/sync-status';
 import { connectedAccountNames } from '../utils/connection-display';
+import { type ConnectedNotice, connectedNoticeOf } from '../utils/oauth-platform';
 import { ConnectedAccountRow } from './connected-account-row';
 import { PlatformCard } from './platform-card';
 import { TrackProfileForm } from './track-profile-form';
@@ -37,12 +42,73 @@ function LoadingList({ label, rows, className }: { label: string; rows: number; 
   );
 }
 
+/** Where the OAuth callback lands: the new account is connected, and its first sync has started below. */
+function ConnectedBanner({ connected, syncState, onDismiss }: { connected: ConnectedNotice; syncState: ConnectionSyncStatus | undefined; onDismiss: () => void }) {
+  const account = `${connected.name} account${connected.handle ? ` ${connected.handle}` : ''}`;
+  let progress = 'Its first sync is running now: its numbers appear on the Dashboard when it finishes.';
+  if (syncState?.status === 'idle' && syncState.lastSyncedAt) progress = 'Its first sync is done: its numbers are on the Dashboard.';
+  else if (syncState && !syncUnderWay(syncState) && syncState.status !== 'idle') progress = 'Its first sync has not finished: the account below says why.';
+  return (
+    <Notice tone="success" title="Successfully connected!">
+      <p>
+        Your {account} is connected. {progress}
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <ButtonLink to="/dashboard" size="sm">
+          Go to Dashboard
+        </ButtonLink>
+        <Button variant="secondary" size="sm" onClick={onDismiss}>
+          Dismiss
+        </Button>
+      </div>
+    </Notice>
+  );
+}
+
+/**
+ * The connections' sync states, polled every second while a sync is under way (a new connection's first sync starts
+ * on its own), for two minutes at most after the page opened; the live updates refresh them whenever a sync moves
+ * on. When a sync finishes, the accounts' followers and last-synced times are read again.
+ */
+function useSyncStates() {
+  const queryClient = useQueryClient();
+  const [openedAt] = useState(() => Date.now());
+  const syncStatus = useQuery({
+    ...syncStatusQueryOptions(),
+    refetchInterval: (query) => (query.state.data?.some(syncUnderWay) && mayPoll(openedAt, Date.now()) ? SYNC_STATUS_POLL_MS : false),
+  });
+  const underWayKey = (syncStatus.data ?? [])
+    .filter(syncUnderWay)
+    .map((status) => status.connectionId)
+    .join(',');
+  const previous = useRef('');
+  useEffect(() => {
+    const before = previous.current ? previous.current.split(',') : [];
+    previous.current = underWayKey;
+    const now = underWayKey.split(',');
+    if (before.some((id) => !now.includes(id))) void invalidateConnectionData(queryClient);
+  }, [underWayKey, queryClient]);
+  return syncStatus;
+}
+
 /** /platforms: connect and disconnect platforms, and look after the connected accounts (spec section 2). */
 export function PlatformsPage() {
   const platforms = useQuery(platformsQueryOptions());
   const connections = useQuery(platformConnectionsQueryOptions());
-  // Only for a sync in trouble (why it failed, when it tries next, whether it stopped); the rows work without it.
-  const syncStatus = useQuery(syncStatusQueryOptions());
+  // A sync in trouble (why it failed, when it tries next, whether it stopped) or under way; the rows work without it.
+  const syncStatus = useSyncStates();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const connected = connectedNoticeOf(location.state);
+  const dismissConnected = () => void navigate(location.pathname, { replace: true, state: null });
+  // The same element in the loading and the loaded screen, so the cards below keep their place (and their DOM).
+  const banner = connected ? (
+    <ConnectedBanner
+      connected={connected}
+      syncState={connected.connectionId === null ? undefined : syncStatus.data?.find((status) => status.connectionId === connected.connectionId)}
+      onDismiss={dismissConnected}
+    />
+  ) : null;
 
   const connectionList = connections.data ?? [];
   const manualPlatforms = (platforms.data ?? []).filter((platform) => platform.supportsManualConnect);
@@ -59,6 +125,7 @@ export function PlatformsPage() {
         <title>Platforms · Analytics Hub</title>
         {header}
         <div className="space-y-6">
+          {banner}
           <Card title="Available Platforms">
             <LoadingList label="Loading platforms..." rows={6} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" />
           </Card>
@@ -113,6 +180,7 @@ export function PlatformsPage() {
       <title>Platforms · Analytics Hub</title>
       {header}
       <div className="space-y-6">
+        {banner}
         <Card title="Available Platforms">{platformGrid}</Card>
         <div className="grid items-start gap-6 lg:grid-cols-3">
           <Card title="Connected Accounts" className={manualPlatforms.length > 0 ? 'lg:col-span-2' : 'lg:col-span-3'}>

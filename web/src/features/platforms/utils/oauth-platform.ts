@@ -29,3 +29,20 @@ export function forgetOAuthPlatform(): void {
     // Nothing stored, nothing to clear.
   }
 }
+
+/** What the OAuth callback hands the Platforms page (router state) for its "Successfully connected!" notice. */
+export interface ConnectedNotice {
+  connectionId: number | null;
+  name: string;
+  handle: string | null;
+}
+
+/** The router state's notice, if it is one (state survives a reload and can be anything another page left). */
+export function connectedNoticeOf(state: unknown): ConnectedNotice | null {
+  if (typeof state !== 'object' || state === null || !('connected' in state)) return null;
+  const connected = (state as { connected: unknown }).connected;
+  if (typeof connected !== 'object' || connected === null) return null;
+  const { connectionId, name, handle } = connected as Record<string, unknown>;
+  if (typeof name !== 'string') return null;
+  return { connectionId: typeof connectionId === 'number' ? connectionId : null, name, handle: typeof handle === 'string' ? handle : null };
+}
