@@ -1,7 +1,4 @@
 // The one composition root: configuration and infrastructure in, a ready Fastify app out.
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import fastifyStatic from '@fastify/static';
 import underPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type DestinationStream, stdSerializers } from 'pino';
@@ -108,14 +105,11 @@ import { createMetrics, serveMetrics } from './plugins/metrics.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { handleClientError, registerInputGuard } from './plugins/input-guard.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { isApiPath, serveWebApp } from './plugins/web-app.ts';
 
 /** How often load is sampled, and how long after start-up a slow event loop is still the start-up's own doing. */
 const OVERLOAD_SAMPLE_INTERVAL_MS = 1_000;
 const OVERLOAD_STARTUP_GRACE_MS = 3 * OVERLOAD_SAMPLE_INTERVAL_MS;
-
-export const webDistDir = path.resolve(import.meta.dirname, '..', 'dist', 'web');
-const hashedAssetsDir = path.join(webDistDir, 'assets') + path.sep;
-const isHashedAsset = (filePath: string) => filePath.startsWith(hashedAssetsDir);
 
 export interface AppDependencies {
   config: Config;
@@ -161,11 +155,6 @@ const requestSerializer = (request: { method: string; url: string; ip?: string; 
   ip: request.ip,
   id: request.id,
 });
-
-function isApiPath(url: string): boolean {
-  const pathname = url.split('?')[0] ?? '';
-  return pathname === '/api' || pathname.startsWith('/api/');
-}
 
 export async function buildApp({ config, database, clock = systemClock, logStream, sandboxRoutes }: AppDependencies): Promise<App> {
   const app = Fastify({
@@ -440,31 +429,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   // here so that no wiring mistake can put the mailbox behind a public address.
   if (config.sandbox) sandboxRoutes?.(app);
 
-  const hasWebBuild = existsSync(path.join(webDistDir, 'index.html'));
-  if (hasWebBuild) {
-    await app.register(fastifyStatic, {
-      root: webDistDir,
-      wildcard: false,
-      index: false,
-      // The build writes .br and .gz copies of its text files (scripts/vite-precompress.ts).
-      preCompressed: true,
-      cacheControl: false,
-      // Files under assets/ carry a content hash in their names: a new build makes new names, so browsers keep
-      // them for a year without asking again. Everything else (index.html, the favicon) is checked on every load.
-      setHeaders: (reply, filePath) => {
-        reply.header('cache-control', isHashedAsset(filePath) ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
-    });
-  }
-  app.setNotFoundHandler((request, reply) => {
-    const pathname = request.url.split('?')[0] ?? '';
-    if (isApiPath(pathname) || request.method !== 'GET') {
-      return reply.status(404).send({ message: `No such API call: ${request.method} ${pathname}`, code: 'not_found' });
-    }
-    if (!hasWebBuild) return reply.status(404).type('text/plain').send('The web app is not built yet: run `npm run build`.');
-    // The single-page app decides what every other path shows.
-    return reply.sendFile('index.html');
-  });
+  await serveWebApp(app);
 
   // Responses finished during shutdown close their connection; otherwise a keep-alive connection that was
   // busy when close() began would hold the server open until keepAliveTimeout.
