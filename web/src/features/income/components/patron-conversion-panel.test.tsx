@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CONVERSION_NOTE, type PatronConversionResponse, type UploadConversion } from '#contract/patron-conversion.ts';
-import { PatronConversionPanel } from './patron-conversion-panel';
+import { CONVERSION_PAGE_SIZE, PatronConversionPanel } from './patron-conversion-panel';
 
 type Reply = { status: number; body?: unknown };
 
@@ -91,10 +91,37 @@ describe('PatronConversionPanel', () => {
     // Hidden estimates are words, never numbers.
     const hidden = within(table).getByRole('row', { name: /Quiet soup/ });
     expect(within(hidden).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['Jun 3, 2026', '1', '—Not estimated', 'Not enough joins']);
-    const overlapped = within(table).getByRole('row', { name: /Same-day short/ });
+    // The uploads followed by new patrons first; the others one tick away.
+    expect(screen.getByText(/^2 of 3 uploads were followed by new patrons within 7 days; 1 brought more than your usual rate/)).toBeTruthy();
+    expect(within(table).queryByRole('row', { name: /Same-day short/ })).toBeNull();
+    expect(screen.getByText('Showing 1–2 of 2')).toBeTruthy();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Show every upload (3)' }));
+    const overlapped = within(screen.getByRole('table')).getByRole('row', { name: /Same-day short/ });
     expect(within(overlapped).getAllByRole('cell').at(-1)!.textContent).toBe('Counted with an earlier upload');
     // The table scrolls sideways at 390 px, and the region can be reached by keyboard.
     expect(screen.getByRole('region', { name: /Estimated, correlational/ }).getAttribute('tabindex')).toBe('0');
+  });
+
+  it('pages a long period ten uploads at a time', async () => {
+    const uploads = Array.from({ length: 23 }, (_, index) =>
+      row({ contentItemId: index + 1, title: `Upload ${index + 1}`, newPatrons: index % 2 === 0 ? 3 : 0, status: 'not_enough_joins', estimate: null }),
+    );
+    mockServer(() => ({ status: 200, body: answer({ uploads }) }));
+    renderPanel();
+    const table = await screen.findByRole('table');
+    // Twelve of the 23 were followed by a join: two pages of them.
+    expect(within(table).getAllByRole('row')).toHaveLength(1 + CONVERSION_PAGE_SIZE);
+    expect(screen.getByText('Showing 1–10 of 12')).toBeTruthy();
+    const pages = screen.getByRole('navigation', { name: 'Patron conversion pages' });
+    expect(within(pages).getByRole('button', { name: 'Previous' })).toHaveProperty('disabled', true);
+    fireEvent.click(within(pages).getByRole('button', { name: 'Next' }));
+    expect(screen.getByText('Showing 11–12 of 12')).toBeTruthy();
+    expect(within(screen.getByRole('table')).getByRole('row', { name: /Upload 23/ })).toBeTruthy();
+    expect(within(pages).getByRole('button', { name: 'Next' })).toHaveProperty('disabled', true);
+    // Every upload: back to the first page, three pages now.
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Show every upload (23)' }));
+    expect(screen.getByText('Showing 1–10 of 23')).toBeTruthy();
+    expect(within(pages).getByText('Page 1 of 3')).toBeTruthy();
   });
 
   it('says when no Patreon is connected and when the period has no uploads', async () => {
