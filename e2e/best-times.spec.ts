@@ -51,6 +51,26 @@ test.describe('best time to post', () => {
     await expect(best).toHaveCount(3);
     await expect(best.first()).toHaveText(new RegExp(`^${bestName!.split(':')[0]}:00–\\d{2}:00: \\d+\\.\\d× typical \\(likely \\d+\\.\\d+× to \\d+\\.\\d+×, \\d+ posts\\)$`));
 
+    // On a phone the grid scrolls sideways: it opens on the first hour that holds posts, the weekdays kept in view.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await expect(grid).toBeVisible({ timeout: 30_000 });
+    const opening = await grid.evaluate((table) => {
+      const box = table.parentElement!.getBoundingClientRect();
+      const weekdays = table.querySelector('tbody th')!.getBoundingClientRect();
+      const cells = [...table.querySelectorAll('[role="gridcell"]')];
+      const hours = cells.filter((cell) => !(cell.getAttribute('aria-label') ?? '').endsWith('no posts')).map((cell) => Number(/ (\d{2}):00–/.exec(cell.getAttribute('aria-label') ?? '')![1]));
+      const first = Math.min(...hours);
+      const cell = table.querySelectorAll('tbody tr:first-child [role="gridcell"]')[first]!.getBoundingClientRect();
+      return { first, weekdaysInView: weekdays.left >= box.left - 1, cellInView: cell.left >= weekdays.right - 1 && cell.right <= box.right + 1 };
+    });
+    expect(opening).toMatchObject({ weekdaysInView: true, cellInView: true });
+    await panel.screenshot({ path: test.info().outputPath('best-times-phone.png') });
+    // The header's screen name is whole on a phone (Logout keeps its icon there).
+    const title = page.locator('header').getByText('Analytics', { exact: true });
+    expect(await title.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
     await panel.getByRole('button', { name: 'Show as a table' }).click();
     await expect(panel.getByRole('table').filter({ has: page.locator('caption') }).getByRole('row')).not.toHaveCount(1);
     await expectAccessible(page);

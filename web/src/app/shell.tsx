@@ -151,7 +151,8 @@ export function AppShell() {
                   <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l-5-5 5-5M5 12h11" strokeLinecap="round" strokeLinejoin="round" />
                 </svg>
               )}
-              Logout
+              {/* A phone keeps the icon, so the screen's name beside the menu button is never cut (issue 25). */}
+              <span className="sr-only sm:not-sr-only">Logout</span>
             </Button>
           </div>
         </header>

@@ -1,8 +1,8 @@
-import { type KeyboardEvent, useRef, useState } from 'react';
+import { type KeyboardEvent, useLayoutEffect, useRef, useState } from 'react';
 import { type BestTimesCell, cellSentence } from '#contract/best-times.ts';
 import { WEEKDAY_NAMES } from '#contract/reports.ts';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { cellClassName, gridRows, HOURS_PER_DAY, initialCellIndex, nextCellIndex, NO_POSTS_CLASS, RATIO_BANDS, TOO_FEW_CLASS } from '../utils/best-times';
+import { cellClassName, firstHourWithPosts, gridRows, HOURS_PER_DAY, initialCellIndex, nextCellIndex, NO_POSTS_CLASS, RATIO_BANDS, TOO_FEW_CLASS } from '../utils/best-times';
 
 const HOURS = Array.from({ length: HOURS_PER_DAY }, (_, hour) => hour);
 const twoDigits = (value: number) => String(value).padStart(2, '0');
@@ -17,6 +17,16 @@ export function BestTimesHeatmap({ cells, best, label }: { cells: BestTimesCell[
   const rows = gridRows(cells);
   const [active, setActive] = useState(() => initialCellIndex(cells, best));
   const cellRefs = useRef<(HTMLTableCellElement | null)[]>([]);
+  const scroller = useRef<HTMLDivElement>(null);
+  const openingHour = firstHourWithPosts(cells);
+  // A phone shows a third of the day: open the grid on the first hour that holds posts, not on midnight (issue 25).
+  useLayoutEffect(() => {
+    const box = scroller.current;
+    const firstCell = openingHour === null ? null : cellRefs.current[openingHour];
+    const rowHeader = box?.querySelector('tbody th');
+    if (!box || !firstCell || box.scrollWidth <= box.clientWidth) return;
+    box.scrollLeft = Math.max(0, firstCell.offsetLeft - (rowHeader instanceof HTMLElement ? rowHeader.offsetWidth : 0) - 4);
+  }, [openingHour]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
     const next = nextCellIndex(active, event.key);
@@ -27,13 +37,13 @@ export function BestTimesHeatmap({ cells, best, label }: { cells: BestTimesCell[
   };
 
   return (
-    <div className="overflow-x-auto pb-2">
+    <div ref={scroller} className="overflow-x-auto pb-2">
       <table role="grid" aria-label={label} className={GRID_CLASSES} onKeyDown={onKeyDown}>
         <HourHeader />
         <tbody>
           {rows.map((row, day) => (
             <tr key={day}>
-              <th scope="row" className="w-12 pr-1 text-left text-xs font-medium text-slate-300">
+              <th scope="row" className="sticky left-0 z-10 w-12 bg-slate-900 pr-1 text-left text-xs font-medium text-slate-300">
                 <abbr title={WEEKDAY_NAMES[day]} className="no-underline">
                   {WEEKDAY_NAMES[day]!.slice(0, 3)}
                 </abbr>
@@ -68,7 +78,7 @@ function HourHeader() {
   return (
     <thead>
       <tr>
-        <th scope="col" className="w-12">
+        <th scope="col" className="sticky left-0 z-10 w-12 bg-slate-900">
           <span className="sr-only">Weekday</span>
         </th>
         {HOURS.map((hour) => (

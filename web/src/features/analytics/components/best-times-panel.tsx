@@ -117,7 +117,7 @@ function Answer({ answer }: { answer: BestTimesResponse }) {
         best={answer.top[0]}
         label={`Views against your typical post by weekday and hour, ${answer.timeZone}. Use the arrow keys to move between hours.`}
       />
-      <p className="text-xs text-slate-400 sm:hidden">Scroll the grid sideways for the later hours.</p>
+      <p className="text-xs text-slate-400 sm:hidden">The grid opens on your first hour with posts: scroll it sideways for the other hours.</p>
       <BestTimesLegend id={legendId} />
 
       <h3 className="mt-5 text-base font-semibold text-white">Your best hours</h3>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bandOf, cellClassName, gridRows, initialCellIndex, nextCellIndex, RATIO_BANDS } from './best-times';
+import { bandOf, cellClassName, firstHourWithPosts, gridRows, initialCellIndex, nextCellIndex, RATIO_BANDS } from './best-times';
 
 describe('best-time heatmap shaping', () => {
   it('bands medians around the typical 1×, edges going up', () => {
@@ -41,5 +41,12 @@ describe('best-time heatmap shaping', () => {
     expect(initialCellIndex([], { weekday: 2, hour: 18 })).toBe(42);
     expect(initialCellIndex([{ weekday: 1, hour: 5, n: 3, settled: 0, median: 1 }], undefined)).toBe(5);
     expect(initialCellIndex([], undefined)).toBe(0);
+  });
+
+  it('opens a narrow grid on the earliest hour that holds a post, any weekday', () => {
+    const cell = (weekday: number, hour: number, n: number) => ({ weekday, hour, n, settled: 0, median: null });
+    expect(firstHourWithPosts([cell(1, 2, 0), cell(3, 9, 1), cell(5, 7, 4), cell(2, 20, 6)])).toBe(7);
+    expect(firstHourWithPosts([cell(1, 2, 0)])).toBeNull();
+    expect(firstHourWithPosts([])).toBeNull();
   });
 });

@@ -70,6 +70,12 @@ export function nextCellIndex(index: number, key: string): number | null {
 }
 
 /** Where the focus starts: the best slot, else the first cell with a median, else Monday 00:00. */
+/** The earliest hour of the day that holds a post on any weekday, where a narrow screen's grid opens; null if none. */
+export function firstHourWithPosts(cells: readonly BestTimesCell[]): number | null {
+  const hours = cells.filter((cell) => cell.n > 0).map((cell) => cell.hour);
+  return hours.length > 0 ? Math.min(...hours) : null;
+}
+
 export function initialCellIndex(cells: readonly BestTimesCell[], best: { weekday: number; hour: number } | undefined): number {
   const start = best ?? cells.find((cell) => cell.median !== null);
   return start ? (start.weekday - 1) * HOURS_PER_DAY + start.hour : 0;
