@@ -25,6 +25,9 @@ const test = base.extend<object, { speedServer: RunningServer }>({
   ],
 });
 
+/** Our internals, never on a screen (issue 25). */
+const INTERNAL_WORDS = ['account_metrics', 'content_metrics', 'insightTrafficSourceType', 'z-score', 'Bonferroni', 'one-step', 'order-statistic', 'factor score', 'youtube_channel_traffic', 'dimensions day'];
+
 /** Waits until no skeleton pulses and no loading line is left on the screen. */
 async function settled(page: Page) {
   await expect(page.locator('.animate-pulse')).toHaveCount(0, { timeout: 30_000 });
@@ -78,6 +81,12 @@ test.describe('web speed', () => {
         const { cls, shifts } = await layoutShifts(page);
         figures[`CLS ${screen.path} at ${width} px`] = cls;
         expect.soft(shifts, `layout shifts on ${screen.path} at ${width} px`).toEqual([]);
+        // Plain words (issue 25): no table, column, API dimension or statistics-method name in what the screen shows
+        // (a closed "How is this calculated?" holds no visible text).
+        if (width === 1280) {
+          const shown = await page.evaluate(() => document.body.innerText);
+          expect.soft(INTERNAL_WORDS.filter((word) => shown.includes(word)), `internal words on ${screen.path}`).toEqual([]);
+        }
       }
     }
 

@@ -44,8 +44,12 @@ test.describe('what changed', () => {
       const changes = await shown.locator('tbody tr td:nth-of-type(1)').allTextContents();
       const total = await shown.locator('tfoot td').first().textContent();
       expect(changes.length).toBeGreaterThan(0);
-      expect(changes.reduce((sum, text) => sum + cents(text), 0)).toBe(cents(total!));
+      expect(changes.reduce((sum, text) => sum + cents(text), 0)).toBe(cents(total!));      // Each split says where its numbers come from in a creator's words, its method behind "How is this calculated?".
+      const said = await dialog.evaluate((element) => (element as HTMLElement).innerText);
+      expect(said).not.toMatch(/account_metrics|content_metrics|insightTrafficSourceType|youtube_channel_traffic|dimensions day|z-score/);
     }
+    await dialog.getByText('How is this calculated?').click();
+    await expect(dialog.getByText(/robust z-scores/)).toBeVisible();
     // The chart is a picture beside the table; axe finds nothing serious with the panel open.
     await expect(dialog.locator('canvas')).toBeVisible();
     await expectAccessible(page);

@@ -26,6 +26,8 @@ const HISTORY_WINDOWS = 26;
 const HISTORY_DAYS = 365;
 const TOP_ITEMS = 10;
 const OTHER_ITEMS = '_other';
+/** Where the traffic-source split comes from, in a creator's words. */
+const CHANNEL_TRAFFIC_BASIS = "YouTube's report of the channel's views per day by where viewers found them (search, suggested videos, external sites...).";
 
 
 /** The raw parts of one split between two measured periods (before rounding). */
@@ -206,7 +208,7 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
       'platform',
       'By platform',
       metric === 'views'
-        ? "Each platform's daily views (account_metrics): YouTube's daily Analytics report, TikTok and X the daily growth of their posts' counters, the others their daily insights."
+        ? "Each platform's views per day: YouTube's own daily report, TikTok's and X's from how much their posts' view counts grew each day, the others' daily insights."
         : 'YouTube estimated revenue per day, plus the monthly pledges of each Patreon campaign in US dollars (its latest in the period, for the period\u2019s days at 30 days a month).',
       totalChange,
       platformRaw,
@@ -226,9 +228,9 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
     if (metric === 'views') {
       // (b) YouTube's views by traffic source: the daily channel traffic sources; the rest of YouTube's daily views
       // (days without a traffic report, rounding in YouTube's own reports) is "not attributed".
-      if (!hasYoutube) splits.push(unavailable('trafficSource', 'YouTube views by traffic source', 'Daily channel views by traffic source (youtube_channel_traffic).', 0, 'No YouTube views in either period.'));
+      if (!hasYoutube) splits.push(unavailable('trafficSource', 'YouTube views by traffic source', CHANNEL_TRAFFIC_BASIS, 0, 'No YouTube views in either period.'));
       else if (!now.hasTraffic && !before.hasTraffic) {
-        splits.push(unavailable('trafficSource', 'YouTube views by traffic source', 'Daily channel views by traffic source (youtube_channel_traffic).', youtubeChange, 'No traffic sources are stored for these periods yet.'));
+        splits.push(unavailable('trafficSource', 'YouTube views by traffic source', CHANNEL_TRAFFIC_BASIS, youtubeChange, 'No traffic sources are stored for these periods yet.'));
       } else {
         const sources = [...new Set([...now.traffic.keys(), ...before.traffic.keys()])].filter((key) => key !== UNATTRIBUTED);
         const raw = sources
@@ -240,7 +242,7 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
           split(
             'trafficSource',
             'YouTube views by traffic source',
-            "YouTube's daily channel views by traffic source (dimensions day, insightTrafficSourceType); views of days without a source report are not attributed.",
+            `${CHANNEL_TRAFFIC_BASIS} Views on days YouTube gave no sources for are not attributed.`,
             youtubeChange,
             raw,
             (part) => pastChanges((measured) => (measured.hasTraffic ? (measured.traffic.get(part.key) ?? 0) : undefined)),
@@ -250,7 +252,7 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
 
       // (c) New uploads (published in the period) against the back catalogue; (d) the top 10 items.
       const itemBasis =
-        "An item's views in a period: YouTube's stored daily views of its first days where they cover the period, else the growth of its lifetime view counter between our daily reads (content_metrics); views no item accounts for (items never read before the period, deleted items, platforms without per-item counters) are not attributed.";
+        "A post's views in a period: YouTube's daily views of the video where we have them for the period, else how much its view count grew between our daily reads. Views no post accounts for (posts we first read after the period began, deleted posts, platforms that count no views per post) are not attributed.";
       if (items.length === 0) {
         splits.push(unavailable('uploads', 'New uploads and back catalogue', itemBasis, totalChange, 'No content items are stored for these platforms.'));
         splits.push(unavailable('items', 'Top contributing items', itemBasis, totalChange, 'No content items are stored for these platforms.'));

@@ -7,6 +7,7 @@ import type { PartVariation, WhatChangedResponse, WhatChangedSplit } from '#cont
 import { serverMessageOr } from '../../lib/api-client';
 import { formatCalendarDay } from '../../lib/format';
 import { Dialog } from '../ui/dialog';
+import { HowCalculated } from '../ui/how-calculated';
 import { Spinner } from '../ui/spinner';
 import { type WhatChangedRequest, whatChangedQueryOptions } from './get-what-changed';
 import { formatFigure, formatShare, formatSignedChange, waterfallBars } from './waterfall-data';
@@ -142,10 +143,14 @@ function PanelBody({ answer }: { answer: WhatChangedResponse }) {
         </>
       )}
       <div className="space-y-1 text-xs text-slate-400">
-        <p>
-          “Unusual”: outside the creator’s usual change between consecutive {answer.windowDays}-day windows of the past year (robust z-score over 2; at least 8 past changes,{' '}
-          {Math.max(0, answer.historyWindows - 1)} here).
-        </p>
+        <p>“Unusual”: a bigger change than your account usually sees from one {answer.windowDays}-day stretch to the next.</p>
+        <HowCalculated>
+          <p>
+            We compare the change with every change between consecutive {answer.windowDays}-day windows of the past year: it is unusual when it lies more
+            than 2 robust z-scores (its distance from their median, in median absolute deviations) away. That needs at least 8 past changes;{' '}
+            {Math.max(0, answer.historyWindows - 1)} here.
+          </p>
+        </HowCalculated>
         {answer.notes.map((note) => (
           <p key={note}>{note}</p>
         ))}

@@ -6,6 +6,7 @@ import type { FollowerForecast, ForecastsResponse, IncomeSourceForecast } from '
 import { notEnoughHistorySentence } from '#contract/forecasts.ts';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { HowCalculated } from '../../../components/ui/how-calculated';
 import { Notice } from '../../../components/ui/notice';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { formatCalendarDay, formatCurrency } from '../../../lib/format';
@@ -127,7 +128,9 @@ function Answer({ data }: { data: ForecastsResponse }) {
           </ul>
         )}
       </section>
-      <p className="text-xs text-slate-400">Method: {data.method}</p>
+      <HowCalculated>
+        <p>{data.method}</p>
+      </HowCalculated>
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
+import { HowCalculated } from '../../../components/ui/how-calculated';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatDate } from '../../../lib/format';
 import { PanelLoading } from './panel-loading';
@@ -26,7 +27,9 @@ function EvidenceLine({ evidence }: { evidence: InsightEvidence }) {
         <span className="font-semibold text-slate-200">Evidence: </span>
         {formatEvidenceLine(evidence)}
       </p>
-      <p className="mt-0.5 break-words text-slate-400">{evidence.method}</p>
+      <HowCalculated className="mt-1">
+        <p>{evidence.method}</p>
+      </HowCalculated>
     </div>
   );
 }
