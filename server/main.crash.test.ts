@@ -66,6 +66,8 @@ it('checklist 31: a server killed with SIGKILL mid-sync; the next server on the 
   const connected = await connect(seeder, account, 'linkedin', { account: 1 });
   expect(connected.status).toBe(200);
   const connectionId = connected.body.id as number;
+  // Connecting queued the first sync: run it here, so the only sync the processes below see is the one asked for.
+  await seeder.sync.drain();
   await seeder.close();
 
   const port = await freePort();

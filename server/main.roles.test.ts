@@ -44,6 +44,11 @@ it.skipIf(!inject('databaseUrl'))('a sync asked for through a web process is don
   const connected = await connect(seeder, account, 'linkedin', { account: 1 });
   expect(connected.status).toBe(200);
   const connectionId = connected.body.id as number;
+  // Connecting queued the first sync: run it here, so the only sync left is the one asked for below.
+  await seeder.sync.drain();
+  const seeded = await seeder.request<{ connectionId: number; lastSyncedAt: string | null }[]>('GET', '/api/sync/status', { token: account.token });
+  const seededAt = seeded.body.find((entry) => entry.connectionId === connectionId)?.lastSyncedAt;
+  expect(seededAt).toEqual(expect.any(String));
   await seeder.close();
 
   const env = (role: string, port: number): Record<string, string> => ({
@@ -76,7 +81,9 @@ it.skipIf(!inject('databaseUrl'))('a sync asked for through a web process is don
   expect((await call(webPort, 'POST', `/api/sync/platform/${connectionId}`)).status).toBe(202);
   await worker.waitForOutput(/"msg":"sync stored"/);
   const status = (await (await call(webPort, 'GET', '/api/sync/status')).json()) as { connectionId: number; status: string; lastSyncedAt: string | null }[];
-  expect(status.find((entry) => entry.connectionId === connectionId)).toMatchObject({ status: 'idle', lastSyncedAt: expect.any(String) });
+  const synced = status.find((entry) => entry.connectionId === connectionId);
+  expect(synced).toMatchObject({ status: 'idle', lastSyncedAt: expect.any(String) });
+  expect(Date.parse(synced!.lastSyncedAt!)).toBeGreaterThan(Date.parse(seededAt!));
   expect(web.output()).not.toMatch(/"msg":"sync stored"/);
 
   web.child.kill('SIGTERM');
