@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { signUpWithAccess } from '../test/platforms.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 import { API_DOCS_PREFIX, API_GROUPS, OPENAPI_PATH, registeredRoutesOf } from './api-docs.ts';
+import { API_SUMMARIES } from './api-summaries.ts';
 
 /** Calls whose answer is a file or a stream, described by their media type rather than a JSON schema. */
 const NOT_JSON = new Set(['GET /api/events/stream', 'GET /api/analytics/export', 'GET /api/youtubeanalytics/export', 'GET /api/content/export', 'GET /api/income/export']);
@@ -52,6 +53,16 @@ describe('the OpenAPI document', () => {
     expect((document as unknown as { tags: { name: string; description: string }[] }).tags.map((tag) => tag.name)).toEqual(groups);
     // Not the API: the sandbox's pages and Stripe's signed webhook call.
     expect(Object.keys(document.paths).filter((path) => !path.startsWith('/api/') || path === '/api/stripe/webhook')).toEqual([]);
+  });
+
+  it('gives every operation a one-line summary in words (issue 25)', () => {
+    const summaries = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations).map(([method, operation]) => ({ operation: `${method.toUpperCase()} ${path}`, summary: (operation as { summary?: string }).summary ?? '' })),
+    );
+    for (const { operation, summary } of summaries) expect({ operation, summarised: summary.length >= 10 && !/[a-z]+_[a-z]+/.test(summary) }).toEqual({ operation, summarised: true });
+    // The catalogue names only routes that exist (a renamed route leaves no dead entry behind).
+    const documented = new Set(summaries.map(({ operation }) => operation.replace(/\{(\w+)\}/g, ':$1')));
+    expect(Object.keys(API_SUMMARIES).filter((operation) => !documented.has(operation))).toEqual([]);
   });
 
   it('names a platform platformId and a connection connectionId in every parameter (issue 24)', async () => {

@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { API_TOKEN_READABLE_PREFIXES, API_TOKEN_READABLE_ROUTES } from '../modules/api-tokens/api-token-scope.ts';
+import { API_SUMMARIES } from './api-summaries.ts';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 export const API_DOCS_PREFIX = '/api/docs';
@@ -94,7 +95,9 @@ export async function registerApiDocs(app: FastifyInstance, options: Parameters<
     transform: (input) => {
       const transformed = jsonSchemaTransform(input);
       const group = apiGroupOf(input.url);
-      return { ...transformed, schema: { ...transformed.schema, ...(group ? { tags: [group] } : { hide: true }) } };
+      const method = [input.route.method].flat().find((name) => name !== 'HEAD') ?? 'GET';
+      const summary = (transformed.schema as { summary?: string }).summary ?? API_SUMMARIES[`${method} ${input.url}`];
+      return { ...transformed, schema: { ...transformed.schema, ...(summary ? { summary } : {}), ...(group ? { tags: [group] } : { hide: true }) } };
     },
     // Only the API: the web app's pages, the sandbox stand-ins and the docs' own files are not part of it.
     hideUntagged: false,
