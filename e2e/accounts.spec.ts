@@ -54,6 +54,33 @@ test.describe('accounts', () => {
     expect(problems).toEqual([]);
   });
 
+  test("the landing page's trial goes through sign-up first, then the checkout: the trial is the new account's (issue 25)", async ({ page, server, smtp }) => {
+    const problems = watchPageProblems(page);
+    const account = newAccount();
+    await page.goto(`${server.baseUrl}/`);
+    await page.getByRole('button', { name: 'Start 7-Day Free Trial' }).first().click();
+    // No payment page before there is an account: the sign-up form.
+    await expect(page).toHaveURL(/\/login\?mode=sign-up$/);
+    await expect(page.getByPlaceholder('Choose a username')).toBeVisible();
+    await page.getByLabel('Username').fill(account.username);
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password').fill(account.password);
+    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await expect(page.getByText('Registration Successful!')).toBeVisible();
+
+    await page.goto(confirmationLink(await waitForMail(smtp, account.email)));
+    await expect(page.getByText('Email Confirmed Successfully!')).toBeVisible();
+    await signInThroughUi(page, server, account);
+    // Signed in, the checkout: the subscription belongs to this account.
+    await expect(page).toHaveURL(/\/billing\?upgrade=true$/);
+    await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
+    await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible();
+    await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
+    await expect(page.getByText('Payment Successful!')).toBeVisible();
+    await expect(page.getByText('Trial', { exact: true })).toBeVisible();
+    expect(problems).toEqual([]);
+  });
+
   test('a wrong password shows the error box with the raw server response under Show details', async ({ page, server, smtp }) => {
     const account = await createConfirmedAccount(server, smtp);
     await signInThroughUi(page, server, { username: account.username, password: 'not the right one' });

@@ -42,7 +42,8 @@ export function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const queryClient = useQueryClient();
-  const [mode, setMode] = useState<Mode>('sign-in');
+  // The landing page's trial button opens the sign-up form (/login?mode=sign-up).
+  const [mode, setMode] = useState<Mode>(() => (new URLSearchParams(location.search).get('mode') === 'sign-up' ? 'sign-up' : 'sign-in'));
   const [fields, setFields] = useState<Fields>(emptyFields);
   const [feedback, setFeedback] = useState<LoginFeedback | null>(null);
   const [registered, setRegistered] = useState(false);
