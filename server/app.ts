@@ -215,10 +215,6 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   const authResponseFloor = createResponseFloor(config.authResponseFloorMs);
   // Sign-up, sign-in and password reset share the accounts' store, mail budgets and response-time floor.
   const accountFlows = { repository: accountsRepository, rateLimiter, mailer, clock, publicUrl: config.publicUrl, logger: app.log, responseFloor: authResponseFloor };
-  const accounts = createAccountsService({ ...accountFlows, registerLimitPerIp: config.registerLimitPerIpPerHour });
-  const passwordReset = createPasswordResetService(accountFlows);
-  const apiTokens = createApiTokensService({ repository: createApiTokensRepository(db), rateLimiter, clock, logger: app.log, rateLimit: config.apiTokenRateLimit });
-  const requireUser = createRequireUser(accounts, apiTokens);
   const billing = createBillingService({
     repository: createBillingRepository(db),
     stripe: config.stripe.secretKey ? createStripeClient({ secretKey: config.stripe.secretKey, apiBase: config.stripe.apiBase }) : undefined,
@@ -232,6 +228,15 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     },
     logger: app.log,
   });
+  const accounts = createAccountsService({
+    ...accountFlows,
+    registerLimitPerIp: config.registerLimitPerIpPerHour,
+    // A checkout paid before sign-up (a payment link) joins the account whose address it was paid with.
+    onEmailConfirmed: (user) => billing.adoptCheckoutsByEmail(user.email),
+  });
+  const passwordReset = createPasswordResetService(accountFlows);
+  const apiTokens = createApiTokensService({ repository: createApiTokensRepository(db), rateLimiter, clock, logger: app.log, rateLimit: config.apiTokenRateLimit });
+  const requireUser = createRequireUser(accounts, apiTokens);
   const platformsRepository = createPlatformsRepository(db);
   const tokenCrypto = createTokenCrypto(config.encryptionKeys);
   const tokenCustody = createTokenCustody({

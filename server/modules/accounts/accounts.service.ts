@@ -50,6 +50,8 @@ export interface AccountsServiceDeps {
   registerLimitPerIp?: number;
   /** The minimum response time of sign-up and resend confirmation (server/lib/response-floor.ts). */
   responseFloor: ResponseFloor;
+  /** An address was confirmed: billing joins checkouts paid with it before the account existed (server/app.ts). */
+  onEmailConfirmed?: (user: { id: number; email: string }) => Promise<void>;
 }
 
 export function createAccountsService({
@@ -61,6 +63,7 @@ export function createAccountsService({
   logger,
   registerLimitPerIp = REGISTER_LIMIT_PER_IP.limit,
   responseFloor,
+  onEmailConfirmed,
 }: AccountsServiceDeps) {
   const loginThrottle = rateLimiter.failureThrottle(LOGIN_LIMITS.perAccount);
 
@@ -161,6 +164,7 @@ export function createAccountsService({
     }
     if (!user.emailConfirmedAt) await repository.markEmailConfirmed(user.id, clock.now());
     logger.info({ event: 'email.confirmed', userId }, 'email confirmed');
+    await onEmailConfirmed?.({ id: user.id, email: user.email });
     return { message: 'Your email is confirmed. You can sign in now.' };
   }
 

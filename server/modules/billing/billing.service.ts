@@ -181,6 +181,24 @@ export function createBillingService({ repository, stripe, clock, config, logger
     return true;
   }
 
+  /**
+   * A newly confirmed address: checkouts paid with it before its account existed (a payment link) join the account
+   * now, without waiting for Stripe's next event about them or a Sync with the session id (issue 25), so the account
+   * shows its running trial and is never offered a second one. Stripe's email filter is exact: the address as
+   * confirmed and in lower case are asked for. Best effort: Stripe being down never fails a confirmation.
+   */
+  async function adoptCheckoutsByEmail(email: string): Promise<void> {
+    if (!stripe) return;
+    try {
+      for (const address of new Set([email, email.toLowerCase()])) {
+        const customers = await callStripe('customers.list', (client) => client.customers.list({ email: address, limit: 10 }));
+        for (const customer of customers.data) await syncStripeCustomer(customer.id);
+      }
+    } catch (error) {
+      logger.warn({ event: 'billing.adopt_by_email_failed', err: error }, 'checkouts paid with a newly confirmed address could not be looked up');
+    }
+  }
+
   // ---- webhook -------------------------------------------------------------------------------------------------
 
   /** Verifies a webhook delivery against the raw body and applies it. Throws 400 for anything not signed by Stripe. */
@@ -489,6 +507,7 @@ export function createBillingService({ repository, stripe, clock, config, logger
     cancelSubscription,
     resumeSubscription,
     syncForUser,
+    adoptCheckoutsByEmail,
     releaseCustomer,
     customerIdOf: (userId: number) => repository.findCustomerIdOfUser(userId),
     listPaymentMethods,

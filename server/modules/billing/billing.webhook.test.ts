@@ -248,10 +248,25 @@ describe('payment-link checkouts (the landing page’s trial button)', () => {
     expect(after.subscriptions).toEqual(before.subscriptions);
   });
 
-  it('can be joined later by POST /sync with the session id, and only by the account with that email', async () => {
+  it('joins the account when the email signs up and confirms: the trial shows at once, and no second trial is offered (issue 25)', async () => {
     // A visitor buys first and signs up afterwards: no account matched when the webhooks came.
+    const email = `first-${Date.now()}@example.com`;
+    await buyThroughPaymentLink(email);
+    await sandboxOf(server).flushWebhooks();
+    const owner = (await server.signUp({ email })) as Account;
+    const status = await server.request('GET', '/api/stripe/subscription-status', { token: owner.token });
+    expect(status.body).toMatchObject({ status: 'trialing', hasValidAccess: true, trialUsed: true });
+    expect(server.logLines.some((line) => line.includes('billing.customer_adopted'))).toBe(true);
+    // The billing screen offers no second trial: checkout is refused while this one runs.
+    const again = await server.request('POST', '/api/stripe/create-checkout-session', { token: owner.token, body: {} });
+    expect(again.status).toBeGreaterThanOrEqual(400);
+  });
+
+  it('can be joined later by POST /sync with the session id, and only by the account with that email', async () => {
+    // A visitor buys first with the address typed in capitals (Stripe's email filter is exact, so confirming the
+    // lower-case address finds no customer) and signs up afterwards.
     const email = `early-${Date.now()}@example.com`;
-    const sessionId = await buyThroughPaymentLink(email);
+    const sessionId = await buyThroughPaymentLink(email.toUpperCase());
     await sandboxOf(server).flushWebhooks();
     const owner = (await server.signUp({ email })) as Account;
     const someoneElse = (await server.signUp()) as Account;
