@@ -1,4 +1,14 @@
+import type { Page } from '@playwright/test';
+import { startTrialFromBilling } from './support/subscribed-user.ts';
 import { confirmationLink, createConfirmedAccount, expect, expectAccessible, expectNoSidewaysScroll, newAccount, signInThroughUi, test, waitForMail, watchPageProblems } from './support/fixtures.ts';
+
+/** The sign-up form, filled and sent. */
+async function signUpThroughForm(page: Page, account: { username: string; email: string; password: string }) {
+  await page.getByLabel('Username').fill(account.username);
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+}
 
 test.describe('accounts', () => {
   test('checklist 13: sign up, confirm from the emailed link, sign in, stay signed in across a reload, log out (the token is forgotten)', async ({ page, server, smtp }) => {
@@ -12,10 +22,7 @@ test.describe('accounts', () => {
 
     await page.getByRole('button', { name: "Don't have an account? Sign up" }).click();
     await expect(page.getByPlaceholder('Choose a username')).toBeVisible();
-    await page.getByLabel('Username').fill(account.username);
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(account.password);
-    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await signUpThroughForm(page, account);
     await expect(page.getByText('Registration Successful!')).toBeVisible();
     await expect(page.getByText('Please check your email and click the confirmation link to activate your account.')).toBeVisible();
     // Back in sign-in mode with a cleared form.
@@ -62,22 +69,14 @@ test.describe('accounts', () => {
     // No payment page before there is an account: the sign-up form.
     await expect(page).toHaveURL(/\/login\?mode=sign-up$/);
     await expect(page.getByPlaceholder('Choose a username')).toBeVisible();
-    await page.getByLabel('Username').fill(account.username);
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(account.password);
-    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await signUpThroughForm(page, account);
     await expect(page.getByText('Registration Successful!')).toBeVisible();
 
     await page.goto(confirmationLink(await waitForMail(smtp, account.email)));
     await expect(page.getByText('Email Confirmed Successfully!')).toBeVisible();
     await signInThroughUi(page, server, account);
     // Signed in, the checkout: the subscription belongs to this account.
-    await expect(page).toHaveURL(/\/billing\?upgrade=true$/);
-    await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
-    await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible();
-    await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
-    await expect(page.getByText('Payment Successful!')).toBeVisible();
-    await expect(page.getByText('Trial', { exact: true })).toBeVisible();
+    await startTrialFromBilling(page);
     expect(problems).toEqual([]);
   });
 
@@ -106,10 +105,7 @@ test.describe('accounts', () => {
     const account = newAccount();
     await page.goto(`${sandboxServer.baseUrl}/login`);
     await page.getByRole('button', { name: "Don't have an account? Sign up" }).click();
-    await page.getByLabel('Username').fill(account.username);
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(account.password);
-    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await signUpThroughForm(page, account);
     await expect(page.getByText('Registration Successful!')).toBeVisible();
 
     await expect(async () => {

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
@@ -37,7 +38,7 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
   const [low] = ephemeralRange();
   const last = Math.max(FIRST_CANDIDATE + 1_000, low - 1);
   for (let attempt = 0; attempt < 50; attempt += 1) {
-    const port = FIRST_CANDIDATE + Math.floor(Math.random() * (last - FIRST_CANDIDATE + 1));
+    const port = randomInt(FIRST_CANDIDATE, last + 1);
     if (await tryListen(port, host)) return port;
   }
   throw new Error(`no free port found between ${FIRST_CANDIDATE} and ${last}`);
