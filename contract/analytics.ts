@@ -237,6 +237,7 @@ export const DERIVATION_METHODS = {
   snapshots: 'from daily snapshots of lifetime counters',
   followsAndUnfollows: 'from daily follows minus unfollows',
   gainedAndLost: 'from daily subscribers gained minus lost',
+  memberList: 'from when each member of the list started and stopped paying',
 } as const;
 
 /** A series of the answer that is our derivation, not the platform's own daily figure, and over which days. */

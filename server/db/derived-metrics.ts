@@ -5,6 +5,8 @@
 //   content counters between two of our daily snapshots (sync engine, dailyFromContentGrowth).
 //   Instagram's follower history is each day's follows minus unfollows, counted back from today's total.
 //   YouTube's subscriber history before the connection is each day's subscribers gained minus lost.
+//   Patreon's paying patrons and monthly pledges before the connection come from the members list: when each member
+//   started and stopped paying (server/modules/income/patron-history.ts, levelsBefore).
 import { type SQL, sql } from 'drizzle-orm';
 import { DERIVATION_METHODS } from '#contract/analytics.ts';
 import { sqlList } from './client.ts';
@@ -17,6 +19,7 @@ export const DERIVATIONS = [
   { platforms: ['tiktok', 'twitter'], metricTypes: ['views', 'likes', 'comments', 'shares'], method: DERIVATION_METHODS.snapshots, beforeConnection: false },
   { platforms: ['instagram'], metricTypes: ['followers'], method: DERIVATION_METHODS.followsAndUnfollows, beforeConnection: false },
   { platforms: ['youtube'], metricTypes: ['subscribers'], method: DERIVATION_METHODS.gainedAndLost, beforeConnection: true },
+  { platforms: ['patreon'], metricTypes: ['patrons', 'monthly_pledges'], method: DERIVATION_METHODS.memberList, beforeConnection: true },
 ] as const;
 
 

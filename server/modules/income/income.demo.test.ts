@@ -49,15 +49,18 @@ describe('the income view on the demo accounts', () => {
       .where(and(eq(accountMetrics.connectionId, youtube.body.id), eq(accountMetrics.metricType, 'revenue'), sql`${accountMetrics.date} between '2026-10-01' and '2026-10-31'`));
     expect(amount('youtube_ad') + amount('youtube_premium') + amount('youtube_other')).toBeCloseTo(stored!.revenue, 2);
 
-    // Patreon's pledges were first read today: a day's share of the month, in euros, converted at the ECB's rate.
+    // Patreon's pledges: each day's monthly level (the days before the first sync from the members list) over the
+    // month's days, in euros, converted at the ECB's rate. The whole range is covered, October included.
+    expect(october.lines.map((line) => line.source)).toContain('patreon_pledges');
     const november = body.periods[1]!;
     const pledges = november.lines.find((line) => line.source === 'patreon_pledges')!;
     expect(pledges.original.currency).toBe('EUR');
-    const [monthly] = await server.db
-      .select({ value: accountMetrics.value })
+    const [levels] = await server.db
+      .select({ value: sql<number>`sum(${accountMetrics.value})::float8` })
       .from(accountMetrics)
-      .where(and(eq(accountMetrics.connectionId, patreon.body.id), eq(accountMetrics.metricType, 'monthly_pledges')));
-    expect(pledges.original.amount).toBeCloseTo(monthly!.value / 30, 9);
+      .where(and(eq(accountMetrics.connectionId, patreon.body.id), eq(accountMetrics.metricType, 'monthly_pledges'), sql`${accountMetrics.date} between '2026-11-01' and '2026-11-02'`));
+    expect(levels!.value).toBeGreaterThan(0);
+    expect(pledges.original.amount).toBeCloseTo(levels!.value / 30, 9);
     expect(body.rates).toEqual([{ currency: 'EUR', rate: expect.any(Number), rateDate: '2026-10-30', source: 'European Central Bank' }]);
     expect(pledges.converted).toBeCloseTo(pledges.original.amount * body.rates[0]!.rate, 9);
     expect(body.totals.total).not.toBeNull();

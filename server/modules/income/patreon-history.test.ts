@@ -59,6 +59,17 @@ describe('Patreon patron history', () => {
     const members = await server.db.select().from(patreonMembers).where(eq(patreonMembers.connectionId, connectionId));
     expect(members.filter((member) => member.paying)).toHaveLength(patrons);
     expect(members.some((member) => member.patronStatus === 'former_patron')).toBe(true);
+    // The days before hold the paying count the list tells (derived), two years back: each day's count is the
+    // events' net through that day, and monthly pledges stand beside it.
+    const history = await patronsByDay();
+    const earlier = [...history.keys()].filter((day) => day < today);
+    expect(earlier.length).toBeGreaterThan(300);
+    for (const day of [earlier[0]!, earlier[Math.floor(earlier.length / 2)]!, earlier.at(-1)!]) expect(history.get(day), day).toBe(await netThrough(day));
+    const [pledges] = await server.db
+      .select({ days: sql<number>`count(*)::int` })
+      .from(accountMetrics)
+      .where(and(eq(accountMetrics.connectionId, connectionId), eq(accountMetrics.metricType, 'monthly_pledges'), sql`${accountMetrics.date} < ${today}`));
+    expect(pledges!.days).toBe(earlier.length);
 
     const before = await eventCount();
     expect((await syncNow(server, account.token, connectionId)).status).toMatchObject({ status: 'idle' });

@@ -5,11 +5,11 @@
 import { eq, max, sql } from 'drizzle-orm';
 import { chunks, insertRows } from '../../db/bulk-insert.ts';
 import type { Executor } from '../../db/client.ts';
-import { patreonMembers, patreonPatronEvents } from '../../db/schema.ts';
+import { accountMetrics, patreonMembers, patreonPatronEvents } from '../../db/schema.ts';
 import { dayOf } from '../../lib/dates.ts';
 import type { PatreonSyncExtras } from '../../providers/patreon.sync.ts';
 import type { SyncExtension } from '../sync/sync-extension.ts';
-import { changesSince, historyFromList, type PatronEvent, type StoredMember } from './patron-history.ts';
+import { changesSince, historyFromList, levelsBefore, type PatronEvent, type PatronLevel, type StoredMember } from './patron-history.ts';
 
 async function storedMembers(tx: Executor, connectionId: number): Promise<Map<string, StoredMember>> {
   const rows = await tx
@@ -19,12 +19,29 @@ async function storedMembers(tx: Executor, connectionId: number): Promise<Map<st
   return new Map(rows.map((row) => [row.memberId, row]));
 }
 
+/**
+ * The paying patrons and monthly pledges of the days before the first sync, as the members list tells them
+ * (derived: server/db/derived-metrics.ts says so wherever they are shown). A day already holding the platform's own
+ * reading keeps it.
+ */
+async function storeLevelsBefore(tx: Executor, connectionId: number, levels: readonly PatronLevel[]): Promise<void> {
+  const rows = levels.flatMap((level) => [
+    { connectionId, date: level.day, metricType: 'patrons', value: level.patrons },
+    { connectionId, date: level.day, metricType: 'monthly_pledges', value: level.monthlyPledgeCents / 100 },
+  ]);
+  for (const batch of chunks(rows)) {
+    const insert = insertRows(accountMetrics, batch);
+    if (insert) await tx.execute(sql`${insert} on conflict (connection_id, date, metric_type) do nothing`);
+  }
+}
+
 export async function storePatreonSync(tx: Executor, connectionId: number, extras: PatreonSyncExtras, _contentIdOf: ReadonlyMap<string, number>, now: Date): Promise<void> {
   const today = dayOf(now);
   const stored = await storedMembers(tx, connectionId);
   let events: PatronEvent[];
   if (stored.size === 0) {
     events = historyFromList(extras.members, today);
+    await storeLevelsBefore(tx, connectionId, levelsBefore(events, today));
   } else {
     const [last] = await tx.select({ at: max(patreonMembers.lastSeenAt) }).from(patreonMembers).where(eq(patreonMembers.connectionId, connectionId));
     events = changesSince(stored, extras.members, dayOf(last?.at ?? now), today);

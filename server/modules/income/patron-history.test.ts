@@ -1,7 +1,7 @@
 // The rules of decision 022 on hand-made members: the first sync's history and later syncs' changes.
 import { describe, expect, it } from 'vitest';
 import type { PatreonMemberRead } from '../../providers/patreon.sync.ts';
-import { anniversaryAfter, changesSince, historyFromList, pastSpell, type StoredMember } from './patron-history.ts';
+import { anniversaryAfter, changesSince, historyFromList, LEVEL_HISTORY_DAYS, levelsBefore, pastSpell, type StoredMember } from './patron-history.ts';
 
 const member = (overrides: Partial<PatreonMemberRead>): PatreonMemberRead => ({
   memberId: 'm',
@@ -92,5 +92,37 @@ describe('patron history from the members list', () => {
     const net = events.reduce((sum, event) => sum + (event.kind === 'joined' ? 1 : -1), 0);
     // Paying before: stays, cancels, vanishes (3); now: stays, returns, new (3). 'blink' never paid (refunded first charge).
     expect(net).toBe(0);
+  });
+});
+
+describe('the levels before the first sync', () => {
+  it('counts each member from the day they joined to the day before they left, and ends the day before today', () => {
+    const today = '2026-05-06';
+    const events = historyFromList(
+      [
+        member({ memberId: 'stays', pledgeRelationshipStart: '2026-05-02T10:00:00Z', monthlyAmountCents: 300 }),
+        former({ memberId: 'left', pledgeRelationshipStart: '2026-05-01T10:00:00Z', lastChargeDate: '2026-05-04T09:00:00Z', lastChargeStatus: 'Declined', entitledMonthlyCents: 500 }),
+        member({ memberId: 'today', pledgeRelationshipStart: '2026-05-06T08:00:00Z', monthlyAmountCents: 900 }),
+      ],
+      today,
+    );
+    expect(levelsBefore(events, today)).toEqual([
+      { day: '2026-05-01', patrons: 1, monthlyPledgeCents: 500 },
+      { day: '2026-05-02', patrons: 2, monthlyPledgeCents: 800 },
+      { day: '2026-05-03', patrons: 2, monthlyPledgeCents: 800 },
+      // The declined charge of May 4 was not paid: gone that day.
+      { day: '2026-05-04', patrons: 1, monthlyPledgeCents: 300 },
+      { day: '2026-05-05', patrons: 1, monthlyPledgeCents: 300 },
+    ]);
+    // Today's levels are the platform's own reading; a list whose history starts today has none before it.
+    expect(levelsBefore(historyFromList([member({ memberId: 'new', pledgeRelationshipStart: '2026-05-06T08:00:00Z' })], today), today)).toEqual([]);
+  });
+
+  it('reaches back at most two years, with the members who joined earlier already counted', () => {
+    const today = '2026-05-06';
+    const levels = levelsBefore(historyFromList([member({ memberId: 'old', pledgeRelationshipStart: '2019-01-01T00:00:00Z', monthlyAmountCents: 400 })], today), today);
+    expect(levels).toHaveLength(LEVEL_HISTORY_DAYS);
+    expect(levels[0]).toEqual({ day: '2024-05-06', patrons: 1, monthlyPledgeCents: 400 });
+    expect(levels.at(-1)).toEqual({ day: '2026-05-05', patrons: 1, monthlyPledgeCents: 400 });
   });
 });

@@ -9,7 +9,7 @@
 // - Later syncs: a member who starts paying joined, a paying member who stops (or leaves the list) left. The day is
 //   the best estimate inside (last sync's day, today]: the pledge start or the estimated last paid day when it falls
 //   there, else today. So the events between two syncs add up to the change in the paying count between them.
-import { dayOf } from '../../lib/dates.ts';
+import { addDays, dayOf } from '../../lib/dates.ts';
 import type { PatreonMemberRead } from '../../providers/patreon.sync.ts';
 
 export interface PatronEvent {
@@ -116,4 +116,41 @@ export function changesSince(stored: ReadonlyMap<string, StoredMember>, members:
     if (before.paying && !seen.has(before.memberId)) events.push({ memberId: before.memberId, occurredOn: today, kind: 'left', monthlyAmountCents: before.monthlyAmountCents });
   }
   return events;
+}
+
+/** How far back the first sync's history of levels reaches: the two years every platform's first sync reads. */
+export const LEVEL_HISTORY_DAYS = 730;
+
+export interface PatronLevel {
+  day: string;
+  patrons: number;
+  monthlyPledgeCents: number;
+}
+
+/**
+ * First sync: the paying patrons and their monthly pledges on each day before today, from the list's history (the
+ * joins and departures of historyFromList): a member counts from the day they joined until the day before they left,
+ * with the monthly amount of their spell (a pledge changed in between counts at its latest amount: the list keeps no
+ * earlier one). From the first join, at most LEVEL_HISTORY_DAYS back; today's levels are the platform's own reading.
+ */
+export function levelsBefore(events: readonly PatronEvent[], today: string): PatronLevel[] {
+  const sorted = [...events].sort((a, b) => a.occurredOn.localeCompare(b.occurredOn));
+  const earliest = sorted[0]?.occurredOn;
+  if (earliest === undefined || earliest >= today) return [];
+  const limit = addDays(today, -LEVEL_HISTORY_DAYS);
+  const levels: PatronLevel[] = [];
+  let patrons = 0;
+  let cents = 0;
+  let next = 0;
+  for (let day = earliest; day < today; day = addDays(day, 1)) {
+    while (next < sorted.length && sorted[next]!.occurredOn <= day) {
+      const event = sorted[next]!;
+      const sign = event.kind === 'joined' ? 1 : -1;
+      patrons += sign;
+      cents += sign * event.monthlyAmountCents;
+      next += 1;
+    }
+    if (day >= limit) levels.push({ day, patrons, monthlyPledgeCents: cents });
+  }
+  return levels;
 }
