@@ -35,15 +35,19 @@ test.describe('income', () => {
     await expect(shares.getByRole('row', { name: /YouTube/ })).toContainText('100.0%');
     await page.screenshot({ path: testInfo.outputPath('income-desktop.png'), fullPage: true });
 
+    // The grouping never changes the period or its total (issue 24: by month once widened it to whole months).
+    const totalIncome = page.getByText('Total income (USD)').locator('xpath=following-sibling::p[1]');
+    const byMonthTotal = await totalIncome.textContent();
     await page.getByRole('button', { name: 'By day' }).click();
     await expect(page).toHaveURL(/by=day/);
     await expect(page.getByRole('img', { name: 'Income by day, in USD' })).toBeVisible();
+    await expect(totalIncome).toHaveText(byMonthTotal!);
     await page.getByRole('button', { name: 'By month' }).click();
     await expect(page.getByRole('img', { name: 'Income by month and source, in USD' })).toBeVisible();
 
     const exportGroup = page.getByRole('group', { name: 'Export', exact: true });
     const [csv] = await Promise.all([page.waitForEvent('download'), exportGroup.getByRole('button', { name: 'Export CSV' }).click()]);
-    expect(csv.suggestedFilename()).toMatch(/^analytics-hub-income-\d{4}-\d{2}-01-\d{4}-\d{2}-\d{2}-by-month\.csv$/);
+    expect(csv.suggestedFilename()).toMatch(/^analytics-hub-income-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}-by-month\.csv$/);
     const lines = (await readFile((await csv.path())!)).subarray(3).toString('utf8').split('\r\n');
     expect(lines[0]).toBe('Period,Start date,End date,Row,Account,Currency,Amount,Display currency,Amount in display currency,Views,New patrons,Churned patrons,Net patrons');
     expect(lines.some((line) => line.includes(',YouTube ads,') && line.includes(',USD,'))).toBe(true);

@@ -72,14 +72,14 @@ function MonthlyBars({ income, money }: { income: IncomeResponse; money: (value:
     labels: series.labels,
     datasets: series.datasets.map((dataset) => ({ label: dataset.label, data: dataset.values, backgroundColor: dataset.colour, stack: 'income' })),
   };
-  const rows = income.periods.map((period) => ({ label: periodLabel(period.period), value: period.total === null ? 'not all amounts have a rate' : money(period.total) }));
+  const rows = income.periods.map((period) => ({ label: periodLabel(period), value: period.total === null ? 'not all amounts have a rate' : money(period.total) }));
   return <StackedBarChart label={`Income by month and source, in ${income.displayCurrency}`} data={data} columns={['Month', 'Income']} rows={rows} formatValue={money} />;
 }
 
 function DailyLine({ income, money }: { income: IncomeResponse; money: (value: number) => string }) {
   const series = totalSeries(income.periods);
   const data = { labels: series.labels, datasets: [{ label: `Income (${income.displayCurrency})`, data: series.values, borderColor: '#2dd4bf', backgroundColor: 'rgba(45, 212, 191, 0.2)', fill: true, spanGaps: false, pointRadius: 0 }] };
-  const rows = income.periods.map((period) => ({ label: periodLabel(period.period), value: period.total === null ? 'not all amounts have a rate' : money(period.total) }));
+  const rows = income.periods.map((period) => ({ label: periodLabel(period), value: period.total === null ? 'not all amounts have a rate' : money(period.total) }));
   return <LineChart label={`Income by day, in ${income.displayCurrency}`} data={data} columns={['Day', 'Income']} rows={rows} valueFormat={income.displayCurrency === 'USD' ? 'currency' : 'compact'} />;
 }
 
@@ -113,7 +113,7 @@ function PatronsTable({ income }: { income: IncomeResponse }) {
         <tbody className="text-slate-200">
           {rows.map((period) => (
             <tr key={period.period} className="border-t border-slate-800">
-              <th scope="row" className="py-2 pr-3 font-normal">{periodLabel(period.period)}</th>
+              <th scope="row" className="py-2 pr-3 font-normal">{periodLabel(period)}</th>
               <td className="py-2 pr-3 text-right">{period.patrons.new ?? <Unknown why="Not known yet: no joins stored for a campaign" />}</td>
               <td className="py-2 pr-3 text-right">{period.patrons.churned ?? <Unknown why="Not known yet: no departures stored for a campaign" />}</td>
               <td className="py-2 text-right">

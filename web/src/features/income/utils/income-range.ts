@@ -25,11 +25,11 @@ export function readIncomeState(search: URLSearchParams): IncomeScreenState {
   return { range, granularity };
 }
 
-/** The dates of a range ending today (UTC): `days` days, today included; a month range starts on a month's first day. */
+/**
+ * The dates of a range ending today (UTC): `days` days, today included, by day or by month alike (a chart's grouping
+ * never changes a total: the first and last months are the days of them the range holds, and say so).
+ */
 export function rangeDates(state: IncomeScreenState, today: string): { startDate: string; endDate: string } {
   const days = RANGE_OPTIONS.find((option) => option.value === state.range)!.days;
-  let startDate = addDaysToDay(today, -(days - 1));
-  // Whole months by month, so no bar is a sliver of one.
-  if (state.granularity === 'month') startDate = `${startDate.slice(0, 7)}-01`;
-  return { startDate, endDate: today };
+  return { startDate: addDaysToDay(today, -(days - 1)), endDate: today };
 }

@@ -6,7 +6,7 @@ import { periodLabel, stackedSeries, totalSeries } from './income-view';
 const period = (key: string, lines: IncomePeriod['lines'], total: number | null): IncomePeriod => ({
   period: key,
   startDate: `${key}-01`,
-  endDate: `${key}-28`,
+  endDate: `${key}-${key.endsWith('-09') ? 30 : 31}`,
   lines,
   total,
   totalsByCurrency: [],
@@ -42,8 +42,10 @@ describe('income view shaping', () => {
   });
 
   it('labels months and days', () => {
-    expect(periodLabel('2026-10')).toBe('Oct 2026');
-    expect(periodLabel('2026-10-05')).toBe('Oct 5');
+    expect(periodLabel({ period: '2026-10', startDate: '2026-10-01', endDate: '2026-10-31' })).toBe('Oct 2026');
+    expect(periodLabel({ period: '2026-10', startDate: '2026-10-04', endDate: '2026-10-31' })).toBe('Oct 4–31, 2026');
+    expect(periodLabel({ period: '2026-11', startDate: '2026-11-01', endDate: '2026-11-01' })).toBe('Nov 1, 2026');
+    expect(periodLabel({ period: '2026-10-05', startDate: '2026-10-05', endDate: '2026-10-05' })).toBe('Oct 5');
   });
 });
 
@@ -53,8 +55,8 @@ describe('income range in the URL', () => {
     expect(readIncomeState(new URLSearchParams('range=forever&by=week'))).toEqual({ range: '6m', granularity: 'month' });
   });
 
-  it('ends today; by month it starts on the first of a month', () => {
+  it('ends today, and holds the same days by day and by month (the grouping never widens the period)', () => {
     expect(rangeDates({ range: '30d', granularity: 'day' }, '2026-11-02')).toEqual({ startDate: '2026-10-04', endDate: '2026-11-02' });
-    expect(rangeDates({ range: '30d', granularity: 'month' }, '2026-11-02')).toEqual({ startDate: '2026-10-01', endDate: '2026-11-02' });
+    expect(rangeDates({ range: '30d', granularity: 'month' }, '2026-11-02')).toEqual({ startDate: '2026-10-04', endDate: '2026-11-02' });
   });
 });

@@ -12,17 +12,26 @@ export const SOURCE_COLOURS: Record<IncomeSource, string> = {
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** 'Oct 2026' for a month, 'Oct 5' for a day. */
-export function periodLabel(period: string): string {
-  const month = MONTHS[Number(period.slice(5, 7)) - 1] ?? period;
-  return period.length === 7 ? `${month} ${period.slice(0, 4)}` : `${month} ${Number(period.slice(8, 10))}`;
+/**
+ * 'Oct 2026' for a whole month, 'Oct 5' for a day. A month the range covers only in part names its days
+ * ('Oct 4–31, 2026'): the bar holds those days, not the month.
+ */
+export function periodLabel(period: Pick<IncomePeriod, 'period' | 'startDate' | 'endDate'>): string {
+  const key = period.period;
+  const month = MONTHS[Number(key.slice(5, 7)) - 1] ?? key;
+  if (key.length !== 7) return `${month} ${Number(key.slice(8, 10))}`;
+  const first = Number(period.startDate.slice(8, 10));
+  const last = Number(period.endDate.slice(8, 10));
+  const daysInMonth = new Date(Date.UTC(Number(key.slice(0, 4)), Number(key.slice(5, 7)), 0)).getUTCDate();
+  if (first === 1 && last === daysInMonth) return `${month} ${key.slice(0, 4)}`;
+  return `${month} ${first === last ? first : `${first}–${last}`}, ${key.slice(0, 4)}`;
 }
 
 /** Per source, each period's amount in the display currency (the converted lines only). */
 export function stackedSeries(periods: readonly IncomePeriod[]) {
   const sources = INCOME_SOURCES.filter((source) => periods.some((period) => period.lines.some((line) => line.source === source)));
   return {
-    labels: periods.map((period) => periodLabel(period.period)),
+    labels: periods.map((period) => periodLabel(period)),
     datasets: sources.map((source) => ({
       source,
       label: INCOME_SOURCE_LABELS[source],
@@ -34,7 +43,7 @@ export function stackedSeries(periods: readonly IncomePeriod[]) {
 
 /** Each period's total in the display currency; null where some amount has no rate (a gap, never a made-up sum). */
 export function totalSeries(periods: readonly IncomePeriod[]) {
-  return { labels: periods.map((period) => periodLabel(period.period)), values: periods.map((period) => period.total) };
+  return { labels: periods.map((period) => periodLabel(period)), values: periods.map((period) => period.total) };
 }
 
 /** Whether the view has anything to show: an amount, a view or a patron figure in some period. */
