@@ -24,16 +24,20 @@ export const periodTotals = z.object({
   /** Impressions over the period, from platforms that report impressions rather than views (LinkedIn posts). */
   totalImpressions: z.number(),
   /**
-   * USD, major units: YouTube estimatedRevenue over the period plus the monthly pledges of each Patreon campaign whose
-   * currency is set to USD, as of the period's last day, counted for the period's days at 30 days a month (the whole
-   * month's pledges over 30 days). Pledges in another currency, or in one not set yet, are in pledgesNotInUsd.
+   * USD, major units: YouTube estimatedRevenue over the period plus the pledges of each Patreon campaign whose
+   * currency is set to USD over the period's days: each day the monthly level as read on or before it, over the days
+   * of its month (the income view's rule: the same days give the same amount on every screen). Pledges in another
+   * currency, or in one not set yet, are in pledgesNotInUsd.
    */
   totalRevenue: z.number(),
   /**
-   * Patreon pledges never added to totalRevenue because they are not in US dollars (no conversion is made): the
-   * latest monthly pledges per campaign currency; currency null for campaigns whose currency the creator has not set.
+   * Patreon pledges never added to totalRevenue because they are not in US dollars (no conversion is made), per
+   * campaign currency: `periodAmount` over the period's days (the rule of totalRevenue), `monthlyAmount` the latest
+   * monthly level; currency null for campaigns whose currency the creator has not set.
    */
-  pledgesNotInUsd: z.array(z.object({ currency: z.string().nullable(), monthlyAmount: z.number(), connections: z.number().int() })),
+  pledgesNotInUsd: z.array(
+    z.object({ currency: z.string().nullable(), periodAmount: z.number(), monthlyAmount: z.number(), connections: z.number().int() }),
+  ),
   connectedPlatforms: z.number().int(),
 });
 export type PeriodTotals = z.infer<typeof periodTotals>;
@@ -108,17 +112,22 @@ export type AnalyticsSummary = z.infer<typeof analyticsSummaryResponse>;
  * What Total Revenue leaves out, in words, for the screen and the PDF alike; null when it leaves out nothing.
  * Pledges in another currency are shown in that currency, never converted with a rate nobody can check.
  */
-export function revenueCurrencyNote(pledges: AnalyticsSummary['pledgesNotInUsd']): string | null {
+export function revenueCurrencyNote(
+  pledges: readonly { currency: string | null; monthlyAmount: number; periodAmount?: number; connections: number }[],
+): string | null {
   if (pledges.length === 0) return null;
   const amount = (value: number, currency: string | null) =>
     currency
       ? new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value)
       : new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
   const campaigns = (count: number) => (count === 1 ? '1 campaign' : `${count} campaigns`);
+  // Over a period's days where the caller counted them (the cards), else the latest month's level.
+  const figure = (pledge: (typeof pledges)[number]) =>
+    pledge.periodAmount === undefined ? `${amount(pledge.monthlyAmount, pledge.currency)} a month` : `${amount(pledge.periodAmount, pledge.currency)} over these days`;
   const parts = pledges.map((pledge) =>
     pledge.currency
-      ? `${amount(pledge.monthlyAmount, pledge.currency)} a month in ${pledge.currency} (${campaigns(pledge.connections)}, not converted)`
-      : `${amount(pledge.monthlyAmount, null)} a month from ${campaigns(pledge.connections)} whose currency is not set yet (set it on the Platforms page)`,
+      ? `${figure(pledge)} in ${pledge.currency} (${campaigns(pledge.connections)}, not converted)`
+      : `${figure(pledge)} from ${campaigns(pledge.connections)} whose currency is not set yet (set it on the Platforms page)`,
   );
   return `Total Revenue counts US dollars only. Patreon pledges left out: ${parts.join('; ')}.`;
 }

@@ -455,18 +455,43 @@ export function createAnalyticsRepository(db: Database) {
     },
 
     /**
-     * Each Patreon campaign's latest monthly pledges up to endDate, summed per currency: the connection's currency as
-     * the creator set it (null: not set). Amounts of different currencies are never added together here.
+     * Each Patreon campaign's pledges over [startDate, endDate], summed per currency: each day its monthly level as
+     * last read on or before the day, over the days of the day's month (the income view's rule, income-maths.ts
+     * pledgeForDay), so 'the last 30 days' are the same days and the same amount on every screen; days before a
+     * campaign's first reading count nothing. `monthly`: the latest level up to endDate. The currency is the
+     * connection's as the creator set it (null: not set); amounts of different currencies are never added together.
      */
-    async pledgesByCurrency(filter: Pick<AnalyticsFilter, 'userId' | 'platform' | 'endDate'>) {
-      return queryRows<{ currency: string | null; amount: number; connections: number }>(
+    async pledgesByCurrency(filter: Pick<AnalyticsFilter, 'userId' | 'platform' | 'startDate' | 'endDate'>) {
+      return queryRows<{ currency: string | null; amount: number; monthly: number; connections: number }>(
         db,
-        sql`select c.currency, sum(latest.value)::float8 as amount, count(*)::int as connections
-          from platform_connections c cross join lateral (
-            select m.value from account_metrics m where m.connection_id = c.id and m.metric_type = 'monthly_pledges' and m.date <= ${filter.endDate}
-            order by m.date desc limit 1) latest
-          where ${connectionScope(filter)}
-          group by c.currency order by c.currency nulls last`,
+        sql`with campaigns as (
+            select c.id, c.currency from platform_connections c
+            where ${connectionScope(filter)} and exists (select 1 from account_metrics m where m.connection_id = c.id and m.metric_type = 'monthly_pledges' and m.date <= ${filter.endDate})
+          ),
+          readings as (
+            select k.id, r.date, r.value from campaigns k cross join lateral (
+              (select m.date, m.value from account_metrics m
+                where m.connection_id = k.id and m.metric_type = 'monthly_pledges' and m.date < ${filter.startDate} order by m.date desc limit 1)
+              union all
+              (select m.date, m.value from account_metrics m
+                where m.connection_id = k.id and m.metric_type = 'monthly_pledges' and m.date between ${filter.startDate} and ${filter.endDate})
+            ) r
+          ),
+          spans as (
+            select id, value, greatest(date, ${filter.startDate}::date) as from_day,
+              coalesce(lead(date) over (partition by id order by date) - 1, ${filter.endDate}::date) as to_day,
+              row_number() over (partition by id order by date desc) as newest
+            from readings
+          ),
+          per_campaign as (
+            select s.id, sum(s.value / extract(day from date_trunc('month', d.day) + interval '1 month' - interval '1 day')) as amount
+            from spans s cross join lateral generate_series(s.from_day, s.to_day, interval '1 day') as d(day)
+            where s.from_day <= s.to_day
+            group by s.id
+          )
+          select k.currency, coalesce(sum(p.amount), 0)::float8 as amount, sum(s.value)::float8 as monthly, count(*)::int as connections
+          from campaigns k join spans s on s.id = k.id and s.newest = 1 left join per_campaign p on p.id = k.id
+          group by k.currency order by k.currency nulls last`,
       );
     },
   };

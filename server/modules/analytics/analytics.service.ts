@@ -171,8 +171,7 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
   /** The cards' figures over a period (contract periodTotals). */
   async function cardTotals(filter: TotalsFilter): Promise<PeriodTotals> {
     const [row, pledges] = await Promise.all([repository.periodTotals(filter), repository.pledgesByCurrency(filter)]);
-    const monthlyUsdPledges = pledges.filter((pledge) => pledge.currency === 'USD').reduce((sum, pledge) => sum + Number(pledge.amount), 0);
-    const usdPledges = (monthlyUsdPledges * daysInPeriod(filter.startDate, filter.endDate)) / DAYS_PER_PLEDGE_MONTH;
+    const usdPledges = pledges.filter((pledge) => pledge.currency === 'USD').reduce((sum, pledge) => sum + Number(pledge.amount), 0);
     return {
       totalFollowers: Number(row.followers),
       averageEngagementRate: engagementRate(row.engagements, row.engaged_views) ?? 0,
@@ -181,7 +180,12 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
       totalRevenue: cents(Number(row.revenue) + usdPledges),
       pledgesNotInUsd: pledges
         .filter((pledge) => pledge.currency !== 'USD')
-        .map((pledge) => ({ currency: pledge.currency, monthlyAmount: cents(Number(pledge.amount)), connections: Number(pledge.connections) })),
+        .map((pledge) => ({
+          currency: pledge.currency,
+          periodAmount: cents(Number(pledge.amount)),
+          monthlyAmount: cents(Number(pledge.monthly)),
+          connections: Number(pledge.connections),
+        })),
       connectedPlatforms: Number(row.connections),
     };
   }

@@ -45,7 +45,7 @@ beforeAll(async () => {
   await everyDay(tiktok, '2026-10-25', '2026-11-02', { views: 40 });
   await daily(tiktok, '2026-10-25', { followers: 500 });
   await daily(tiktok, '2026-11-02', { followers: 520 });
-  // A Patreon campaign in US dollars: its monthly pledges count for the period's days at 30 days a month.
+  // A Patreon campaign in US dollars: each day counts its monthly level (as last read) over the days of its month.
   const patreon = await insertConnection(maya.user.id, 'patreon', 40);
   await server.db.update(platformConnections).set({ currency: 'USD' }).where(eq(platformConnections.id, patreon));
   await daily(patreon, '2026-10-03', { monthly_pledges: 240 });
@@ -69,13 +69,13 @@ describe('the summary’s comparison and freshness', () => {
     expect(response.status).toBe(200);
     const { freshness, comparison, ...cards } = response.body;
     // The cards: YouTube's latest 1,200 + TikTok's 520 + Patreon's profile 40; 2,800 + 360 views; 280 / 2,800
-    // engagements; $28 of YouTube revenue + $300 of pledges (30 days of a month's).
+    // engagements; $28 of YouTube revenue + pledges: 28 October days at $240/31, Nov 1 at $240/30, Nov 2 at $300/30.
     expect(cards).toEqual({
       totalFollowers: 1760,
       averageEngagementRate: 10,
       totalViews: 3160,
       totalImpressions: 0,
-      totalRevenue: 328,
+      totalRevenue: 262.77,
       pledgesNotInUsd: [],
       connectedPlatforms: 3,
     });
@@ -157,8 +157,8 @@ describe('GET /api/analytics comparison', () => {
       leftOut: [],
     });
     expect((await get('/api/analytics/platform/1?days=30')).body.comparison).toEqual(youtube.comparison);
-    // 7 days: YouTube's 10-27 … 10-31 ($5) and 7/30 of Patreon's $300 ($70).
-    expect((await get('/api/analytics?days=7')).body.totals.totalRevenue).toBe(75);
+    // 7 days: YouTube's 10-27 … 10-31 ($5) and Patreon's 5 October days at $240/31, Nov 1 at $240/30, Nov 2 at $300/30.
+    expect((await get('/api/analytics?days=7')).body.totals.totalRevenue).toBe(61.71);
     expect((await get('/api/analytics?days=7&compare=none')).body.comparison).toBeNull();
   });
 

@@ -33,7 +33,7 @@ export interface AnalyticsReport {
   platform: string | null;
   /** The metric filter, or null for all metrics. */
   metricType: string | null;
-  /** The summary's card figures (GET /api/analytics/summary: the last 30 days, all platforms). */
+  /** The cards' figures of the report's own period and platform (GET /api/analytics's totals for the same filters). */
   summary: PeriodTotals;
   followersOverTime: SeriesPoint[];
   followerHistoryStarts: FollowerHistoryStart[];
@@ -279,7 +279,7 @@ function drawReport(doc: Doc, report: AnalyticsReport) {
     ['Generated', generatedLabel(report.generatedAt)],
   ]);
 
-  y = sectionTitle(doc, 'Summary (last 30 days, all platforms)', y + 12);
+  y = sectionTitle(doc, `Summary (${report.startDate} to ${report.endDate}, ${report.platform ?? 'all platforms'})`, y + 12);
   y =
     summaryCards(
       doc,
@@ -302,7 +302,7 @@ function drawReport(doc: Doc, report: AnalyticsReport) {
   if (report.summary.totalImpressions > 0) {
     // Total Views counts views only; impressions (LinkedIn) are said apart, as on the screen.
     y += 14;
-    drawText(doc, `Total Views counts views only. LinkedIn reports impressions instead: ${formatReportNumber(report.summary.totalImpressions)} in the last 30 days.`, left, y, {
+    drawText(doc, `Total Views counts views only. LinkedIn reports impressions instead: ${formatReportNumber(report.summary.totalImpressions)} in this period.`, left, y, {
       font: 'regular',
       size: 9.5,
       color: MUTED,

@@ -105,14 +105,16 @@ export function createExportsService({ repository, analytics, clock }: { reposit
   async function analyticsReport(userId: number, filters: ExportFilters): Promise<AnalyticsReport> {
     const { platform, range } = resolveFilters(userId, filters);
     const query: AnalyticsQuery = { ...filters, page: 1, pageSize: PDF_RECORD_LIMIT };
-    const [data, summary] = await Promise.all([analytics.analytics(userId, query, platform), analytics.summary(userId)]);
+    // The cards of the same period and platform as the rest of the report: the period the reader chose, not the
+    // Dashboard's last 30 days (issue 24, one answer per period).
+    const data = await analytics.analytics(userId, query, platform);
     return {
       generatedAt: clock.now(),
       startDate: range.startDate,
       endDate: range.endDate,
       platform: platform ? PLATFORM_CATALOGUE[platform].name : null,
       metricType: filters.metricType ?? null,
-      summary,
+      summary: data.totals,
       followersOverTime: data.followersOverTime,
       followerHistoryStarts: data.followerHistoryStarts,
       engagementOverTime: data.engagementOverTime,

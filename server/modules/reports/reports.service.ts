@@ -79,16 +79,19 @@ export function createReportsService({ repository, analytics, mailer, clock, has
 
   async function keyNumbers(userId: number, startDate: string, endDate: string): Promise<KeyNumbers & { connections: number }> {
     // Followers are the latest totals up to the period's end (a year back at most), summed over the platforms.
-    const [summary, followers] = await Promise.all([
+    // Revenue as on the cards: YouTube's revenue and the pledges of campaigns in US dollars over the same days.
+    const [summary, followers, pledges] = await Promise.all([
       analytics.summary(userId, startDate, endDate),
       analytics.platformFollowers({ userId, startDate: addDays(endDate, -366), endDate }),
+      analytics.pledgesByCurrency({ userId, startDate, endDate }),
     ]);
+    const usdPledges = pledges.filter((pledge) => pledge.currency === 'USD').reduce((sum, pledge) => sum + Number(pledge.amount), 0);
     const engagementRate = summary.engaged_views > 0 ? (Number(summary.engagements) / Number(summary.engaged_views)) * 100 : 0;
     return {
       followers: followers.reduce((sum, row) => sum + Number(row.followers), 0),
       views: Number(summary.views),
       engagementRate: Math.round(engagementRate * 100) / 100,
-      revenue: Math.round(Number(summary.revenue) * 100) / 100,
+      revenue: Math.round((Number(summary.revenue) + usdPledges) * 100) / 100,
       connections: Number(summary.connections),
     };
   }
