@@ -34,3 +34,19 @@ it('a YouTube demo channel fills the grid: 30+ posts with a ratio, spread over w
     expect(answer.top).toHaveLength(3);
   }
 });
+
+it('every demo account with 30 or more posts has a grid on the day it connects, on every platform that has posts', { timeout: 300_000 }, async () => {
+  const seen: { platform: string; posts: number; status: string; top: number }[] = [];
+  for (const platform of ['instagram', 'tiktok', 'twitter'] as const) {
+    const account = await signUpWithAccess(server);
+    const connected = await connect(server, account, platform, { account: 1 });
+    expect(connected.status, platform).toBe(200);
+    await syncNow(server, account.token, connected.body.id);
+    const response = await server.request<BestTimesResponse>('GET', `/api/analytics/best-times?connectionId=${connected.body.id}&timeZone=Europe/Berlin`, { token: account.token });
+    expect(response.status, platform).toBe(200);
+    seen.push({ platform, posts: response.body.posts, status: response.body.status, top: response.body.top.length });
+  }
+  // The demo persona posts often enough on each of these platforms for a grid, and has one at once.
+  for (const entry of seen) expect({ platform: entry.platform, enough: entry.posts >= 30, status: entry.status }).toEqual({ platform: entry.platform, enough: true, status: 'ok' });
+  expect(seen.every((entry) => entry.top > 0)).toBe(true);
+});
