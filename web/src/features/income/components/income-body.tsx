@@ -28,7 +28,10 @@ export function IncomeBody({ income }: { income: IncomeResponse }) {
       </div>
 
       {note ? (
-        <PanelNotes summary={`Amounts in ${currency}: the exchange rates used`} testId="income-currency-note">
+        <PanelNotes
+          summary={income.rates.length > 0 ? `Amounts in ${currency}: the exchange rates used` : 'Some amounts are not added up — why?'}
+          testId="income-currency-note"
+        >
           <p>{note}</p>
         </PanelNotes>
       ) : null}
