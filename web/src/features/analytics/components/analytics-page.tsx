@@ -32,6 +32,7 @@ import { BestTimesPanel } from './best-times-panel';
 import { PostsPanel } from './posts-panel';
 import { StatCard } from '../../../components/ui/stat-card';
 import { WhatChangedPanel } from '../../../components/what-changed/what-changed-panel';
+import { CHART_HEIGHT_CLASS } from '../../../components/charts/chart-slot';
 import { FreshnessNote } from '../../../components/freshness-note';
 import { LEFT_OUT_SUMMARY, PanelNotes } from '../../../components/ui/panel-notes';
 import { cardChange, CHANGE_RULES, comparisonLabel, leftOutNote } from '../../../lib/period-change';
@@ -49,8 +50,8 @@ function Icon({ children }: { children: ReactNode }) {
   );
 }
 
-/** The line and bar charts' height (ChartFrame's default); the doughnut's is DOUGHNUT_HEIGHT. */
-const CHART_HEIGHT = 'h-64 sm:h-72';
+/** The line and bar charts' height (ChartFrame's default, chart-slot.tsx); the doughnut's is DOUGHNUT_HEIGHT. */
+const CHART_HEIGHT = CHART_HEIGHT_CLASS;
 const DOUGHNUT_HEIGHT = 'h-72 sm:h-80';
 
 /** A chart's loading, empty or failed state: exactly the chart's height, so the chart replaces it without a shift. */
