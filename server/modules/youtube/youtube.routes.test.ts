@@ -457,7 +457,7 @@ describe('the channel trend and a video’s views over time', () => {
   beforeAll(async () => {
     ivy = await signUpWithAccess(server);
     // The report ends on 10-31 (YouTube's lag); 10-29 has no row; the subscriber total is also written for today.
-    const daily = [
+    const daily: { date: string; values: Record<string, number> }[] = [
       { date: dayOffset(-6), values: { views: 100, watch_time_minutes: 300, subscribers_gained: 5, subscribers_lost: 1, subscribers: 996 } },
       { date: dayOffset(-5), values: { views: 120, watch_time_minutes: 310, subscribers_gained: 3, subscribers_lost: 0, subscribers: 999 } },
       { date: dayOffset(-2), values: { views: 90, watch_time_minutes: 250, subscribers_gained: 1, subscribers_lost: 0, subscribers: 1000 } },
