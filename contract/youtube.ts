@@ -121,6 +121,20 @@ export const youtubeVideosResponse = z.object({
 });
 export type YoutubeVideosResponse = z.infer<typeof youtubeVideosResponse>;
 
+/**
+ * One day of a video's views. `daily`: YouTube's own daily report, which Analytics Hub reads for a video's first 28
+ * days after publishing (index 0 the publishing day); a day not reported yet is absent. `totals`: the video's lifetime
+ * view count as Analytics Hub read it from YouTube on that day (daily while a video is under 30 days old, at least
+ * weekly after); a day without a read is null, never carried over.
+ */
+export const videoViewsDay = z.object({ date: z.string(), views: z.number().nullable() });
+export type VideoViewsDay = z.infer<typeof videoViewsDay>;
+export const videoViewsHistory = z.object({
+  daily: z.array(videoViewsDay),
+  totals: z.array(videoViewsDay),
+});
+export type VideoViewsHistory = z.infer<typeof videoViewsHistory>;
+
 /** GET /api/youtubeanalytics/videos/{id}: the video with its retention curve (empty when YouTube has none). */
 export const youtubeVideoDetailResponse = youtubeVideo.extend({
   retentionData: z.array(retentionPoint),
@@ -136,6 +150,7 @@ export const youtubeVideoDetailResponse = youtubeVideo.extend({
    * for older ones (Data API quota). Null when never read.
    */
   countersReadAt: z.iso.datetime().nullable(),
+  viewsHistory: videoViewsHistory,
 });
 export type YoutubeVideoDetail = z.infer<typeof youtubeVideoDetailResponse>;
 
@@ -237,6 +252,21 @@ export const youtubeComparison = comparisonPeriod.extend({
 });
 export type YoutubeComparison = z.infer<typeof youtubeComparison>;
 
+/**
+ * One day of the channel's daily report (YouTube Analytics, its own numbers). A figure YouTube did not report for
+ * the day is null, never 0. `subscribers` is the channel's subscriber total at the end of the day, derived backwards
+ * from today's count with each later day's reported gains and losses (YouTube reports only the daily changes).
+ */
+export const youtubeChannelDay = z.object({
+  date: z.string(),
+  views: z.number().nullable(),
+  watchTimeMinutes: z.number().nullable(),
+  subscribersGained: z.number().nullable(),
+  subscribersLost: z.number().nullable(),
+  subscribers: z.number().nullable(),
+});
+export type YoutubeChannelDay = z.infer<typeof youtubeChannelDay>;
+
 /** GET /api/youtubeanalytics/performance-summary?days: spec section 3 "Performance summary" plus the revenue panel. */
 export const performanceSummaryResponse = z.object({
   connected: z.boolean(),
@@ -267,6 +297,11 @@ export const performanceSummaryResponse = z.object({
   completeThrough: z.string().nullable(),
   /** The newest day of the daily revenue report; null before any or without revenue access. */
   revenueCompleteThrough: z.string().nullable(),
+  /**
+   * The channel's days from startDate through the last complete day of the report (completeThrough, YouTube's 2–3
+   * day lag; endDate when the report is current), one entry a day; empty before any report or without Analytics access.
+   */
+  channelTrend: z.array(youtubeChannelDay),
 });
 export type PerformanceSummary = z.infer<typeof performanceSummaryResponse>;
 

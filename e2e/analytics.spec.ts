@@ -28,6 +28,8 @@ test.describe('sync and analytics', () => {
     await expect(cards.getByText(changeWords).first()).toBeAttached();
     await expect(cards.getByText(/platforms? versus/)).toHaveCount(0);
     await expect(cards.getByText(/vs previous 30 days$/).first()).toBeVisible();
+    // The notes under the cards are one line that opens to all of them (issue 25).
+    await cards.locator('details > summary').click();
     await expect(cards.getByRole('list', { name: 'How recent these figures are' }).getByRole('listitem')).toHaveText([
       /^YouTube complete through [A-Z][a-z]{2} \d{1,2}, \d{4} · synced (just now|\d+ minutes? ago)$/,
     ]);

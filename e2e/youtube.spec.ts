@@ -102,6 +102,8 @@ test.describe('YouTube analytics', () => {
     await expect(revenue.getByText(/vs previous 7 days$|no data for previous 7 days$/)).toBeVisible();
     // The cards compare with the previous 7 days too, and say how recent the reports are.
     await expect(cards.getByText(/versus the previous 7 days/).first()).toBeAttached();
+    // Behind the cards' one line of notes (issue 25).
+    await cards.getByText('About these figures').click();
     await expect(cards.getByText(/^YouTube Analytics complete through /)).toBeVisible();
     await expect(revenue.getByText(/^YouTube revenue complete through /)).toBeVisible();
 

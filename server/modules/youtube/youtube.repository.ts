@@ -247,6 +247,39 @@ export function createYoutubeRepository(db: Database) {
       return row!;
     },
 
+    /** The channel's daily report over [startDate, endDate], one row per day with any of these metrics (missing: null). */
+    channelDays(connectionId: number, startDate: string, endDate: string) {
+      return queryRows<{
+        date: string;
+        views: number | null;
+        watch_time_minutes: number | null;
+        subscribers_gained: number | null;
+        subscribers_lost: number | null;
+        subscribers: number | null;
+      }>(
+        db,
+        sql`select date::text as date,
+            max(value) filter (where metric_type = 'views')::float8 as views,
+            max(value) filter (where metric_type = 'watch_time_minutes')::float8 as watch_time_minutes,
+            max(value) filter (where metric_type = 'subscribers_gained')::float8 as subscribers_gained,
+            max(value) filter (where metric_type = 'subscribers_lost')::float8 as subscribers_lost,
+            max(value) filter (where metric_type = 'subscribers')::float8 as subscribers
+          from account_metrics
+          where connection_id = ${connectionId} and date between ${startDate} and ${endDate}
+            and metric_type in ('views', 'watch_time_minutes', 'subscribers_gained', 'subscribers_lost', 'subscribers')
+          group by date order by date`,
+      );
+    },
+
+    /** A video's lifetime view count as read on each day a sync read it, oldest first. */
+    videoViewReads(contentItemId: number) {
+      return queryRows<{ date: string; views: number }>(
+        db,
+        sql`select as_of::text as date, value::float8 as views from content_metrics
+          where content_item_id = ${contentItemId} and metric_type = 'views' order by as_of`,
+      );
+    },
+
     revenueTrend(connectionId: number, startDate: string, endDate: string) {
       return queryRows<{ date: string; revenue: number }>(
         db,

@@ -6,6 +6,7 @@ import { type Account, signUpWithAccess } from '../../test/platforms.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import { seedYoutubeChannel, type SeedVideo, testVideoId } from '../../test/youtube-factory.ts';
 import { earlyViewsFor, wobble } from '../../test/youtube-insight-data.ts';
+import { contentMetrics } from '../../db/schema.ts';
 
 let server: TestServer;
 let alice: Account; // a monetised channel of 60 videos
@@ -447,6 +448,62 @@ describe('the performance summary’s comparison and freshness', () => {
       comparison: { totals: { totalRevenue: null }, currentTotals: { totalRevenue: null }, revenueTrend: [] },
     });
     expect((await get('/api/youtubeanalytics/performance-summary', carol)).body).toMatchObject({ comparison: null, completeThrough: null });
+  });
+});
+
+describe('the channel trend and a video’s views over time', () => {
+  let ivy: Account;
+  let ivyVideos: { id: number; videoId: string }[];
+  beforeAll(async () => {
+    ivy = await signUpWithAccess(server);
+    // The report ends on 10-31 (YouTube's lag); 10-29 has no row; the subscriber total is also written for today.
+    const daily: { date: string; values: Record<string, number> }[] = [
+      { date: dayOffset(-6), values: { views: 100, watch_time_minutes: 300, subscribers_gained: 5, subscribers_lost: 1, subscribers: 996 } },
+      { date: dayOffset(-5), values: { views: 120, watch_time_minutes: 310, subscribers_gained: 3, subscribers_lost: 0, subscribers: 999 } },
+      { date: dayOffset(-2), values: { views: 90, watch_time_minutes: 250, subscribers_gained: 1, subscribers_lost: 0, subscribers: 1000 } },
+      { date: today, values: { subscribers: 1000 } },
+    ];
+    const videos = [{ publishedAt: new Date('2026-10-20T15:00:00Z'), views: 700, earlyViews: [300, 200, 0] }, { publishedAt: null, earlyViews: null }];
+    const seeded = await seedYoutubeChannel(server.db, { userId: ivy.user.id, now: server.clock.now(), daily, videos });
+    ivyVideos = seeded.videos;
+    const young = ivyVideos[0]!.id;
+    await server.db.insert(contentMetrics).values([
+      { contentItemId: young, connectionId: seeded.connectionId, metricType: 'views', asOf: '2026-10-30', value: 650 },
+      { contentItemId: young, connectionId: seeded.connectionId, metricType: 'views', asOf: '2026-11-01', value: 700 },
+      { contentItemId: young, connectionId: seeded.connectionId, metricType: 'likes', asOf: '2026-11-01', value: 9 },
+    ]);
+  });
+
+  it('lists the channel’s days through the last complete day of the report, missing figures null', async () => {
+    const summary = (await get('/api/youtubeanalytics/performance-summary?days=7', ivy)).body;
+    expect(summary.completeThrough).toBe('2026-10-31');
+    const nothing = { views: null, watchTimeMinutes: null, subscribersGained: null, subscribersLost: null, subscribers: null };
+    expect(summary.channelTrend).toEqual([
+      { date: '2026-10-27', views: 100, watchTimeMinutes: 300, subscribersGained: 5, subscribersLost: 1, subscribers: 996 },
+      { date: '2026-10-28', views: 120, watchTimeMinutes: 310, subscribersGained: 3, subscribersLost: 0, subscribers: 999 },
+      { date: '2026-10-29', ...nothing },
+      { date: '2026-10-30', ...nothing },
+      { date: '2026-10-31', views: 90, watchTimeMinutes: 250, subscribersGained: 1, subscribersLost: 0, subscribers: 1000 },
+    ]);
+    // Without a channel there is no trend.
+    expect((await get('/api/youtubeanalytics/performance-summary', carol)).body.channelTrend).toEqual([]);
+  });
+
+  it('answers a video’s daily views from YouTube’s report and its total views as read each day', async () => {
+    const detail = (await get(`/api/youtubeanalytics/videos/${ivyVideos[0]!.id}`, ivy)).body;
+    expect(detail.viewsHistory).toEqual({
+      daily: [
+        { date: '2026-10-20', views: 300 },
+        { date: '2026-10-21', views: 200 },
+        { date: '2026-10-22', views: 0 },
+      ],
+      totals: [
+        { date: '2026-10-30', views: 650 },
+        { date: '2026-10-31', views: null },
+        { date: '2026-11-01', views: 700 },
+      ],
+    });
+    expect((await get(`/api/youtubeanalytics/videos/${ivyVideos[1]!.id}`, ivy)).body.viewsHistory).toEqual({ daily: [], totals: [] });
   });
 });
 

@@ -36,6 +36,7 @@ import { trafficSourceName } from './traffic-source-names.ts';
 import type { TrafficFetcher } from './video-traffic.ts';
 import { createVideoLookup } from './video-lookup.ts';
 import { createYoutubeInsightsService } from './youtube-insights.service.ts';
+import { channelTrendDays, videoViewsHistory } from './view-history.ts';
 import type { ChannelRow, VideoDetailRow, VideoRow, YoutubeRepository } from './youtube.repository.ts';
 
 /** The spec's fallbacks (section 3): ad revenue is 80 % of revenue, impressions 1.2 × views. */
@@ -242,9 +243,11 @@ export function createYoutubeService({ repository, clock, enqueueSync, retention
       }
     }
     const video = toVideo(row, channel.revenueAccess);
+    const reads = await repository.videoViewReads(Number(row.id));
+    const viewsHistory = videoViewsHistory(row.published_at ? new Date(row.published_at) : null, row.early_views, reads);
     // Only a reported figure has a start; the 1.2 × views estimate stands for the video's whole life.
     const impressionsSince = channel.reachSince && !video.estimatedFields.includes('impressions') ? channel.reachSince.toISOString() : null;
-    return { ...video, retentionData, revenueAccess: channel.revenueAccess, impressionsSince, countersReadAt: toIso(row.stats_updated_at) };
+    return { ...video, retentionData, revenueAccess: channel.revenueAccess, impressionsSince, countersReadAt: toIso(row.stats_updated_at), viewsHistory };
   }
 
   async function trafficSources(userId: number, id: string): Promise<TrafficSource[]> {
@@ -384,6 +387,7 @@ export function createYoutubeService({ repository, clock, enqueueSync, retention
         lastSyncedAt: null,
         completeThrough: null,
         revenueCompleteThrough: null,
+        channelTrend: [],
       };
     }
     const [totals, totalVideos, reportDays] = await Promise.all([
@@ -391,6 +395,10 @@ export function createYoutubeService({ repository, clock, enqueueSync, retention
       repository.countVideos(channel.connectionId),
       repository.reportDays(channel.connectionId),
     ]);
+    // The charts end at the report's last complete day (YouTube lags 2–3 days), never at days it has not reached.
+    const trendThrough = reportDays.completeThrough !== null && reportDays.completeThrough < period.endDate ? reportDays.completeThrough : period.endDate;
+    const trendRows = channel.analyticsAccess && reportDays.completeThrough !== null ? await repository.channelDays(channel.connectionId, period.startDate, trendThrough) : null;
+    const channelTrend = trendRows === null ? [] : channelTrendDays(trendRows, period.startDate, trendThrough);
     const comparison = compared ? await compareChannel(channel, period, compared, reportDays.completeThrough, totalVideos) : null;
     const views = toNumber(totals.views) ?? 0;
     const engagements = (toNumber(totals.likes) ?? 0) + (toNumber(totals.comments) ?? 0);
@@ -415,6 +423,7 @@ export function createYoutubeService({ repository, clock, enqueueSync, retention
       lastSyncedAt: channel.lastSyncedAt?.toISOString() ?? null,
       completeThrough: reportDays.completeThrough,
       revenueCompleteThrough: channel.revenueAccess === 'available' ? reportDays.revenueCompleteThrough : null,
+      channelTrend,
     };
   }
 

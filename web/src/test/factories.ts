@@ -129,6 +129,18 @@ export function youtubeVideoDetail(overrides: Partial<YoutubeVideoDetail> = {}):
     revenueAccess: 'available',
     impressionsSince: '2026-10-23T07:00:00.000Z',
     countersReadAt: '2026-11-22T08:00:00.000Z',
+    viewsHistory: {
+      daily: [
+        { date: '2026-10-01', views: 12_000 },
+        { date: '2026-10-02', views: 8_400 },
+        { date: '2026-10-03', views: 5_100 },
+      ],
+      totals: [
+        { date: '2026-11-20', views: 48_000 },
+        { date: '2026-11-21', views: null },
+        { date: '2026-11-22', views: 48_210 },
+      ],
+    },
     ...overrides,
   };
 }
@@ -249,6 +261,11 @@ export function performanceSummary(overrides: Partial<PerformanceSummary> = {}):
     lastSyncedAt: '2026-11-22T08:00:00.000Z',
     completeThrough: '2026-11-20',
     revenueCompleteThrough: '2026-11-20',
+    channelTrend: [
+      { date: '2026-11-18', views: 41_000, watchTimeMinutes: 24_500, subscribersGained: 52, subscribersLost: 9, subscribers: 118_400 },
+      { date: '2026-11-19', views: null, watchTimeMinutes: null, subscribersGained: null, subscribersLost: null, subscribers: null },
+      { date: '2026-11-20', views: 43_500, watchTimeMinutes: 25_900, subscribersGained: 61, subscribersLost: 11, subscribers: 118_450 },
+    ],
     ...overrides,
   };
 }
@@ -268,6 +285,7 @@ export function disconnectedPerformanceSummary(): PerformanceSummary {
     comparison: null,
     completeThrough: null,
     revenueCompleteThrough: null,
+    channelTrend: [],
     revenue: {
       totalRevenue: null,
       previousPeriodRevenue: null,

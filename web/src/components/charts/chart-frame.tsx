@@ -1,5 +1,6 @@
 import type { Chart, Plugin } from 'chart.js';
 import { useMemo, useRef, type ReactNode } from 'react';
+import { CHART_HEIGHT_CLASS } from './chart-slot';
 
 export interface ChartTextRow {
   label: string;
@@ -42,7 +43,7 @@ export function useDrawnKeyPlugin(dataKey: string | undefined): Plugin {
  * A canvas is a picture to assistive technology: the frame names it (role img) and adds the same numbers as a
  * visually-hidden table, so screen-reader users get the data, not just a title.
  */
-export function ChartFrame({ label, columns, rows, className = 'h-64 sm:h-72', children }: ChartFrameProps) {
+export function ChartFrame({ label, columns, rows, className = CHART_HEIGHT_CLASS, children }: ChartFrameProps) {
   return (
     <figure className="m-0">
       <div role="img" aria-label={label} className={`relative ${className}`}>

@@ -32,9 +32,11 @@ interface LineChartProps {
    * spreads at most 7 ticks evenly. Keep it stable (defined outside the component) so the chart is not rebuilt.
    */
   showXTick?: (label: string) => boolean;
+  /** The drawing's height (Tailwind classes); keep it equal to the ChartSlot holding the chart. */
+  heightClass?: string;
 }
 
-export function LineChart({ label, data, columns, rows, valueFormat = 'compact', showXTick, dataKey }: LineChartProps) {
+export function LineChart({ label, data, columns, rows, valueFormat = 'compact', showXTick, dataKey, heightClass }: LineChartProps) {
   const drawnKey = useDrawnKeyPlugin(dataKey);
   const options = useMemo(
     () => (showXTick ? withXTickFilter(optionsByFormat[valueFormat], showXTick) : optionsByFormat[valueFormat]),
@@ -43,7 +45,7 @@ export function LineChart({ label, data, columns, rows, valueFormat = 'compact',
   const [current, comparison] = data.datasets;
   return (
     <>
-      <ChartFrame label={label} columns={columns} rows={rows}>
+      <ChartFrame label={label} columns={columns} rows={rows} className={heightClass}>
         <Line data={data} options={options} plugins={[drawnKey]} aria-hidden="true" />
       </ChartFrame>
       {comparison ? (

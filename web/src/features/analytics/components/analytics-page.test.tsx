@@ -234,8 +234,14 @@ describe('AnalyticsPage', () => {
     expect(cardChangeWords('Total Revenue')).toBe('no data for the previous 30 days to compare with');
     // Connecting a platform is not growth: the count has no change (issue 24).
     expect(cardChangeWords('Connected Platforms')).toBeNull();
+    // The notes under the cards are one closed line that says why (issue 25); opened, every note in full.
+    const notes = screen.getByTestId('analytics-card-notes') as HTMLDetailsElement;
+    expect(notes.open).toBe(false);
+    expect(within(notes).getByText('Some platforms are left out of the change — why?').closest('summary')).toBeTruthy();
+    fireEvent.click(within(notes).getByText('Some platforms are left out of the change — why?'));
+    expect(notes.open).toBe(true);
     expect(
-      screen.getByText(
+      within(notes).getByText(
         'Figures for the last 30 days on YouTube, compared with the previous 30 days. Changes leave out TikTok (@maya), which has no figures for the previous 30 days to compare with.',
       ),
     ).toBeTruthy();

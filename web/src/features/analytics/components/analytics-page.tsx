@@ -32,7 +32,9 @@ import { BestTimesPanel } from './best-times-panel';
 import { PostsPanel } from './posts-panel';
 import { StatCard } from '../../../components/ui/stat-card';
 import { WhatChangedPanel } from '../../../components/what-changed/what-changed-panel';
+import { CHART_HEIGHT_CLASS } from '../../../components/charts/chart-slot';
 import { FreshnessNote } from '../../../components/freshness-note';
+import { LEFT_OUT_SUMMARY, PanelNotes } from '../../../components/ui/panel-notes';
 import { cardChange, CHANGE_RULES, comparisonLabel, leftOutNote } from '../../../lib/period-change';
 
 // Chart.js is only downloaded when a chart is about to be drawn: the landing and login bundles stay light.
@@ -48,8 +50,8 @@ function Icon({ children }: { children: ReactNode }) {
   );
 }
 
-/** The line and bar charts' height (ChartFrame's default); the doughnut's is DOUGHNUT_HEIGHT. */
-const CHART_HEIGHT = 'h-64 sm:h-72';
+/** The line and bar charts' height (ChartFrame's default, chart-slot.tsx); the doughnut's is DOUGHNUT_HEIGHT. */
+const CHART_HEIGHT = CHART_HEIGHT_CLASS;
 const DOUGHNUT_HEIGHT = 'h-72 sm:h-80';
 
 /** A chart's loading, empty or failed state: exactly the chart's height, so the chart replaces it without a shift. */
@@ -85,13 +87,14 @@ const ENGAGEMENT_METRICS = ['likes', 'comments', 'shares'];
  * Which part of a chart we derived rather than read as the platform's daily figure (TikTok and X keep lifetime
  * counters only; Instagram's follower history is follows minus unfollows), and since when.
  */
+const derivedFor = (series: DerivedSeries[], metrics: readonly string[]) =>
+  series.map((entry) => ({ ...entry, metrics: entry.metrics.filter((metric) => metrics.includes(metric)) })).filter((entry) => entry.metrics.length > 0);
+
 function DerivedNote({ series, metrics }: { series: DerivedSeries[]; metrics: readonly string[] }) {
-  const shown = series
-    .map((entry) => ({ ...entry, metrics: entry.metrics.filter((metric) => metrics.includes(metric)) }))
-    .filter((entry) => entry.metrics.length > 0);
+  const shown = derivedFor(series, metrics);
   if (shown.length === 0) return null;
   return (
-    <div className="mt-3 text-xs text-slate-400">
+    <div>
       <p className="font-medium text-slate-300">Derived by Analytics Hub:</p>
       <ul className="list-disc pl-5">
         {shown.map((entry) => (
@@ -105,7 +108,16 @@ function DerivedNote({ series, metrics }: { series: DerivedSeries[]; metrics: re
 /** Where follower histories begin when a platform's starts inside the range (the total is drawn from the last start). */
 function FollowerHistoryNote({ data }: { data: AnalyticsResponse }) {
   const note = followerHistoryNote(data.followerHistoryStarts, data.startDate, formatCalendarDay);
-  return note ? <p className="mt-3 text-xs text-slate-400">{note}</p> : null;
+  return note ? <p>{note}</p> : null;
+}
+
+/** A chart's notes as one line that opens to them (PanelNotes); only under a chart that has a note. */
+function ChartNotes({ derived, children }: { derived: boolean; children: ReactNode }) {
+  return (
+    <PanelNotes className="mt-3" summary={derived ? 'Part of this line is worked out by Analytics Hub — how?' : 'About this chart'}>
+      {children}
+    </PanelNotes>
+  );
 }
 
 export function AnalyticsPage() {
@@ -197,6 +209,11 @@ export function AnalyticsPage() {
   const currencyNote = totals ? revenueCurrencyNote(totals.pledgesNotInUsd) : null;
   const comparisonNote = leftOutNote(comparison, days);
   const engagement = data ? engagementChartData(data.engagementOverTime) : undefined;
+  const followerNotes =
+    data !== undefined &&
+    (followerHistoryNote(data.followerHistoryStarts, data.startDate, formatCalendarDay) !== null ||
+      Boolean(comparison && comparisonName && comparison.followersOverTime.length === 0) ||
+      derivedFor(data.derivedSeries, FOLLOWER_METRICS).length > 0);
   const distribution = data ? platformDistributionData(data.platformBreakdown) : undefined;
   const topContent = data ? rankTopContent(data.topContent) : [];
 
@@ -293,7 +310,7 @@ export function AnalyticsPage() {
         </section>
         <WhatChangedPanel request={explainRequest} onClose={() => setExplaining(null)} />
         {totals ? (
-          <div className="-mt-3 space-y-1 text-xs text-slate-400">
+          <PanelNotes className="-mt-3" summary={comparisonNote ? LEFT_OUT_SUMMARY : 'About these figures'} testId="analytics-card-notes">
             <p>
               Figures for the last {days} days{platformName ? ` on ${platformName}` : ''}
               {comparisonName ? `, compared with ${comparisonName.words}` : ''}.{comparisonNote ? ` ${comparisonNote}` : ''}
@@ -305,7 +322,7 @@ export function AnalyticsPage() {
               </p>
             ) : null}
             <FreshnessNote entries={freshness} />
-          </div>
+          </PanelNotes>
         ) : null}
 
         <AnalyticsFilterBar
@@ -336,11 +353,15 @@ export function AnalyticsPage() {
               isEmptySeries(data?.followersOverTime),
               'No followers data available',
             )}
-            {data && !isEmptySeries(data.followersOverTime) ? <FollowerHistoryNote data={data} /> : null}
-            {data && comparison && comparisonName && comparison.followersOverTime.length === 0 && !isEmptySeries(data.followersOverTime) ? (
-              <p className="mt-3 text-xs text-slate-400">No line for {comparisonName.words}: not every account here has follower figures then.</p>
+            {data && !isEmptySeries(data.followersOverTime) && followerNotes ? (
+              <ChartNotes derived={derivedFor(data.derivedSeries, FOLLOWER_METRICS).length > 0}>
+                <FollowerHistoryNote data={data} />
+                {comparison && comparisonName && comparison.followersOverTime.length === 0 ? (
+                  <p>No line for {comparisonName.words}: not every account here has follower figures then.</p>
+                ) : null}
+                <DerivedNote series={data.derivedSeries} metrics={FOLLOWER_METRICS} />
+              </ChartNotes>
             ) : null}
-            {data && !isEmptySeries(data.followersOverTime) ? <DerivedNote series={data.derivedSeries} metrics={FOLLOWER_METRICS} /> : null}
           </Card>
           <Card title="Engagement Rate" className="min-w-0">
             {chartBody(
@@ -355,7 +376,11 @@ export function AnalyticsPage() {
               isEmptySeries(data?.engagementOverTime),
               'No engagement data available',
             )}
-            {data && !isEmptySeries(data.engagementOverTime) ? <DerivedNote series={data.derivedSeries} metrics={ENGAGEMENT_METRICS} /> : null}
+            {data && !isEmptySeries(data.engagementOverTime) && derivedFor(data.derivedSeries, ENGAGEMENT_METRICS).length > 0 ? (
+              <ChartNotes derived>
+                <DerivedNote series={data.derivedSeries} metrics={ENGAGEMENT_METRICS} />
+              </ChartNotes>
+            ) : null}
           </Card>
           <Card title="Platform Distribution" className="min-w-0">
             {chartBody(

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { CHART_HEIGHT_CLASS } from '../../../components/charts/chart-slot';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { StatCard } from '../../../components/ui/stat-card';
@@ -26,10 +27,10 @@ export function AnalyticsSkeleton() {
       <Block className="h-24 rounded-xl" />
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Followers Growth" className="min-w-0">
-          <Block className="h-64 sm:h-72" />
+          <Block className={CHART_HEIGHT_CLASS} />
         </Card>
         <Card title="Engagement Rate" className="min-w-0">
-          <Block className="h-64 sm:h-72" />
+          <Block className={CHART_HEIGHT_CLASS} />
         </Card>
         <Card title="Platform Distribution" className="min-w-0">
           <Block className="h-72 sm:h-80" />

@@ -20,6 +20,7 @@ import { SYNC_STATUS_POLL_LIMIT_MS, syncingLabel } from '../../../lib/sync-progr
 import { useSyncWatch } from '../../../lib/use-sync-watch';
 import { StatCard } from '../../../components/ui/stat-card';
 import { FreshnessNote } from '../../../components/freshness-note';
+import { LEFT_OUT_SUMMARY, PanelNotes } from '../../../components/ui/panel-notes';
 import { ANALYTICS_SUMMARY_DAYS } from '#contract/analytics.ts';
 import { cardChange, CHANGE_RULES, leftOutNote } from '../../../lib/period-change';
 
@@ -207,11 +208,11 @@ export function DashboardPage() {
               icon={<LinkIcon />}
             />
           </div>
-          {summary.data ? (
-            <div className="mt-3 space-y-1">
-              {comparisonNote ? <p className="text-xs text-slate-400">{comparisonNote}</p> : null}
+          {summary.data && (comparisonNote || summary.data.freshness.length > 0) ? (
+            <PanelNotes className="mt-3" summary={comparisonNote ? LEFT_OUT_SUMMARY : 'How recent these figures are'} testId="dashboard-card-notes">
+              {comparisonNote ? <p>{comparisonNote}</p> : null}
               <FreshnessNote entries={summary.data.freshness} />
-            </div>
+            </PanelNotes>
           ) : null}
         </section>
         <div className="grid items-start gap-6 lg:grid-cols-3">

@@ -4,6 +4,7 @@ import { platformDisplayName } from '#contract/platforms.ts';
 import { LineChart } from '../../../components/charts/line-chart';
 import { StackedBarChart } from '../../../components/charts/stacked-bar-chart';
 import { Card } from '../../../components/ui/card';
+import { PanelNotes } from '../../../components/ui/panel-notes';
 import { formatCompactNumber } from '../../../lib/format';
 import { PatronConversionPanel } from './patron-conversion-panel';
 import { periodLabel, stackedSeries, totalSeries } from '../utils/income-view';
@@ -27,9 +28,12 @@ export function IncomeBody({ income }: { income: IncomeResponse }) {
       </div>
 
       {note ? (
-        <p data-testid="income-currency-note" className="rounded-lg border border-slate-700 bg-slate-900 p-3 text-sm text-slate-300">
-          {note}
-        </p>
+        <PanelNotes
+          summary={income.rates.length > 0 ? `Amounts in ${currency}: the exchange rates used` : 'Some amounts are not added up — why?'}
+          testId="income-currency-note"
+        >
+          <p>{note}</p>
+        </PanelNotes>
       ) : null}
 
       <Card title={byMonth ? 'Income by month and source' : 'Income by day'}>

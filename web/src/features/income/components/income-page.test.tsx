@@ -88,6 +88,9 @@ describe('IncomePage', () => {
     renderPage();
     expect(screen.getByText('Loading income...')).toBeTruthy();
     const note = await screen.findByTestId('income-currency-note');
+    // One line that opens to the whole note (issue 25).
+    expect(note.tagName).toBe('DETAILS');
+    expect(note.querySelector('summary')!.textContent).toBe('Amounts in USD: the exchange rates used');
     expect(note.textContent).toContain('1 EUR = 1.2000 USD (European Central Bank, Oct 15, 2026)');
     expect(note.textContent).toContain('shown side by side and not added up: £62.00.');
     expect(screen.getByText(/Not in the chart \(no rate\): £62.00/)).toBeTruthy();

@@ -1,6 +1,7 @@
-import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
+import { lazy, useId, useState, type ReactNode } from 'react';
 import { TOP_EARNING_VIDEOS, YOUTUBE_DATE_RANGES, type PerformanceSummary, type RevenueAnalytics } from '#contract/youtube.ts';
 import { FreshnessNote } from '../../../components/freshness-note';
+import { CHART_HEIGHT_CLASS, ChartSlot } from '../../../components/charts/chart-slot';
 import { Card } from '../../../components/ui/card';
 import { ChangeButton, ChangeLine } from '../../../components/ui/change-line';
 import { WhatChangedPanel } from '../../../components/what-changed/what-changed-panel';
@@ -95,7 +96,8 @@ function RevenueDetails({ summary }: { summary: PerformanceSummary }) {
             {revenue.trend.length === 0 ? (
               <Quiet>No revenue recorded in this period.</Quiet>
             ) : (
-              <Suspense fallback={<Quiet loading>Loading chart...</Quiet>}>
+              // The chart's height is kept while Chart.js loads (and for the comparison's legend under it).
+              <ChartSlot heightClass={comparison ? 'h-72 sm:h-80' : CHART_HEIGHT_CLASS}>
                 <LineChart
                   label={`Revenue per day, last ${days} days`}
                   data={trend.data}
@@ -103,7 +105,7 @@ function RevenueDetails({ summary }: { summary: PerformanceSummary }) {
                   rows={trend.rows}
                   valueFormat="currency"
                 />
-              </Suspense>
+              </ChartSlot>
             )}
           </Box>
         </div>

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import { type EstimatedVideoField, formatChance, type ViralAnalysis, type YoutubeVideo } from '#contract/youtube.ts';
+import { type EstimatedVideoField, formatChance, type ViralAnalysis, type YoutubeVideo, type YoutubeVideoDetail } from '#contract/youtube.ts';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
-import { formatCompactNumber, formatCurrency, formatDate, formatPercentage } from '../../../lib/format';
+import { formatCalendarDay, formatCompactNumber, formatCurrency, formatDate, formatPercentage } from '../../../lib/format';
 import { logError } from '../../../lib/log';
 import { videoQueryOptions } from '../api/get-video';
 import { videoBenchmarkQueryOptions } from '../api/get-video-benchmark';
@@ -13,6 +13,8 @@ import { videoTrafficSourcesQueryOptions } from '../api/get-video-traffic-source
 import { viralPotentialQueryOptions } from '../api/get-viral-potential';
 import { benchmarkLines, type BenchmarkTone } from '../utils/benchmark-lines';
 import { isRetentionTick, retentionChartData } from '../utils/youtube-chart-data';
+import { videoViewsChartData } from '../utils/youtube-trend-data';
+import { ChartSlot } from '../../../components/charts/chart-slot';
 import { ENGAGEMENT_TEXT_CLASSES, engagementLevel, formatWatchTime } from '../utils/youtube-format';
 import { revenueAccessReason } from './revenue-access-notice';
 import { ShareRow, Stat, ValueText } from './value-marks';
@@ -298,6 +300,9 @@ function VideoDetailBody({ video }: { video: YoutubeVideo }) {
       ) : null}
       {revenueAccess && revenueAccess !== 'available' ? <p className="mt-2 text-xs text-slate-400">{revenueAccessReason(revenueAccess)}</p> : null}
 
+      <Section title="Views over time">
+        <ViewsOverTime title={shown.title} history={detail.data?.viewsHistory} loading={detail.isPending} failed={detail.isError} />
+      </Section>
       <BenchmarkSection videoId={video.id} />
       <Section title="Audience retention">{retentionBody}</Section>
       <Section title="Traffic sources">{trafficBody}</Section>
@@ -329,6 +334,49 @@ function VideoDetailBody({ video }: { video: YoutubeVideo }) {
         </div>
       </Section>
     </>
+  );
+}
+
+const VIEWS_CHART_HEIGHT = 'h-40';
+
+/**
+ * The video's views over time: YouTube's daily report for its first days after publishing, and its total as read
+ * from YouTube on each sync day (dashed across the days without a read). What is not available is said.
+ */
+function ViewsOverTime({ title, history, loading, failed }: { title: string; history: YoutubeVideoDetail['viewsHistory'] | undefined; loading: boolean; failed: boolean }) {
+  const daily = history?.daily ?? [];
+  const totals = history?.totals ?? [];
+  const reads = totals.filter((day) => day.views !== null).length;
+  const dailyModel = videoViewsChartData(daily, 'Views per day', false);
+  const totalsModel = videoViewsChartData(totals, 'Total views', true);
+  const range = (days: readonly { date: string }[]) => (days[0] ? `${formatCalendarDay(days[0].date)} to ${formatCalendarDay(days.at(-1)!.date)}` : '');
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <div className="min-w-0">
+        <h4 className="mb-1 text-sm font-medium text-slate-200">Views per day after publishing</h4>
+        <ChartSlot
+          heightClass={VIEWS_CHART_HEIGHT}
+          loading={loading}
+          message={failed ? "Couldn't load the views." : daily.length === 0 ? 'YouTube has no daily views for this video yet.' : undefined}
+        >
+          <LineChart label={`Views per day of ${title}, ${range(daily)}`} data={dailyModel.data} columns={['Date', 'Views']} rows={dailyModel.rows} heightClass={VIEWS_CHART_HEIGHT} />
+        </ChartSlot>
+        <p className="mt-1 text-xs text-slate-400">From YouTube's daily report, which Analytics Hub reads for a video's first 28 days.</p>
+      </div>
+      <div className="min-w-0">
+        <h4 className="mb-1 text-sm font-medium text-slate-200">Total views over time</h4>
+        <ChartSlot
+          heightClass={VIEWS_CHART_HEIGHT}
+          loading={loading}
+          message={failed ? "Couldn't load the views." : reads < 2 ? 'Needs two days of reads to draw a line.' : undefined}
+        >
+          <LineChart label={`Total views of ${title}, ${range(totals)}`} data={totalsModel.data} columns={['Date', 'Total views']} rows={totalsModel.rows} heightClass={VIEWS_CHART_HEIGHT} />
+        </ChartSlot>
+        <p className="mt-1 text-xs text-slate-400">
+          The total as Analytics Hub read it from YouTube: daily while a video is under 30 days old, at least weekly after; dashed between reads.
+        </p>
+      </div>
+    </div>
   );
 }
 

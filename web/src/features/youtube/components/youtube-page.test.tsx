@@ -325,11 +325,11 @@ describe('YouTubePage actions', { timeout: 20_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: /^Views/ }));
     await waitFor(() => expect(server.calls).toContain('GET /api/youtubeanalytics/videos?page=1&pageSize=25&sort=views&order=desc'));
     expect(screen.getByTestId('location').textContent).toBe('?sort=views');
-    await waitFor(() => expect(screen.getByRole('columnheader', { name: /^Views/ }).getAttribute('aria-sort')).toBe('descending'));
+    await waitFor(() => expect(within(screen.getByRole('table', { name: /^Video Performance/ })).getByRole('columnheader', { name: /^Views/ }).getAttribute('aria-sort')).toBe('descending'));
 
     fireEvent.click(screen.getByRole('button', { name: /^Views/ }));
     await waitFor(() => expect(server.calls).toContain('GET /api/youtubeanalytics/videos?page=1&pageSize=25&sort=views&order=asc'));
-    await waitFor(() => expect(screen.getByRole('columnheader', { name: /^Views/ }).getAttribute('aria-sort')).toBe('ascending'));
+    await waitFor(() => expect(within(screen.getByRole('table', { name: /^Video Performance/ })).getByRole('columnheader', { name: /^Views/ }).getAttribute('aria-sort')).toBe('ascending'));
 
     fireEvent.click(screen.getByRole('button', { name: /Next/ }));
     await waitFor(() => expect(server.calls).toContain('GET /api/youtubeanalytics/videos?page=2&pageSize=25&sort=views&order=asc'));
@@ -361,6 +361,55 @@ describe('YouTubePage actions', { timeout: 20_000 }, () => {
     fireEvent.click(await screen.findByRole('button', { name: 'View details: Lisbon on $40 a day' }));
     const dialog = await screen.findByRole('dialog', { name: 'Lisbon on $40 a day' });
     expect(await within(dialog).findByText('Views, likes and comments as read from YouTube on Nov 19, 2026.')).toBeTruthy();
+  });
+
+  it('draws the channel’s views, watch time and subscriber gains per day through the last day YouTube reported (issue 25)', async () => {
+    connectedServer({});
+    renderPage();
+    await screen.findByRole('heading', { name: 'Channel Trends', level: 2 });
+    const trends = section('Channel Trends');
+    expect(within(trends).getByText(/^Through Nov 20, 2026, the last day YouTube has reported: it counts each day two or three days later/)).toBeTruthy();
+    const values = async (name: RegExp) => within(await within(trends).findByRole('img', { name })).getByTestId('line-chart').dataset.values;
+    // A day without a report is a gap (null), never 0; watch time in hours.
+    expect(await values(/^Views per day, Nov 18, 2026 to Nov 20, 2026$/)).toBe('[41000,null,43500]');
+    expect(await values(/^Watch time per day \(hours\)/)).toBe('[408.3,null,431.7]');
+    expect(await values(/^Subscribers gained per day/)).toBe('[43,null,50]');
+  });
+
+  it('says so where the channel has no daily report to draw', async () => {
+    connectedServer({ 'GET /api/youtubeanalytics/performance-summary': { status: 200, body: performanceSummary({ channelTrend: [] }) } });
+    renderPage();
+    await screen.findByRole('heading', { name: 'Channel Trends', level: 2 });
+    const trends = section('Channel Trends');
+    expect(within(trends).getByText('YouTube has not reported any day of this period yet.')).toBeTruthy();
+    expect(within(trends).getAllByText('No days reported yet.')).toHaveLength(3);
+    expect(within(trends).queryByTestId('line-chart')).toBeNull();
+  });
+
+  it('draws a video’s views per day and its total over time, dashed between reads (issue 25)', async () => {
+    connectedServer({
+      'GET /api/youtubeanalytics/videos/101': { status: 200, body: youtubeVideoDetail() },
+      'GET /api/youtubeanalytics/videos/101/traffic-sources': { status: 200, body: [] },
+    });
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'View details: Lisbon on $40 a day' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Lisbon on $40 a day' });
+    const daily = await within(dialog).findByRole('img', { name: /^Views per day of Lisbon on \$40 a day, Oct 1, 2026 to Oct 3, 2026$/ });
+    expect(within(daily).getByTestId('line-chart').dataset.values).toBe('[12000,8400,5100]');
+    const totals = await within(dialog).findByRole('img', { name: /^Total views of Lisbon on \$40 a day/ });
+    expect(within(totals).getByTestId('line-chart').dataset.values).toBe('[48000,null,48210]');
+  });
+
+  it('says what a video’s views over time lack', async () => {
+    connectedServer({
+      'GET /api/youtubeanalytics/videos/101': { status: 200, body: youtubeVideoDetail({ viewsHistory: { daily: [], totals: [{ date: '2026-11-22', views: 48_210 }] } }) },
+      'GET /api/youtubeanalytics/videos/101/traffic-sources': { status: 200, body: [] },
+    });
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'View details: Lisbon on $40 a day' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Lisbon on $40 a day' });
+    expect(await within(dialog).findByText('YouTube has no daily views for this video yet.')).toBeTruthy();
+    expect(within(dialog).getByText('Needs two days of reads to draw a line.')).toBeTruthy();
   });
 
   it('says why retention starts above 100 %, and says nothing when it does not (issue 24)', async () => {

@@ -28,6 +28,7 @@ import {
   type VideoTableState,
   type YoutubeDays,
 } from '../utils/youtube-url-state';
+import { ChannelTrendPanel } from './channel-trend-panel';
 import { DemographicsPanel } from './demographics-panel';
 import { InsightsPanel } from './insights-panel';
 import { RevenuePanel } from './revenue-panel';
@@ -239,6 +240,7 @@ export function YouTubePage() {
 
       <div className="space-y-6">
         <YoutubeSummaryCards summary={data} />
+        <ChannelTrendPanel summary={data} />
         <InsightsPanel insights={insights} onGenerate={() => generate.mutate()} generating={generating} generated={generate.isSuccess} />
         <VideoTable state={table} onChange={changeUrl} onOpen={setOpenVideo} revenueAccess={data.revenueAccess} />
         <DemographicsPanel demographics={demographics} days={days} />

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { PerformanceSummary, YoutubeComparedTotals } from '#contract/youtube.ts';
 import { FreshnessNote } from '../../../components/freshness-note';
+import { PanelNotes } from '../../../components/ui/panel-notes';
 import { WhatChangedPanel } from '../../../components/what-changed/what-changed-panel';
 import { ButtonLink } from '../../../components/ui/button';
 import { StatCard } from '../../../components/ui/stat-card';
@@ -109,10 +110,10 @@ export function YoutubeSummaryCards({ summary }: { summary: PerformanceSummary |
           </ButtonLink>
         </div>
       ) : summary ? (
-        <div className="mt-2 space-y-0.5 text-xs text-slate-400">
+        <PanelNotes className="mt-2" summary="About these figures">
           <p>Total Videos counts the whole channel; views, watch time and engagement cover the last {summary.days} days.</p>
           <FreshnessNote entries={[{ platform: 'YouTube', syncedAt: summary.lastSyncedAt, completeThrough: summary.completeThrough }]} subject="YouTube Analytics" />
-        </div>
+        </PanelNotes>
       ) : null}
     </section>
   );
