@@ -243,11 +243,22 @@ export const analyticsPaging = z.object({
 
 /** How a series we derived was made (server/db/derived-metrics.ts says which rows). */
 export const DERIVATION_METHODS = {
-  snapshots: 'from daily snapshots of lifetime counters',
+  snapshots: 'from how much each post’s running totals grew between our daily readings (what a post had before our first reading counts on the day it was posted)',
   followsAndUnfollows: 'from daily follows minus unfollows',
   gainedAndLost: 'from daily subscribers gained minus lost',
   memberList: 'from when each member of the list started and stopped paying',
 } as const;
+
+/** Each derivation in a creator's words, behind "How is this calculated?" where derived series are shown. */
+export const DERIVATION_EXPLANATIONS: Readonly<Partial<Record<string, string>>> = {
+  [DERIVATION_METHODS.snapshots]:
+    'TikTok and X give each post’s running totals (views, likes, comments, shares), never a day’s figures. At every sync we read each post’s totals: a day’s figure is how much they grew since our previous reading. ' +
+    'What a post had already gathered when we first read it is counted on the day it was posted, since no one can tell on which days it came. ' +
+    'A day we did not read has no figure; after a missed day, the next reading’s day holds the growth of both. X posts are read again for 30 days after they are posted, so views they gather later are not counted.',
+  [DERIVATION_METHODS.followsAndUnfollows]: 'Instagram gives today’s follower total and each day’s follows and unfollows: earlier days’ totals are counted back from today’s.',
+  [DERIVATION_METHODS.gainedAndLost]:
+    'YouTube gives each day’s subscribers gained and lost: the days before you connected are counted back from today’s subscriber count, which YouTube rounds to three figures.',
+};
 
 /** A series of the answer that is our derivation, not the platform's own daily figure, and over which days. */
 export const derivedSeries = z.object({
@@ -263,7 +274,7 @@ export const derivedSeries = z.object({
 });
 export type DerivedSeries = z.infer<typeof derivedSeries>;
 
-/** "TikTok views, likes and shares: from daily snapshots of lifetime counters since Nov 3, 2026." */
+/** "TikTok views and likes: from how much each post’s running totals grew between our daily readings (…) since Nov 3, 2026." */
 export function derivedSeriesSentence(series: DerivedSeries, formatDay: (day: string) => string): string {
   return `${series.platform} ${wordList(series.metrics).replaceAll('_', ' ')}: ${series.method} since ${formatDay(series.startDate)}.`;
 }

@@ -37,7 +37,7 @@ export const exportRecord = z.object({
   metricType: z.string(),
   value: z.number().nullable(),
   contentTitle: z.string().nullable(),
-  /** How we derived the value (e.g. "from daily snapshots of lifetime counters"); null for the platform's own figure. */
+  /** How we derived the value (one of DERIVATION_METHODS, e.g. "from daily follows minus unfollows"); null for the platform's own figure. */
   derivation: z.string().nullable(),
 });
 export type ExportRecord = z.infer<typeof exportRecord>;

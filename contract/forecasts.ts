@@ -7,7 +7,11 @@ import { z } from 'zod';
 export const FORECAST_MIN_HISTORY_DAYS = 90;
 export const FORECAST_INTERVAL = 0.8;
 export const FORECAST_METHOD =
-  'Damped additive trend with weekly seasonality on a log scale (revenue per day; followers and pledges through their daily change), fitted per series on one-step errors; 80 % interval from the model’s own past errors over the same horizon.';
+  'Each forecast follows your own daily history: its recent level, its trend (taken to flatten out over time) and its weekly rhythm; income day by day, followers and pledges through how much they change each day. ' +
+  'The 80 % range comes from how far off the same forecast was in your past: from every past day, a forecast was made using only the days before it (its settings chosen on those days too), and its misses over the same number of days ahead are added to today’s forecast. ' +
+  'When your history holds only a few months, the range is widened further, since a few months show only a few of the ways a month can go. ' +
+  'YouTube shows subscriber counts rounded to three figures (90,868 shows as 90,900), so today’s count may be off by up to half that step (50 either way for 90,900), and the range allows for that too. ' +
+  'The track record tests past months the same way on your history alone, where that rounding does not show.';
 export const NOT_ENOUGH_HISTORY = 'Not enough history yet';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);

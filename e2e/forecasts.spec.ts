@@ -39,6 +39,9 @@ test.describe('forecasts', () => {
     const followers = card.getByRole('region', { name: 'Followers' });
     await expect(followers.getByText(/^Next milestone: [\d.]+[KM]? subscribers$/)).toBeVisible();
     await expect(followers.getByText(/^80 % interval: .+ to .+$/).first()).toBeVisible();
+    // How the ranges are made, in words: the rounding of YouTube's count is in them (issue 24).
+    await card.getByText('How is this calculated?').click();
+    await expect(card.getByText(/YouTube shows subscriber counts rounded to three figures/)).toBeVisible();
     await expectAccessible(page);
     await card.screenshot({ path: testInfo.outputPath('forecasts-card-desktop.png') });
 

@@ -1,8 +1,9 @@
 // Which stored account metrics are our derivation rather than a daily figure the platform reports, and how each
 // was made (docs/platforms/*.md). One definition for the analytics answers and the exports, so a chart and a file
 // never disagree about what is the platform's own number.
-//   TikTok and X keep lifetime counters only: the daily views, likes, comments and shares are the growth of the
-//   content counters between two of our daily snapshots (sync engine, dailyFromContentGrowth).
+//   TikTok and X keep lifetime counters only: a day's views, likes, comments and shares are the growth of each post's
+//   counters since our previous reading of it, on the reading's day, and what a post had when first read, on its
+//   publish day (migration 0024, content_growth_refresh; issue 24). DERIVATION_EXPLANATIONS says it in words.
 //   Instagram's follower history is each day's follows minus unfollows, counted back from today's total.
 //   YouTube's subscriber history before the connection is each day's subscribers gained minus lost.
 //   Patreon's paying patrons and monthly pledges before the connection come from the members list: when each member

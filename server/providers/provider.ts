@@ -168,8 +168,8 @@ export interface SyncOutput<Extra = unknown> {
   daily: { date: string; metricType: string; value: number }[];
   content: SyncedContent[];
   /**
-   * Content counters whose day-over-day growth is the account's daily value of the same metric, for platforms
-   * that keep only lifetime counters (TikTok, X): the sync engine derives them from consecutive snapshots.
+   * Content counters whose growth is the account's daily value of the same metric, for platforms that keep only
+   * lifetime counters (TikTok, X): the sync engine derives them from the readings (migration 0024).
    */
   dailyFromContentGrowth?: readonly string[];
   /** Calls made and, where the platform counts them, quota units used (YouTube). */

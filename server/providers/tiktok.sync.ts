@@ -109,6 +109,6 @@ export async function syncTikTok(context: ProviderContext, input: SyncInput): Pr
     cursor = page.data.cursor;
   }
   // No daily views or engagements exist at TikTok: the sync engine derives them from the growth of these counters
-  // between yesterday's snapshot and today's (server/modules/sync/sync.repository.ts).
+  // since the previous reading, and a post's first reading on its publish day (migration 0024).
   return { ...(followers !== undefined ? { followers } : {}), daily, content, dailyFromContentGrowth: CONTENT_GROWTH_METRICS, usage };
 }

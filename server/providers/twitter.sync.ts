@@ -132,6 +132,6 @@ export async function syncTwitter(context: ProviderContext, input: SyncInput): P
     paginationToken = page.meta?.next_token;
   } while (paginationToken);
   // No daily views or engagements exist at X: the sync engine derives them from the growth of these counters
-  // between yesterday's snapshot and today's (server/modules/sync/sync.repository.ts).
+  // since the previous reading, and a post's first reading on its publish day (migration 0024).
   return { followers, daily, content, dailyFromContentGrowth: CONTENT_GROWTH_METRICS, usage };
 }

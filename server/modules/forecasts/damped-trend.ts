@@ -132,20 +132,6 @@ export function fitDamped(y: readonly number[], grid: readonly DampedParams[] = 
 /** The forecast path (log scale) of the days after the series' last day. */
 export const pointPath = (model: FittedModel, horizon: number) => forecastPath(model.states[model.y.length - 1]!, model.params, model.y.length - 1, horizon);
 
-/**
- * The model's own h-step-ahead error paths on its history: for every past day t (after a 4-week warm-up) with
- * `horizon` days after it, y[t+h] − forecast(t, h) for h = 1..horizon. Each path keeps how errors run together over
- * a horizon, which a month's sum and a crossing time depend on.
- */
-export function errorPaths(model: FittedModel, horizon: number, warmUp = 4 * SEASON): { origin: number; errors: number[] }[] {
-  const paths: { origin: number; errors: number[] }[] = [];
-  for (let origin = Math.max(warmUp, INIT_DAYS) - 1; origin + horizon < model.y.length; origin += 1) {
-    const forecast = forecastPath(model.states[origin]!, model.params, origin, horizon);
-    paths.push({ origin, errors: forecast.map((value, i) => model.y[origin + 1 + i]! - value) });
-  }
-  return paths;
-}
-
 /** The sample quantile q (0..1) with linear interpolation between order statistics (R type 7). */
 export function quantile(values: readonly number[], q: number): number {
   if (values.length === 0) throw new RangeError('no values');

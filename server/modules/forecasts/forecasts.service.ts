@@ -26,14 +26,13 @@ import {
   MIN_SCENARIOS,
   monthBounds,
   trackRecord,
+  WARM_UP_DAYS,
 } from './scenarios.ts';
 
 /** A gap of more days than this cuts the history: only the days after it are used. Shorter gaps are interpolated. */
 const MAX_GAP_DAYS = 7;
 /** How far ahead a milestone's date is looked for at most. */
 const MILESTONE_HORIZON_DAYS = 365;
-/** The warm-up errorPaths() skips before its first error path. */
-const WARM_UP_DAYS = 28;
 
 /**
  * Stored days → a series without gaps: the days after the last gap of over MAX_GAP_DAYS, shorter gaps filled on the
@@ -163,20 +162,41 @@ export function createForecastsService({ repository, clock, milestones }: { repo
   return { forecasts };
 }
 
+/**
+ * The step a platform rounds a follower count it answers to, at that count; 0 when it gives the exact count. YouTube
+ * answers subscriberCount rounded to three significant figures (docs/platforms/youtube.md; 90,868 is answered as
+ * 90,900: a step of 100), and our subscriber history is counted back from that answer, so every day of it, the last
+ * one included, may be off by up to half a step.
+ */
+export function countRoundingStep(platform: (typeof PLATFORM_NAMES)[number], count: number): number {
+  if (platform !== 'youtube' || !(count >= 1000)) return 0;
+  return 10 ** (Math.floor(Math.log10(count)) - 2);
+}
+
+/** An interval widened by what the model cannot see: the starting count may be off by `slack` either way. */
+const widenedBy = (interval: ForecastInterval | null, slack: number): ForecastInterval | null =>
+  interval && slack > 0 ? { low: interval.low - slack, median: interval.median, high: interval.high + slack } : interval;
+
 /** One platform's followers at month end and in 30 days, and the date of its next milestone. */
 export function followerForecast(platform: (typeof PLATFORM_NAMES)[number], series: DailySeries | null, monthEnd: number, milestones: Milestones): FollowerForecast {
   const component = levelComponent(series);
   const current = series ? lastValue(series) : null;
-  const atMonthEnd = component ? forecastQuantity([component], monthEnd, { known: current ?? 0 }) : null;
-  const in30Days = component ? forecastQuantity([component], lastDay(component.series) + 30, { known: current ?? 0 }) : null;
+  // Half the platform's rounding step of the starting count: the range holds every count the rounded one allows.
+  const slack = current === null ? 0 : countRoundingStep(platform, current) / 2;
+  const atMonthEnd = widenedBy(component ? forecastQuantity([component], monthEnd, { known: current ?? 0 }) : null, slack);
+  const in30Days = widenedBy(component ? forecastQuantity([component], lastDay(component.series) + 30, { known: current ?? 0 }) : null, slack);
   let milestone: FollowerForecast['milestone'] = null;
   if (series && atMonthEnd && current !== null) {
     const next = milestones.values.find((value) => value > current);
     const horizon = Math.min(MILESTONE_HORIZON_DAYS, series.values.length - 1 - WARM_UP_DAYS - MIN_SCENARIOS);
-    const days = next !== undefined && horizon >= 1 && component ? crossingDays(component, next, horizon, current) : null;
-    if (next !== undefined && days) {
+    const crossing = (start: number) => (next !== undefined && horizon >= 1 && component ? crossingDays(component, next, horizon, start) : null);
+    const days = crossing(current);
+    // The earliest date from the highest count the rounding allows, the latest from the lowest.
+    const early = slack > 0 ? crossing(current + slack) : days;
+    const late = slack > 0 ? crossing(current - slack) : days;
+    if (next !== undefined && days && early && late) {
       const date = (value: number | null) => (value === null ? null : dayString(value));
-      milestone = { milestone: next, label: milestones.label(next), low: date(days.low), median: date(days.median), high: date(days.high), horizonEnd: dayString(days.horizonEnd) };
+      milestone = { milestone: next, label: milestones.label(next), low: date(early.low), median: date(days.median), high: date(late.high), horizonEnd: dayString(days.horizonEnd) };
     }
   }
   return {

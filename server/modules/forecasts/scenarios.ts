@@ -1,7 +1,8 @@
-// Forecast quantities with 80 % intervals from the model's own past errors (decision 024), and their rolling-origin
+// Forecast quantities with 80 % intervals from the model’s own past errors made out of sample (decision 024; issue 24:
+// parameters chosen on the days before each past forecast, widened when few months back them), and their rolling-origin
 // track record. A day is a whole number (days since 1970-01-01, UTC) so series of different lengths line up.
 // Pure: no database.
-import { errorPaths, fitDamped, type FittedModel, MIN_FIT_DAYS, pointPath, quantile, type Scale, SCALES } from './damped-trend.ts';
+import { fitDamped, type FittedModel, forecastPath, MIN_FIT_DAYS, pointPath, quantile, runFilter, type Scale, SCALES, SEASON } from './damped-trend.ts';
 
 /** Below this many days of history no forecast is given ("not enough history yet"). */
 export const MIN_HISTORY_DAYS = 90;
@@ -44,6 +45,7 @@ export interface Interval {
 export const dayNumber = (day: string) => Math.round(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
 export const dayString = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
 export const lastDay = (series: DailySeries) => series.firstDay + series.values.length - 1;
+const componentEnd = (component: Component) => lastDay(component.series);
 
 /** The quantity of a path: the sum of its values from index `skip` on, or its last value. */
 const reduced = (path: readonly number[], reduce: Reduce, skip = 0) =>
@@ -57,6 +59,48 @@ function fittedOn(series: DailySeries, length: number, scale: Scale): FittedMode
   let model = own.get(`${scale}:${length}`);
   if (!model) own.set(`${scale}:${length}`, (model = fitDamped(series.values.slice(0, length).map(SCALES[scale].to))));
   return model;
+}
+
+/** Days of history before the first past forecast whose error is kept (four weeks). */
+export const WARM_UP_DAYS = 4 * SEASON;
+/** The past forecasts whose errors make the scenarios: those made in the last year of the history. */
+export const PAST_FORECAST_DAYS = 365;
+
+/**
+ * The day (index in the series) whose fit a past forecast made on day `origin` uses: the last day of the month before
+ * the day after it (the origin itself when it is a month's last day), so the refits are the track record's own fits
+ * (each month's forecast is fitted on the days up to the month before) and are shared.
+ */
+function refitDay(series: DailySeries, origin: number): number {
+  return Math.max(WARM_UP_DAYS - 1, monthBounds(series.firstDay + origin + 1).first - 1 - series.firstDay);
+}
+
+/**
+ * The model's errors out of sample on the first `length` days of the series: for every past day d of the last
+ * PAST_FORECAST_DAYS (after a 4-week warm-up) with `horizon` days after it, y[d+h] − the forecast made on day d,
+ * h = 1..horizon, each forecast made with parameters fitted on the days up to the end of the month before d only
+ * (refitDay). A forecast never uses a day after its own origin, neither for its state nor for its parameters: the
+ * errors hold what choosing the parameters on the history then cost, not only the day-to-day noise. Each path keeps
+ * how errors run together over a horizon, which a month's sum and a crossing time depend on.
+ */
+export function outOfSampleErrorPaths(series: DailySeries, length: number, scale: Scale, horizon: number): { origin: number; errors: number[] }[] {
+  const y = fittedOn(series, length, scale).y;
+  const paths: { origin: number; errors: number[] }[] = [];
+  const lastOrigin = length - horizon - 1;
+  let origin = Math.max(WARM_UP_DAYS - 1, lastOrigin - PAST_FORECAST_DAYS + 1);
+  while (origin <= lastOrigin) {
+    const refit = refitDay(series, origin);
+    const { params } = fittedOn(series, refit + 1, scale);
+    // The origins sharing this fit: up to the next month's last day.
+    let until = origin;
+    while (until < lastOrigin && refitDay(series, until + 1) === refit) until += 1;
+    const { states } = runFilter(y.slice(0, until + 1), params, true);
+    for (; origin <= until; origin += 1) {
+      const forecast = forecastPath(states[origin]!, params, origin, horizon);
+      paths.push({ origin, errors: forecast.map((value, i) => y[origin + 1 + i]! - value) });
+    }
+  }
+  return paths;
 }
 
 /**
@@ -77,7 +121,7 @@ export function componentScenarios(
   if (length + extraHistoryDays < MIN_HISTORY_DAYS || length < MIN_FIT_DAYS || horizon < 1 || length > series.values.length) return null;
   const model = fittedOn(series, length, scale);
   const point = pointPath(model, horizon);
-  const past = errorPaths(model, horizon);
+  const past = outOfSampleErrorPaths(series, length, scale, horizon);
   if (past.length < MIN_SCENARIOS) return null;
   const scenarios = new Map<number, number>();
   const paths = new Map<number, number[]>();
@@ -109,7 +153,41 @@ function pairedScenarios(components: readonly Component[], origin: (component: C
   return values.length >= MIN_SCENARIOS ? values : null;
 }
 
-export const intervalOf = (values: readonly number[]): Interval => ({ low: quantile(values, LOW_Q), median: quantile(values, 0.5), high: quantile(values, HIGH_Q) });
+/** Student's t 90th percentile by degrees of freedom (the normal's beyond the table: 1.2816). */
+const T90: readonly [number, number][] = [
+  [1, 3.078], [2, 1.886], [3, 1.638], [4, 1.533], [5, 1.476], [6, 1.44], [7, 1.415], [8, 1.397], [9, 1.383], [10, 1.372],
+  [12, 1.356], [15, 1.341], [20, 1.325], [30, 1.31], [60, 1.296], [Infinity, 1.2816],
+];
+const Z90 = 1.2816;
+function t90(df: number): number {
+  const upper = T90.findIndex(([nu]) => nu >= df);
+  if (upper <= 0) return T90[Math.max(0, upper)]![1];
+  const [nu0, t0] = T90[upper - 1]!;
+  const [nu1, t1] = T90[upper]!;
+  // Linear in 1/df between the table's rows.
+  const weight = (1 / nu0 - 1 / df) / (1 / nu0 - (Number.isFinite(nu1) ? 1 / nu1 : 0));
+  return t0 + (t1 - t0) * weight;
+}
+
+/**
+ * How much to widen the scenarios' spread when they rest on few independent stretches of history: `paths` overlapping
+ * error paths of `horizon` days hold about 1.5 · paths / horizon independent ones (overlapping windows), and a range
+ * read from n draws misses a new one more often than its nominal rate; the prediction interval's correction for that
+ * is the ratio of Student's t to the normal at the 90th percentile, times √(1 + 1/n). 1 for a one-day horizon on a long
+ * history, larger on a short one.
+ */
+export function fewHistoriesFactor(paths: number, horizon: number): number {
+  const independent = Math.max(2, (1.5 * paths) / Math.max(1, horizon));
+  return (t90(independent - 1) / Z90) * Math.sqrt(1 + 1 / independent);
+}
+
+/** The 10th, 50th and 90th percentiles of the scenarios; `widen` stretches the two ends away from the median. */
+export function intervalOf(values: readonly number[], widen = 1): Interval {
+  const median = quantile(values, 0.5);
+  const low = median - (median - quantile(values, LOW_Q)) * widen;
+  // A quantity that cannot go below zero (income) is not widened below it.
+  return { low: values.every((value) => value >= 0) ? Math.max(0, low) : low, median, high: median + (quantile(values, HIGH_Q) - median) * widen };
+}
 
 /**
  * The forecast of a quantity through day `through`: each component forecast from its own last day (sums counting the
@@ -119,7 +197,8 @@ export const intervalOf = (values: readonly number[]): Interval => ({ low: quant
 export function forecastQuantity(components: readonly Component[], through: number, { known = 0, sumFrom }: { known?: number; sumFrom?: number } = {}): Interval | null {
   const values = pairedScenarios(components, (component) => lastDay(component.series), through, sumFrom);
   if (!values) return null;
-  const interval = intervalOf(values);
+  const horizon = through - Math.min(...components.map(componentEnd));
+  const interval = intervalOf(values, fewHistoriesFactor(values.length, horizon));
   return { low: interval.low + known, median: interval.median + known, high: interval.high + known };
 }
 
@@ -158,7 +237,7 @@ export function trackRecord(components: readonly Component[], months = TRACK_REC
       const days = series.values.slice(month.first - series.firstDay, month.last - series.firstDay + 1);
       actual += reduced(days, reduce);
     }
-    const interval = intervalOf(values);
+    const interval = intervalOf(values, fewHistoriesFactor(values.length, month.last - origin));
     record.months += 1;
     // A rounding error's tolerance: an exact forecast has a band of zero width.
     const slack = 1e-9 * Math.max(1, Math.abs(actual));

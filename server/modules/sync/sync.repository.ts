@@ -3,11 +3,10 @@
 import { and, asc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { PlatformName, SyncStatus } from '#contract/platforms.ts';
 import { chunks, insertRows } from '../../db/bulk-insert.ts';
-import { type Database, queryRows, type Transaction } from '../../db/client.ts';
+import { type Database, queryRows, sqlList, type Transaction } from '../../db/client.ts';
 import { accountMetrics, contentItems, contentMetrics, platformConnections, syncDeadLetters, syncStates } from '../../db/schema.ts';
 import { ownerIsPresent } from '../../jobs/worker-presence.ts';
 import { notifyConnectionOwner } from '../../lib/event-bus.ts';
-import { addDays } from '../../lib/dates.ts';
 import { type SyncOutput } from '../../providers/provider.ts';
 import type { SyncExtensions } from './sync-extension.ts';
 
@@ -37,32 +36,26 @@ export interface AbandonedRun {
 }
 
 /**
- * For platforms that keep only lifetime counters (TikTok, X): today's account value of each metric is how much the
- * content counters grew since yesterday's snapshot, summed over the items read today. An item counts with its
- * growth since yesterday's snapshot, or whole when it was first seen today and published since yesterday began (all
- * of its counts are new). Without a snapshot of yesterday nothing is stored for today: a first sync, or a gap of
- * days, has no single day to attribute the growth to, and a guessed number would be worse than none. A counter the
- * platform corrected downwards adds nothing. Re-running the day's sync recomputes the value from the day's latest
- * counters (an upsert).
+ * For platforms that keep only lifetime counters (TikTok, X): the account's daily figures derived from the content
+ * counters (migration 0024, content_growth_refresh, issue 24). Each post's growth since our previous reading of it
+ * counts on the day of today's reading; what a post first read today had already gathered counts on the day it was
+ * published. So today's reading recomputes today and the publish days of the posts first read today, each whole (a
+ * re-run of the day gives the same numbers). A day with no reading and no such post stays without a value (null).
  */
 async function storeDailyFromContentGrowth(tx: Transaction, connectionId: number, today: string, metricTypes: readonly string[]): Promise<number> {
-  const yesterday = addDays(today, -1);
-  const types = sql.join(metricTypes.map((type) => sql`${type}`), sql`, `);
-  const result = (await tx.execute(sql`
-    insert into account_metrics (connection_id, date, metric_type, value)
-    select ${connectionId}, ${today}::date, t.metric_type, sum(greatest(t.value - coalesce(p.value, 0), 0))::float8
-    from content_metrics t
-    join content_items ci on ci.id = t.content_item_id
-    left join content_metrics p on p.content_item_id = t.content_item_id and p.metric_type = t.metric_type and p.as_of = ${yesterday}::date
-    where t.connection_id = ${connectionId} and t.as_of = ${today}::date and t.metric_type in (${types})
-      and exists (select 1 from content_metrics y where y.connection_id = ${connectionId} and y.as_of = ${yesterday}::date)
-      and (p.value is not null or (
-        ci.published_at >= ${yesterday}::date
-        and not exists (select 1 from content_metrics e where e.content_item_id = t.content_item_id and e.metric_type = t.metric_type and e.as_of < ${today}::date)))
-    group by t.metric_type
-    on conflict (connection_id, date, metric_type) do update set value = excluded.value
-    returning 1`)) as unknown as { rows: unknown[] };
-  return result.rows.length;
+  const types = sql`array[${sqlList(metricTypes)}]::text[]`;
+  const [row] = (
+    (await tx.execute(sql`
+      select content_growth_refresh(${connectionId}, array[${today}::date] || coalesce(array_agg(distinct f.day), '{}'), ${types})::int as stored
+      from (
+        select least(coalesce((ci.published_at at time zone 'UTC')::date, t.as_of), t.as_of) as day
+        from content_metrics t
+        join content_items ci on ci.id = t.content_item_id
+        where t.connection_id = ${connectionId} and t.as_of = ${today}::date and t.metric_type = any(${types})
+          and not exists (select 1 from content_metrics e where e.content_item_id = t.content_item_id and e.metric_type = t.metric_type and e.as_of < ${today}::date)
+      ) f`)) as unknown as { rows: { stored: number }[] }
+  ).rows;
+  return Number(row?.stored ?? 0);
 }
 
 /** `extensions`: the platforms whose own tables a run also reads and writes (sync-extension.ts). */

@@ -5,7 +5,7 @@ import type { BenchmarkAgeResult, BenchmarkFigure } from '#contract/benchmark.ts
 import type { BestTimesCell, BestTimesResponse } from '#contract/best-times.ts';
 import type { SubscriptionStatus } from '#contract/billing.ts';
 import type { ContentListResponse, ContentPost } from '#contract/content.ts';
-import type { ForecastsResponse } from '#contract/forecasts.ts';
+import { FORECAST_METHOD, type ForecastsResponse } from '#contract/forecasts.ts';
 import type { PlatformConnection } from '#contract/platforms.ts';
 import type {
   Insight,
@@ -388,7 +388,7 @@ export function apiToken(overrides: Partial<ApiToken> = {}): ApiToken {
 /** GET /api/forecasts: YouTube income with a track record, a USD Patreon campaign too young to forecast, two platforms. */
 export function forecastsAnswer(overrides: Partial<ForecastsResponse> = {}): ForecastsResponse {
   return {
-    method: 'Damped additive trend with weekly seasonality on log(1 + daily value).',
+    method: FORECAST_METHOD,
     interval: 0.8,
     minHistoryDays: 90,
     lastCompleteDay: '2026-11-21',

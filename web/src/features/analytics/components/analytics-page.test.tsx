@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, within, waitFor } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AnalyticsResponse, AnalyticsSummary } from '#contract/analytics.ts';
+import { type AnalyticsResponse, type AnalyticsSummary, DERIVATION_EXPLANATIONS, DERIVATION_METHODS } from '#contract/analytics.ts';
 import { forecastsAnswer } from '../../../test/factories';
 import { AnalyticsPage } from './analytics-page';
 
@@ -67,7 +67,7 @@ const analytics: AnalyticsResponse = {
     { id: 'c1', title: 'Studio tour', description: null, platform: 'YouTube', engagement: 4_321, url: null },
     { id: 'c2', title: '', description: 'A day in the life', platform: 'TikTok', engagement: 987, url: null },
   ],
-  derivedSeries: [{ platform: 'TikTok', metrics: ['views', 'likes', 'comments'], method: 'from daily snapshots of lifetime counters', startDate: '2026-11-03', endDate: '2026-11-21' }],
+  derivedSeries: [{ platform: 'TikTok', metrics: ['views', 'likes', 'comments'], method: DERIVATION_METHODS.snapshots, startDate: '2026-11-03', endDate: '2026-11-21' }],
 };
 
 /** The same answer compared with the previous 30 days. */
@@ -180,7 +180,10 @@ describe('AnalyticsPage', () => {
     expect(await screen.findByRole('img', { name: 'Engagements per day, last 30 days' })).toBeTruthy();
     // What we derived is said under the chart it feeds: TikTok's likes and comments, not its views (not charted here).
     const engagementCard = screen.getByRole('heading', { name: 'Engagement Rate' }).closest('section')!;
-    expect(within(engagementCard).getByText('TikTok likes and comments: from daily snapshots of lifetime counters since Nov 3, 2026.')).toBeTruthy();
+    expect(within(engagementCard).getByText(`TikTok likes and comments: ${DERIVATION_METHODS.snapshots} since Nov 3, 2026.`)).toBeTruthy();
+    // How it was derived, in words, behind the disclosure under that chart.
+    const derivedHow = within(engagementCard).getByText('How is this calculated?').closest('details')!;
+    expect(within(derivedHow).getByText(DERIVATION_EXPLANATIONS[DERIVATION_METHODS.snapshots]!)).toBeTruthy();
     const followersCard = screen.getByRole('heading', { name: 'Followers Growth' }).closest('section')!;
     expect(within(followersCard).queryByText(/Derived by Analytics Hub/)).toBeNull();
     // Where a history begins inside the range is said under the chart, with the day the total starts.

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { type AnalyticsResponse, type DerivedSeries, derivedSeriesSentence, followerHistoryNote, revenueCurrencyNote } from '#contract/analytics.ts';
+import { type AnalyticsResponse, DERIVATION_EXPLANATIONS, type DerivedSeries, derivedSeriesSentence, followerHistoryNote, revenueCurrencyNote } from '#contract/analytics.ts';
 import { platformById } from '#contract/platforms.ts';
 import type { WhatChangedMetric } from '#contract/what-changed.ts';
 import { useSearchParams } from 'react-router';
@@ -8,6 +8,7 @@ import { useOnceTrue } from '../../../lib/use-once-true';
 import { ExportMenu } from '../../../components/export-menu';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { HowCalculated } from '../../../components/ui/how-calculated';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatCalendarDay, formatCompactNumber, formatCurrency } from '../../../lib/format';
@@ -101,6 +102,11 @@ function DerivedNote({ series, metrics }: { series: DerivedSeries[]; metrics: re
           <li key={`${entry.platform}-${entry.method}`}>{derivedSeriesSentence(entry, formatCalendarDay)}</li>
         ))}
       </ul>
+      <HowCalculated className="mt-1">
+        {[...new Set(shown.map((entry) => entry.method))].map((method) => (
+          <p key={method}>{DERIVATION_EXPLANATIONS[method] ?? method}</p>
+        ))}
+      </HowCalculated>
     </div>
   );
 }
