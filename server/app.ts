@@ -412,6 +412,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     platforms,
     publicUrl: config.publicUrl,
     logger: app.log,
+    // One time zone per account: the reports' next send follows it.
+    onTimeZoneChanged: reports.timeZoneChanged,
   });
   settingsRoutes(app, { settings, sessions: accounts, requireUser });
   apiTokensRoutes(app, { apiTokens, requireUser });

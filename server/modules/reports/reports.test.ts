@@ -101,7 +101,6 @@ describe('the report schedule', () => {
       frequency: 'daily',
       weekday: 1,
       hour: 12,
-      timeZone: 'UTC',
       nextRunAt: new Date('2026-11-02T12:00:00Z'),
       updatedAt: server.clock.now(),
     });
