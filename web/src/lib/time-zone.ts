@@ -14,9 +14,11 @@ export function browserTimeZone(): string {
 
 /** Every zone the browser knows, by current names, sorted, UTC first, always including the given ones (a saved zone). */
 export function timeZoneOptions(...include: string[]): string[] {
-  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  const current = [...known, ...include.filter(Boolean)].map((zone) => canonicalTimeZone(zone) ?? zone);
-  return [...new Set(['UTC', ...current])].sort((a, b) => (a === 'UTC' ? -1 : b === 'UTC' ? 1 : a.localeCompare(b)));
+  // The runtime's own list is valid as it stands: only its retired names are renamed (a table look-up; an Intl
+  // formatter per zone costs seconds on a slow phone). Only the given names are checked.
+  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone').map((zone) => LEGACY_TIME_ZONES[zone] ?? zone) : [];
+  const given = include.filter(Boolean).map((zone) => canonicalTimeZone(zone) ?? zone);
+  return [...new Set(['UTC', ...known, ...given])].sort((a, b) => (a === 'UTC' ? -1 : b === 'UTC' ? 1 : a.localeCompare(b)));
 }
 
 /** "Asia/Ho Chi Minh": the name as a person reads it. */
@@ -31,6 +33,21 @@ export function utcOffset(zone: string, at: Date = new Date()): string {
   } catch {
     return '';
   }
+}
+
+const offsetsNow = new Map<string, string>();
+
+/**
+ * The zone's offset now, kept for the page's life: the picker shows one beside each of some 420 zones, and each costs
+ * an Intl formatter (a daylight-saving switch while the page is open is not worth that again).
+ */
+export function currentUtcOffset(zone: string): string {
+  let offset = offsetsNow.get(zone);
+  if (offset === undefined) {
+    offset = utcOffset(zone);
+    offsetsNow.set(zone, offset);
+  }
+  return offset;
 }
 
 /** The retired names of each current one, so "Calcutta" still finds Asia/Kolkata. */

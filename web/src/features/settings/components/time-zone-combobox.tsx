@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { matchesTimeZone, timeZoneLabel, utcOffset } from '../../../lib/time-zone';
+import { currentUtcOffset, matchesTimeZone, timeZoneLabel } from '../../../lib/time-zone';
 
 /**
  * A searchable list of time zones (the ARIA 1.2 combobox with a listbox popup): typing filters by name, former name or
@@ -27,11 +27,8 @@ export function TimeZoneCombobox({
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const listRef = useRef<HTMLUListElement>(null);
-  // Offsets once per list (420 zones): they change only at daylight-saving switches.
-  const options = useMemo(() => {
-    const now = new Date();
-    return zones.map((zone) => ({ zone, offset: utcOffset(zone, now) }));
-  }, [zones]);
+  // Offsets only once the list opens (each costs an Intl formatter), then kept for the page's life.
+  const options = useMemo(() => (open ? zones.map((zone) => ({ zone, offset: currentUtcOffset(zone) })) : []), [zones, open]);
   // While the text is the chosen zone's name, the whole list shows; typing filters it.
   const filtering = !(value && query === timeZoneLabel(value));
   const matches = useMemo(() => (filtering ? options.filter((option) => matchesTimeZone(option.zone, query, option.offset)) : options), [options, query, filtering]);
@@ -43,11 +40,13 @@ export function TimeZoneCombobox({
     setQuery(value ? timeZoneLabel(value) : '');
   }, [value]);
 
-  // The active option stays in view as the arrow keys move it.
+  // The active option stays in view as the arrow keys move it: the list scrolls, never the page around it.
   useEffect(() => {
-    if (!open) return;
-    const element = listRef.current?.children.item(activeIndex);
-    element?.scrollIntoView?.({ block: 'nearest' });
+    const list = listRef.current;
+    const element = list?.children.item(activeIndex) as HTMLElement | null | undefined;
+    if (!open || !list || !element) return;
+    if (element.offsetTop < list.scrollTop) list.scrollTop = element.offsetTop;
+    else if (element.offsetTop + element.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = element.offsetTop + element.offsetHeight - list.clientHeight;
   });
 
   function openAt(index: number) {
@@ -70,11 +69,11 @@ export function TimeZoneCombobox({
     const last = matches.length - 1;
     if (event.key === 'ArrowDown') {
       event.preventDefault();
-      if (!open) openAt(Math.max(matches.findIndex((option) => option.zone === value), 0));
+      if (!open) openAt(filtering || !value ? 0 : Math.max(zones.indexOf(value), 0));
       else setActive(Math.min(activeIndex + 1, last));
     } else if (event.key === 'ArrowUp') {
       event.preventDefault();
-      if (!open) openAt(Math.max(matches.findIndex((option) => option.zone === value), 0));
+      if (!open) openAt(filtering || !value ? 0 : Math.max(zones.indexOf(value), 0));
       else setActive(Math.max(activeIndex - 1, 0));
     } else if (event.key === 'Home' && open) {
       event.preventDefault();
@@ -123,7 +122,7 @@ export function TimeZoneCombobox({
       />
       {open ? (
         <div className="absolute z-20 mt-1 w-full overflow-hidden rounded-lg border border-slate-600 bg-slate-900 shadow-xl">
-          <ul ref={listRef} id={listId} role="listbox" aria-label={label} className="max-h-64 overflow-y-auto py-1">
+          <ul ref={listRef} id={listId} role="listbox" aria-label={label} className="relative max-h-64 overflow-y-auto py-1">
             {matches.map((option, index) => (
               <li
                 key={option.zone}
