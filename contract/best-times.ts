@@ -3,7 +3,8 @@
 // time zone. Shared by the server and the web app; the sentences are here so every screen says the same.
 import { z } from 'zod';
 import { formatRatio } from './benchmark.ts';
-import { timeZone, WEEKDAY_NAMES } from './reports.ts';
+import { WEEKDAY_NAMES } from './reports.ts';
+import { timeZone } from './time-zones.ts';
 
 /** A connection needs this many posts with a ratio before any cell is shown. */
 export const BEST_TIMES_MIN_POSTS = 30;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, user } from './auth.ts';
 import type { PlatformName } from './platforms.ts';
 import { displayCurrency } from './income.ts';
-import { timeZone } from './reports.ts';
+import { timeZone } from './time-zones.ts';
 
 const personName = z.string({ error: 'Names must be text' }).trim().max(100, 'Names must be at most 100 characters');
 

@@ -77,6 +77,11 @@ test.describe('accounts', () => {
     await signInThroughUi(page, server, account);
     // Signed in, the checkout: the subscription belongs to this account.
     await startTrialFromBilling(page);
+    // The welcome came with the confirmation, and the trial's own mail says when it ends and how not to be charged.
+    expect((await waitForMail(smtp, account.email, 'Welcome to Analytics Hub')).text).toContain(`${server.baseUrl}/platforms`);
+    const trialMail = await waitForMail(smtp, account.email, 'Your 7-day trial has started');
+    expect(trialMail.text).toMatch(/It ends on \w+day, \w+ \d{1,2}, \d{4} at /);
+    expect(trialMail.text).toContain('Cancel Subscription');
     expect(problems).toEqual([]);
   });
 
@@ -112,7 +117,8 @@ test.describe('accounts', () => {
       await page.goto(`${sandboxServer.baseUrl}/sandbox/mail`);
       await expect(page.getByText(`To ${account.email}`, { exact: false })).toBeVisible({ timeout: 1_000 });
     }).toPass({ timeout: 15_000 });
-    const message = page.locator('article').filter({ hasText: account.email });
+    // The mailbox keeps every mail: the confirmation is the one to this address with its subject.
+    const message = page.locator('article').filter({ hasText: account.email }).filter({ has: page.getByRole('heading', { name: 'Confirm your email for Analytics Hub' }) });
     await message.getByRole('link', { name: /confirm-email/ }).click();
     await expect(page.getByText('Email Confirmed Successfully!')).toBeVisible();
     expect(sandboxServer.output()).toContain('sandbox mailbox received a message');

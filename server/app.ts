@@ -61,6 +61,7 @@ import { incomeRoutes } from './modules/income/income.routes.ts';
 import { createIncomeService } from './modules/income/income.service.ts';
 import { HEALTH_PATHS, healthRoutes } from './modules/health/health.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
+import { createOnceMailer } from './modules/mail/sent-mails.ts';
 import { createPlatformsRepository } from './modules/platforms/platforms.repository.ts';
 import { platformsRoutes } from './modules/platforms/platforms.routes.ts';
 import { createPlatformsService, type PlatformsService } from './modules/platforms/platforms.service.ts';
@@ -214,6 +215,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   const accountsRepository = createAccountsRepository(db);
   const authResponseFloor = createResponseFloor(config.authResponseFloorMs);
   // Sign-up, sign-in and password reset share the accounts' store, mail budgets and response-time floor.
+  // Mails sent once per user and occasion (welcome, trial started), whatever repeats the occasion.
+  const onceMailer = createOnceMailer({ db, mailer, clock, logger: app.log });
   const accountFlows = { repository: accountsRepository, rateLimiter, mailer, clock, publicUrl: config.publicUrl, logger: app.log, responseFloor: authResponseFloor };
   const billing = createBillingService({
     repository: createBillingRepository(db),
@@ -227,12 +230,14 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
       sandbox: config.sandbox && !config.isStripeConfigured,
     },
     logger: app.log,
+    onceMailer,
   });
   const accounts = createAccountsService({
     ...accountFlows,
     registerLimitPerIp: config.registerLimitPerIpPerHour,
     // A checkout paid before sign-up (a payment link) joins the account whose address it was paid with.
     onEmailConfirmed: (user) => billing.adoptCheckoutsByEmail(user.email),
+    onceMailer,
   });
   const passwordReset = createPasswordResetService(accountFlows);
   const apiTokens = createApiTokensService({ repository: createApiTokensRepository(db), rateLimiter, clock, logger: app.log, rateLimit: config.apiTokenRateLimit });
@@ -407,6 +412,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     platforms,
     publicUrl: config.publicUrl,
     logger: app.log,
+    // One time zone per account: the reports' next send follows it.
+    onTimeZoneChanged: reports.timeZoneChanged,
   });
   settingsRoutes(app, { settings, sessions: accounts, requireUser });
   apiTokensRoutes(app, { apiTokens, requireUser });

@@ -2,7 +2,7 @@
 // the sandbox mailbox), plus helpers to create users and check accessibility.
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
-import { confirmationLink, type CapturedMail, startSmtpCapture } from '../../server/test/smtp-capture.ts';
+import { CONFIRMATION_SUBJECT, confirmationLink, type CapturedMail, startSmtpCapture } from '../../server/test/smtp-capture.ts';
 import { type RunningServer, startServerProcess } from './server-process.ts';
 
 type SmtpCapture = Awaited<ReturnType<typeof startSmtpCapture>>;
@@ -51,8 +51,12 @@ export const test = base.extend<object, WorkerFixtures>({
 
 export { expect };
 
-export async function waitForMail(smtp: SmtpCapture, email: string): Promise<CapturedMail> {
-  return smtp.waitFor((mail) => mail.to.includes(email));
+/**
+ * The mail to `email` with this subject (the sign-up confirmation unless told): the welcome and the trial mails go to
+ * the same address, so a journey names the mail it means.
+ */
+export async function waitForMail(smtp: SmtpCapture, email: string, subject = CONFIRMATION_SUBJECT): Promise<CapturedMail> {
+  return smtp.waitFor((mail) => mail.to.includes(email) && mail.subject === subject);
 }
 
 export { confirmationLink };

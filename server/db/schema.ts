@@ -12,3 +12,4 @@ export * from './schema/notifications.ts';
 export * from './schema/api-tokens.ts';
 export * from './schema/patreon.ts';
 export * from './schema/exchange-rates.ts';
+export * from './schema/mail.ts';

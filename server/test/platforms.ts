@@ -24,6 +24,8 @@ export async function signUpWithAccess(server: TestServer): Promise<Account> {
   await sandboxOf(server).flushWebhooks();
   const status = await server.request('GET', '/api/stripe/subscription-status', { token: account.token });
   if (!status.body.hasValidAccess) throw new Error('the test user did not get access');
+  // The trial-started mail goes out in the background: delivered before a test counts (or refuses) mails.
+  await server.mailer.idle();
   return account;
 }
 

@@ -69,6 +69,17 @@ export async function startSmtpCapture() {
   };
 }
 
+/** The sign-up confirmation mail (the welcome and the trial mails follow it to the same address). */
+export const CONFIRMATION_SUBJECT = 'Confirm your email for Analytics Hub';
+
+/** True for the sign-up confirmation mail to `email` (the address as given, in any case). */
+export function isConfirmationMailTo(mail: CapturedMail, email: string): boolean {
+  return mail.subject === CONFIRMATION_SUBJECT && mail.to.toLowerCase().includes(email.toLowerCase());
+}
+
+/** An emailed report ("Your daily Analytics Hub report: ..."), not an account or billing mail to the same address. */
+export const isReportMail = (mail: CapturedMail) => / Analytics Hub report: /.test(mail.subject);
+
 /** The confirmation link's userId and token, as the web app would read them from the URL. */
 export function confirmationLink(mail: CapturedMail): string {
   const link = /https?:\/\/\S+\/confirm-email\?\S+/.exec(mail.text)?.[0];

@@ -13,7 +13,8 @@ import { buildApp } from '../app.ts';
 import { loadConfig, withPlatformSandbox, withStripeSandbox } from '../config.ts';
 import { createManualClock } from './manual-clock.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
-import { confirmationLinkParams, startSmtpCapture } from './smtp-capture.ts';
+import { confirmationLinkParams, isConfirmationMailTo, startSmtpCapture } from './smtp-capture.ts';
+import { WELCOME_SUBJECT } from '../modules/accounts/emails.ts';
 
 // A *.localhost name is loopback (RFC 6761), so the sandbox may run, yet it is not the localhost the platform
 // sandbox accepts for any port: the exact redirect URIs are still checked.
@@ -167,9 +168,11 @@ export async function startTestServer(options: TestServerOptions = {}) {
     const registered = await request('POST', '/api/auth/register', { body: { username, email, password } });
     if (registered.status !== 201) throw new Error(`sign-up failed: ${registered.status} ${JSON.stringify(registered.body)}`);
     if (overrides.confirm === false) return { username, email, password, user: registered.body.user, token: undefined as string | undefined };
-    const mail = await smtp.waitFor((message) => message.to.includes(email));
+    const mail = await smtp.waitFor((message) => isConfirmationMailTo(message, email));
     const confirmed = await request('POST', '/api/auth/confirm-email', { body: confirmationLinkParams(mail) });
     if (confirmed.status !== 200) throw new Error(`confirmation failed: ${confirmed.status}`);
+    // The welcome goes out in the background: waited for here, so it never lands among a test's "mails since".
+    await smtp.waitFor((message) => message.to.includes(email) && message.subject === WELCOME_SUBJECT);
     const login = await request('POST', '/api/auth/login', { body: { username, password } });
     if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
     return { username, email, password, user: login.body.user, token: login.body.token as string | undefined };

@@ -12,7 +12,10 @@ export const users = pgTable(
     lastName: text('last_name').notNull().default(''),
     emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    /** IANA zone the user chose for weekday and hour figures (best time to post); null: the browser's zone. */
+    /**
+     * The account's one time zone (current IANA name): emailed reports, best time to post and dates in mails are read
+     * in it. Null until chosen: best times use the browser's zone, reports and mails UTC.
+     */
     timeZone: text('time_zone'),
     /** ISO 4217 code the income view shows amounts in (converted only with a dated rate beside them). */
     displayCurrency: text('display_currency').notNull().default('USD'),

@@ -3,8 +3,9 @@ import type { ReportFrequency } from '#contract/reports.ts';
 import { users } from './accounts.ts';
 
 /**
- * When a user wants the emailed report: never, daily or weekly (on `weekday`), at `hour` o'clock in `time_zone`
- * (an IANA name). `next_run_at` is that local time as an instant, recomputed after every run and every change, so
+ * When a user wants the emailed report: never, daily or weekly (on `weekday`), at `hour` o'clock in the account's
+ * time zone (users.time_zone; UTC while it has none: migration 0025 merged the reports' own zone into it).
+ * `next_run_at` is that local time as an instant, recomputed after every run and every change (the zone's too), so
  * the scheduler finds due users with one indexed range query instead of evaluating every time zone each minute.
  */
 export const reportPreferences = pgTable(
@@ -18,7 +19,6 @@ export const reportPreferences = pgTable(
     /** ISO weekday, 1 = Monday … 7 = Sunday; only read for weekly reports. */
     weekday: integer('weekday').notNull().default(1),
     hour: integer('hour').notNull().default(8),
-    timeZone: text('time_zone').notNull().default('UTC'),
     /** Null while reports are off. */
     nextRunAt: timestamp('next_run_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),

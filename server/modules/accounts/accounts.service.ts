@@ -10,10 +10,11 @@ import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { ResponseFloor } from '../../lib/response-floor.ts';
 import { digestsEqual, randomToken, sha256 } from '../../lib/secure-random.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { OnceMailer } from '../mail/sent-mails.ts';
 import { type AccountsRepository, type SessionContext, sessionContextOf, type UserRow } from './accounts.repository.ts';
 import { deviceName } from './device-name.ts';
 import { spendAddressMail, spendMailBudgets, tooManyRequests } from './mail-budget.ts';
-import { confirmationEmail, signUpAttemptEmail } from './emails.ts';
+import { confirmationEmail, signUpAttemptEmail, welcomeEmail } from './emails.ts';
 import { hashPassword, isCommonPassword, verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 
 const HOUR = 3_600_000;
@@ -52,6 +53,8 @@ export interface AccountsServiceDeps {
   responseFloor: ResponseFloor;
   /** An address was confirmed: billing joins checkouts paid with it before the account existed (server/app.ts). */
   onEmailConfirmed?: (user: { id: number; email: string }) => Promise<void>;
+  /** The welcome mail goes out once per account, on its first confirmation (server/modules/mail/sent-mails.ts). */
+  onceMailer: OnceMailer;
 }
 
 export function createAccountsService({
@@ -64,6 +67,7 @@ export function createAccountsService({
   registerLimitPerIp = REGISTER_LIMIT_PER_IP.limit,
   responseFloor,
   onEmailConfirmed,
+  onceMailer,
 }: AccountsServiceDeps) {
   const loginThrottle = rateLimiter.failureThrottle(LOGIN_LIMITS.perAccount);
 
@@ -164,6 +168,11 @@ export function createAccountsService({
     }
     if (!user.emailConfirmedAt) await repository.markEmailConfirmed(user.id, clock.now());
     logger.info({ event: 'email.confirmed', userId }, 'email confirmed');
+    // Once per account, whichever of its links is opened and however often; an address changed later in Settings is
+    // confirmed there and gets no second welcome.
+    await onceMailer.sendOnce({ userId: user.id, kind: 'welcome' }, () =>
+      welcomeEmail({ to: user.email, name: user.firstName, platformsUrl: `${publicUrl}/platforms`, billingUrl: `${publicUrl}/billing` }),
+    );
     await onEmailConfirmed?.({ id: user.id, email: user.email });
     return { message: 'Your email is confirmed. You can sign in now.' };
   }

@@ -1,3 +1,4 @@
+import { PLAN } from '#contract/billing.ts';
 import type { OutgoingMail } from '../mail/mailer.ts';
 import { escapeHtml, mailDocument, mailGreeting } from '../../lib/html.ts';
 
@@ -90,5 +91,28 @@ export function passwordResetDoneEmail({ to, name }: { to: string; name: string 
     subject: 'Your Analytics Hub password was reset',
     text: [greeting, '', what, '', advice, '', '— Analytics Hub'].join('\n'),
     html: mailDocument([`<p>${escapeHtml(greeting)}</p>`, `<p>${escapeHtml(what)}</p>`, `<p style="color:#94a3b8">${escapeHtml(advice)}</p>`]),
+  };
+}
+
+export const WELCOME_SUBJECT = 'Welcome to Analytics Hub';
+
+/** Sent once, when an account's address is first confirmed: what to do first. */
+export function welcomeEmail({ to, name, platformsUrl, billingUrl }: { to: string; name: string; platformsUrl: string; billingUrl: string }): OutgoingMail {
+  const greeting = mailGreeting(name);
+  const ready = 'Your email is confirmed and your Analytics Hub account is ready. Two things to do first:';
+  const connect = 'Connect a platform: YouTube, Instagram, TikTok, Twitter (X), LinkedIn or Patreon. Your numbers appear after its first sync.';
+  const trial = `The Pro plan is $${(PLAN.priceCents / 100).toFixed(0)} a month with a ${PLAN.trialDays}-day free trial; cancel before the trial ends and you pay nothing. Start it, or see where it stands, on Billing.`;
+  return {
+    to,
+    subject: WELCOME_SUBJECT,
+    text: [greeting, '', ready, '', `1. ${connect}`, `   ${platformsUrl}`, '', `2. ${trial}`, `   ${billingUrl}`, '', '— Analytics Hub'].join('\n'),
+    html: mailDocument([
+      `<p>${escapeHtml(greeting)}</p>`,
+      `<p>${escapeHtml(ready)}</p>`,
+      `<p>1. ${escapeHtml(connect)}</p>`,
+      `<p><a href="${escapeHtml(platformsUrl)}" style="display:inline-block;background:#6366f1;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none">Connect a platform</a></p>`,
+      `<p>2. ${escapeHtml(trial)} <a href="${escapeHtml(billingUrl)}" style="color:#a5b4fc">${escapeHtml(billingUrl)}</a></p>`,
+      `<p style="font-size:13px;color:#94a3b8">Or open this link to connect a platform: ${escapeHtml(platformsUrl)}</p>`,
+    ]),
   };
 }

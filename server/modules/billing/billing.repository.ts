@@ -49,6 +49,12 @@ function billingQueries(db: Database) {
       return row?.id;
     },
 
+    /** Who a billing mail goes to, with the time zone its dates are written in. */
+    async recipient(userId: number): Promise<{ email: string; firstName: string; timeZone: string | null } | undefined> {
+      const [row] = await db.select({ email: users.email, firstName: users.firstName, timeZone: users.timeZone }).from(users).where(eq(users.id, userId));
+      return row;
+    },
+
     async isEventProcessed(eventId: string): Promise<boolean> {
       const [row] = await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, eventId));
       return row !== undefined;

@@ -7,6 +7,8 @@ import { type CreateCheckoutSessionRequest, type Invoice, type PaymentMethod, PL
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { UserRow } from '../accounts/accounts.repository.ts';
+import type { OnceMailer } from '../mail/sent-mails.ts';
+import { trialStartedEmail } from './billing-emails.ts';
 import type { BillingQueries, BillingRepository } from './billing.repository.ts';
 import {
   describeSubscription,
@@ -77,11 +79,19 @@ export interface BillingServiceDeps {
   clock: Clock;
   config: BillingConfig;
   logger: FastifyBaseLogger;
+  /** The trial-started mail goes out once per subscription (server/modules/mail/sent-mails.ts). */
+  onceMailer?: OnceMailer;
 }
 
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? undefined));
 
-export function createBillingService({ repository, stripe, clock, config, logger }: BillingServiceDeps) {
+/**
+ * A trial seen starting: a trialing subscription whose trial began this recently. Older ones (running when this mail
+ * was introduced, or seen first days later) get no "has started" mail.
+ */
+const TRIAL_ANNOUNCE_WINDOW_MS = 48 * 3_600_000;
+
+export function createBillingService({ repository, stripe, clock, config, logger, onceMailer }: BillingServiceDeps) {
   const publicOrigin = new URL(config.publicUrl).origin;
 
   function requireStripe(): Stripe {
@@ -129,23 +139,53 @@ export function createBillingService({ repository, stripe, clock, config, logger
    * Answers the user the customer belongs to, if any.
    */
   async function syncStripeCustomer(customerId: string, event?: Pick<Stripe.Event, 'id' | 'type' | 'created'>): Promise<number | undefined> {
-    return repository.withCustomerLock(customerId, async (locked) => {
+    const synced = await repository.withCustomerLock(customerId, async (locked) => {
       if (event && (await locked.isEventProcessed(event.id))) {
         logger.info({ event: 'stripe.event_duplicate', eventId: event.id, type: event.type }, 'Stripe event already processed');
         return undefined;
       }
       const userId = await userOfCustomer(locked, customerId);
+      let seen: Stripe.Subscription[] = [];
       if (userId !== undefined) {
         const list = await callStripe('subscriptions.list', (client) =>
           client.subscriptions.list({ customer: customerId, status: 'all', limit: SUBSCRIPTION_LIST_LIMIT }),
         );
+        seen = list.data;
         const fields = storedFields(mostRelevantSubscription(list.data));
         await locked.upsertSubscription({ userId, stripeCustomerId: customerId, ...fields, trialUsed: trialWasUsed(list.data), syncedAt: clock.now() });
         logger.info({ event: 'billing.synced', userId, status: fields.status, eventId: event?.id, eventType: event?.type }, 'subscription synced from Stripe');
       }
       if (event) await locked.recordEvent({ id: event.id, type: event.type, createdAt: new Date(event.created * 1000), processedAt: clock.now() });
-      return userId;
+      return { userId, seen };
     });
+    if (!synced?.userId) return synced?.userId;
+    // After the transaction (no lock held while mail is written); the claim in sent_mails makes it once.
+    await announceTrials(synced.userId, synced.seen);
+    return synced.userId;
+  }
+
+  /**
+   * "Your 7-day trial has started", once per subscription: usually on customer.subscription.created, but whichever
+   * sync first sees the trial (a checkout's return, a payment link adopted on confirmation) sends it, and every later
+   * one (Stripe's retries, other processes) finds the claim. Best effort: a mail that fails never fails the sync.
+   */
+  async function announceTrials(userId: number, seen: readonly Stripe.Subscription[]) {
+    if (!onceMailer) return;
+    const now = clock.now().getTime();
+    for (const subscription of seen) {
+      if (subscription.status !== 'trialing' || !subscription.trial_end || !subscription.trial_start) continue;
+      if (subscription.trial_end * 1000 <= now || now - subscription.trial_start * 1000 > TRIAL_ANNOUNCE_WINDOW_MS) continue;
+      const trialEnd = new Date(subscription.trial_end * 1000);
+      const cardOnFile = subscription.default_payment_method !== null || subscription.trial_settings?.end_behavior.missing_payment_method !== 'cancel';
+      try {
+        await onceMailer.sendOnce({ userId, kind: 'trial_started', ref: subscription.id }, async () => {
+          const recipient = await repository.recipient(userId);
+          return recipient && trialStartedEmail({ to: recipient.email, name: recipient.firstName, trialEnd, timeZone: recipient.timeZone, cardOnFile, billingUrl: `${config.publicUrl}/billing` });
+        });
+      } catch (error) {
+        logger.error({ event: 'billing.trial_mail_failed', userId, err: error }, 'the trial-started mail could not be sent');
+      }
+    }
   }
 
   /**

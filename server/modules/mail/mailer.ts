@@ -14,8 +14,11 @@ export interface OutgoingMail {
 
 export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
-  /** Sends without making the caller wait; failures are logged (the user can ask again). */
-  sendInBackground(mail: OutgoingMail): void;
+  /**
+   * Sends without making the caller wait; failures are logged (the user can ask again), and handed to `onFailure`
+   * when given (a once-only mail gives its claim back).
+   */
+  sendInBackground(mail: OutgoingMail, onFailure?: (error: unknown) => Promise<void>): void;
   /** Resolves when background sends started so far have finished. */
   idle(): Promise<void>;
   close(): void;
@@ -39,11 +42,12 @@ export function createMailer({ smtpUrl, from, logger }: { smtpUrl: string; from:
 
   return {
     send,
-    sendInBackground(mail) {
+    sendInBackground(mail, onFailure) {
       const delivery = send(mail)
-        .catch((error: unknown) => {
+        .catch(async (error: unknown) => {
           // Never log the body: it may carry a confirmation link.
           logger.error({ err: error, subject: mail.subject }, 'mail delivery failed');
+          await onFailure?.(error).catch((failure: unknown) => logger.error({ err: failure, subject: mail.subject }, 'a failed mail could not be recorded'));
         })
         .finally(() => pending.delete(delivery));
       pending.add(delivery);

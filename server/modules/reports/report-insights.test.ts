@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { youtubeInsights } from '../../db/schema.ts';
 import { type Account, signUpWithAccess } from '../../test/platforms.ts';
-import type { CapturedMail } from '../../test/smtp-capture.ts';
+import { type CapturedMail, isReportMail } from '../../test/smtp-capture.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import { seedYoutubeChannel } from '../../test/youtube-factory.ts';
 
@@ -96,7 +96,7 @@ describe('insights in report emails', () => {
     server.clock.set(SENT_AT);
     const seen = server.smtp.messages.length;
     expect((await server.reports.runDue()).sent).toBe(2);
-    mails = server.smtp.messages.slice(seen);
+    mails = server.smtp.messages.slice(seen).filter((mail) => isReportMail(mail));
   });
 
   const mailOf = (account: Account) => {
@@ -168,7 +168,7 @@ describe('insights in a report sent late', () => {
     server.clock.set(at('2026-11-05T09:10:00Z'));
     const seen = server.smtp.messages.length;
     expect(await server.reports.runDue()).toMatchObject({ sent: 1, failed: 0 });
-    const mails = server.smtp.messages.slice(seen).filter((message) => message.to.includes(dave.email));
+    const mails = server.smtp.messages.slice(seen).filter((message) => message.to.includes(dave.email) && isReportMail(message));
     expect(mails).toHaveLength(1);
     expect(textInsights(mails[0]!)).toEqual(['- Early in the period: Due-time window: in.']);
   });

@@ -1,28 +1,44 @@
-import { and, asc, eq, lt, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, lt, lte, ne, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.ts';
 import { reportDeliveries, reportPreferences, reportUnsubscribeTokens, users } from '../../db/schema.ts';
 
-export type ReportPreferencesRow = typeof reportPreferences.$inferSelect;
+export type ReportPreferencesValues = typeof reportPreferences.$inferSelect;
+/** The preferences with the account's time zone they are read in (UTC while the account has none). */
+export type ReportPreferencesRow = ReportPreferencesValues & { timeZone: string };
 export type ReportDeliveryRow = typeof reportDeliveries.$inferSelect;
+
+/** The preferences' columns and the account's zone: reports have no zone of their own (migration 0025). */
+const withAccountZone = { ...getTableColumns(reportPreferences), timeZone: sql<string>`coalesce(${users.timeZone}, 'UTC')`.as('time_zone') };
 
 export function createReportsRepository(db: Database) {
   return {
     async preferences(userId: number): Promise<ReportPreferencesRow | undefined> {
-      const [row] = await db.select().from(reportPreferences).where(eq(reportPreferences.userId, userId));
+      const [row] = await db.select(withAccountZone).from(reportPreferences).innerJoin(users, eq(users.id, reportPreferences.userId)).where(eq(reportPreferences.userId, userId));
       return row;
     },
 
-    async savePreferences(values: ReportPreferencesRow): Promise<ReportPreferencesRow> {
+    /** The account's time zone, null while none is chosen. */
+    async accountTimeZone(userId: number): Promise<string | null> {
+      const [row] = await db.select({ timeZone: users.timeZone }).from(users).where(eq(users.id, userId));
+      return row?.timeZone ?? null;
+    },
+
+    /** Sets the account's one time zone (a report preferences request that names a zone). */
+    async setAccountTimeZone(userId: number, timeZone: string) {
+      await db.update(users).set({ timeZone }).where(eq(users.id, userId));
+    },
+
+    async savePreferences(values: ReportPreferencesValues) {
       const { userId, ...rest } = values;
-      const [row] = await db.insert(reportPreferences).values(values).onConflictDoUpdate({ target: reportPreferences.userId, set: rest }).returning();
-      return row!;
+      await db.insert(reportPreferences).values(values).onConflictDoUpdate({ target: reportPreferences.userId, set: rest });
     },
 
     /** Users whose next report time has come, oldest first (the next_run_at index). */
     duePreferences(now: Date, limit: number): Promise<ReportPreferencesRow[]> {
       return db
-        .select()
+        .select(withAccountZone)
         .from(reportPreferences)
+        .innerJoin(users, eq(users.id, reportPreferences.userId))
         .where(and(ne(reportPreferences.frequency, 'off'), lte(reportPreferences.nextRunAt, now)))
         .orderBy(asc(reportPreferences.nextRunAt))
         .limit(limit);

@@ -8,6 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { platformDisplayName } from '#contract/platforms.ts';
 import type { ReportPreferences, ReportPreferencesRequest } from '#contract/reports.ts';
+import { canonicalTimeZone } from '#contract/time-zones.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/secure-random.ts';
@@ -16,7 +17,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import { addDays } from '../../lib/dates.ts';
 import { type KeyNumbers, type ReportData, reportEmail } from './report-email.ts';
 import { latestReportAt, nextReportAt, periodOfKey, type ReportPeriod, reportPeriod, zonedTime } from './report-schedule.ts';
-import type { ReportPreferencesRow, ReportsRepository } from './reports.repository.ts';
+import type { ReportPreferencesRow, ReportPreferencesValues, ReportsRepository } from './reports.repository.ts';
 
 const HOUR = 3_600_000;
 /** A report whose time passed longer ago than this (the servers were down) is skipped, not sent late. */
@@ -28,6 +29,9 @@ const UNSUBSCRIBE_TOKEN_TTL_MS = 365 * 24 * HOUR;
 const TOP_CONTENT = 5;
 const INSIGHTS = 4;
 const DEFAULTS = { frequency: 'off', weekday: 1, hour: 8, timeZone: 'UTC' } as const;
+
+/** The row as stored: the zone is the account's, not a column of the preferences. */
+const withoutZone = ({ timeZone: _zone, ...stored }: ReportPreferencesRow): ReportPreferencesValues => stored;
 
 /** The PDF attached to each report; supplied by the exports module. */
 export type ReportAttachment = (input: { userId: number; period: ReportPeriod }) => Promise<{ filename: string; content: Buffer; contentType: string }>;
@@ -59,22 +63,38 @@ export interface ScanResult {
 }
 
 export function createReportsService({ repository, analytics, mailer, clock, hasPremiumAccess, publicUrl, logger, attachment }: ReportsServiceDeps) {
-  function toResponse(row: ReportPreferencesRow | undefined): ReportPreferences {
-    if (!row) return { ...DEFAULTS, nextReportAt: null, saved: false };
+  function toResponse(row: ReportPreferencesRow | undefined, accountZone: string | null): ReportPreferences {
+    if (!row) return { ...DEFAULTS, timeZone: canonicalTimeZone(accountZone ?? DEFAULTS.timeZone) ?? DEFAULTS.timeZone, nextReportAt: null, saved: false };
     return {
       frequency: row.frequency,
       weekday: row.weekday,
       hour: row.hour,
-      timeZone: row.timeZone,
+      timeZone: canonicalTimeZone(row.timeZone) ?? row.timeZone,
       nextReportAt: row.frequency === 'off' ? null : (row.nextRunAt?.toISOString() ?? null),
       saved: true,
     };
   }
 
+  async function preferences(userId: number) {
+    return toResponse(await repository.preferences(userId), await repository.accountTimeZone(userId));
+  }
+
+  /** Saves when reports go out; a zone in the request is the account's one zone (it moves best times too). */
   async function savePreferences(userId: number, input: ReportPreferencesRequest) {
     const now = clock.now();
-    const row = await repository.savePreferences({ userId, ...input, nextRunAt: nextReportAt(input, now), updatedAt: now });
-    return toResponse(row);
+    const { timeZone: requestedZone, ...schedule } = input;
+    if (requestedZone !== undefined) await repository.setAccountTimeZone(userId, requestedZone);
+    const timeZone = requestedZone ?? (await repository.accountTimeZone(userId)) ?? DEFAULTS.timeZone;
+    await repository.savePreferences({ userId, ...schedule, nextRunAt: nextReportAt({ ...schedule, timeZone }, now), updatedAt: now });
+    return preferences(userId);
+  }
+
+  /** The account's time zone changed (Settings): the next report moves to the hour in the new zone. */
+  async function timeZoneChanged(userId: number) {
+    const row = await repository.preferences(userId);
+    if (!row || row.frequency === 'off') return;
+    const now = clock.now();
+    await repository.savePreferences({ ...withoutZone(row), nextRunAt: nextReportAt(row, now), updatedAt: now });
   }
 
   async function keyNumbers(userId: number, startDate: string, endDate: string): Promise<KeyNumbers & { connections: number }> {
@@ -241,8 +261,9 @@ export function createReportsService({ repository, analytics, mailer, clock, has
   }
 
   return {
-    preferences: async (userId: number) => toResponse(await repository.preferences(userId)),
+    preferences,
     savePreferences,
+    timeZoneChanged,
     runDue,
     unsubscribe,
     unsubscribeLinks,

@@ -10,6 +10,7 @@ import {
   type DeleteAccountResponse,
   type UpdateProfileFields,
 } from '#contract/settings.ts';
+import { canonicalTimeZone } from '#contract/time-zones.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
@@ -46,9 +47,11 @@ export interface SettingsServiceDeps {
   platforms: Pick<PlatformsService, 'listConnections' | 'disconnect'>;
   publicUrl: string;
   logger: FastifyBaseLogger;
+  /** The account's one time zone changed: reports move their next send to the hour in it (server/app.ts). */
+  onTimeZoneChanged?: (userId: number) => Promise<void>;
 }
 
-export function createSettingsService({ repository, rateLimiter, mailer, clock, billing, enqueueCustomerRelease, platforms, publicUrl, logger }: SettingsServiceDeps) {
+export function createSettingsService({ repository, rateLimiter, mailer, clock, billing, enqueueCustomerRelease, platforms, publicUrl, logger, onTimeZoneChanged }: SettingsServiceDeps) {
   // Wrong current passwords are throttled per account like sign-in failures, so these calls are no guessing oracle.
   const passwordThrottle = rateLimiter.failureThrottle(LOGIN_LIMITS.perAccount);
 
@@ -73,7 +76,9 @@ export function createSettingsService({ repository, rateLimiter, mailer, clock, 
   async function accountSettings(user: UserRow) {
     const pending = await repository.findPendingEmailChange(user.id);
     const live = pending && pending.expiresAt > clock.now() ? pending : undefined;
-    return { user: toPublicUser(user), pendingEmail: live?.newEmail ?? null, timeZone: user.timeZone, displayCurrency: user.displayCurrency };
+    // A zone stored before names were kept current (Asia/Calcutta) is answered by its current name.
+    const timeZone = user.timeZone === null ? null : (canonicalTimeZone(user.timeZone) ?? user.timeZone);
+    return { user: toPublicUser(user), pendingEmail: live?.newEmail ?? null, timeZone, displayCurrency: user.displayCurrency };
   }
 
   async function updateProfile(user: UserRow, input: UpdateProfileFields) {
@@ -81,6 +86,7 @@ export function createSettingsService({ repository, rateLimiter, mailer, clock, 
     const fields = Object.fromEntries(Object.entries({ firstName, lastName, timeZone, displayCurrency }).filter(([, value]) => value !== undefined));
     const row = await repository.updateProfile(user.id, fields);
     if (!row) throw new AppError('not_found', 'This account no longer exists.');
+    if (timeZone !== undefined) await onTimeZoneChanged?.(user.id);
     const saved = [
       ...(firstName !== undefined || lastName !== undefined ? ['name'] : []),
       ...(timeZone !== undefined ? ['time zone'] : []),

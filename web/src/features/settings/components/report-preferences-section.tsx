@@ -9,7 +9,8 @@ import { ApiError } from '../../../lib/api-client';
 import { UPGRADE_ROUTE } from '../../../lib/routes';
 import { reportPreferencesQueryKey, reportPreferencesQueryOptions } from '../api/get-report-preferences';
 import { saveReportPreferencesMutationOptions } from '../api/save-report-preferences';
-import { browserTimeZone, timeZoneOptions } from '../../../lib/time-zone';
+import { browserTimeZone, timeZoneLabel } from '../../../lib/time-zone';
+import { accountSettingsQueryKey } from '../api/get-account-settings';
 import { describeSchedule, formatNextReport, hourLabel, initialReportForm, type ReportForm } from '../utils/report-preferences';
 import { FormFeedback } from './form-feedback';
 
@@ -17,7 +18,8 @@ const selectClasses = 'mt-1.5 block w-full rounded-lg border border-slate-600 bg
 const FREQUENCY_LABELS: Record<ReportFrequency, string> = { off: 'Off', daily: 'Daily', weekly: 'Weekly' };
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 
-export function ReportPreferencesSection() {
+/** `accountTimeZone`: the account's one zone the hour is read in; null while none is chosen. */
+export function ReportPreferencesSection({ accountTimeZone }: { accountTimeZone: string | null }) {
   const preferences = useQuery(reportPreferencesQueryOptions());
 
   let body;
@@ -48,20 +50,24 @@ export function ReportPreferencesSection() {
     );
   } else {
     // The form keeps what the user chose; the line under it shows what the server stored.
-    body = <ReportPreferencesForm saved={preferences.data} />;
+    body = <ReportPreferencesForm saved={preferences.data} accountTimeZone={accountTimeZone} />;
   }
 
   return <Card title="Email reports">{body}</Card>;
 }
 
-function ReportPreferencesForm({ saved }: { saved: ReportPreferences }) {
+function ReportPreferencesForm({ saved, accountTimeZone }: { saved: ReportPreferences; accountTimeZone: string | null }) {
   const id = useId();
   const queryClient = useQueryClient();
-  const [form, setForm] = useState<ReportForm>(() => initialReportForm(saved, browserTimeZone()));
-  const [zones] = useState(() => timeZoneOptions(form.timeZone, saved.timeZone));
+  const [form, setForm] = useState<ReportForm>(() => initialReportForm(saved));
+  const browserZone = browserTimeZone();
   const save = useMutation({
     ...saveReportPreferencesMutationOptions(),
-    onSuccess: (data) => queryClient.setQueryData(reportPreferencesQueryKey, data),
+    onSuccess: async (data) => {
+      queryClient.setQueryData(reportPreferencesQueryKey, data);
+      // A first save without an account zone set the browser's as the account's.
+      if (accountTimeZone === null) await queryClient.invalidateQueries({ queryKey: accountSettingsQueryKey });
+    },
   });
   const update = (patch: Partial<ReportForm>) => setForm((current) => ({ ...current, ...patch }));
   const off = form.frequency === 'off';
@@ -71,7 +77,8 @@ function ReportPreferencesForm({ saved }: { saved: ReportPreferences }) {
       aria-label="Email reports"
       onSubmit={(event) => {
         event.preventDefault();
-        save.mutate(form);
+        // Without an account zone, reports would go out in UTC: the browser's zone becomes the account's.
+        save.mutate(accountTimeZone === null ? { ...form, timeZone: browserZone } : form);
       }}
     >
       <p className="text-sm text-slate-300">
@@ -125,19 +132,12 @@ function ReportPreferencesForm({ saved }: { saved: ReportPreferences }) {
             ))}
           </select>
         </div>
-        <div>
-          <label htmlFor={`${id}-zone`} className="text-sm font-medium text-slate-200">
-            Time zone
-          </label>
-          <select id={`${id}-zone`} className={selectClasses} value={form.timeZone} disabled={off} onChange={(event) => update({ timeZone: event.target.value })}>
-            {zones.map((zone) => (
-              <option key={zone} value={zone}>
-                {zone.replaceAll('_', ' ')}
-              </option>
-            ))}
-          </select>
-        </div>
       </div>
+      <p className="mt-2 text-sm text-slate-400">
+        {accountTimeZone === null
+          ? `In this device's time zone, ${timeZoneLabel(browserZone)}: saving makes it your account's (change it under Time zone).`
+          : `In your time zone, ${timeZoneLabel(accountTimeZone)} (change it under Time zone).`}
+      </p>
       <p className="mt-4 text-sm text-slate-400" aria-live="polite">
         {saved.saved && saved.nextReportAt
           ? `Saved: ${describeSchedule(saved)}. Next report ${formatNextReport(saved.nextReportAt, saved.timeZone)}.`

@@ -89,6 +89,8 @@ afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
   vi.clearAllMocks();
+  // The browser's zone, where a test pretended one.
+  vi.restoreAllMocks();
   window.localStorage.clear();
 });
 
@@ -131,7 +133,7 @@ describe('SettingsPage', () => {
     expect(calls.find((call) => call.key === 'PATCH /api/settings/profile')?.body).toEqual({ firstName: 'Ada', lastName: 'Lovelace' });
   });
 
-  it('saves a time zone for weekday and hour figures, and goes back to the browser zone', async () => {
+  it('finds a time zone by typing (current names, each with its offset) and saves it', async () => {
     let zone: string | null = null;
     const calls = stubServer({
       'GET /api/settings/account': () => ({ status: 200, body: { user, pendingEmail: null, timeZone: zone, displayCurrency: 'USD' } }),
@@ -142,15 +144,62 @@ describe('SettingsPage', () => {
     });
     renderSettings();
     const form = await screen.findByRole('form', { name: 'Time zone' });
-    const select = within(form).getByLabelText('Time zone for weekdays and hours') as HTMLSelectElement;
-    expect(select.value).toBe('');
-    expect(select.options[0]!.textContent).toMatch(/^This browser's zone \(.+\)$/);
-    fireEvent.change(select, { target: { value: 'Asia/Tokyo' } });
+    const combobox = within(form).getByRole('combobox', { name: 'Your time zone' }) as HTMLInputElement;
+    expect(combobox.value).toBe('');
+    expect(combobox.getAttribute('aria-expanded')).toBe('false');
+    expect(within(form).getByText(/None chosen yet/)).toBeTruthy();
+
+    // The retired name finds the current one; only matches are listed.
+    fireEvent.change(combobox, { target: { value: 'calcutta' } });
+    expect(combobox.getAttribute('aria-expanded')).toBe('true');
+    const listbox = within(form).getByRole('listbox', { name: 'Your time zone' });
+    expect(within(listbox).getAllByRole('option').map((option) => option.textContent)).toEqual([expect.stringMatching(/^Asia\/KolkataUTC\+05:30$/)]);
+
+    fireEvent.change(combobox, { target: { value: 'new york' } });
+    expect(within(within(form).getByRole('listbox')).getAllByRole('option').map((option) => option.textContent)).toEqual([expect.stringMatching(/^America\/New YorkUTC−0[45]:00$/)]);
+    fireEvent.change(combobox, { target: { value: 'Mars' } });
+    expect(within(form).queryAllByRole('option')).toEqual([]);
+    expect(within(form).getByText('No time zone matches “Mars”. Try a city, such as Berlin or Kolkata.')).toBeTruthy();
+
+    // Keyboard: type, move with the arrows, pick with Enter (the form is not submitted), Escape puts the choice back.
+    fireEvent.change(combobox, { target: { value: 'europe/k' } });
+    const options = within(form).getAllByRole('option');
+    expect(options.map((option) => option.textContent!.replace(/UTC.*$/, ''))).toEqual(['Europe/Kaliningrad', 'Europe/Kirov', 'Europe/Kyiv']);
+    expect(combobox.getAttribute('aria-activedescendant')).toBe(options[0]!.id);
+    fireEvent.keyDown(combobox, { key: 'ArrowDown' });
+    fireEvent.keyDown(combobox, { key: 'ArrowDown' });
+    expect(combobox.getAttribute('aria-activedescendant')).toBe(options[2]!.id);
+    fireEvent.keyDown(combobox, { key: 'Enter' });
+    expect(combobox.value).toBe('Europe/Kyiv');
+    expect(combobox.getAttribute('aria-expanded')).toBe('false');
+    expect(calls.some((call) => call.key === 'PATCH /api/settings/profile')).toBe(false);
+    fireEvent.change(combobox, { target: { value: 'tok' } });
+    fireEvent.keyDown(combobox, { key: 'Escape' });
+    expect(combobox.value).toBe('Europe/Kyiv');
+
     fireEvent.click(within(form).getByRole('button', { name: 'Save time zone' }));
     expect(await within(form).findByText('Your time zone is saved.')).toBeTruthy();
-    fireEvent.change(select, { target: { value: '' } });
+    expect(calls.filter((call) => call.key === 'PATCH /api/settings/profile').map((call) => call.body)).toEqual([{ timeZone: 'Europe/Kyiv' }]);
+  });
+
+  it("uses the browser's time zone, by its current name, when asked", async () => {
+    const resolved = Intl.DateTimeFormat.prototype.resolvedOptions;
+    vi.spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions').mockImplementation(function (this: Intl.DateTimeFormat) {
+      return { ...resolved.call(this), timeZone: 'Asia/Saigon' };
+    });
+    const calls = stubServer({
+      'GET /api/settings/account': () => ({ status: 200, body: { user, pendingEmail: null, timeZone: 'Europe/Berlin', displayCurrency: 'USD' } }),
+      'PATCH /api/settings/profile': () => ({ status: 200, body: { user, message: 'Your time zone is saved.' } }),
+    });
+    renderSettings();
+    const form = await screen.findByRole('form', { name: 'Time zone' });
+    const combobox = within(form).getByRole('combobox', { name: 'Your time zone' }) as HTMLInputElement;
+    expect(combobox.value).toBe('Europe/Berlin');
+    expect(within(form).getByText(/This device is in Asia\/Ho Chi Minh \(UTC\+07:00\)/)).toBeTruthy();
+    fireEvent.click(within(form).getByRole('button', { name: 'Use my time zone' }));
+    expect(combobox.value).toBe('Asia/Ho Chi Minh');
     fireEvent.click(within(form).getByRole('button', { name: 'Save time zone' }));
-    await waitFor(() => expect(calls.filter((call) => call.key === 'PATCH /api/settings/profile').map((call) => call.body)).toEqual([{ timeZone: 'Asia/Tokyo' }, { timeZone: null }]));
+    await waitFor(() => expect(calls.filter((call) => call.key === 'PATCH /api/settings/profile').map((call) => call.body)).toEqual([{ timeZone: 'Asia/Ho_Chi_Minh' }]));
   });
 
   it('saves the display currency of the Income screen', async () => {
@@ -172,22 +221,40 @@ describe('SettingsPage', () => {
     expect(calls.filter((call) => call.key === 'PATCH /api/settings/profile').map((call) => call.body)).toEqual([{ displayCurrency: 'EUR' }]);
   });
 
-  it('turns on a daily report at the chosen hour in the chosen zone', async () => {
+  it("turns on a daily report at the chosen hour, in the account's time zone", async () => {
+    const calls = stubServer({
+      'GET /api/settings/account': { status: 200, body: { user, pendingEmail: null, timeZone: 'Europe/Paris', displayCurrency: 'USD' } },
+      'PUT /api/reports/preferences': (body) => ({ status: 200, body: { ...(body as object), timeZone: 'Europe/Paris', nextReportAt: '2026-11-03T08:00:00.000Z', saved: true } }),
+    });
+    renderSettings();
+    const form = await screen.findByRole('form', { name: 'Email reports' });
+    expect(within(form).getByText('Reports are off until you choose daily or weekly and save.')).toBeTruthy();
+    expect(within(form).getByText('In your time zone, Europe/Paris (change it under Time zone).')).toBeTruthy();
+    // One zone per account: the report has no zone field of its own.
+    expect(within(form).queryByLabelText('Time zone')).toBeNull();
+    fireEvent.click(within(form).getByRole('radio', { name: 'Daily' }));
+    expect(within(form).queryByLabelText('Day')).toBeNull();
+    fireEvent.change(within(form).getByLabelText('Time of day'), { target: { value: '9' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save report settings' }));
+    await waitFor(() => expect(calls.some((call) => call.key === 'PUT /api/reports/preferences')).toBe(true));
+    expect(calls.find((call) => call.key === 'PUT /api/reports/preferences')?.body).toEqual({ frequency: 'daily', weekday: 1, hour: 9 });
+    expect(await within(form).findByText(/Saved: Daily at 09:00 \(Europe\/Paris\)\. Next report Tue, Nov 3, 09:00\./)).toBeTruthy();
+    expect(within(form).getByText('Report settings saved.')).toBeTruthy();
+  });
+
+  it("makes the browser's zone the account's when a report is saved before any zone was chosen", async () => {
     const calls = stubServer({
       'PUT /api/reports/preferences': (body) => ({ status: 200, body: { ...(body as object), nextReportAt: '2026-11-03T08:00:00.000Z', saved: true } }),
     });
     renderSettings();
     const form = await screen.findByRole('form', { name: 'Email reports' });
-    expect(within(form).getByText('Reports are off until you choose daily or weekly and save.')).toBeTruthy();
+    expect(within(form).getByText(/^In this device's time zone, .+: saving makes it your account's/)).toBeTruthy();
     fireEvent.click(within(form).getByRole('radio', { name: 'Daily' }));
-    expect(within(form).queryByLabelText('Day')).toBeNull();
-    fireEvent.change(within(form).getByLabelText('Time of day'), { target: { value: '9' } });
-    fireEvent.change(within(form).getByLabelText('Time zone'), { target: { value: 'Europe/Paris' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save report settings' }));
     await waitFor(() => expect(calls.some((call) => call.key === 'PUT /api/reports/preferences')).toBe(true));
-    expect(calls.find((call) => call.key === 'PUT /api/reports/preferences')?.body).toEqual({ frequency: 'daily', weekday: 1, hour: 9, timeZone: 'Europe/Paris' });
-    expect(await within(form).findByText(/Saved: Daily at 09:00 \(Europe\/Paris\)\. Next report Tue, Nov 3, 09:00\./)).toBeTruthy();
-    expect(within(form).getByText('Report settings saved.')).toBeTruthy();
+    expect(calls.find((call) => call.key === 'PUT /api/reports/preferences')?.body).toEqual({ frequency: 'daily', weekday: 1, hour: 8, timeZone: expect.any(String) });
+    // The account is read again: its zone is now the one the report went out in.
+    await waitFor(() => expect(calls.filter((call) => call.key === 'GET /api/settings/account')).toHaveLength(2));
   });
 
   it('shows every alert on by default and saves a switch at once', async () => {

@@ -41,7 +41,7 @@ export function SettingsPage() {
           <ProfileSection user={account.data.user} />
           <TimeZoneSection timeZone={account.data.timeZone} />
           <DisplayCurrencySection displayCurrency={account.data.displayCurrency} />
-          <ReportPreferencesSection />
+          <ReportPreferencesSection accountTimeZone={account.data.timeZone} />
           <AlertSettingsSection />
           <EmailSection email={account.data.user.email} pendingEmail={account.data.pendingEmail} />
           <PasswordSection />

@@ -3,26 +3,29 @@ import { useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
-import { browserTimeZone, timeZoneOptions } from '../../../lib/time-zone';
+import { browserTimeZone, timeZoneLabel, timeZoneOptions, utcOffset } from '../../../lib/time-zone';
 import { accountSettingsQueryKey } from '../api/get-account-settings';
+import { reportPreferencesQueryKey } from '../api/get-report-preferences';
 import { updateProfileMutationOptions } from '../api/update-profile';
 import { FormFeedback } from './form-feedback';
+import { TimeZoneCombobox } from './time-zone-combobox';
 
-const selectClasses = 'mt-1.5 block w-full rounded-lg border border-slate-600 bg-slate-950 px-3 py-2 text-sm text-slate-100 focus:border-indigo-400 sm:w-80';
-
-/** The zone weekday and hour figures are read in (best time to post); empty: whatever zone the browser is in. */
+/** The account's one time zone: email reports, the best time to post and the dates in emails are read in it. */
 export function TimeZoneSection({ timeZone }: { timeZone: string | null }) {
   const id = useId();
   const queryClient = useQueryClient();
-  const [choice, setChoice] = useState(timeZone ?? '');
+  const [choice, setChoice] = useState<string | null>(timeZone);
   const [zones] = useState(() => timeZoneOptions(timeZone ?? ''));
   const browserZone = browserTimeZone();
   const save = useMutation({
     ...updateProfileMutationOptions(),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: accountSettingsQueryKey });
-      // Best-time grids are drawn in this zone.
-      await queryClient.invalidateQueries({ queryKey: ['analytics', 'best-times'] });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: accountSettingsQueryKey }),
+        // Reports go out in this zone, and best-time grids are drawn in it.
+        queryClient.invalidateQueries({ queryKey: reportPreferencesQueryKey }),
+        queryClient.invalidateQueries({ queryKey: ['analytics', 'best-times'] }),
+      ]);
     },
   });
 
@@ -32,23 +35,23 @@ export function TimeZoneSection({ timeZone }: { timeZone: string | null }) {
         aria-label="Time zone"
         onSubmit={(event) => {
           event.preventDefault();
-          save.mutate({ timeZone: choice === '' ? null : choice });
+          if (choice) save.mutate({ timeZone: choice });
         }}
       >
-        <label htmlFor={`${id}-zone`} className="text-sm font-medium text-slate-200">
-          Time zone for weekdays and hours
-        </label>
-        <select id={`${id}-zone`} className={selectClasses} value={choice} onChange={(event) => setChoice(event.target.value)}>
-          <option value="">This browser's zone ({browserZone.replaceAll('_', ' ')})</option>
-          {zones.map((zone) => (
-            <option key={zone} value={zone}>
-              {zone.replaceAll('_', ' ')}
-            </option>
-          ))}
-        </select>
-        <p className="mt-2 text-sm text-slate-400">The best time to post on Analytics is shown in this zone.</p>
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+          <TimeZoneCombobox label="Your time zone" value={choice} zones={zones} onChange={setChoice} describedBy={`${id}-help`} />
+          <Button type="button" variant="secondary" className="self-start sm:self-auto" onClick={() => setChoice(browserZone)} disabled={choice === browserZone}>
+            Use my time zone
+          </Button>
+        </div>
+        <p id={`${id}-help`} className="mt-2 text-sm text-slate-400">
+          Email reports, the best time to post and the dates in our emails use this zone.{' '}
+          {choice === null
+            ? `None chosen yet: best times use this device's zone, ${timeZoneLabel(browserZone)}, and reports UTC.`
+            : `This device is in ${timeZoneLabel(browserZone)} (${utcOffset(browserZone)}).`}
+        </p>
         <FormFeedback error={save.error} success={save.isSuccess ? save.data.message : null} fallback="Your time zone could not be saved. Try again." />
-        <Button type="submit" className="mt-4" disabled={save.isPending}>
+        <Button type="submit" className="mt-4" disabled={save.isPending || choice === null || choice === timeZone}>
           {save.isPending ? <Spinner /> : null}
           {save.isPending ? 'Saving...' : 'Save time zone'}
         </Button>

@@ -1,21 +1,16 @@
 // Report preferences for the form: the saved or default schedule, and plain-words labels.
 import { WEEKDAY_NAMES, type ReportFrequency, type ReportPreferences } from '#contract/reports.ts';
 
+/** What the form edits: the hour is read in the account's one time zone (Settings, Time zone). */
 export interface ReportForm {
   frequency: ReportFrequency;
   weekday: number;
   hour: number;
-  timeZone: string;
 }
 
-/** What the form starts with: the saved preferences, or (never saved) a daily 08:00 in the browser's zone, off. */
-export function initialReportForm(preferences: ReportPreferences, fallbackZone: string): ReportForm {
-  return {
-    frequency: preferences.frequency,
-    weekday: preferences.weekday,
-    hour: preferences.hour,
-    timeZone: preferences.saved ? preferences.timeZone : fallbackZone,
-  };
+/** What the form starts with: the saved preferences, or (never saved) 08:00, off. */
+export function initialReportForm(preferences: ReportPreferences): ReportForm {
+  return { frequency: preferences.frequency, weekday: preferences.weekday, hour: preferences.hour };
 }
 
 export function hourLabel(hour: number): string {
@@ -27,7 +22,7 @@ export function weekdayName(weekday: number): string {
 }
 
 /** "Daily at 08:00 (Europe/Paris)", "Weekly on Friday at 18:00 (UTC)", or "Off". */
-export function describeSchedule(form: ReportForm): string {
+export function describeSchedule(form: ReportForm & { timeZone: string }): string {
   if (form.frequency === 'off') return 'Off';
   const when = `${hourLabel(form.hour)} (${form.timeZone})`;
   return form.frequency === 'daily' ? `Daily at ${when}` : `Weekly on ${weekdayName(form.weekday)} at ${when}`;
