@@ -13,7 +13,7 @@ import { metricTypeLabel } from '../utils/analytics-filters';
 const LineChart = lazy(async () => ({ default: (await import('../../../components/charts/line-chart')).LineChart }));
 
 /** The chart and its legend: one fixed height, so nothing below moves when the lines (or their legend) arrive. */
-export const TREND_BODY_HEIGHT = 'h-[22rem] sm:h-[24rem]';
+export const TREND_BODY_HEIGHT = 'h-[20.5rem] sm:h-[22.5rem]';
 
 export const trendLabel = (metric: string) => TREND_LABELS[metric] ?? metricTypeLabel(metric);
 

@@ -13,7 +13,7 @@ import { DEFAULT_FILTERS } from '../../analytics/utils/analytics-filters';
 const LineChart = lazy(async () => ({ default: (await import('../../../components/charts/line-chart')).LineChart }));
 
 /** Chart and legend in one fixed height: the cards below do not move when the lines arrive. */
-export const TREND_BODY_HEIGHT = 'h-[19rem] sm:h-[20rem]';
+export const TREND_BODY_HEIGHT = 'h-[18rem]';
 const BODY_HEIGHT = TREND_BODY_HEIGHT;
 const CHART_HEIGHT = 'h-52 sm:h-56';
 const PERIOD = `last ${ANALYTICS_SUMMARY_DAYS} days`;
