@@ -221,6 +221,47 @@ export const breakdownItem = z.object({
 });
 export type BreakdownItem = z.infer<typeof breakdownItem>;
 
+/**
+ * One value per day of a period, its first day first (the n-th value is the n-th day); null: no figure that day,
+ * never 0. Compact: a 90-day answer carries many of these lines.
+ */
+export const dailyValues = z.array(z.number().nullable());
+export type DailyValues = z.infer<typeof dailyValues>;
+
+/** One platform's line (its connections summed), over the answer's range. */
+export const platformLine = z.object({
+  /** Display name, e.g. "YouTube". */
+  platform: z.string(),
+  values: dailyValues,
+});
+export type PlatformLine = z.infer<typeof platformLine>;
+
+/**
+ * The trends the Analytics screen offers without a Metric filter (issue 25), in this order: views (views only, not
+ * impressions), watch time (minutes), followers (followers, subscribers and patrons), engagements, and the engagement
+ * rate (a percentage: engagements / views × 100, or over impressions where a platform reports no views).
+ */
+export const TREND_METRICS = ['views', 'watch_time_minutes', 'followers', 'engagements', 'engagement_rate'] as const;
+
+/**
+ * A metric's daily trend: per platform that reports it (a platform without the figure has no line, never a flat 0),
+ * combined, and the comparison period's combined line. Followers: each platform's line carries its last figure over a
+ * day without one, and the combined line (followersOverTime) starts when every platform's history has begun.
+ */
+export const metricTrend = z.object({
+  /** One of TREND_METRICS, or the metric type the Metric filter names (e.g. "likes", "revenue"). */
+  metric: z.string(),
+  /** Over the answer's range (startDate first). */
+  combined: dailyValues,
+  platforms: z.array(platformLine),
+  /** `combined` over the comparison period (its startDate first); empty without a comparison. */
+  comparison: dailyValues,
+});
+export type MetricTrend = z.infer<typeof metricTrend>;
+
+/** How Top Content picks its posts: those published in the period, by the engagement they have had so far. */
+export const TOP_CONTENT_RULE = 'published in the period';
+
 export const topContentItem = z.object({
   id: z.string(),
   title: z.string(),
@@ -230,6 +271,8 @@ export const topContentItem = z.object({
   /** Likes + comments + shares (latest values read in the range). */
   engagement: z.number(),
   url: z.string().nullable(),
+  /** When it was published (ISO); top content is what was published in the period. */
+  publishedAt: z.iso.datetime().nullable(),
 });
 export type TopContentItem = z.infer<typeof topContentItem>;
 
@@ -335,13 +378,26 @@ export const analyticsResponse = z.object({
   /** Each connection's first day of follower history in the range, earliest first (see followerHistoryNote). */
   followerHistoryStarts: z.array(followerHistoryStart),
   /**
+   * Each platform's follower line (issue 24), platforms in the product's order: from its first figure in the range,
+   * a day without one carrying the last. Same metric types as followersOverTime (empty when the filter names none).
+   */
+  followersByPlatform: z.array(platformLine),
+  /**
    * Engagements summed per day: each connection's `engagements` where the platform reports it, else its likes +
    * comments + shares (never both). With metricType = likes, comments, shares or engagements: that type only.
    */
   engagementOverTime: z.array(seriesPoint),
   platformBreakdown: z.array(breakdownItem),
-  /** Top 5 content items by engagement. */
+  /**
+   * Top 5 content items published in the range (by publish time, UTC days), by engagement as read on each
+   * connection's latest sync day in the range. Items without a publish time are left out.
+   */
   topContent: z.array(topContentItem),
+  /**
+   * The daily trends (issue 25): without a Metric filter one per TREND_METRICS; with one, the trend of what it names
+   * (a follower type: followers; engagements or an engagement type: that; any other type: that type).
+   */
+  trends: z.array(metricTrend),
   /** The series in this answer that we derived rather than read as daily figures (charts and exports mark them). */
   derivedSeries: z.array(derivedSeries),
 });

@@ -32,11 +32,18 @@ export function analyticsFactory(server: () => { db: Database; clock: Clock }, {
     await server().db.insert(contentMetrics).values(Object.entries(values).map(([metricType, value]) => ({ contentItemId, connectionId, metricType, asOf, value })));
   }
 
-  /** A content item with its counters as read on `asOf`; answers the item's id. */
-  async function content(connectionId: number, id: string, title: string, asOf: string, values: Record<string, number>) {
+  /** A content item with its counters as read on `asOf` (published at `publishedAt`, ISO, when given); answers the item's id. */
+  async function content(connectionId: number, id: string, title: string, asOf: string, values: Record<string, number>, publishedAt?: string) {
     const [item] = await server()
       .db.insert(contentItems)
-      .values({ connectionId, platformContentId: id, title, ...(contentDescription ? { description: contentDescription(title) } : {}), url: `https://example.com/${id}` })
+      .values({
+        connectionId,
+        platformContentId: id,
+        title,
+        ...(contentDescription ? { description: contentDescription(title) } : {}),
+        url: `https://example.com/${id}`,
+        ...(publishedAt ? { publishedAt: new Date(publishedAt) } : {}),
+      })
       .returning();
     await readAgain(item!.id, connectionId, asOf, values);
     return item!.id;

@@ -94,7 +94,7 @@ function cardTotalsQuery(scope: Pick<AnalyticsFilter, 'userId' | 'platform'>, st
       coalesce((select sum(revenue) from per_connection), 0)::float8 as revenue`;
 }
 
-type ConnectionDayValue = { connection_id: number; date: string; value: number };
+export type ConnectionDayValue = { connection_id: number; date: string; value: number };
 
 /**
  * The sum over connections of each day's figure, a connection without one that day counting with its last one (a
@@ -152,7 +152,43 @@ const recordsPage = (records: SQL, limit: number, offset: number, { total = fals
   from page left join content_items ci on ci.id = page.item
   order by page.date desc, page.src, page.id`;
 
+/** The periods as rows w(side, start_date, end_date), side being the period's index. */
+const periodWindows = (periods: readonly Period[]) =>
+  sql`(values ${sql.join(
+    periods.map((period, side) => sql`(${side}::int, ${period.startDate}::date, ${period.endDate}::date)`),
+    sql`, `,
+  )}) as w(side, start_date, end_date)`;
+
+export type ConnectionDayFigures = {
+  connection_id: number;
+  platform: string;
+  side: number;
+  date: string;
+  views: number | null;
+  impressions: number | null;
+  engagements: number | null;
+  reach: number | null;
+};
+
 export function createAnalyticsRepository(db: Database) {
+  /** Each connection's follower figure per day in the range (the sum of `types` that day), in date order. */
+  async function followerDays(filter: AnalyticsFilter, types: readonly string[]) {
+    if (types.length === 0) return [];
+    const perConnection = allFollowerTypes(types)
+      ? sql`select d.connection_id, c.platform, d.date, d.followers as value
+          from account_metric_days d join platform_connections c on c.id = d.connection_id
+          where ${connectionScope(filter)} and d.date between ${filter.startDate} and ${filter.endDate} and d.followers is not null`
+      : sql`select m.connection_id, c.platform, m.date, sum(m.value) as value
+          from account_metrics m join platform_connections c on c.id = m.connection_id
+          where ${connectionScope(filter)} and m.date between ${filter.startDate} and ${filter.endDate} and m.metric_type in (${sqlList(types)})
+          group by m.connection_id, c.platform, m.date`;
+    // Sorted on the date itself: the text form sorts by collation, several times slower.
+    return queryRows<ConnectionDayValue & { platform: string }>(
+      db,
+      sql`select p.connection_id, p.platform, p.date::text as date, p.value::float8 as value from (${perConnection}) p order by p.date, p.connection_id`,
+    );
+  }
+
   /**
    * A page of every record type: counted from account_metric_days (records per day) and the content records, and
    * read from the newest day that still leaves `offset + limit` account records: an account record of an older day
@@ -198,21 +234,44 @@ export function createAnalyticsRepository(db: Database) {
      * days; a missing day is not a loss of followers).
      */
     async followersOverTime(filter: AnalyticsFilter, types: readonly string[]) {
-      if (types.length === 0) return [];
-      const perConnection = allFollowerTypes(types)
-        ? sql`select d.connection_id, d.date, d.followers as value
-            from account_metric_days d join platform_connections c on c.id = d.connection_id
-            where ${connectionScope(filter)} and d.date between ${filter.startDate} and ${filter.endDate} and d.followers is not null`
-        : sql`select m.connection_id, m.date, sum(m.value) as value
-            from account_metrics m join platform_connections c on c.id = m.connection_id
-            where ${connectionScope(filter)} and m.date between ${filter.startDate} and ${filter.endDate} and m.metric_type in (${sqlList(types)})
-            group by m.connection_id, m.date`;
-      // Sorted on the date itself: the text form sorts by collation, several times slower.
-      const rows = await queryRows<ConnectionDayValue>(
+      return carriedForwardTotals(await followerDays(filter, types));
+    },
+
+    /** Each connection's follower figure per day in the range (the rows of followersOverTime), in date order. */
+    followerDays,
+
+    /**
+     * Each connection's figures per day from account_metric_days over the periods (`side` is the period's index):
+     * views, impressions, engagements, and what its engagements are measured against that day (its views, else its
+     * impressions; null without engagements). One query for every period, in date order.
+     */
+    dayFigures(filter: Pick<AnalyticsFilter, 'userId' | 'platform'>, periods: readonly Period[]) {
+      if (periods.length === 0) return Promise.resolve([]);
+      return queryRows<ConnectionDayFigures>(
         db,
-        sql`select p.connection_id, p.date::text as date, p.value::float8 as value from (${perConnection}) p order by p.date, p.connection_id`,
+        sql`select d.connection_id, c.platform, w.side, d.date::text as date, d.views::float8 as views, d.impressions::float8 as impressions,
+            d.engagements::float8 as engagements,
+            case when d.engagements is not null then coalesce(nullif(d.views, 0), d.impressions) end::float8 as reach
+          from platform_connections c
+          join ${periodWindows(periods)} on true
+          join account_metric_days d on d.connection_id = c.id and d.date between w.start_date and w.end_date
+          where ${connectionScope(filter)}
+          order by w.side, d.date, d.connection_id`,
       );
-      return carriedForwardTotals(rows);
+    },
+
+    /** Each connection's value of one metric type per day over the periods (`side` is the period's index), in date order. */
+    typeDays(filter: Pick<AnalyticsFilter, 'userId' | 'platform'>, metricType: string, periods: readonly Period[]) {
+      if (periods.length === 0) return Promise.resolve([]);
+      return queryRows<ConnectionDayValue & { platform: string; side: number }>(
+        db,
+        sql`select m.connection_id, c.platform, w.side, m.date::text as date, m.value::float8 as value
+          from platform_connections c
+          join ${periodWindows(periods)} on true
+          join account_metrics m on m.connection_id = c.id and m.metric_type = ${metricType} and m.date between w.start_date and w.end_date
+          where ${connectionScope(filter)}
+          order by w.side, m.date, m.connection_id`,
+      );
     },
 
     /**
@@ -283,7 +342,7 @@ export function createAnalyticsRepository(db: Database) {
 
     /**
      * The top content by engagement (likes + comments + shares, or the platform's engagements) as read on each
-     * connection's latest sync day in the range.
+     * connection's latest sync day in the range, whenever it was published (the e-mailed reports' list).
      */
     topContent(filter: AnalyticsFilter, limit: number) {
       return queryRows<{ id: number; title: string; description: string | null; platform: string; url: string | null; engagement: number }>(
@@ -298,6 +357,36 @@ export function createAnalyticsRepository(db: Database) {
           from scored s join content_items ci on ci.id = s.content_item_id
           where s.engagement is not null and btrim(ci.title) <> ''
           order by s.engagement desc, ci.id limit ${limit}`,
+      );
+    },
+
+    /**
+     * The top content published in the range (UTC days), by engagement (likes + comments + shares, or the platform's
+     * engagements) as read on each connection's latest sync day in the range: what the period's posts have earned so
+     * far, not the lifetime counters of every post ever made (the same old posts whatever the period).
+     */
+    topContentPublished(filter: AnalyticsFilter, limit: number) {
+      return queryRows<{ id: number; title: string; description: string | null; platform: string; url: string | null; published_at: string | Date; engagement: number }>(
+        db,
+        sql`with days as (${latestContentDays(filter)}),
+          published as (
+            select ci.id, ci.title, ci.description, ci.url, ci.published_at, d.platform, d.day
+            from days d join content_items ci on ci.connection_id = d.connection_id
+            where d.day is not null and btrim(ci.title) <> ''
+              and ci.published_at >= (${filter.startDate}::date)::timestamp at time zone 'UTC'
+              and ci.published_at < (${filter.endDate}::date + 1)::timestamp at time zone 'UTC'
+          ),
+          scored as (
+            -- Each connection's counters of its latest day by the (connection, day) index, then the period's items.
+            select cm.content_item_id as id, coalesce(max(cm.value) filter (where cm.metric_type = 'engagements'), sum(cm.value) filter (where cm.metric_type in (${sqlList(ENGAGEMENT_PARTS)}))) as engagement
+            from days d join content_metrics cm on cm.connection_id = d.connection_id and cm.as_of = d.day
+            where cm.content_item_id in (select id from published)
+            group by cm.content_item_id
+          )
+          select p.id, p.title, p.description, p.platform, p.url, p.published_at, s.engagement::float8 as engagement
+          from scored s join published p on p.id = s.id
+          where s.engagement is not null
+          order by s.engagement desc, p.id limit ${limit}`,
       );
     },
 

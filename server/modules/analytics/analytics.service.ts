@@ -6,7 +6,12 @@ import {
   type AnalyticsSummary,
   type AnalyticsSummaryQuery,
   type ComparedTotals,
+  type DailyValues,
   type DerivedSeries,
+  type MetricTrend,
+  type PlatformLine,
+  type SeriesPoint,
+  TREND_METRICS,
   type PeriodComparison,
   type PeriodTotals,
   type PlatformFreshness,
@@ -24,9 +29,13 @@ import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { addDays, dayOf } from '../../lib/dates.ts';
 import type { AnalyticsCache, CacheOwner } from './analytics-cache.ts';
+import { alignedValues, carriedForwardLines, rateLines, summedLines } from './trend-lines.ts';
 import {
   type AnalyticsFilter,
   type AnalyticsRepository,
+  carriedForwardTotals,
+  type ConnectionDayFigures,
+  type ConnectionDayValue,
   DAYS_PER_PLEDGE_MONTH,
   ENGAGEMENT_PARTS,
   FOLLOWER_TYPES,
@@ -93,21 +102,43 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
     const pageSize = query.pageSize ?? DEFAULT_ANALYTICS_PAGE_SIZE;
     const followerTypes = query.metricType ? FOLLOWER_TYPES.filter((type) => type === query.metricType) : FOLLOWER_TYPES;
     const engagementOnly = query.metricType && [...ENGAGEMENT_PARTS, 'engagements'].includes(query.metricType) ? query.metricType : undefined;
-    const [totals, comparison, comparisonFollowers, metrics, followers, historyStarts, engagement, breakdown, top, derived] = await Promise.all([
+    const current: Period = { startDate, endDate };
+    // The trend lines read one query per kind of series, over both periods at once (trend-lines.ts sums them).
+    const periods = comparisonPeriod ? [current, comparisonPeriod] : [current];
+    const typeTrend = query.metricType ? (FOLLOWER_TYPES.some((type) => type === query.metricType) ? undefined : query.metricType) : 'watch_time_minutes';
+    const [totals, comparison, comparisonFollowers, metrics, followerRows, historyStarts, filteredEngagement, breakdown, top, derived, dayRows, typeRows] = await Promise.all([
       cardTotals({ userId, startDate, endDate, platform }),
       comparisonPeriod ? compareTotals({ userId, platform }, { startDate, endDate }, comparisonPeriod) : Promise.resolve(null),
       comparisonPeriod ? comparisonFollowerLine(filter, comparisonPeriod, followerTypes) : Promise.resolve([]),
       repository.metricsPage(filter, pageSize, (page - 1) * pageSize),
-      repository.followersOverTime(filter, followerTypes),
+      repository.followerDays(filter, followerTypes),
       repository.followerHistoryStarts(filter, followerTypes),
-      query.metricType && !engagementOnly ? Promise.resolve([]) : repository.engagementOverTime(filter, engagementOnly),
+      engagementOnly ? repository.engagementOverTime(filter, engagementOnly) : Promise.resolve([]),
       repository.platformFollowers(filter),
-      repository.topContent(filter, TOP_CONTENT),
+      repository.topContentPublished(filter, TOP_CONTENT),
       repository.derivedSeries(filter),
+      query.metricType ? Promise.resolve([]) : repository.dayFigures({ userId, platform }, periods),
+      typeTrend ? repository.typeDays({ userId, platform }, typeTrend, periods) : Promise.resolve([]),
     ]);
     const totalFollowers = breakdown.reduce((sum, row) => sum + row.followers, 0);
     const ordered = [...breakdown].sort((a, b) => PLATFORM_NAMES.indexOf(a.platform as PlatformName) - PLATFORM_NAMES.indexOf(b.platform as PlatformName));
     const series = (rows: { date: string; value: number }[]) => rows.map((row) => ({ date: row.date, value: Number(row.value) }));
+    const followers = carriedForwardTotals(followerRows);
+    const followersByPlatform = carriedForwardLines(followerRows, current);
+    const lines = trendLines({
+      metricType: query.metricType,
+      typeTrend,
+      periods,
+      dayRows,
+      typeRows,
+      followers: { total: followers, byPlatform: followersByPlatform, comparison: comparisonFollowers },
+    });
+    // Without a Metric filter the engagement bars are the engagements trend's combined line (the same rows).
+    const engagement = query.metricType
+      ? filteredEngagement
+      : (lines.find((trend) => trend.metric === 'engagements')?.combined ?? []).flatMap((value, index) =>
+          value === null ? [] : [{ date: addDays(startDate, index), value }],
+        );
     return {
       startDate,
       endDate,
@@ -124,6 +155,7 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
       paging: { page, pageSize, total: metrics.total, hasMore: page * pageSize < metrics.total },
       followersOverTime: series(followers),
       followerHistoryStarts: historyStarts.map((row) => ({ platform: displayName(row.platform), account: row.account, startDate: row.start_date })),
+      followersByPlatform,
       engagementOverTime: series(engagement),
       platformBreakdown: ordered.map((row, index) => ({
         name: displayName(row.platform),
@@ -140,9 +172,61 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
         platform: displayName(row.platform),
         engagement: Number(row.engagement),
         url: row.url,
+        publishedAt: new Date(row.published_at).toISOString(),
       })),
+      trends: lines,
       derivedSeries: groupDerived(derived),
     };
+  }
+
+  /**
+   * The trends of the answer (contract metricTrend): without a Metric filter views, watch time, followers,
+   * engagements and the engagement rate; with one, the trend of what it names.
+   */
+  function trendLines({
+    metricType,
+    typeTrend,
+    periods,
+    dayRows,
+    typeRows,
+    followers,
+  }: {
+    metricType: string | undefined;
+    typeTrend: string | undefined;
+    periods: Period[];
+    dayRows: ConnectionDayFigures[];
+    typeRows: (ConnectionDayValue & { platform: string; side: number })[];
+    followers: { total: SeriesPoint[]; byPlatform: PlatformLine[]; comparison: SeriesPoint[] };
+  }): MetricTrend[] {
+    const [current, comparison] = periods as [Period, Period | undefined];
+    const onSide = <T extends { side: number }>(rows: T[], side: number) => rows.filter((row) => row.side === side);
+    /** A trend from rows of both periods: the current period's lines, and the comparison period's combined line. */
+    const trend = <T extends { side: number; platform: string; date: string }>(
+      metric: string,
+      rows: T[],
+      shape: (rows: T[], period: Period) => { combined: DailyValues; platforms: PlatformLine[] },
+    ): MetricTrend => ({
+      metric,
+      ...shape(onSide(rows, 0), current),
+      comparison: comparison ? shape(onSide(rows, 1), comparison).combined : [],
+    });
+    const followerTrend: MetricTrend = {
+      metric: 'followers',
+      combined: alignedValues(followers.total, current),
+      platforms: followers.byPlatform,
+      comparison: comparison ? alignedValues(followers.comparison, comparison) : [],
+    };
+    if (metricType) return [typeTrend ? trend(typeTrend, typeRows, (rows, period) => summedLines(rows, period, (row) => row.value)) : followerTrend];
+    const byMetric: Record<(typeof TREND_METRICS)[number], MetricTrend> = {
+      views: trend('views', dayRows, (rows, period) => summedLines(rows, period, (row) => row.views)),
+      watch_time_minutes: trend('watch_time_minutes', typeRows, (rows, period) => summedLines(rows, period, (row) => row.value)),
+      followers: followerTrend,
+      engagements: trend('engagements', dayRows, (rows, period) => summedLines(rows, period, (row) => row.engagements)),
+      engagement_rate: trend('engagement_rate', dayRows, (rows, period) =>
+        rateLines(rows, period, (row) => (row.engagements === null || row.reach === null ? null : { part: row.engagements, whole: row.reach })),
+      ),
+    };
+    return TREND_METRICS.map((metric) => byMetric[metric]);
   }
 
   /** The follower line of the comparison period, only when it counts the same connections as the current one. */

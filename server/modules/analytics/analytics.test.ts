@@ -27,15 +27,15 @@ beforeAll(async () => {
   await daily(youtubeId, '2026-11-01', { subscribers: 1010, views: 300, likes: 20, comments: 5, shares: 0, engagements: 25, revenue: 3.5 });
   await daily(tiktokId, '2026-11-01', { followers: 500, likes: 7, comments: 3 });
   await daily(tiktokId, '2026-11-02', { followers: 510 });
-  await content(youtubeId, 'v-alpha', 'Alpha', '2026-11-01', { views: 100, likes: 30, comments: 5 });
-  await content(youtubeId, 'v-beta', 'Beta', '2026-11-01', { likes: 50, comments: 10, shares: 2 });
-  await content(tiktokId, 't-gamma', 'Gamma', '2026-11-02', { likes: 40 });
+  await content(youtubeId, 'v-alpha', 'Alpha', '2026-11-01', { views: 100, likes: 30, comments: 5 }, '2026-10-30T17:00:00Z');
+  await content(youtubeId, 'v-beta', 'Beta', '2026-11-01', { likes: 50, comments: 10, shares: 2 }, '2026-10-31T17:00:00Z');
+  await content(tiktokId, 't-gamma', 'Gamma', '2026-11-02', { likes: 40 }, '2026-11-01T09:00:00Z');
   // Untitled content never counts as top content.
-  await content(tiktokId, 't-blank', '  ', '2026-11-02', { likes: 1000 });
+  await content(tiktokId, 't-blank', '  ', '2026-11-02', { likes: 1000 }, '2026-11-01T10:00:00Z');
   // Bob's numbers must never show up in Alice's answers.
   const bobsId = await insertConnection(bob.user.id, 'youtube', 999_999);
   await daily(bobsId, '2026-11-01', { subscribers: 999_999, views: 123_456 });
-  await content(bobsId, 'b-1', 'Bob video', '2026-11-01', { likes: 99_999 });
+  await content(bobsId, 'b-1', 'Bob video', '2026-11-01', { likes: 99_999 }, '2026-10-31T12:00:00Z');
 });
 afterAll(async () => {
   await server?.close();

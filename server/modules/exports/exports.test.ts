@@ -31,17 +31,17 @@ beforeAll(async () => {
   // A refund day: a negative value must stay a number in every format.
   await daily(youtube, '2026-11-01', { subscribers: 1010, views: 300, revenue: -12.5 });
   await daily(tiktok, '2026-11-02', { followers: 510 });
-  const evil = await content(youtube, 'v-evil', EVIL_TITLE, '2026-10-28', { likes: 3 });
+  const evil = await content(youtube, 'v-evil', EVIL_TITLE, '2026-10-28', { likes: 3 }, '2026-10-28T12:00:00Z');
   // The same item read again later: only each connection's latest sync day in the range counts.
   await readAgain(evil, youtube, '2026-11-01', { likes: 30, comments: 5 });
-  await content(youtube, 'v-quoted', QUOTED_TITLE, '2026-11-01', { likes: 50 });
-  await content(tiktok, 't-at', '@mention me', '2026-11-02', { likes: 40 });
-  await content(tiktok, 't-minus', '-5 tips', '2026-11-02', { shares: 2 });
-  await content(tiktok, 't-cafe', 'Café 日本', '2026-11-02', { views: 7 });
+  await content(youtube, 'v-quoted', QUOTED_TITLE, '2026-11-01', { likes: 50 }, '2026-11-01T12:00:00Z');
+  await content(tiktok, 't-at', '@mention me', '2026-11-02', { likes: 40 }, '2026-11-02T12:00:00Z');
+  await content(tiktok, 't-minus', '-5 tips', '2026-11-02', { shares: 2 }, '2026-11-02T12:00:00Z');
+  await content(tiktok, 't-cafe', 'Café 日本', '2026-11-02', { views: 7 }, '2026-11-02T12:00:00Z');
   // Bob's numbers must never show up in Alice's files.
   const bobs = await insertConnection(bob.user.id, 'youtube', 999_999);
   await daily(bobs, '2026-11-01', { subscribers: 999_999, views: 123_456 });
-  await content(bobs, 'b-1', 'Bob video', '2026-11-01', { likes: 99_999 });
+  await content(bobs, 'b-1', 'Bob video', '2026-11-01', { likes: 99_999 }, '2026-11-01T12:00:00Z');
 });
 afterAll(async () => {
   await server?.close();
@@ -287,9 +287,9 @@ describe('PDF export', () => {
   it('draws titles in Cyrillic, Greek, Vietnamese, Polish and Turkish as written, leaves emoji out and shows "?" for what no font has', async () => {
     const carol = await signUpWithAccess(server);
     const youtube = await insertConnection(carol.user.id, 'youtube', 10);
-    await content(youtube, 'c-multi', `${MULTILINGUAL_TITLE} 🌴🔥`, '2026-11-01', { likes: 5 });
-    await content(youtube, 'c-trip', 'Trip 🌴🔥', '2026-11-01', { likes: 4 });
-    await content(youtube, 'c-cjk', '👨‍👩‍👧 Café 日本', '2026-11-01', { likes: 3 });
+    await content(youtube, 'c-multi', `${MULTILINGUAL_TITLE} 🌴🔥`, '2026-11-01', { likes: 5 }, '2026-11-01T12:00:00Z');
+    await content(youtube, 'c-trip', 'Trip 🌴🔥', '2026-11-01', { likes: 4 }, '2026-11-01T12:00:00Z');
+    await content(youtube, 'c-cjk', '👨‍👩‍👧 Café 日本', '2026-11-01', { likes: 3 }, '2026-11-01T12:00:00Z');
     const text = (await pdfPages((await download('format=pdf&days=7', carol)).bytes)).flat();
     expect(text.slice(text.indexOf('Top Content') + 1, text.indexOf('Records'))).toEqual([
       'Rank', 'Title', 'Platform', 'Engagements',

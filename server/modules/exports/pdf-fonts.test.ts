@@ -143,7 +143,7 @@ const report: AnalyticsReport = {
   followerHistoryStarts: [],
   engagementOverTime: [{ date: '2026-11-01', value: 3 }],
   platformBreakdown: [{ name: 'YouTube', followers: 10, percentage: 100, color: '#FF0000' }],
-  topContent: [{ id: '1', title: `${MULTILINGUAL} 🌴🔥`, description: null, platform: 'YouTube', engagement: 3, url: null }],
+  topContent: [{ id: '1', title: `${MULTILINGUAL} 🌴🔥`, description: null, platform: 'YouTube', engagement: 3, url: null, publishedAt: null }],
   derivedSeries: [],
   records: [{ date: '2026-11-01', platformName: 'YouTube', metricType: 'likes', value: 3, contentTitle: 'Café 日本 🔥' }],
   totalRecords: 1,

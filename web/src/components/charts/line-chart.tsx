@@ -42,23 +42,27 @@ export function LineChart({ label, data, columns, rows, valueFormat = 'compact',
     () => (showXTick ? withXTickFilter(optionsByFormat[valueFormat], showXTick) : optionsByFormat[valueFormat]),
     [valueFormat, showXTick],
   );
-  const [current, comparison] = data.datasets;
   return (
     <>
       <ChartFrame label={label} columns={columns} rows={rows} className={heightClass}>
         <Line data={data} options={options} plugins={[drawnKey]} aria-hidden="true" />
       </ChartFrame>
-      {comparison ? (
-        // The text alternative already names both series; the legend is for the eye.
+      {data.datasets.length > 1 ? (
+        // The text alternative already names every series; the legend is for the eye. A dashed line is the comparison.
         <p aria-hidden="true" className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-400">
-          <span className="flex items-center gap-1.5">
-            <span className="inline-block h-0.5 w-5" style={{ backgroundColor: String(current?.borderColor ?? '') }} />
-            {current?.label}
-          </span>
-          <span className="flex items-center gap-1.5">
-            <span className="inline-block w-5 border-t-2 border-dashed" style={{ borderColor: String(comparison.borderColor ?? '') }} />
-            {comparison.label}
-          </span>
+          {data.datasets.map((dataset, index) =>
+            dataset.borderDash ? (
+              <span key={index} className="flex items-center gap-1.5">
+                <span className="inline-block w-5 border-t-2 border-dashed" style={{ borderColor: String(dataset.borderColor ?? '') }} />
+                {dataset.label}
+              </span>
+            ) : (
+              <span key={index} className="flex items-center gap-1.5">
+                <span className="inline-block h-0.5 w-5" style={{ backgroundColor: String(dataset.borderColor ?? '') }} />
+                {dataset.label}
+              </span>
+            ),
+          )}
         </p>
       ) : null}
     </>

@@ -9,13 +9,16 @@ import { AnalyticsPage } from './analytics-page';
 // jsdom has no canvas: the charts become plain elements that show what they were given.
 vi.mock('react-chartjs-2', () => {
   const fake = (kind: string) =>
-    function FakeChart({ data }: { data: { labels?: string[]; datasets: { data: number[]; label?: string }[] } }) {
-      const overlay = data.datasets[1];
+    function FakeChart({ data }: { data: { labels?: string[]; datasets: { data: number[]; label?: string; borderDash?: number[] }[] } }) {
+      // The comparison is the dashed line; every line is listed with its name.
+      const overlay = data.datasets.find((dataset) => dataset.borderDash);
+      const lines = data.datasets.filter((dataset) => !dataset.borderDash);
       return (
         <canvas
           data-testid={`${kind}-chart`}
           data-labels={JSON.stringify(data.labels)}
-          data-values={JSON.stringify(data.datasets[0]?.data)}
+          data-values={JSON.stringify(lines.at(-1)?.data)}
+          data-lines={JSON.stringify(lines.map((dataset) => dataset.label))}
           data-comparison={overlay ? JSON.stringify({ label: overlay.label, values: overlay.data }) : undefined}
         />
       );
@@ -64,8 +67,30 @@ const analytics: AnalyticsResponse = {
     { name: 'TikTok', followers: 250, percentage: 25, color: '#EF4444' },
   ],
   topContent: [
-    { id: 'c1', title: 'Studio tour', description: null, platform: 'YouTube', engagement: 4_321, url: null },
-    { id: 'c2', title: '', description: 'A day in the life', platform: 'TikTok', engagement: 987, url: null },
+    { id: 'c1', title: 'Studio tour', description: null, platform: 'YouTube', engagement: 4_321, url: null, publishedAt: '2026-11-03T18:00:00.000Z' },
+    { id: 'c2', title: '', description: 'A day in the life', platform: 'TikTok', engagement: 987, url: null, publishedAt: null },
+  ],
+  followersByPlatform: [
+    { platform: 'YouTube', values: [700, ...Array.from({ length: 26 }, () => null), 750, 900, null] },
+    { platform: 'TikTok', values: [...Array.from({ length: 27 }, () => null), 250, 300, null] },
+  ],
+  trends: [
+    {
+      metric: 'views',
+      combined: [...Array.from({ length: 28 }, () => null), 5_000, 7_000],
+      platforms: [
+        { platform: 'YouTube', values: [...Array.from({ length: 28 }, () => null), 4_000, 6_000] },
+        { platform: 'TikTok', values: [...Array.from({ length: 28 }, () => null), 1_000, 1_000] },
+      ],
+      comparison: [],
+    },
+    {
+      metric: 'engagement_rate',
+      combined: [...Array.from({ length: 29 }, () => null), 4.5],
+      platforms: [{ platform: 'YouTube', values: [...Array.from({ length: 29 }, () => null), 4.5] }],
+      comparison: [],
+    },
+    { metric: 'watch_time_minutes', combined: Array.from({ length: 30 }, () => null), platforms: [], comparison: [] },
   ],
   derivedSeries: [{ platform: 'TikTok', metrics: ['views', 'likes', 'comments'], method: DERIVATION_METHODS.snapshots, startDate: '2026-11-03', endDate: '2026-11-21' }],
 };
@@ -87,7 +112,7 @@ const compared: AnalyticsResponse = {
   },
 };
 
-const emptyAnalytics: AnalyticsResponse = { ...analytics, followersOverTime: [], engagementOverTime: [], platformBreakdown: [], topContent: [] };
+const emptyAnalytics: AnalyticsResponse = { ...analytics, followersOverTime: [], followersByPlatform: [], engagementOverTime: [], platformBreakdown: [], topContent: [], trends: [] };
 
 type Reply = { status: number; body?: unknown };
 
@@ -155,7 +180,8 @@ afterEach(() => {
 });
 
 describe('AnalyticsPage', () => {
-  it('shows the loading texts, then the four numbers, the charts with text alternatives and the top content', async () => {
+  // A long walk through the whole screen: more than the default 5 s on a busy machine.
+  it('shows the loading texts, then the four numbers, the charts with text alternatives and the top content', { timeout: 20_000 }, async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
     mockServer({
@@ -174,9 +200,18 @@ describe('AnalyticsPage', () => {
     release();
 
     const followers = await screen.findByRole('img', { name: 'Followers growth, last 30 days' });
-    expect(within(followers).getByTestId('line-chart').dataset.values).toBe('[1000,1200]');
+    // Every day of the range on the axis; the total only where every platform's history has begun (issue 24).
+    const followersChart = within(followers).getByTestId('line-chart');
+    expect(JSON.parse(followersChart.dataset.values!)).toEqual([...Array.from({ length: 27 }, () => null), 1000, 1200, null]);
+    // One line per platform, then the total, named with the day it starts.
+    expect(JSON.parse(followersChart.dataset.lines!)).toEqual(['YouTube', 'TikTok', "Total from Nov 20, 2026, when every platform's history begins"]);
     const followersTable = screen.getByRole('table', { name: 'Followers growth, last 30 days' });
-    expect(within(followersTable).getAllByRole('row').map((row) => row.textContent)).toEqual(['DateFollowers', 'Nov 20, 20261K', 'Nov 21, 20261.2K']);
+    expect(within(followersTable).getAllByRole('row').map((row) => row.textContent)).toEqual([
+      'DateFollowers',
+      'Oct 24, 2026YouTube 700',
+      'Nov 20, 2026YouTube 750; TikTok 250; total from nov 20, 2026, when every platform\'s history begins 1K',
+      'Nov 21, 2026YouTube 900; TikTok 300; total from nov 20, 2026, when every platform\'s history begins 1.2K',
+    ]);
     expect(await screen.findByRole('img', { name: 'Engagements per day, last 30 days' })).toBeTruthy();
     // What we derived is said under the chart it feeds: TikTok's likes and comments, not its views (not charted here).
     const engagementCard = screen.getByRole('heading', { name: 'Engagement Rate' }).closest('section')!;
@@ -188,14 +223,35 @@ describe('AnalyticsPage', () => {
     expect(within(followersCard).queryByText(/Derived by Analytics Hub/)).toBeNull();
     // Where a history begins inside the range is said under the chart, with the day the total starts.
     expect(within(followersCard).getByText('Follower history begins on Nov 20, 2026 for TikTok (@maya): the total is drawn from Nov 20, 2026, when every history has begun.')).toBeTruthy();
+    // Trends: views by default, a line per platform and all platforms together; a platform without the figure has none.
+    const trends = screen.getByRole('heading', { name: 'Trends' }).closest('section')!;
+    const views = within(within(trends).getByRole('img', { name: 'Views per day, last 30 days' })).getByTestId('line-chart');
+    expect(JSON.parse(views.dataset.lines!)).toEqual(['YouTube', 'TikTok (derived)', 'All platforms']);
+    expect(within(within(trends).getByRole('table', { name: 'Views per day, last 30 days' })).getAllByRole('row').map((row) => row.textContent)).toEqual([
+      'DateViews',
+      'Nov 21, 2026YouTube 4K; TikTok 1K; all platforms 5K',
+      'Nov 22, 2026YouTube 6K; TikTok 1K; all platforms 7K',
+    ]);
+    expect(within(trends).getByText(/TikTok views, likes and comments: from daily snapshots/)).toBeTruthy();
+    // The engagement rate reads as a rate; a trend without any figure says so.
+    fireEvent.click(within(trends).getByRole('button', { name: 'Engagement rate' }));
+    expect(within(trends).getByRole('button', { name: 'Engagement rate' }).getAttribute('aria-pressed')).toBe('true');
+    expect(within(within(trends).getByRole('table', { name: 'Engagement rate per day, last 30 days' })).getAllByRole('row').map((row) => row.textContent)).toEqual([
+      'DateEngagement rate',
+      'Nov 22, 20264.5%',
+    ]);
+    fireEvent.click(within(trends).getByRole('button', { name: 'Watch time (minutes)' }));
+    expect(within(trends).getByText('No watch time (minutes) reported in the last 30 days')).toBeTruthy();
     const doughnut = await screen.findByRole('img', { name: 'Followers by platform, last 30 days' });
     expect(within(doughnut).getByTestId('doughnut-chart').dataset.labels).toBe('["YouTube (75.0%)","TikTok (25.0%)"]');
 
     const topContent = screen.getByRole('heading', { name: 'Top Content' }).closest('section')!;
     expect(within(topContent).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      '#1Studio tourYouTube4.3K engagements',
+      '#1Studio tourYouTube · Nov 3, 20264.3K engagements',
       '#2A day in the lifeTikTok987 engagements',
     ]);
+    // Which posts these are, in words: the period's own.
+    expect(within(topContent).getByText('Your posts published in the last 30 days, most engagement first.')).toBeTruthy();
 
     expect(cardFigures()).toEqual(['128.4K', '2.3M', '$1,234.57', '3']);
     expect(screen.queryByText(/LinkedIn reports impressions/)).toBeNull();
@@ -254,8 +310,9 @@ describe('AnalyticsPage', () => {
     ]);
     const chart = within(await screen.findByRole('img', { name: 'Followers growth, last 30 days, YouTube' })).getByTestId('line-chart');
     // The comparison's 09-24 and 09-25 lie under the range's first two days (10-24, 10-25).
-    expect(JSON.parse(chart.dataset.labels!)).toEqual(['Oct 24, 2026', 'Oct 25, 2026', 'Nov 20, 2026', 'Nov 21, 2026']);
-    expect(JSON.parse(chart.dataset.comparison!)).toEqual({ label: 'Previous 30 days', values: [800, 900, null, null] });
+    expect(JSON.parse(chart.dataset.labels!)).toHaveLength(30);
+    expect(JSON.parse(chart.dataset.labels!).slice(0, 2)).toEqual(['Oct 24, 2026', 'Oct 25, 2026']);
+    expect(JSON.parse(chart.dataset.comparison!)).toEqual({ label: 'Previous 30 days', values: [800, 900, ...Array.from({ length: 28 }, () => null)] });
     expect(screen.queryByText(/^No line for/)).toBeNull();
   });
 
@@ -296,6 +353,22 @@ describe('AnalyticsPage', () => {
       expect(server.analyticsCalls()).toContain('GET /api/analytics?days=7&compareStartDate=2026-09-01&compareEndDate=2026-09-07'),
     );
     expect(server.analyticsCalls().slice(0, 3)).toEqual(['GET /api/analytics?days=7', 'GET /api/analytics?days=7&compare=year', 'GET /api/analytics?days=7&compare=none']);
+  });
+
+  it('charts what the Metric filter names: Metric = Views draws views', async () => {
+    const viewsOnly: AnalyticsResponse = { ...emptyAnalytics, trends: [analytics.trends[0]!] };
+    mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/analytics/metrics': { status: 200, body: ['views'] },
+      'GET /api/analytics': (url) => ({ status: 200, body: url.searchParams.get('metricType') === 'views' ? viewsOnly : analytics }),
+    });
+    renderPage('/analytics?metric=views');
+    // The skeleton has a Trends card too: wait for the chart, then read its card.
+    const chart = await screen.findByRole('img', { name: 'Views per day, last 30 days' });
+    const trends = chart.closest('section')!;
+    expect(within(trends).getByRole('heading', { name: 'Trends' })).toBeTruthy();
+    // One trend: nothing to choose between.
+    expect(within(trends).queryByRole('group', { name: 'Trend to chart' })).toBeNull();
   });
 
   it('says so when there is nothing to draw', async () => {

@@ -24,7 +24,8 @@ import {
   searchParamsWithFilters,
   type AnalyticsFilters,
 } from '../utils/analytics-filters';
-import { engagementChartData, followersChartData, isEmptySeries, platformDistributionData, rankTopContent } from '../utils/chart-data';
+import { engagementChartData, followersGrowthChart, isEmptySeries, platformDistributionData, rankTopContent } from '../utils/chart-data';
+import { TrendPanel } from './trend-panel';
 import { postsStateFromSearchParams, searchParamsWithPosts, type PostsTableState } from '../utils/posts-table-state';
 import { AnalyticsFilterBar } from './analytics-filter-bar';
 import { AnalyticsSkeleton } from './analytics-skeleton';
@@ -199,19 +200,9 @@ export function AnalyticsPage() {
   const platformName = ANALYTICS_PLATFORM_OPTIONS.find((option) => option.id === filters.platformId)?.name;
   const freshness = summary.data?.freshness.filter((entry) => platformName === undefined || entry.platform === platformName) ?? [];
   const comparisonName = comparison ? comparisonLabel(comparison, days) : null;
-  const followers = data
-    ? followersChartData(
-        data.followersOverTime,
-        comparison && comparisonName
-          ? {
-              points: comparison.followersOverTime,
-              currentStart: data.startDate,
-              comparisonStart: comparison.startDate,
-              label: comparisonName.short.charAt(0).toUpperCase() + comparisonName.short.slice(1),
-            }
-          : undefined,
-      )
-    : undefined;
+  const trendComparison = comparison && comparisonName ? { startDate: comparison.startDate, label: comparisonName.short.charAt(0).toUpperCase() + comparisonName.short.slice(1) } : undefined;
+  // One line per platform, and the total over the days every platform's history has begun (issue 24).
+  const followers = data ? followersGrowthChart(data, trendComparison) : undefined;
   const currencyNote = totals ? revenueCurrencyNote(totals.pledgesNotInUsd) : null;
   const comparisonNote = leftOutNote(comparison, days);
   const engagement = data ? engagementChartData(data.engagementOverTime) : undefined;
@@ -345,6 +336,8 @@ export function AnalyticsPage() {
           </p>
         ) : null}
 
+        <TrendPanel data={data} failed={analytics.isError} period={period} comparison={trendComparison} dataKey={chartKey} />
+
         <div className="grid gap-6 lg:grid-cols-2" aria-busy={analytics.isFetching}>
           <Card title="Followers Growth" className="min-w-0">
             {chartBody(
@@ -354,6 +347,9 @@ export function AnalyticsPage() {
                     label={`Followers growth, ${period}`}
                     dataKey={chartKey}
                     data={followers!.data} columns={['Date', 'Followers']} rows={followers!.rows} />
+                  {followers!.totalFrom ? (
+                    <p className="sr-only">The total starts on {formatCalendarDay(followers!.totalFrom)}, when every platform's follower history has begun.</p>
+                  ) : null}
                 </Suspense>
               ),
               isEmptySeries(data?.followersOverTime),
@@ -408,6 +404,7 @@ export function AnalyticsPage() {
             )}
           </Card>
           <Card title="Top Content" className="min-w-0">
+            <p className="-mt-2 mb-3 text-xs text-slate-400">Your posts published in the {period}, most engagement first.</p>
             {chartBody(
               () => (
                 <ol className="space-y-2">
@@ -426,7 +423,10 @@ export function AnalyticsPage() {
                               item.heading
                             )}
                           </p>
-                          <p className="text-sm text-slate-400">{item.platform}</p>
+                          <p className="text-sm text-slate-400">
+                            {item.platform}
+                            {item.published ? ` · ${item.published}` : ''}
+                          </p>
                         </div>
                         <p className="mt-1 shrink-0 text-sm text-slate-300 sm:mt-0 sm:text-right">
                           <span className="font-semibold text-white">{item.engagement}</span> engagements

@@ -3,6 +3,7 @@ import { CHART_HEIGHT_CLASS } from '../../../components/charts/chart-slot';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { StatCard } from '../../../components/ui/stat-card';
+import { TREND_BODY_HEIGHT } from './trend-panel';
 
 function Block({ className }: { className: string }) {
   return <Skeleton className={`w-full ${className}`} />;
@@ -25,6 +26,10 @@ export function AnalyticsSkeleton() {
         ))}
       </div>
       <Block className="h-24 rounded-xl" />
+      <Card title="Trends" className="min-w-0">
+        <Block className="mb-3 h-4" />
+        <Block className={TREND_BODY_HEIGHT} />
+      </Card>
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Followers Growth" className="min-w-0">
           <Block className={CHART_HEIGHT_CLASS} />

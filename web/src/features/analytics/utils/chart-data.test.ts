@@ -128,6 +128,7 @@ describe('rankTopContent', () => {
     platform: 'YouTube',
     engagement,
     url: null,
+    publishedAt: null,
   });
 
   it('keeps the 5 most engaging, ranks them #1 to #5 and falls back to the description for a blank title', () => {

@@ -1,7 +1,8 @@
 // Turning /api/analytics answers into what the charts draw and what screen readers read instead. Pure: the
 // chart components only pass these results to Chart.js.
 import type { ChartData } from 'chart.js';
-import type { BreakdownItem, SeriesPoint, TopContentItem } from '#contract/analytics.ts';
+import type { AnalyticsResponse, BreakdownItem, SeriesPoint, TopContentItem } from '#contract/analytics.ts';
+import { followersTrendChart, periodDays, type TrendComparison, valuesOnDays } from '../../../components/charts/trend-lines';
 import { chartColors, colorAt, DOUGHNUT_DEFAULT_PALETTE } from '../../../components/charts/chart-theme';
 import { type ComparisonOverlay, overlaidLineChart } from '../../../components/charts/comparison-overlay';
 import { formatCalendarDay, formatCompactNumber, formatPercentage } from '../../../lib/format';
@@ -45,6 +46,29 @@ export function followersChartData(points: readonly SeriesPoint[], overlay?: Com
     tension: 0.3,
   };
   return overlaidLineChart(sorted, current, overlay, formatCompactNumber);
+}
+
+/**
+ * Followers Growth (issue 24): one line per platform, and the total (filled) over the days where every platform's
+ * history has begun, its legend entry saying from when; the comparison period's total dashed under it. One platform
+ * alone is a single filled line.
+ */
+export function followersGrowthChart(answer: AnalyticsResponse, comparison?: TrendComparison) {
+  const days = periodDays(answer.startDate, daysBetween(answer.startDate, answer.endDate));
+  const comparisonDays = answer.comparison ? periodDays(answer.comparison.startDate, days.length) : [];
+  return followersTrendChart(
+    {
+      platforms: answer.followersByPlatform,
+      combined: valuesOnDays(answer.followersOverTime, days),
+      comparison: answer.comparison ? valuesOnDays(answer.comparison.followersOverTime, comparisonDays) : [],
+    },
+    { startDate: answer.startDate, ...(comparison ? { comparison } : {}), derived: answer.derivedSeries },
+  );
+}
+
+/** Days from `startDate` to `endDate`, both counted. */
+function daysBetween(startDate: string, endDate: string): number {
+  return Math.round((Date.parse(`${endDate}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / 86_400_000) + 1;
 }
 
 /** Engagement: a bar per day, oldest day first. */
@@ -107,6 +131,8 @@ export interface RankedContent {
   platform: string;
   engagement: string;
   url: string | null;
+  /** The day it was published, e.g. 'Nov 3, 2026'; null when the platform gave none. */
+  published: string | null;
 }
 
 /** Top Content: most engaging first, at most 5, ranked #1..#5; the engagement as a compact number. */
@@ -121,5 +147,6 @@ export function rankTopContent(items: readonly TopContentItem[]): RankedContent[
       platform: item.platform,
       engagement: formatCompactNumber(item.engagement),
       url: item.url,
+      published: item.publishedAt ? formatCalendarDay(item.publishedAt.slice(0, 10)) : null,
     }));
 }

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { eventually } from '../../../test/eventually';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AnalyticsSummary, ConnectionSyncStatus } from '#contract/analytics.ts';
+import type { AnalyticsResponse, AnalyticsSummary, ConnectionSyncStatus } from '#contract/analytics.ts';
 import { SYNC_STATUS_POLL_LIMIT_MS } from '../../../lib/sync-progress';
 import { DashboardPage } from './dashboard-page';
 import { platformConnection } from '../../../test/factories';
@@ -89,7 +89,55 @@ afterEach(() => {
   window.localStorage.clear();
 });
 
+/** GET /api/analytics?days=30 (the trends under the cards): followers of two platforms, views of one. */
+const nulls = (count: number) => Array.from({ length: count }, () => null);
+const trendsAnswer: Pick<AnalyticsResponse, 'startDate' | 'endDate' | 'comparison' | 'derivedSeries' | 'trends'> = {
+  startDate: '2026-10-24',
+  endDate: '2026-11-22',
+  comparison: null,
+  derivedSeries: [],
+  trends: [
+    {
+      metric: 'views',
+      combined: [...nulls(28), 500, 700],
+      // Patreon reports no views: no line, never a flat zero.
+      platforms: [{ platform: 'YouTube', values: [...nulls(28), 500, 700] }],
+      comparison: [],
+    },
+    {
+      metric: 'followers',
+      combined: [...nulls(29), 1_087],
+      platforms: [
+        { platform: 'YouTube', values: [...nulls(28), 990, 1_000] },
+        { platform: 'Patreon', values: [...nulls(29), 87] },
+      ],
+      comparison: [],
+    },
+  ],
+};
+
 describe('DashboardPage', () => {
+  it('draws the followers and views trends of the last 30 days under the cards', async () => {
+    mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/platformconnections': { status: 200, body: connections },
+      'GET /api/analytics?days=30': { status: 200, body: trendsAnswer },
+    });
+    renderDashboard();
+    const followers = await screen.findByRole('table', { name: 'Followers per day, last 30 days' });
+    expect(within(followers).getAllByRole('row').map((row) => row.textContent)).toEqual([
+      'DateFollowers',
+      'Nov 21, 2026YouTube 990',
+      "Nov 22, 2026YouTube 1K; Patreon 87; total from nov 22, 2026, when every platform's history begins 1.1K",
+    ]);
+    const views = screen.getByRole('table', { name: 'Views per day, last 30 days' });
+    expect(within(views).getAllByRole('row').map((row) => row.textContent)).toEqual(['DateViews', 'Nov 21, 2026500', 'Nov 22, 2026700']);
+    // Under the cards, before the connections.
+    const trends = screen.getByRole('region', { name: 'Trends' });
+    expect(screen.getByRole('region', { name: 'Summary' }).compareDocumentPosition(trends) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+
   it('shows loading placeholders, then the empty state with a way to connect', async () => {
     mockServer({
       'GET /api/analytics/summary': { status: 200, body: { ...summary, totalFollowers: 0, averageEngagementRate: 0, connectedPlatforms: 0 } },

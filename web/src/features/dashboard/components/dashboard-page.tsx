@@ -16,6 +16,9 @@ import { useDelayedInvalidation } from '../../../lib/use-delayed-invalidation';
 import { analyticsSummaryQueryOptions } from '../../../lib/analytics-summary';
 import { engagementRateText } from '../utils/engagement-rate';
 import { DashboardSkeleton } from './dashboard-skeleton';
+import { DashboardTrends } from './dashboard-trends';
+import { analyticsQueryOptions } from '../../analytics/api/get-analytics';
+import { DEFAULT_FILTERS } from '../../analytics/utils/analytics-filters';
 import { SYNC_STATUS_POLL_LIMIT_MS, syncingLabel } from '../../../lib/sync-progress';
 import { useSyncWatch } from '../../../lib/use-sync-watch';
 import { StatCard } from '../../../components/ui/stat-card';
@@ -81,10 +84,12 @@ async function syncAllConnections(connectionIds: readonly number[]): Promise<{ q
 export function DashboardPage() {
   const summary = useQuery(analyticsSummaryQueryOptions());
   const connections = useQuery(platformConnectionsQueryOptions());
+  // Asked with the summary, not after it: the trends under the cards read it.
+  useQuery(analyticsQueryOptions(DEFAULT_FILTERS));
   const reload = useDelayedInvalidation(RELOAD_AFTER_SYNC_MS);
   const queryClient = useQueryClient();
   const syncHintId = useId();
-  const dashboardQueryKeys = [analyticsSummaryQueryOptions().queryKey, platformConnectionsQueryOptions().queryKey];
+  const dashboardQueryKeys = [analyticsSummaryQueryOptions().queryKey, platformConnectionsQueryOptions().queryKey, analyticsQueryOptions(DEFAULT_FILTERS).queryKey];
   // When the syncs end the dashboard reloads once more; past the polling limit too (the live updates refresh the
   // screen when a sync finishes later). A status call that fails stops the polling; the 2-second reload still happens.
   const syncWatch = useSyncWatch({
@@ -215,6 +220,7 @@ export function DashboardPage() {
             </PanelNotes>
           ) : null}
         </section>
+        {connectionList.length > 0 ? <DashboardTrends /> : null}
         <div className="grid items-start gap-6 lg:grid-cols-3">
           <Card title="Platform Connections" className="lg:col-span-2">
             {connectionContent}

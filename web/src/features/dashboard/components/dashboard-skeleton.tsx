@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { StatCard } from '../../../components/ui/stat-card';
+import { TREND_BODY_HEIGHT } from './dashboard-trends';
 
 /**
  * The dashboard's shape while its two calls load. The screen below the header is drawn in one piece once both have
@@ -18,6 +19,14 @@ export function DashboardSkeleton({ icons }: { icons: [ReactNode, ReactNode, Rea
         <StatCard label="Total Followers" value={undefined} icon={icons[0]} />
         <StatCard label="Engagement Rate" value={undefined} icon={icons[1]} />
         <StatCard label="Connected Platforms" value={undefined} icon={icons[2]} />
+      </div>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card title="Followers trend" className="min-w-0">
+          <Skeleton className={`w-full ${TREND_BODY_HEIGHT}`} />
+        </Card>
+        <Card title="Views trend" className="min-w-0">
+          <Skeleton className={`w-full ${TREND_BODY_HEIGHT}`} />
+        </Card>
       </div>
       <div className="grid items-start gap-6 lg:grid-cols-3">
         <Card title="Platform Connections" className="lg:col-span-2">
