@@ -103,6 +103,7 @@ describe('responses', () => {
       comparison: null,
       completeThrough: null,
       revenueCompleteThrough: null,
+      channelTrend: [],
     };
     expect(performanceSummaryResponse.parse(empty)).toEqual(empty);
   });

@@ -232,7 +232,7 @@ describe('AnalyticsPage', () => {
       'Nov 21, 2026YouTube 4K; TikTok 1K; all platforms 5K',
       'Nov 22, 2026YouTube 6K; TikTok 1K; all platforms 7K',
     ]);
-    expect(within(trends).getByText(/TikTok views, likes and comments: from daily snapshots/)).toBeTruthy();
+    expect(within(trends).getByText(/TikTok views, likes and comments: from how much each post’s running totals grew/)).toBeTruthy();
     // The engagement rate reads as a rate; a trend without any figure says so.
     fireEvent.click(within(trends).getByRole('button', { name: 'Engagement rate' }));
     expect(within(trends).getByRole('button', { name: 'Engagement rate' }).getAttribute('aria-pressed')).toBe('true');
