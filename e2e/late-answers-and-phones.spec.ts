@@ -3,24 +3,10 @@
 // every dialog has a visible close button and closes on a tap outside, on Escape and on its button, and every row's
 // main action sits inside the viewport without scrolling sideways. Screenshots of the screens this work changed.
 import type { Browser, Locator, Page } from '@playwright/test';
-import { expect, expectNoSidewaysScroll, test as base, watchPageProblems } from './support/fixtures.ts';
+import { expect, expectNoSidewaysScroll, test, watchPageProblems } from './support/fixtures.ts';
 import { layoutShifts, recordLayoutShifts } from './support/layout-shift.ts';
-import { startServerProcess, type RunningServer } from './support/server-process.ts';
 import { expectFirstSyncDone } from './support/demo-channel.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
-
-// Its own server: it links Ivy Chen's account on all six platforms, which no journey on the shared server may take.
-// Six first syncs keep the event loop busy: load shedding is not under test here.
-const test = base.extend<object, { phoneServer: RunningServer }>({
-  phoneServer: [
-    async ({ smtp }, use) => {
-      const server = await startServerProcess({ SMTP_URL: smtp.url, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '60000' });
-      await use(server);
-      await server.stop();
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
-});
 
 const PLATFORMS = ['YouTube', 'Instagram', 'TikTok', 'Twitter', 'LinkedIn', 'Patreon'];
 /** Issue 25: the Income page with six platforms connected, on a laptop. */
@@ -81,7 +67,7 @@ async function expectDialogClosesEveryWay(page: Page, name: string | RegExp, ope
 }
 
 test.describe('late answers and phones', () => {
-  test('six platforms: no layout shift with answers 400 ms late, Income under 5,000 px, every dialog and row action on a phone', async ({ page, browser, phoneServer: server, smtp }) => {
+  test('six platforms: no layout shift with answers 400 ms late, Income under 5,000 px, every dialog and row action on a phone', async ({ page, browser, ownServer: server, smtp }) => {
     test.setTimeout(600_000);
     const problems = watchPageProblems(page);
     await recordLayoutShifts(page);

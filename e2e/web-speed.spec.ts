@@ -6,24 +6,10 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { INITIAL_JAVASCRIPT_BUDGET_BYTES, initialJavaScript } from '../scripts/initial-javascript.ts';
 import { armChartTimer, chartTimerResult } from './support/chart-timing.ts';
-import { expect, test as base } from './support/fixtures.ts';
+import { expect, test } from './support/fixtures.ts';
 import { layoutShifts, recordLayoutShifts } from './support/layout-shift.ts';
-import { startServerProcess, type RunningServer } from './support/server-process.ts';
 import { expectFirstSyncDone } from './support/demo-channel.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
-
-// Its own server, so the demo accounts it connects are not taken by another journey on the shared one. Its first
-// sync of three platforms keeps the event loop busy: load shedding (a 503 for a screen's code) is not under test.
-const test = base.extend<object, { speedServer: RunningServer }>({
-  speedServer: [
-    async ({ smtp }, use) => {
-      const server = await startServerProcess({ SMTP_URL: smtp.url, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '60000' });
-      await use(server);
-      await server.stop();
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
-});
 
 /** Our internals, never on a screen (issue 25). */
 const INTERNAL_WORDS = ['account_metrics', 'content_metrics', 'insightTrafficSourceType', 'z-score', 'Bonferroni', 'one-step', 'order-statistic', 'factor score', 'youtube_channel_traffic', 'dimensions day'];
@@ -54,7 +40,7 @@ test('the initial JavaScript (index.html, its module preloads and their static i
 });
 
 test.describe('web speed', () => {
-  test('no layout shift on the signed-in screens; first chart and filter redraw timed', async ({ page, speedServer: server, smtp }, testInfo) => {
+  test('no layout shift on the signed-in screens; first chart and filter redraw timed', async ({ page, ownServer: server, smtp }, testInfo) => {
     test.setTimeout(300_000);
     await recordLayoutShifts(page);
     await signInWithTrial(page, server, smtp);

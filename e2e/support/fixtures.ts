@@ -13,6 +13,11 @@ interface WorkerFixtures {
   server: RunningServer;
   /** The product with no SMTP_URL: mail lands in the sandbox mailbox at /sandbox/mail. */
   sandboxServer: RunningServer;
+  /**
+   * A server of the journey's own, mail to `smtp`, for a journey that links demo accounts no journey on the shared
+   * server may take. Its first syncs of several platforms keep the event loop busy: load shedding is not under test.
+   */
+  ownServer: RunningServer;
 }
 
 let counter = 0;
@@ -42,6 +47,14 @@ export const test = base.extend<object, WorkerFixtures>({
   sandboxServer: [
     async ({}, use) => {
       const server = await startServerProcess();
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+  ownServer: [
+    async ({ smtp }, use) => {
+      const server = await startServerProcess({ SMTP_URL: smtp.url, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '60000' });
       await use(server);
       await server.stop();
     },

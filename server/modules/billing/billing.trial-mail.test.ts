@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingCustomers, sentMails } from '../../db/schema.ts';
+import type { Account } from '../../test/platforms.ts';
 import { customerEvent, deliverWebhook, GOOD_CARD, sandboxOf, signPayload, stripeClient, submitHostedForm } from '../../test/stripe.ts';
 import { startTestServer, TEST_PUBLIC_URL, type TestServer } from '../../test/test-server.ts';
 import { TRIAL_STARTED_SUBJECT } from './billing-emails.ts';
@@ -17,8 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-type Account = Awaited<ReturnType<TestServer['signUp']>> & { token: string };
 
 const trialMails = (account: Account) => server.smtp.messages.filter((mail) => mail.to.includes(account.email) && mail.subject === TRIAL_STARTED_SUBJECT);
 

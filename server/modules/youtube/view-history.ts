@@ -5,7 +5,8 @@ import { addDays, dayOf } from '../../lib/dates.ts';
 
 const toNumber = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
-interface ChannelDayRow {
+/** One day of the channel's daily report as the repository reads it (youtube.repository.ts channelDays). */
+export interface ChannelDayRow {
   date: string;
   views: number | null;
   watch_time_minutes: number | null;

@@ -8,6 +8,7 @@ import { type Database, queryRows } from '../../db/client.ts';
 import { completeThroughOf, revenueCompleteThroughOf } from '../../db/freshness.ts';
 import { youtubeInsights } from '../../db/schema.ts';
 import { grantsYoutubeAnalytics, grantsYoutubeRevenue } from '../../providers/youtube/scopes.ts';
+import type { ChannelDayRow } from './view-history.ts';
 
 /** Where an insight's evidence lives inside its facts column. */
 export const EVIDENCE_KEY = 'evidence';
@@ -249,14 +250,7 @@ export function createYoutubeRepository(db: Database) {
 
     /** The channel's daily report over [startDate, endDate], one row per day with any of these metrics (missing: null). */
     channelDays(connectionId: number, startDate: string, endDate: string) {
-      return queryRows<{
-        date: string;
-        views: number | null;
-        watch_time_minutes: number | null;
-        subscribers_gained: number | null;
-        subscribers_lost: number | null;
-        subscribers: number | null;
-      }>(
+      return queryRows<ChannelDayRow>(
         db,
         sql`select date::text as date,
             max(value) filter (where metric_type = 'views')::float8 as views,

@@ -1,12 +1,12 @@
 // The Analytics screen's Trends card (issue 25): the daily trend of one metric per platform and all platforms together,
 // the comparison period dashed under it. Without a Metric filter the creator picks views, watch time, followers,
 // engagements or the engagement rate (kept in the URL as ?trend=); with one, it charts what the filter names.
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { type AnalyticsResponse, derivedSeriesSentence } from '#contract/analytics.ts';
 import { followersTrendChart, metricTrendChart, TREND_DERIVED_METRICS, TREND_LABELS, type TrendComparison, trendValueFormat } from '../../../components/charts/trend-lines';
+import { ChartSlot } from '../../../components/charts/chart-slot';
 import { Card } from '../../../components/ui/card';
-import { Spinner } from '../../../components/ui/spinner';
 import { formatCalendarDay } from '../../../lib/format';
 import { metricTypeLabel } from '../utils/analytics-filters';
 
@@ -16,18 +16,6 @@ const LineChart = lazy(async () => ({ default: (await import('../../../component
 export const TREND_BODY_HEIGHT = 'h-[20.5rem] sm:h-[22.5rem]';
 
 export const trendLabel = (metric: string) => TREND_LABELS[metric] ?? metricTypeLabel(metric);
-
-function Message({ children, loading = false }: { children: ReactNode; loading?: boolean }) {
-  return (
-    <div
-      role={loading ? 'status' : undefined}
-      className={`flex items-center justify-center gap-2 rounded-lg border border-dashed border-slate-700 px-4 text-center text-sm text-slate-400 ${TREND_BODY_HEIGHT}`}
-    >
-      {loading ? <Spinner /> : null}
-      {children}
-    </div>
-  );
-}
 
 interface TrendPanelProps {
   data: AnalyticsResponse | undefined;
@@ -72,7 +60,7 @@ export function TrendPanel({ data, failed, period, comparison, dataKey }: TrendP
 
   let body: ReactNode;
   let derivedNote: ReactNode = null;
-  if (!data || !trend) body = failed ? <Message>Failed to load analytics data</Message> : <Message loading>Loading chart...</Message>;
+  if (!data || !trend) body = <ChartSlot heightClass={TREND_BODY_HEIGHT} loading={!failed} message="Failed to load analytics data" />;
   else {
     const label = trendLabel(trend.metric);
     const chart =
@@ -81,21 +69,19 @@ export function TrendPanel({ data, failed, period, comparison, dataKey }: TrendP
         : metricTrendChart(trend, { startDate: data.startDate, comparison, derived: data.derivedSeries });
     const derivedMetrics = TREND_DERIVED_METRICS[trend.metric] ?? [trend.metric];
     const derived = data.derivedSeries.filter((entry) => entry.metrics.some((metric) => derivedMetrics.includes(metric)));
-    if (!chart.hasData) body = <Message>No {label.toLowerCase()} reported in the {period}</Message>;
+    if (!chart.hasData) body = <ChartSlot heightClass={TREND_BODY_HEIGHT} message={`No ${label.toLowerCase()} reported in the ${period}`} />;
     else {
       body = (
-        <div className={TREND_BODY_HEIGHT}>
-          <Suspense fallback={<Message loading>Loading chart...</Message>}>
-            <LineChart
+        <ChartSlot heightClass={TREND_BODY_HEIGHT}>
+          <LineChart
               label={`${label} per day, ${period}`}
               dataKey={dataKey}
               data={chart.data}
               columns={['Date', label]}
               rows={chart.rows}
-              valueFormat={trendValueFormat(trend.metric)}
-            />
-          </Suspense>
-        </div>
+            valueFormat={trendValueFormat(trend.metric)}
+          />
+        </ChartSlot>
       );
       if (derived.length > 0) {
         derivedNote = (

@@ -2,11 +2,11 @@
 // all platforms together, and the previous 30 days dashed. The same answer as the Analytics screen's default view
 // (one request, computed ahead of the visit after a sync), so opening Analytics next costs nothing.
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy } from 'react';
 import { ANALYTICS_SUMMARY_DAYS, type AnalyticsResponse, type MetricTrend } from '#contract/analytics.ts';
 import { followersTrendChart, metricTrendChart, type TrendComparison } from '../../../components/charts/trend-lines';
+import { ChartSlot } from '../../../components/charts/chart-slot';
 import { Card } from '../../../components/ui/card';
-import { Spinner } from '../../../components/ui/spinner';
 import { analyticsQueryOptions } from '../../analytics/api/get-analytics';
 import { DEFAULT_FILTERS } from '../../analytics/utils/analytics-filters';
 
@@ -18,31 +18,17 @@ const BODY_HEIGHT = TREND_BODY_HEIGHT;
 const CHART_HEIGHT = 'h-52 sm:h-56';
 const PERIOD = `last ${ANALYTICS_SUMMARY_DAYS} days`;
 
-function Message({ children, loading = false }: { children: ReactNode; loading?: boolean }) {
-  return (
-    <div
-      role={loading ? 'status' : undefined}
-      className={`flex items-center justify-center gap-2 rounded-lg border border-dashed border-slate-700 px-4 text-center text-sm text-slate-400 ${BODY_HEIGHT}`}
-    >
-      {loading ? <Spinner /> : null}
-      {children}
-    </div>
-  );
-}
-
 function TrendBody({ answer, metric, label, failed }: { answer: AnalyticsResponse | undefined; metric: 'followers' | 'views'; label: string; failed: boolean }) {
-  if (!answer) return failed ? <Message>Couldn't load the {label.toLowerCase()} trend</Message> : <Message loading>Loading chart...</Message>;
+  if (!answer) return <ChartSlot heightClass={BODY_HEIGHT} loading={!failed} message={`Couldn't load the ${label.toLowerCase()} trend`} />;
   const trend: MetricTrend | undefined = answer.trends.find((entry) => entry.metric === metric);
   const comparison: TrendComparison | undefined = answer.comparison ? { startDate: answer.comparison.startDate, label: `Previous ${ANALYTICS_SUMMARY_DAYS} days` } : undefined;
   const options = { startDate: answer.startDate, ...(comparison ? { comparison } : {}), derived: answer.derivedSeries };
   const chart = trend ? (metric === 'followers' ? followersTrendChart(trend, options) : metricTrendChart(trend, options)) : undefined;
-  if (!chart?.hasData) return <Message>No {label.toLowerCase()} reported in the {PERIOD}</Message>;
+  if (!chart?.hasData) return <ChartSlot heightClass={BODY_HEIGHT} message={`No ${label.toLowerCase()} reported in the ${PERIOD}`} />;
   return (
-    <div className={BODY_HEIGHT}>
-      <Suspense fallback={<Message loading>Loading chart...</Message>}>
-        <LineChart label={`${label} per day, ${PERIOD}`} data={chart.data} columns={['Date', label]} rows={chart.rows} heightClass={CHART_HEIGHT} />
-      </Suspense>
-    </div>
+    <ChartSlot heightClass={BODY_HEIGHT}>
+      <LineChart label={`${label} per day, ${PERIOD}`} data={chart.data} columns={['Date', label]} rows={chart.rows} heightClass={CHART_HEIGHT} />
+    </ChartSlot>
   );
 }
 
