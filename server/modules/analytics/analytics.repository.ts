@@ -31,14 +31,21 @@ export interface Period {
   endDate: string;
 }
 
-/** Patreon's monthly pledges count for a period at 30 days a month (contract periodTotals.totalRevenue). */
-export const DAYS_PER_PLEDGE_MONTH = 30;
-
 const METRIC_ORDER = ['followers', 'subscribers', 'views', 'likes', 'comments', 'shares'];
 
 
 const connectionScope = (filter: Pick<AnalyticsFilter, 'userId' | 'platform'>) =>
   sql`c.user_id = ${filter.userId} and c.is_active${filter.platform ? sql` and c.platform = ${filter.platform}` : sql``}`;
+
+/**
+ * SQL: a Patreon campaign's pledges over [start, end]: each day its monthly level as last read on or before the day,
+ * over the days of the day's month (the income view's rule, income-maths.ts pledgeForDay), so the same days give the
+ * same amount on every screen; null when no day has a reading yet. One index probe a day.
+ */
+const pledgesOverDays = (connectionId: SQL, start: SQL, end: SQL) => sql`(select sum(l.value / extract(day from date_trunc('month', d.day) + interval '1 month' - interval '1 day'))
+    from generate_series(${start}::date, ${end}::date, interval '1 day') as d(day)
+    cross join lateral (select m.value from account_metrics m
+      where m.connection_id = ${connectionId} and m.metric_type = 'monthly_pledges' and m.date <= d.day order by m.date desc limit 1) l)`;
 
 /** Each of the user's connections with the latest day in the range that has content counters (an index lookup each). */
 const latestContentDays = (filter: AnalyticsFilter) => sql`select c.id as connection_id, c.platform,
@@ -441,7 +448,7 @@ export function createAnalyticsRepository(db: Database) {
      * that have it in both periods count, on both sides. A connection's figures that end before the current period
      * does (YouTube's reports lag 2–3 days, a connection whose syncs stopped) are compared over the days it has: both
      * periods are cut at their end by the days missing. Followers: the latest total in each period (no profile count:
-     * it has no date). Revenue: YouTube revenue plus USD pledges at 30 days a month, as on the cards.
+     * it has no date). Revenue: YouTube revenue plus USD pledges day by day (pledgesOverDays), as on the cards.
      */
     async comparedTotals(filter: Pick<AnalyticsFilter, 'userId' | 'platform'>, current: Period, comparison: Period) {
       const [row] = await queryRows<{
@@ -486,9 +493,7 @@ export function createAnalyticsRepository(db: Database) {
               (select f.value from account_metrics f
                 where f.connection_id = w.id and f.metric_type in (${sqlList(FOLLOWER_TYPES)}) and f.date between w.start_date and w.end_date
                 order by f.date desc limit 1) as followers,
-              case when w.currency = 'USD' then (select f.value from account_metrics f
-                where f.connection_id = w.id and f.metric_type = 'monthly_pledges' and f.date between w.start_date and w.end_date
-                order by f.date desc limit 1) * (w.end_date - w.start_date + 1) / ${DAYS_PER_PLEDGE_MONTH}::float8 end as usd_pledges
+              case when w.currency = 'USD' then ${pledgesOverDays(sql`w.id`, sql`w.start_date`, sql`w.end_date`)} end as usd_pledges
             from windows w left join per_side p on p.id = w.id and p.side = w.side
           ),
           pairs as (
@@ -553,34 +558,13 @@ export function createAnalyticsRepository(db: Database) {
     async pledgesByCurrency(filter: Pick<AnalyticsFilter, 'userId' | 'platform' | 'startDate' | 'endDate'>) {
       return queryRows<{ currency: string | null; amount: number; monthly: number; connections: number }>(
         db,
-        sql`with campaigns as (
-            select c.id, c.currency from platform_connections c
-            where ${connectionScope(filter)} and exists (select 1 from account_metrics m where m.connection_id = c.id and m.metric_type = 'monthly_pledges' and m.date <= ${filter.endDate})
-          ),
-          readings as (
-            select k.id, r.date, r.value from campaigns k cross join lateral (
-              (select m.date, m.value from account_metrics m
-                where m.connection_id = k.id and m.metric_type = 'monthly_pledges' and m.date < ${filter.startDate} order by m.date desc limit 1)
-              union all
-              (select m.date, m.value from account_metrics m
-                where m.connection_id = k.id and m.metric_type = 'monthly_pledges' and m.date between ${filter.startDate} and ${filter.endDate})
-            ) r
-          ),
-          spans as (
-            select id, value, greatest(date, ${filter.startDate}::date) as from_day,
-              coalesce(lead(date) over (partition by id order by date) - 1, ${filter.endDate}::date) as to_day,
-              row_number() over (partition by id order by date desc) as newest
-            from readings
-          ),
-          per_campaign as (
-            select s.id, sum(s.value / extract(day from date_trunc('month', d.day) + interval '1 month' - interval '1 day')) as amount
-            from spans s cross join lateral generate_series(s.from_day, s.to_day, interval '1 day') as d(day)
-            where s.from_day <= s.to_day
-            group by s.id
-          )
-          select k.currency, coalesce(sum(p.amount), 0)::float8 as amount, sum(s.value)::float8 as monthly, count(*)::int as connections
-          from campaigns k join spans s on s.id = k.id and s.newest = 1 left join per_campaign p on p.id = k.id
-          group by k.currency order by k.currency nulls last`,
+        sql`select c.currency, coalesce(sum(p.amount), 0)::float8 as amount, sum(latest.value)::float8 as monthly, count(*)::int as connections
+          from platform_connections c
+          cross join lateral (select m.value from account_metrics m
+            where m.connection_id = c.id and m.metric_type = 'monthly_pledges' and m.date <= ${filter.endDate} order by m.date desc limit 1) latest
+          cross join lateral (select ${pledgesOverDays(sql`c.id`, sql`${filter.startDate}`, sql`${filter.endDate}`)} as amount) p
+          where ${connectionScope(filter)}
+          group by c.currency order by c.currency nulls last`,
       );
     },
   };

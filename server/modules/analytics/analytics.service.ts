@@ -23,7 +23,7 @@ import {
   metricTypesResponse,
   PLATFORM_COLOURS,
 } from '#contract/analytics.ts';
-import { type ComparisonPeriod, type ComparisonRequest, daysInPeriod, resolveComparison } from '#contract/comparison.ts';
+import { type ComparisonPeriod, type ComparisonRequest, resolveComparison } from '#contract/comparison.ts';
 import { PLATFORM_NAMES, type PlatformName, platformDisplayName } from '#contract/platforms.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -36,7 +36,6 @@ import {
   carriedForwardTotals,
   type ConnectionDayFigures,
   type ConnectionDayValue,
-  DAYS_PER_PLEDGE_MONTH,
   ENGAGEMENT_PARTS,
   FOLLOWER_TYPES,
   type Period,

@@ -84,9 +84,11 @@ describe('the summary’s comparison and freshness', () => {
       startDate: '2026-09-04',
       endDate: '2026-10-03',
       // YouTube's figures end on 10-31, two days before the period does: both periods lose their last two days
-      // (10-04 … 10-31 against 09-04 … 10-01). TikTok has nothing before 10-25 and counts on neither side.
-      currentTotals: { totalFollowers: 1100, averageEngagementRate: 10, totalViews: 2800, totalRevenue: 328, connectedPlatforms: 3 },
-      totals: { totalFollowers: 990, averageEngagementRate: 14, totalViews: 1400, totalRevenue: 254, connectedPlatforms: 1 },
+      // (10-04 … 10-31 against 09-04 … 10-01). TikTok has nothing before 10-25 and counts on neither side. Patreon's
+      // pledges count day by day on both sides, as on the cards: its first level was read on 10-03, so the comparison
+      // period holds one day of it ($240/31) against the current period's $234.77.
+      currentTotals: { totalFollowers: 1100, averageEngagementRate: 10, totalViews: 2800, totalRevenue: 262.77, connectedPlatforms: 3 },
+      totals: { totalFollowers: 990, averageEngagementRate: 14, totalViews: 1400, totalRevenue: 21.74, connectedPlatforms: 1 },
       leftOut: [{ platform: 'TikTok', account: '@maya' }],
     });
     expect(freshness).toEqual([

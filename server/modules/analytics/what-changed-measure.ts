@@ -3,7 +3,7 @@
 // uploads against the back catalogue, and each item's views. Pure: the service loads the rows and compares two periods.
 import { daysInPeriod, shiftDay } from '#contract/comparison.ts';
 import type { WhatChangedMetric } from '#contract/what-changed.ts';
-import { DAYS_PER_PLEDGE_MONTH } from './analytics.repository.ts';
+import { pledgesOverDays } from '../../lib/pledges.ts';
 import type { ScopeConnection, ScopeItem } from './what-changed.repository.ts';
 
 /** The part of a split that stored rows cannot place (see the decision record). */
@@ -119,15 +119,11 @@ export function measure(data: Data, windows: Windows): Measured {
       if (row.revenue !== undefined) revenue += row.revenue;
       if (data.metric === 'views' ? row.views !== undefined : row.revenue !== undefined) hasData = true;
     }
-    // Pledges as of the window's last day (Total Revenue's rule): the latest monthly figure on or before it.
-    const latestPledges = latestOnOrBefore(data.pledges.get(connection.id), window.end);
-    if (data.metric === 'revenue' && latestPledges !== undefined && connection.currency === 'USD') hasData = true;
-    if (data.metric === 'views') value = views;
-    else {
-      value = revenue;
-      // Patreon: the latest monthly pledges in the window for its days at 30 days a month, US dollars only (as Total Revenue).
-      if (latestPledges !== undefined && connection.currency === 'USD') value += (latestPledges * daysInPeriod(window.start, window.end)) / DAYS_PER_PLEDGE_MONTH;
-    }
+    // Patreon, US dollars only: the window's pledges day by day, each day's monthly level over its month's days (Total
+    // Revenue's rule, server/lib/pledges.ts).
+    const pledges = data.metric === 'revenue' && connection.currency === 'USD' ? pledgesOverDays(data.pledges.get(connection.id) ?? [], daysOf(window)) : undefined;
+    if (pledges !== undefined) hasData = true;
+    value = data.metric === 'views' ? views : revenue + (pledges ?? 0);
     measured.total += value;
     add(measured.platform, connection.platform, value);
     if (hasData) measured.platformHasData.set(connection.platform, true);

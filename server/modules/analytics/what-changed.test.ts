@@ -177,10 +177,12 @@ describe('revenue', () => {
     expect(answer.currency).toBe('USD');
     const revenueNow = sumOver('2026-10-20', '2026-10-26', youtubeRevenue);
     const revenueBefore = sumOver('2026-10-13', '2026-10-19', youtubeRevenue);
-    expect(answer.current).toBe(Math.round((revenueNow + (330 * 7) / 30) * 100) / 100);
-    expect(answer.previous).toBe(Math.round((revenueBefore + (300 * 7) / 30) * 100) / 100);
+    // Pledges day by day, each day's monthly level over October's 31 days (the cards' rule): Oct 20–21 at $300 and
+    // Oct 22–26 at $330 against seven days at $300.
+    expect(answer.current).toBe(Math.round((revenueNow + (2 * 300 + 5 * 330) / 31) * 100) / 100);
+    expect(answer.previous).toBe(Math.round((revenueBefore + (7 * 300) / 31) * 100) / 100);
     const platform = answer.splits.find((split) => split.kind === 'platform')!;
-    expect(platform.parts.find((part) => part.key === 'patreon')!.change).toBe(7);
+    expect(platform.parts.find((part) => part.key === 'patreon')!.change).toBe(Math.round((150 / 31) * 100) / 100);
     expect(answer.notes).toContain('Revenue in US dollars (USD).');
     expect(answer.notes.some((note) => note.includes('€100.00 a month in EUR (1 campaign, not converted)'))).toBe(true);
 

@@ -1,20 +1,8 @@
 // The income view's arithmetic, pure (decision 023): a pledge month spread over its days, conversion through the
 // euro at the latest rate on or before each day, and shares. Nothing here reads the database.
 
-/** Days in the calendar month of a YYYY-MM-DD day. */
-export function daysInMonth(day: string): number {
-  const year = Number(day.slice(0, 4));
-  const month = Number(day.slice(5, 7));
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
-/**
- * One day's share of a monthly pledge amount: 1/28 to 1/31 of it, by the day's own month, so a whole calendar month of
- * days adds up to exactly the monthly amount (a fixed 30 would make February earn 93 % and July 103 %).
- */
-export function pledgeForDay(monthlyAmount: number, day: string): number {
-  return monthlyAmount / daysInMonth(day);
-}
+// The pledge rule is shared with the analytics cards and What changed (server/lib/pledges.ts).
+export { daysInMonth, pledgeForDay } from '../../lib/pledges.ts';
 
 /**
  * The latest value on or before each day, from readings sorted by day: a pledge level or a patron count holds until the
