@@ -45,7 +45,8 @@ test.describe('sync and analytics', () => {
     // The cards follow the filters and compare with the period the filter names; the chart overlays it, dashed.
     const summary = page.getByRole('region', { name: 'Summary' });
     await expect(summary.getByText(changeWords).first()).toBeAttached();
-    await expect(page.getByText('Previous 30 days', { exact: true })).toBeVisible();
+    // The comparison period's line in a legend (the Trends card and Followers Growth each draw one).
+    await expect(page.getByText('Previous 30 days', { exact: true }).first()).toBeVisible();
     await page.getByLabel('Compare to', { exact: true }).selectOption({ label: 'Same period last year' });
     await expect(page).toHaveURL(/compare=year/);
     await expect(summary.getByText(/versus the same period last year/).first()).toBeAttached();

@@ -13,9 +13,13 @@ interface WorkerFixtures {
   server: RunningServer;
   /** The product with no SMTP_URL: mail lands in the sandbox mailbox at /sandbox/mail. */
   sandboxServer: RunningServer;
+}
+
+interface TestFixtures {
   /**
-   * A server of the journey's own, mail to `smtp`, for a journey that links demo accounts no journey on the shared
-   * server may take. Its first syncs of several platforms keep the event loop busy: load shedding is not under test.
+   * A server of this test's own (never shared, not even with another test of the same worker), mail to `smtp`, for a
+   * journey that links demo accounts no other journey may take. Its first syncs of several platforms keep the event
+   * loop busy: load shedding is not under test.
    */
   ownServer: RunningServer;
 }
@@ -27,7 +31,15 @@ export function newAccount() {
   return { username: `creator_${suffix}`, email: `creator_${suffix}@example.com`, password: 'a long test passphrase' };
 }
 
-export const test = base.extend<object, WorkerFixtures>({
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  ownServer: [
+    async ({ smtp }, use) => {
+      const server = await startServerProcess({ SMTP_URL: smtp.url, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '60000' });
+      await use(server);
+      await server.stop();
+    },
+    { timeout: 90_000 },
+  ],
   smtp: [
     async ({}, use) => {
       const smtp = await startSmtpCapture();
@@ -47,14 +59,6 @@ export const test = base.extend<object, WorkerFixtures>({
   sandboxServer: [
     async ({}, use) => {
       const server = await startServerProcess();
-      await use(server);
-      await server.stop();
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
-  ownServer: [
-    async ({ smtp }, use) => {
-      const server = await startServerProcess({ SMTP_URL: smtp.url, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '60000' });
       await use(server);
       await server.stop();
     },
