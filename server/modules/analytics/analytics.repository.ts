@@ -384,11 +384,12 @@ export function createAnalyticsRepository(db: Database) {
               and ci.published_at < (${filter.endDate}::date + 1)::timestamp at time zone 'UTC'
           ),
           scored as (
-            -- Each connection's counters of its latest day by the (connection, day) index, then the period's items.
-            select cm.content_item_id as id, coalesce(max(cm.value) filter (where cm.metric_type = 'engagements'), sum(cm.value) filter (where cm.metric_type in (${sqlList(ENGAGEMENT_PARTS)}))) as engagement
-            from days d join content_metrics cm on cm.connection_id = d.connection_id and cm.as_of = d.day
-            where cm.content_item_id in (select id from published)
-            group by cm.content_item_id
+            -- Each published item's counters of its connection's latest day, by the (item, type, day) key: a lookup per
+            -- item whatever the planner guesses (PGlite never analyzes its tables, and a guess of one row per side
+            -- once made this a nested loop over every counter of the day times every item, 0.7 s for two personas).
+            select p.id, coalesce(max(cm.value) filter (where cm.metric_type = 'engagements'), sum(cm.value) filter (where cm.metric_type in (${sqlList(ENGAGEMENT_PARTS)}))) as engagement
+            from published p join content_metrics cm on cm.content_item_id = p.id and cm.as_of = p.day
+            group by p.id
           )
           select p.id, p.title, p.description, p.platform, p.url, p.published_at, s.engagement::float8 as engagement
           from scored s join published p on p.id = s.id
