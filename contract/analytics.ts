@@ -64,6 +64,21 @@ export const comparisonLeftOut = z.object({
 });
 
 /**
+ * A connection compared over fewer days than the periods have, because its history begins after the comparison period
+ * starts: both periods are cut at their start alike, so a history start never reads as growth (issue 24).
+ */
+export const comparisonShortened = z.object({
+  /** Display name, e.g. "Instagram". */
+  platform: z.string(),
+  account: z.string().nullable(),
+  /** The first day (YYYY-MM-DD) stored for the connection. */
+  historyStart: z.string(),
+  /** How many days of each period are compared. */
+  days: z.number().int().positive(),
+});
+export type ComparisonShortened = z.infer<typeof comparisonShortened>;
+
+/**
  * The comparison of the answer's period with another (compare=previous|year|custom; null with compare=none). A card's
  * change is currentTotals against totals: both sum the same connections (each figure over the connections that have
  * it in both periods; the others are in leftOut) by the same definitions, and a platform whose figures end before the
@@ -75,6 +90,7 @@ export const periodComparison = comparisonPeriod.extend({
   /** The current period's figures over the same connections and days as `totals`. */
   currentTotals: comparedTotals,
   leftOut: z.array(comparisonLeftOut),
+  shortened: z.array(comparisonShortened),
 });
 export type PeriodComparison = z.infer<typeof periodComparison>;
 

@@ -448,7 +448,10 @@ export function createAnalyticsRepository(db: Database) {
      * The cards' figures of two periods, like with like (contract periodComparison): per figure, only the connections
      * that have it in both periods count, on both sides. A connection's figures that end before the current period
      * does (YouTube's reports lag 2–3 days, a connection whose syncs stopped) are compared over the days it has: both
-     * periods are cut at their end by the days missing. Followers: the latest total in each period (no profile count:
+     * periods are cut at their end by the days missing. One whose history begins after the comparison period starts
+     * (its first stored day: Instagram's insights reach 30 days back, TikTok's and X's daily figures begin with their
+     * first sync) is compared over the days both periods hold: both are cut at their start by as many days, and a
+     * connection left with none is left out (issue 24: a history start is not growth). Followers: the latest total in each period (no profile count:
      * it has no date). Revenue: YouTube revenue plus USD pledges day by day (pledgesOverDays), as on the cards.
      */
     async comparedTotals(filter: Pick<AnalyticsFilter, 'userId' | 'platform'>, current: Period, comparison: Period) {
@@ -466,17 +469,22 @@ export function createAnalyticsRepository(db: Database) {
         current_connections: number;
         comparison_connections: number;
         left_out: { platform: string; account: string | null }[] | string;
+        shortened: { platform: string; account: string | null; history_start: string; days: number }[] | string;
       }>(
         db,
-        sql`with mine as (
+        sql`with connections as (
             select c.id, c.platform, c.display_name, c.currency, c.connected_at,
-              least(${current.endDate}::date, coalesce(${completeThroughOf('c')}, ${current.endDate}::date)) as through
+              least(${current.endDate}::date, coalesce(${completeThroughOf('c')}, ${current.endDate}::date)) as through,
+              (select min(m.date) from account_metrics m where m.connection_id = c.id) as first_day
             from platform_connections c where ${connectionScope(filter)}
           ),
+          mine as (
+            select connections.*, greatest(0, coalesce(first_day - ${comparison.startDate}::date, 0)) as start_cut from connections
+          ),
           windows as (
-            select id, currency, 'current' as side, ${current.startDate}::date as start_date, through as end_date from mine
+            select id, currency, 'current' as side, ${current.startDate}::date + start_cut as start_date, through as end_date from mine
             union all
-            select id, currency, 'comparison', ${comparison.startDate}::date, ${comparison.endDate}::date - (${current.endDate}::date - through) from mine
+            select id, currency, 'comparison', ${comparison.startDate}::date + start_cut, ${comparison.endDate}::date - (${current.endDate}::date - through) from mine
           ),
           per_day as (
             select w.id, w.side, d.date, d.views, d.impressions, d.engagements, d.revenue
@@ -498,7 +506,8 @@ export function createAnalyticsRepository(db: Database) {
             from windows w left join per_side p on p.id = w.id and p.side = w.side
           ),
           pairs as (
-            select mine.id, mine.platform, mine.display_name, mine.connected_at,
+            select mine.id, mine.platform, mine.display_name, mine.connected_at, mine.first_day, mine.start_cut,
+              ${comparison.endDate}::date - (${current.endDate}::date - mine.through) - (${comparison.startDate}::date + mine.start_cut) + 1 as compared_days,
               cur.followers as cur_followers, cmp.followers as cmp_followers,
               cur.views as cur_views, cmp.views as cmp_views,
               cur.engagements as cur_engagements, cur.reach as cur_reach, cmp.engagements as cmp_engagements, cmp.reach as cmp_reach,
@@ -523,7 +532,12 @@ export function createAnalyticsRepository(db: Database) {
             (count(*) filter (where (connected_at at time zone 'UTC')::date <= ${comparison.endDate}::date))::int as comparison_connections,
             coalesce(json_agg(json_build_object('platform', platform, 'account', display_name) order by ${platformOrder(sql`platform`)}, id)
               filter (where (cur_followers is not null and cmp_followers is null) or (cur_views is not null and cmp_views is null)
-                or (cur_reach is not null and cmp_reach is null) or (cur_revenue is not null and cmp_revenue is null)), '[]'::json) as left_out
+                or (cur_reach is not null and cmp_reach is null) or (cur_revenue is not null and cmp_revenue is null)
+                -- A history that begins too late for any day both periods hold: its figures count on neither side.
+                or (compared_days <= 0 and first_day <= ${current.endDate}::date)), '[]'::json) as left_out,
+            coalesce(json_agg(json_build_object('platform', platform, 'account', display_name, 'history_start', first_day::text, 'days', compared_days)
+              order by ${platformOrder(sql`platform`)}, id)
+              filter (where start_cut > 0 and compared_days > 0 and (cmp_views is not null or cmp_followers is not null or cmp_reach is not null or cmp_revenue is not null)), '[]'::json) as shortened
           from pairs`,
       );
       return row!;

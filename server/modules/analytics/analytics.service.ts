@@ -289,6 +289,12 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
       totals: side('comparison'),
       currentTotals: side('current'),
       leftOut: leftOut.map((entry) => ({ platform: displayName(entry.platform), account: entry.account })),
+      shortened: (typeof row.shortened === 'string' ? (JSON.parse(row.shortened) as Exclude<typeof row.shortened, string>) : row.shortened).map((entry) => ({
+        platform: displayName(entry.platform),
+        account: entry.account,
+        historyStart: entry.history_start,
+        days: Number(entry.days),
+      })),
     };
   }
 

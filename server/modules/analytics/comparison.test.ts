@@ -85,11 +85,13 @@ describe('the summary’s comparison and freshness', () => {
       endDate: '2026-10-03',
       // YouTube's figures end on 10-31, two days before the period does: both periods lose their last two days
       // (10-04 … 10-31 against 09-04 … 10-01). TikTok has nothing before 10-25 and counts on neither side. Patreon's
-      // pledges count day by day on both sides, as on the cards: its first level was read on 10-03, so the comparison
-      // period holds one day of it ($240/31) against the current period's $234.77.
-      currentTotals: { totalFollowers: 1100, averageEngagementRate: 10, totalViews: 2800, totalRevenue: 262.77, connectedPlatforms: 3 },
+      // history begins on 10-03, the comparison period's last day: its pledges (day by day, as on the cards) are
+      // compared over that one day and the current period's last, $240/31 against $300/30, not 1 day against 30 (a
+      // history start is not growth, issue 24).
+      currentTotals: { totalFollowers: 1100, averageEngagementRate: 10, totalViews: 2800, totalRevenue: 38, connectedPlatforms: 3 },
       totals: { totalFollowers: 990, averageEngagementRate: 14, totalViews: 1400, totalRevenue: 21.74, connectedPlatforms: 1 },
       leftOut: [{ platform: 'TikTok', account: '@maya' }],
+      shortened: [{ platform: 'Patreon', account: null, historyStart: '2026-10-03', days: 1 }],
     });
     expect(freshness).toEqual([
       { platform: 'YouTube', syncedAt: '2026-11-02T08:00:00.000Z', completeThrough: '2026-10-31' },
@@ -157,6 +159,7 @@ describe('GET /api/analytics comparison', () => {
       currentTotals: { totalFollowers: 1100, totalViews: 2800, totalRevenue: 28, connectedPlatforms: 1 },
       totals: { totalFollowers: 990, totalViews: 1400, totalRevenue: 14, connectedPlatforms: 1 },
       leftOut: [],
+      shortened: [],
     });
     expect((await get('/api/analytics/platform/1?days=30')).body.comparison).toEqual(youtube.comparison);
     // 7 days: YouTube's 10-27 … 10-31 ($5) and Patreon's 5 October days at $240/31, Nov 1 at $240/30, Nov 2 at $300/30.

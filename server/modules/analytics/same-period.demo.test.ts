@@ -94,6 +94,27 @@ describe('the last 30 days, on every screen', () => {
     }
   });
 
+  it('a history start is not growth: each connection is compared over the days both periods hold', async () => {
+    const summary = await get<AnalyticsSummary>('/api/analytics/summary');
+    const comparison = summary.comparison!;
+    const perPlatform = await Promise.all(PLATFORM_NAMES.map((_, index) => get<AnalyticsResponse>(`/api/analytics/platform/${index + 1}?days=${DAYS}`)));
+    // Instagram's insights reach 30 days back from its first sync: the previous 30 days hold only its first days, so
+    // both periods are compared over those days (the +659 % of issue 24 came from 30 days against a few).
+    const instagram = perPlatform[1]!.comparison!;
+    expect(instagram.shortened).toHaveLength(1);
+    expect(instagram.shortened[0]!.days).toBeLessThan(DAYS);
+    expect(instagram.shortened[0]!.historyStart > comparison.startDate).toBe(true);
+    expect(comparison.shortened.filter((entry) => entry.platform === 'Instagram')).toEqual(instagram.shortened);
+    // TikTok's and X's daily views begin with their first sync (derived from the post counters): nothing to compare.
+    expect(comparison.leftOut.map((entry) => entry.platform)).toEqual(expect.arrayContaining(['TikTok', 'Twitter']));
+    // Each side of the total's change sums the same connections' sides, platform by platform.
+    const sidesOf = (side: 'currentTotals' | 'totals') => perPlatform.reduce((sum, answer) => sum + (answer.comparison![side].totalViews ?? 0), 0);
+    expect({ current: comparison.currentTotals.totalViews, previous: comparison.totals.totalViews }).toEqual({ current: sidesOf('currentTotals'), previous: sidesOf('totals') });
+    // Like with like, the demo creator's month-on-month views move by tens of percent, not by multiples.
+    const change = comparison.currentTotals.totalViews! / comparison.totals.totalViews! - 1;
+    expect(Math.abs(change)).toBeLessThan(0.5);
+  });
+
   it('paying patrons: the net change of Income is the change of Patreon’s line on Analytics', async () => {
     const income = await get<IncomeResponse>(`/api/income?startDate=${startDate}&endDate=${today}&granularity=month`);
     const patreon = await get<AnalyticsResponse>(`/api/analytics/platform/6?startDate=${shiftDay(startDate, -1)}&endDate=${today}`);

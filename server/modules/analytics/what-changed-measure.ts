@@ -144,10 +144,11 @@ export function measure(data: Data, windows: Windows): Measured {
   }
   if (data.metric === 'views') {
     for (const item of data.items) {
+      // An item of a connection left out of the comparison (no window) is not measured at all, not a known 0.
       const window = windows.get(item.connection_id);
-      const views = window ? itemViews(item, window, data.counters.get(item.id)) : 0;
-      measured.items.set(item.id, views);
       if (!window) continue;
+      const views = itemViews(item, window, data.counters.get(item.id));
+      measured.items.set(item.id, views);
       measured.itemsExisting.set(item.id, item.published_day !== null && item.published_day >= window.start ? null : views);
       if (item.published_day !== null && item.published_day > window.end) continue;
       const category = item.published_day !== null && item.published_day >= window.start ? 'new' : 'back';

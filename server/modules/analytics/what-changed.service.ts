@@ -6,6 +6,7 @@
 import { revenueCurrencyNote } from '#contract/analytics.ts';
 import { daysInPeriod, shiftDay } from '#contract/comparison.ts';
 import { platformDisplayName } from '#contract/platforms.ts';
+import { wordList } from '#contract/words.ts';
 import {
   type PartVariation,
   type SplitKind,
@@ -65,23 +66,51 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
       metric === 'views' ? repository.items(ids) : Promise.resolve([]),
     ]);
 
-    // Each connection's windows: a connection whose figures end before the current period does (YouTube's 2–3 day
-    // lag) is compared over the days it has, both periods cut by as many days at their end (as the cards, decision 013).
+    // Each connection's windows, over the days both periods hold (issue 24, coverage): a connection whose figures end
+    // before the current period does (YouTube's 2–3 day lag) is compared without the days missing at the end, and one
+    // whose history begins after the comparison period starts (Instagram's insights reach 30 days back; TikTok's and X's
+    // daily figures begin with their first sync) without the days missing at the start, both periods cut alike (as
+    // the cards, decision 013). A connection with no day both periods hold is left out of the change, and the notes
+    // say so: a history start is not growth.
+    const firstDayOf = new Map<number, string>();
+    const usd = new Set(connections.filter((connection) => connection.currency === 'USD').map((connection) => connection.id));
+    for (const row of dailyRows) {
+      // The rows that count: views, or revenue and the pledges of campaigns in US dollars (others are never added).
+      const counts = metric === 'views' ? row.metric_type === 'views' : row.metric_type === 'revenue' || (row.metric_type === 'monthly_pledges' && usd.has(row.connection_id));
+      if (!counts) continue;
+      const first = firstDayOf.get(row.connection_id);
+      if (first === undefined || row.date < first) firstDayOf.set(row.connection_id, row.date);
+    }
     const current: Windows = new Map();
     const previous: Windows = new Map();
     const cutNotes: string[] = [];
+    const leftOutNames: string[] = [];
     for (const connection of connections) {
+      const name = `${platformDisplayName(connection.platform)}${connection.display_name ? ` (${connection.display_name})` : ''}`;
       const through = connection.complete_through;
-      const cut = through !== null && through < endDate ? dayDiff(through, endDate) : 0;
+      const endCut = through !== null && through < endDate ? dayDiff(through, endDate) : 0;
+      const first = firstDayOf.get(connection.id);
+      const startCut = first !== undefined && first > compareStartDate ? dayDiff(compareStartDate, first) : 0;
       const cutWindow = (start: string, end: string) => {
-        const window = { start, end: shiftDay(end, -cut) };
+        const window = { start: shiftDay(start, startCut), end: shiftDay(end, -endCut) };
         return window.start <= window.end ? window : null;
       };
-      current.set(connection.id, cutWindow(startDate, endDate));
-      previous.set(connection.id, cutWindow(compareStartDate, compareEndDate));
-      if (cut > 0 && through !== null && through >= startDate) {
-        cutNotes.push(`${platformDisplayName(connection.platform)}${connection.display_name ? ` (${connection.display_name})` : ''}: figures end on ${through}, so both periods are compared without their last ${cut === 1 ? 'day' : `${cut} days`}.`);
+      const previousWindow = cutWindow(compareStartDate, compareEndDate);
+      const currentWindow = previousWindow ? cutWindow(startDate, endDate) : null;
+      current.set(connection.id, currentWindow);
+      previous.set(connection.id, currentWindow ? previousWindow : null);
+      if (first === undefined) continue;
+      if (!currentWindow || !previousWindow) {
+        leftOutNames.push(name);
+      } else if (startCut > 0) {
+        const days = daysInPeriod(previousWindow.start, previousWindow.end);
+        cutNotes.push(`${name}: history begins on ${first}, so both periods are compared over their ${days === 1 ? 'day' : `${days} days`} from then on.`);
+      } else if (endCut > 0 && through !== null && through >= startDate) {
+        cutNotes.push(`${name}: figures end on ${through}, so both periods are compared without their last ${endCut === 1 ? 'day' : `${endCut} days`}.`);
       }
+    }
+    if (leftOutNames.length > 0) {
+      cutNotes.push(`Left out of the change: ${wordList(leftOutNames)}, with no figures on the days of the comparison period (a history that begins is not growth).`);
     }
     const history: Window[] = [];
     // Pledges are read as of a day, so rows before the range count; the first day of any figure bounds the history.
@@ -209,7 +238,7 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
       'By platform',
       metric === 'views'
         ? "Each platform's views per day: YouTube's own daily report, TikTok's and X's from how much their posts' view counts grew each day, the others' daily insights."
-        : 'YouTube estimated revenue per day, plus the monthly pledges of each Patreon campaign in US dollars (its latest in the period, for the period\u2019s days at 30 days a month).',
+        : 'YouTube estimated revenue per day, plus the monthly pledges of each Patreon campaign in US dollars (its latest in the period, each day its monthly level over the days of that day\u2019s month).',
       totalChange,
       platformRaw,
       (part) => pastChanges(platformValue(part.key)),

@@ -124,12 +124,30 @@ export function cardChange<Totals>(comparison: Compared<Totals> | null | undefin
 }
 
 /**
- * Which connections the changes leave out, in words, or null when none: "Changes leave out TikTok (@maya), which has no
- * figures for the previous 30 days to compare with."
+ * Which connections the changes leave out or compare over fewer days, in words, or null when none: "Changes leave out
+ * TikTok (@maya), which has no figures for the previous 30 days to compare with. Instagram's history begins Oct 1,
+ * 2026: its change compares the 3 days both periods hold."
  */
-export function leftOutNote(comparison: (Pick<ComparisonPeriod, 'compare' | 'startDate' | 'endDate'> & { leftOut: readonly { platform: string; account: string | null }[] }) | null | undefined, days: number): string | null {
-  if (!comparison || comparison.leftOut.length === 0) return null;
-  const names = comparison.leftOut.map((entry) => (entry.account ? `${entry.platform} (${entry.account})` : entry.platform));
-  const verb = names.length === 1 ? 'has' : 'have';
-  return `Changes leave out ${wordList(names)}, which ${verb} no figures for ${comparisonLabel(comparison, days).words} to compare with.`;
+export function leftOutNote(
+  comparison:
+    | (Pick<ComparisonPeriod, 'compare' | 'startDate' | 'endDate'> & {
+        leftOut: readonly { platform: string; account: string | null }[];
+        shortened?: readonly { platform: string; account: string | null; historyStart: string; days: number }[];
+      })
+    | null
+    | undefined,
+  days: number,
+): string | null {
+  if (!comparison) return null;
+  const name = (entry: { platform: string; account: string | null }) => (entry.account ? `${entry.platform} (${entry.account})` : entry.platform);
+  const sentences: string[] = [];
+  if (comparison.leftOut.length > 0) {
+    const names = comparison.leftOut.map(name);
+    const verb = names.length === 1 ? 'has' : 'have';
+    sentences.push(`Changes leave out ${wordList(names)}, which ${verb} no figures for ${comparisonLabel(comparison, days).words} to compare with.`);
+  }
+  for (const entry of comparison.shortened ?? []) {
+    sentences.push(`${name(entry)}: history begins ${formatCalendarDay(entry.historyStart)}, so its change compares the ${entry.days === 1 ? 'day' : `${entry.days} days`} both periods hold.`);
+  }
+  return sentences.length > 0 ? sentences.join(' ') : null;
 }

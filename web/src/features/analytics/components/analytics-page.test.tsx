@@ -105,6 +105,7 @@ const compared: AnalyticsResponse = {
     currentTotals: { totalFollowers: 110_000, averageEngagementRate: 4.2, totalViews: 2_000_000, totalRevenue: 1000, connectedPlatforms: 3 },
     totals: { totalFollowers: 100_000, averageEngagementRate: 4.2, totalViews: 2_500_000, totalRevenue: null, connectedPlatforms: 2 },
     leftOut: [{ platform: 'TikTok', account: '@maya' }],
+    shortened: [{ platform: 'Instagram', account: '@maya', historyStart: '2026-10-20', days: 4 }],
     followersOverTime: [
       { date: '2026-09-24', value: 800 },
       { date: '2026-09-25', value: 900 },
@@ -301,7 +302,7 @@ describe('AnalyticsPage', () => {
     expect(notes.open).toBe(true);
     expect(
       within(notes).getByText(
-        'Figures for the last 30 days on YouTube, compared with the previous 30 days. Changes leave out TikTok (@maya), which has no figures for the previous 30 days to compare with.',
+        'Figures for the last 30 days on YouTube, compared with the previous 30 days. Changes leave out TikTok (@maya), which has no figures for the previous 30 days to compare with. Instagram (@maya): history begins Oct 20, 2026, so its change compares the 4 days both periods hold.',
       ),
     ).toBeTruthy();
     // Only the selected platform's freshness.
