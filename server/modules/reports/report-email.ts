@@ -13,11 +13,23 @@ export interface KeyNumbers {
   revenue: number;
 }
 
+/** One figure of the like-with-like comparison: both sides over the same connections and days (null: none). */
+export interface ComparedFigure {
+  current: number | null;
+  previous: number | null;
+}
+
 export interface ReportData {
   name: string;
   period: ReportPeriod;
   current: KeyNumbers;
-  previous: KeyNumbers;
+  /**
+   * The changes, like with like as on the cards (analytics comparedTotals): each connection over the days both
+   * periods hold, so a platform connected this week is not growth.
+   */
+  compared: Record<keyof KeyNumbers, ComparedFigure>;
+  /** Which connections the changes leave out or compare over fewer days, in words; null when none. */
+  comparisonNote: string | null;
   topContent: { title: string; platform: string; engagement: number }[];
   insights: { title: string; recommendation: string }[];
   connectedPlatforms: number;
@@ -26,15 +38,16 @@ export interface ReportData {
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
-/** "+12.5%", "−3.0%", "no change", or "new" when the previous period had nothing. */
-function changeLabel(current: number, previous: number): string {
+/** "+12.5%", "−3.0%", "no change", "new" when the previous period had 0, "nothing to compare" without figures. */
+function changeLabel({ current, previous }: ComparedFigure): string {
+  if (current === null || previous === null) return 'nothing to compare';
   if (current === previous) return 'no change';
   if (previous === 0) return 'new';
   const percent = ((current - previous) / Math.abs(previous)) * 100;
   return `${percent > 0 ? '+' : '−'}${Math.abs(percent).toFixed(1)}%`;
 }
 
-function dateLabel(date: string) {
+export function dateLabel(date: string) {
   return new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
 }
 
@@ -43,12 +56,12 @@ export function periodLabel(period: ReportPeriod): string {
 }
 
 function keyNumberRows(data: ReportData) {
-  const { current, previous } = data;
+  const { current, compared } = data;
   return [
-    { label: 'Followers', value: integer.format(current.followers), change: changeLabel(current.followers, previous.followers) },
-    { label: 'Views', value: integer.format(current.views), change: changeLabel(current.views, previous.views) },
-    { label: 'Engagement rate', value: `${current.engagementRate.toFixed(2)}%`, change: changeLabel(current.engagementRate, previous.engagementRate) },
-    { label: 'Revenue', value: usd.format(current.revenue), change: changeLabel(current.revenue, previous.revenue) },
+    { label: 'Followers', value: integer.format(current.followers), change: changeLabel(compared.followers) },
+    { label: 'Views', value: integer.format(current.views), change: changeLabel(compared.views) },
+    { label: 'Engagement rate', value: `${current.engagementRate.toFixed(2)}%`, change: changeLabel(compared.engagementRate) },
+    { label: 'Revenue', value: usd.format(current.revenue), change: changeLabel(compared.revenue) },
   ];
 }
 
@@ -78,6 +91,7 @@ export function reportEmail(
     '',
     ...rows.map((row) => `${row.label}: ${row.value} (${row.change})`),
     `Connected platforms: ${data.connectedPlatforms}`,
+    ...(data.comparisonNote ? [data.comparisonNote] : []),
     '',
     'Top content',
     ...(data.topContent.length > 0
@@ -105,6 +119,7 @@ export function reportEmail(
 ${rows.map((row) => `<tr><th scope="row" style="${cell};text-align:left;font-weight:600">${row.label}</th><td style="${cell};text-align:right">${escapeHtml(row.value)}</td><td style="${cell};text-align:right;color:#94a3b8">${escapeHtml(row.change)}</td></tr>`).join('\n')}
 <tr><th scope="row" style="${cell};text-align:left;font-weight:600">Connected platforms</th><td style="${cell};text-align:right">${data.connectedPlatforms}</td><td style="${cell}"></td></tr>
 </table>
+${data.comparisonNote ? `<p style="color:#94a3b8;font-size:13px">${escapeHtml(data.comparisonNote)}</p>` : ''}
 <h2 style="font-size:16px;color:#fff;margin-top:24px">Top content</h2>
 ${
   data.topContent.length > 0

@@ -9,13 +9,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { platformDisplayName } from '#contract/platforms.ts';
 import type { ReportPreferences, ReportPreferencesRequest } from '#contract/reports.ts';
 import { canonicalTimeZone } from '#contract/time-zones.ts';
+import { wordList } from '#contract/words.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/secure-random.ts';
 import type { AnalyticsRepository } from '../analytics/analytics.repository.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { addDays } from '../../lib/dates.ts';
-import { type KeyNumbers, type ReportData, reportEmail } from './report-email.ts';
+import { dateLabel, type KeyNumbers, type ReportData, reportEmail } from './report-email.ts';
 import { latestReportAt, nextReportAt, periodOfKey, type ReportPeriod, reportPeriod, zonedTime } from './report-schedule.ts';
 import type { ReportPreferencesRow, ReportPreferencesValues, ReportsRepository } from './reports.repository.ts';
 
@@ -116,15 +117,43 @@ export function createReportsService({ repository, analytics, mailer, clock, has
     };
   }
 
+  type ComparedRow = Awaited<ReturnType<typeof analytics.comparedTotals>>;
+  const figureOrNull = (value: number | string | null) => (value === null ? null : Number(value));
+  const rate = (engagements: number | null, reach: number | null) =>
+    engagements === null || reach === null || Number(reach) <= 0 ? null : Math.round((Number(engagements) / Number(reach)) * 10_000) / 100;
+
+  /** The report's changes, like with like as on the cards: both sides over the same connections and days. */
+  function comparedFigures(row: ComparedRow): ReportData['compared'] {
+    const money = (value: number | null) => (value === null ? null : Math.round(Number(value) * 100) / 100);
+    return {
+      followers: { current: figureOrNull(row.current_followers), previous: figureOrNull(row.comparison_followers) },
+      views: { current: figureOrNull(row.current_views), previous: figureOrNull(row.comparison_views) },
+      engagementRate: { current: rate(row.current_engagements, row.current_reach), previous: rate(row.comparison_engagements, row.comparison_reach) },
+      revenue: { current: money(row.current_revenue), previous: money(row.comparison_revenue) },
+    };
+  }
+
+  /** The connections the changes leave out or compare over fewer days, in one sentence each; null when none. */
+  function comparisonNote(row: ComparedRow): string | null {
+    const parse = <T>(value: T[] | string): T[] => (typeof value === 'string' ? (JSON.parse(value) as T[]) : value);
+    const name = (entry: { platform: string; account: string | null }) => `${platformDisplayName(entry.platform)}${entry.account ? ` (${entry.account})` : ''}`;
+    const leftOut = parse(row.left_out).map(name);
+    const sentences = leftOut.length > 0 ? [`Changes leave out ${wordList(leftOut)}: no day with figures in both periods yet.`] : [];
+    for (const entry of parse(row.shortened)) {
+      sentences.push(`${name(entry)}: history begins ${dateLabel(entry.history_start)}, so its change compares the ${Number(entry.days) === 1 ? 'day' : `${entry.days} days`} both periods hold.`);
+    }
+    return sentences.length > 0 ? sentences.join(' ') : null;
+  }
+
   /**
    * `scheduledAt`: when the report was due. New insights are those of the day (or week) before it, so a report sent
    * late or retried covers the same insights as one sent on time, and consecutive reports neither skip nor repeat one.
    */
   async function buildReport(userId: number, name: string, period: ReportPeriod, scheduledAt: Date): Promise<ReportData> {
     const lengthMs = (period.frequency === 'daily' ? 1 : 7) * 24 * HOUR;
-    const [current, previous, top, insights] = await Promise.all([
+    const [current, compared, top, insights] = await Promise.all([
       keyNumbers(userId, period.startDate, period.endDate),
-      keyNumbers(userId, period.previousStartDate, period.previousEndDate),
+      analytics.comparedTotals({ userId }, period, { startDate: period.previousStartDate, endDate: period.previousEndDate }),
       analytics.topContent({ userId, startDate: period.startDate, endDate: period.endDate }, TOP_CONTENT),
       repository.newInsights(userId, new Date(scheduledAt.getTime() - lengthMs), scheduledAt, INSIGHTS),
     ]);
@@ -132,7 +161,8 @@ export function createReportsService({ repository, analytics, mailer, clock, has
       name,
       period,
       current,
-      previous,
+      compared: comparedFigures(compared),
+      comparisonNote: comparisonNote(compared),
       connectedPlatforms: current.connections,
       topContent: top.map((item) => ({ title: item.title, platform: platformDisplayName(item.platform), engagement: Number(item.engagement) })),
       insights: insights.map((insight) => ({ title: insight.title, recommendation: insight.recommendation })),
