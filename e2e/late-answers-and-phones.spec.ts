@@ -82,6 +82,50 @@ test.describe('late answers and phones', () => {
       await expectFirstSyncDone(page);
     }
 
+    await test.step('numbers that hold on a fresh six-platform account: cards, Followers Growth, best times, an insight', async () => {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(`${server.baseUrl}/dashboard`);
+      // The cards compare like with like: Instagram over the days both periods hold, TikTok and X left out (their
+      // history begins with the first sync), and the note says so.
+      const notes = page.getByTestId('dashboard-card-notes');
+      await notes.getByText('Some platforms are left out of the change — why?').click({ timeout: 30_000 });
+      await expect(notes.getByText(/Changes leave out .*TikTok/)).toBeVisible();
+      await expect(notes.getByText(/Instagram[^:]*: history begins [A-Z][a-z]{2} \d{1,2}, \d{4}, so its change compares the (day|\d+ days) both periods hold\./)).toBeVisible();
+      // Connected Platforms shows no change: connecting one is not growth.
+      await expect(page.getByText(/platforms? vs previous 30 days/)).toHaveCount(0);
+
+      await page.goto(`${server.baseUrl}/analytics`);
+      // Total Views: the creator's change, in tens of per cent, not a history start read as growth (issue 24's +659 %).
+      const viewsChange = page.getByRole('button', { name: /what changed in Total Views$/ });
+      await expect(viewsChange).toBeVisible({ timeout: 30_000 });
+      const words = (await viewsChange.textContent()) ?? '';
+      const percent = /(up|down) ([\d.]+) per cent/.exec(words);
+      expect(percent, `Total Views' change in words: ${words}`).not.toBeNull();
+      expect(Number(percent![2])).toBeLessThan(100);
+      // Followers Growth: a line per platform (its table alternative names each).
+      const growth = page.getByRole('table', { name: 'Followers growth, last 30 days' }).getByRole('row');
+      for (const platform of ['YouTube', 'Instagram', 'TikTok', 'Twitter', 'LinkedIn', 'Patreon']) {
+        await expect(growth.filter({ hasText: platform }).first(), `Followers Growth has ${platform}`).toBeAttached({ timeout: 30_000 });
+      }
+      // Best time to post: a grid on the day Instagram connects, each cell on its stated basis.
+      const bestTimes = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Best time to post' }) });
+      const account = bestTimes.getByRole('combobox', { name: 'Account' });
+      await account.selectOption((await account.locator('option', { hasText: 'Instagram' }).getAttribute('value'))!);
+      await expect(bestTimes.getByRole('grid', { name: /^(Views|Engagements) against your typical post by weekday and hour/ })).toBeVisible({ timeout: 30_000 });
+
+      // An insight on YouTube: shown only with its evidence (two groups of at least 5 videos, a 95 % interval).
+      await page.goto(`${server.baseUrl}/youtube`);
+      const insights = page.locator('section').filter({ has: page.getByRole('heading', { name: 'AI-Powered Insights' }) });
+      await page.getByRole('button', { name: 'Generate Insights' }).first().click();
+      await expect(page.getByText(/insights? generated\.$/)).toBeVisible({ timeout: 60_000 });
+      await expect(insights.getByText(/: .*, 95 % CI [\d.]+–[\d.]+(×| points), n = (\d+) vs (\d+)$/).first()).toBeVisible();
+      for (const evidence of await insights.getByText(/, n = \d+ vs \d+$/).allTextContents()) {
+        const [, a, b] = /n = (\d+) vs (\d+)$/.exec(evidence)!;
+        expect(Math.min(Number(a), Number(b)), evidence).toBeGreaterThanOrEqual(5);
+      }
+      await shot(page, 'six-platforms-youtube-insights');
+    });
+
     await test.step('the Income page with six platforms is under 5,000 px at 1280 px', async () => {
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.goto(`${server.baseUrl}/income`);
