@@ -34,6 +34,8 @@ export const user = z.object({
   lastName: z.string(),
   emailConfirmed: z.boolean(),
   createdAt: z.iso.datetime(),
+  /** The account's time zone (Settings → Time zone), in which every date is shown; null: none chosen, the device's. */
+  timeZone: z.string().nullable(),
 });
 export type User = z.infer<typeof user>;
 

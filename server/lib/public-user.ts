@@ -11,5 +11,6 @@ export function toPublicUser(row: typeof users.$inferSelect): User {
     lastName: row.lastName,
     emailConfirmed: row.emailConfirmedAt !== null,
     createdAt: row.createdAt.toISOString(),
+    timeZone: row.timeZone ?? null,
   };
 }

@@ -589,6 +589,7 @@ describe('sessions', () => {
       lastName: '',
       emailConfirmed: true,
       createdAt: expect.any(String),
+      timeZone: null,
     });
     const logout = await server.request('POST', '/api/auth/logout', { token: account.token });
     expect(logout.status).toBe(200);

@@ -41,8 +41,11 @@ describe('the account time zone', () => {
     const account = await signUpWithAccess(server);
     // No zone chosen yet: reports are read in UTC.
     expect(await reportPreferences(account)).toMatchObject({ timeZone: 'UTC', saved: false });
+    expect((await server.request('GET', '/api/auth/me', { token: account.token })).body).toMatchObject({ timeZone: null });
     expect((await patchZone(account, 'Europe/Berlin')).status).toBe(200);
     expect(await reportPreferences(account)).toMatchObject({ timeZone: 'Europe/Berlin', saved: false });
+    // The same zone is every screen's: the signed-in user carries it (web/src/lib/format.ts shows dates in it).
+    expect((await server.request('GET', '/api/auth/me', { token: account.token })).body).toMatchObject({ timeZone: 'Europe/Berlin' });
 
     const saved = await server.request('PUT', '/api/reports/preferences', { token: account.token, body: { frequency: 'daily', weekday: 1, hour: 8 } });
     expect(saved.status).toBe(200);

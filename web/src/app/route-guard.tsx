@@ -3,6 +3,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { FullPageStatus } from '../components/ui/full-page-status';
 import { subscriptionStatusQueryOptions } from '../features/billing/api/get-subscription-status';
 import { useSession } from '../lib/current-user';
+import { setDisplayTimeZone } from '../lib/format';
 import { LOGIN_ROUTE, loginRedirectState, returnPathAfterLogin } from '../lib/routes';
 import { decideNavigation, requiresValidAccess, type AccessState } from './guard';
 
@@ -10,6 +11,8 @@ import { decideNavigation, requiresValidAccess, type AccessState } from './guard
 export function RouteGuard() {
   const { pathname, search, state } = useLocation();
   const session = useSession();
+  // Every date on the screens below shows in the account's time zone (set before they render).
+  if (session.status === 'signed-in') setDisplayTimeZone(session.user.timeZone);
   const needsAccess = session.status === 'signed-in' && requiresValidAccess(pathname);
   const subscription = useQuery({ ...subscriptionStatusQueryOptions(), enabled: needsAccess });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCompactNumber, formatCurrency, formatDate, formatMoney, formatPercentage } from './format';
+import { formatCalendarDay, formatCompactNumber, formatCurrency, formatDate, formatMoney, formatPercentage, getDisplayTimeZone, setDisplayTimeZone } from './format';
 
 describe('formatCompactNumber', () => {
   it('uses US English compact notation with at most one decimal', () => {
@@ -21,6 +21,24 @@ describe('formatDate', () => {
   it('shows short month, day and year', () => {
     expect(formatDate('2026-11-22T12:00:00Z')).toBe('Nov 22, 2026');
     expect(formatDate(new Date(2027, 0, 5))).toBe('Jan 5, 2027');
+  });
+
+  it('shows moments in the account’s time zone once set, and calendar days as themselves in any zone', () => {
+    try {
+      setDisplayTimeZone('Asia/Tokyo');
+      expect(getDisplayTimeZone()).toBe('Asia/Tokyo');
+      // 20:00 UTC on Nov 22 is already Nov 23 in Tokyo, and still Nov 22 in Los Angeles.
+      expect(formatDate('2026-11-22T20:00:00Z')).toBe('Nov 23, 2026');
+      expect(formatCalendarDay('2026-11-22')).toBe('Nov 22, 2026');
+      setDisplayTimeZone('America/Los_Angeles');
+      expect(formatDate('2026-11-23T05:00:00Z')).toBe('Nov 22, 2026');
+      expect(formatCalendarDay('2026-11-22')).toBe('Nov 22, 2026');
+      // A zone this browser does not know keeps the device's.
+      setDisplayTimeZone('Mars/Olympus_Mons');
+      expect(getDisplayTimeZone()).toBeUndefined();
+    } finally {
+      setDisplayTimeZone(null);
+    }
   });
 
   it('returns an empty string for missing or unreadable dates', () => {

@@ -1,7 +1,33 @@
 // Number, date, money and percentage display (spec section 9). Pure, so screens and charts agree.
 
 const compactFormatter = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
-const dateFormatter = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+const DATE_OPTIONS: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric', year: 'numeric' };
+const calendarDayFormatter = new Intl.DateTimeFormat('en-US', { ...DATE_OPTIONS, timeZone: 'UTC' });
+
+/**
+ * The zone every moment is shown in: the account's (Settings → Time zone, issue 25: one setting for reports, best
+ * times and every date shown), set by the route guard once the signed-in user is known; undefined: the device's.
+ */
+let displayTimeZone: string | undefined;
+let dateFormatter = new Intl.DateTimeFormat('en-US', DATE_OPTIONS);
+
+/** Shows every moment in `zone` from now on (null: the device's zone). An unknown zone keeps the device's. */
+export function setDisplayTimeZone(zone: string | null): void {
+  const next = zone ?? undefined;
+  if (next === displayTimeZone) return;
+  try {
+    dateFormatter = new Intl.DateTimeFormat('en-US', { ...DATE_OPTIONS, timeZone: next });
+    displayTimeZone = next;
+  } catch {
+    dateFormatter = new Intl.DateTimeFormat('en-US', DATE_OPTIONS);
+    displayTimeZone = undefined;
+  }
+}
+
+/** The zone moments are shown in: the account's, else undefined (the device's). */
+export function getDisplayTimeZone(): string | undefined {
+  return displayTimeZone;
+}
 const currencyFormatter = new Intl.NumberFormat('en-US', {
   style: 'currency',
   currency: 'USD',
@@ -26,13 +52,13 @@ export function formatDate(value: string | number | Date | null | undefined): st
 }
 
 /**
- * 'YYYY-MM-DD' (a UTC calendar day from the API) → 'Nov 22, 2026'. Read as a local date on purpose: parsing it
- * as an instant would show the previous day west of Greenwich.
+ * 'YYYY-MM-DD' (a calendar day from the API) → 'Nov 22, 2026': the day itself, in no zone (formatted as UTC), so it
+ * reads the same whatever the display zone; parsing it as a moment would show the previous day west of Greenwich.
  */
 export function formatCalendarDay(day: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(day);
   if (!match) return formatDate(day);
-  return formatDate(new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  return calendarDayFormatter.format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))));
 }
 
 /** US dollars with 0 to 2 decimals: 20 → '$20', 19.5 → '$19.5', 1234.567 → '$1,234.57'. */

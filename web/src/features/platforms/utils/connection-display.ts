@@ -1,6 +1,6 @@
 // The text of a connected account's row, as pure functions so the rules are tested on their own.
 import type { ConnectionSyncStatus } from '#contract/analytics.ts';
-import { formatDate } from '../../../lib/format';
+import { formatDate, getDisplayTimeZone } from '../../../lib/format';
 import { accountHandle, type PlatformConnection } from '../../../lib/platform-connections';
 
 const relativeFormatter = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
@@ -35,8 +35,8 @@ export function accountName(connection: PlatformConnection): string {
   return name && name !== handle ? `${name} (${handle})` : handle;
 }
 
-/** '14:02' on the day of `now`, 'Nov 3, 14:02' on another day (24-hour clock, as the report schedule shows it). */
-export function formatTimeOfDay(value: string, now: Date, timeZone?: string): string {
+/** '14:02' on the day of `now`, 'Nov 3, 14:02' on another day (24-hour clock, as the report schedule shows it), in the account's time zone unless told. */
+export function formatTimeOfDay(value: string, now: Date, timeZone: string | undefined = getDisplayTimeZone()): string {
   const date = new Date(value);
   const day = (moment: Date) => new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).format(moment);
   const sameDay = day(date) === day(now);

@@ -18,6 +18,7 @@ const user: User = {
   firstName: 'Maya',
   lastName: 'Lin',
   emailConfirmed: true,
+  timeZone: null,
   createdAt: '2026-10-01T10:00:00.000Z',
 };
 

@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { browserTimeZone, timeZoneLabel, timeZoneOptions, utcOffset } from '../../../lib/time-zone';
+import { currentUserQueryKey } from '../../../lib/current-user';
 import { accountSettingsQueryKey } from '../api/get-account-settings';
 import { reportPreferencesQueryKey } from '../api/get-report-preferences';
 import { updateProfileMutationOptions } from '../api/update-profile';
@@ -22,6 +23,8 @@ export function TimeZoneSection({ timeZone }: { timeZone: string | null }) {
     onSuccess: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: accountSettingsQueryKey }),
+        // Every date on screen is shown in it (the route guard reads it from the signed-in user).
+        queryClient.invalidateQueries({ queryKey: currentUserQueryKey }),
         // Reports go out in this zone, and best-time grids are drawn in it.
         queryClient.invalidateQueries({ queryKey: reportPreferencesQueryKey }),
         queryClient.invalidateQueries({ queryKey: ['analytics', 'best-times'] }),
