@@ -3,7 +3,7 @@
 // The comparison is not part of it: an export holds records, not changes.
 import type { ExportFormat } from '#contract/exports.ts';
 import { api, type DownloadedFile } from '../../../lib/api-client';
-import type { AnalyticsFilters } from '../utils/analytics-filters';
+import type { AnalyticsFilters } from '../../../lib/analytics-filters';
 
 export function exportAnalytics(filters: Pick<AnalyticsFilters, 'days' | 'platformId' | 'metricType'>, format: ExportFormat): Promise<DownloadedFile> {
   const query = new URLSearchParams({ format, days: String(filters.days) });

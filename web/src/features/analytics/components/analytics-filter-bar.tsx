@@ -12,7 +12,7 @@ import {
   metricTypeLabel,
   type AnalyticsFilters,
   type DateRangeDays,
-} from '../utils/analytics-filters';
+} from '../../../lib/analytics-filters';
 import type { CompareMode } from '#contract/comparison.ts';
 
 const selectClasses =

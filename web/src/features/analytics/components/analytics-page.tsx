@@ -13,7 +13,7 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatCalendarDay, formatCompactNumber, formatCurrency } from '../../../lib/format';
 import { exportAnalytics } from '../api/export-analytics';
-import { analyticsQueryOptions } from '../api/get-analytics';
+import { analyticsQueryOptions } from '../../../lib/analytics-query';
 import { POSTS_QUERY_ROOT, postsQueryOptions } from '../api/get-posts';
 import { analyticsSummaryQueryOptions } from '../../../lib/analytics-summary';
 import { metricTypesQueryOptions } from '../api/get-metric-types';
@@ -23,7 +23,7 @@ import {
   filtersFromSearchParams,
   searchParamsWithFilters,
   type AnalyticsFilters,
-} from '../utils/analytics-filters';
+} from '../../../lib/analytics-filters';
 import { engagementChartData, followersGrowthChart, isEmptySeries, platformDistributionData, rankTopContent } from '../utils/chart-data';
 import { TrendPanel } from './trend-panel';
 import { postsStateFromSearchParams, searchParamsWithPosts, type PostsTableState } from '../utils/posts-table-state';

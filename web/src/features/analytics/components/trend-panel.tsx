@@ -8,7 +8,7 @@ import { followersTrendChart, metricTrendChart, TREND_DERIVED_METRICS, TREND_LAB
 import { ChartSlot } from '../../../components/charts/chart-slot';
 import { Card } from '../../../components/ui/card';
 import { formatCalendarDay } from '../../../lib/format';
-import { metricTypeLabel } from '../utils/analytics-filters';
+import { metricTypeLabel } from '../../../lib/analytics-filters';
 
 const LineChart = lazy(async () => ({ default: (await import('../../../components/charts/line-chart')).LineChart }));
 

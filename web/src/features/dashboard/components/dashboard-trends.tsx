@@ -7,8 +7,8 @@ import { ANALYTICS_SUMMARY_DAYS, type AnalyticsResponse, type MetricTrend } from
 import { followersTrendChart, metricTrendChart, type TrendComparison } from '../../../components/charts/trend-lines';
 import { ChartSlot } from '../../../components/charts/chart-slot';
 import { Card } from '../../../components/ui/card';
-import { analyticsQueryOptions } from '../../analytics/api/get-analytics';
-import { DEFAULT_FILTERS } from '../../analytics/utils/analytics-filters';
+import { analyticsQueryOptions } from '../../../lib/analytics-query';
+import { DEFAULT_FILTERS } from '../../../lib/analytics-filters';
 
 const LineChart = lazy(async () => ({ default: (await import('../../../components/charts/line-chart')).LineChart }));
 

@@ -2,8 +2,8 @@
 // breakdown and top content behind the charts.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { AnalyticsResponse } from '#contract/analytics.ts';
-import { api } from '../../../lib/api-client';
-import { type AnalyticsFilters, customComparisonPeriod } from '../utils/analytics-filters';
+import { api } from './api-client';
+import { type AnalyticsFilters, customComparisonPeriod } from './analytics-filters';
 
 export function getAnalytics(filters: AnalyticsFilters, signal?: AbortSignal): Promise<AnalyticsResponse> {
   const query = new URLSearchParams({ days: String(filters.days) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyticsQueryOptions } from '../api/get-analytics';
+import { analyticsQueryOptions } from './analytics-query';
 import { customComparisonPeriod, defaultCompareFrom, filtersFromSearchParams, hasClearableFilters, metricTypeLabel, searchParamsWithFilters } from './analytics-filters';
 
 const params = (query: string) => new URLSearchParams(query);
