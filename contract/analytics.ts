@@ -270,7 +270,7 @@ export const metricTrend = z.object({
   /** Over the answer's range (startDate first). */
   combined: dailyValues,
   platforms: z.array(platformLine),
-  /** `combined` over the comparison period (its startDate first); empty without a comparison. */
+  /** `combined` over the comparison period (its startDate first); empty without a comparison, or when the comparison period holds other connections than this one (a line of fewer accounts would read as growth). */
   comparison: dailyValues,
 });
 export type MetricTrend = z.infer<typeof metricTrend>;

@@ -199,30 +199,42 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
   }): MetricTrend[] {
     const [current, comparison] = periods as [Period, Period | undefined];
     const onSide = <T extends { side: number }>(rows: T[], side: number) => rows.filter((row) => row.side === side);
-    /** A trend from rows of both periods: the current period's lines, and the comparison period's combined line. */
-    const trend = <T extends { side: number; platform: string; date: string }>(
+    /** The connections with a figure on a side, as one comparable key. */
+    const connectionsOf = <T extends { connection_id: number }>(rows: T[], present: (row: T) => boolean) =>
+      [...new Set(rows.filter(present).map((row) => row.connection_id))].sort((a, b) => a - b).join(',');
+    /**
+     * A trend from rows of both periods: the current period's lines, and the comparison period's combined line, only
+     * when both periods hold the same connections (as the follower line): a line of fewer accounts under "all
+     * platforms" would read as growth (issue 24).
+     */
+    const trend = <T extends { side: number; platform: string; date: string; connection_id: number }>(
       metric: string,
       rows: T[],
       shape: (rows: T[], period: Period) => { combined: DailyValues; platforms: PlatformLine[] },
-    ): MetricTrend => ({
-      metric,
-      ...shape(onSide(rows, 0), current),
-      comparison: comparison ? shape(onSide(rows, 1), comparison).combined : [],
-    });
+      present: (row: T) => boolean,
+    ): MetricTrend => {
+      const [now, before] = [onSide(rows, 0), onSide(rows, 1)];
+      const sameConnections = connectionsOf(now, present) === connectionsOf(before, present);
+      return { metric, ...shape(now, current), comparison: comparison && sameConnections ? shape(before, comparison).combined : [] };
+    };
     const followerTrend: MetricTrend = {
       metric: 'followers',
       combined: alignedValues(followers.total, current),
       platforms: followers.byPlatform,
       comparison: comparison ? alignedValues(followers.comparison, comparison) : [],
     };
-    if (metricType) return [typeTrend ? trend(typeTrend, typeRows, (rows, period) => summedLines(rows, period, (row) => row.value)) : followerTrend];
+    const valued = (row: { value: number | null }) => row.value !== null;
+    if (metricType) return [typeTrend ? trend(typeTrend, typeRows, (rows, period) => summedLines(rows, period, (row) => row.value), valued) : followerTrend];
     const byMetric: Record<(typeof TREND_METRICS)[number], MetricTrend> = {
-      views: trend('views', dayRows, (rows, period) => summedLines(rows, period, (row) => row.views)),
-      watch_time_minutes: trend('watch_time_minutes', typeRows, (rows, period) => summedLines(rows, period, (row) => row.value)),
+      views: trend('views', dayRows, (rows, period) => summedLines(rows, period, (row) => row.views), (row) => row.views !== null),
+      watch_time_minutes: trend('watch_time_minutes', typeRows, (rows, period) => summedLines(rows, period, (row) => row.value), valued),
       followers: followerTrend,
-      engagements: trend('engagements', dayRows, (rows, period) => summedLines(rows, period, (row) => row.engagements)),
-      engagement_rate: trend('engagement_rate', dayRows, (rows, period) =>
-        rateLines(rows, period, (row) => (row.engagements === null || row.reach === null ? null : { part: row.engagements, whole: row.reach })),
+      engagements: trend('engagements', dayRows, (rows, period) => summedLines(rows, period, (row) => row.engagements), (row) => row.engagements !== null),
+      engagement_rate: trend(
+        'engagement_rate',
+        dayRows,
+        (rows, period) => rateLines(rows, period, (row) => (row.engagements === null || row.reach === null ? null : { part: row.engagements, whole: row.reach })),
+        (row) => row.engagements !== null && row.reach !== null,
       ),
     };
     return TREND_METRICS.map((metric) => byMetric[metric]);

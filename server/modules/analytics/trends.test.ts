@@ -111,13 +111,15 @@ describe('the trends', () => {
     // A day without a figure is null, not 0.
     expect(lineOf(views, 'TikTok')).toEqual([null, null, null, 1000, null, null, 400]);
     expect(views.combined).toEqual([100, 110, 120, 1130, 140, 150, 560]);
-    // The previous period (10-20 … 10-26) from the same query: YouTube's 50 a day.
-    expect(views.comparison).toEqual([50, 50, 50, 50, 50, 50, 50]);
+    // The previous period (10-20 … 10-26) holds YouTube only: a line of fewer accounts under YouTube and TikTok
+    // would read as growth, so there is none (issue 24). YouTube alone has its previous line, below.
+    expect(views.comparison).toEqual([]);
 
     const watch = trendOf(answer, 'watch_time_minutes');
     expect(watch.platforms.map((line) => line.platform)).toEqual(['YouTube']);
     expect(watch.combined).toEqual([30, 30, 30, 30, 30, 30, 30]);
-    expect(watch.comparison).toEqual([null, null, null, null, null, null, null]);
+    // No watch time in the previous period at all: no line.
+    expect(watch.comparison).toEqual([]);
 
     const engagements = trendOf(answer, 'engagements');
     expect(lineOf(engagements, 'TikTok')).toEqual([null, null, null, 40, null, null, null]);
@@ -134,7 +136,14 @@ describe('the trends', () => {
     // Combined on 10-30: (10 + 40) / (130 + 1,000); on 11-01: (10 + 40) / (150 + 2,000).
     expect(rate.combined[3]).toBe(4.42);
     expect(rate.combined[5]).toBe(2.33);
-    expect(rate.comparison).toEqual([10, 10, 10, 10, 10, 10, 10]);
+    expect(rate.comparison).toEqual([]);
+  });
+
+  it('draws the previous period’s line when both periods hold the same accounts', async () => {
+    const youtube = await get('/api/analytics?days=7&platformId=1');
+    // The previous period (10-20 … 10-26) from the same query: YouTube's 50 views and 5 engagements a day.
+    expect(trendOf(youtube, 'views').comparison).toEqual([50, 50, 50, 50, 50, 50, 50]);
+    expect(trendOf(youtube, 'engagement_rate').comparison).toEqual([10, 10, 10, 10, 10, 10, 10]);
   });
 
   it('has no comparison lines with compare=none', async () => {
@@ -147,10 +156,10 @@ describe('the trends', () => {
     const views = await get('/api/analytics?days=7&metricType=views');
     expect(views.trends.map((trend) => trend.metric)).toEqual(['views']);
     expect(views.trends[0]!.combined).toEqual([100, 110, 120, 1130, 140, 150, 560]);
-    expect(views.trends[0]!.comparison).toEqual([50, 50, 50, 50, 50, 50, 50]);
+    expect(views.trends[0]!.comparison).toEqual([]);
 
     const likes = await get('/api/analytics?days=7&metricType=likes');
-    expect(likes.trends).toEqual([{ metric: 'likes', combined: [null, null, null, 30, null, null, null], platforms: [{ platform: 'TikTok', values: [null, null, null, 30, null, null, null] }], comparison: [null, null, null, null, null, null, null] }]);
+    expect(likes.trends).toEqual([{ metric: 'likes', combined: [null, null, null, 30, null, null, null], platforms: [{ platform: 'TikTok', values: [null, null, null, 30, null, null, null] }], comparison: [] }]);
 
     const subscribers = await get('/api/analytics?days=7&metricType=subscribers');
     expect(subscribers.trends.map((trend) => trend.metric)).toEqual(['followers']);

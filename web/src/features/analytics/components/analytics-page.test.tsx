@@ -315,6 +315,9 @@ describe('AnalyticsPage', () => {
     expect(JSON.parse(chart.dataset.labels!).slice(0, 2)).toEqual(['Oct 24, 2026', 'Oct 25, 2026']);
     expect(JSON.parse(chart.dataset.comparison!)).toEqual({ label: 'Previous 30 days', values: [800, 900, ...Array.from({ length: 28 }, () => null)] });
     expect(screen.queryByText(/^No line for/)).toBeNull();
+    // The views trend has no previous line (the server draws none when the periods hold other accounts), and says why.
+    const trends = screen.getByRole('heading', { name: 'Trends' }).closest('section')!;
+    expect(within(trends).getByText(/No line for previous 30 days: it holds other accounts than this period, and fewer accounts would read as growth\.$/)).toBeTruthy();
   });
 
   it('says why the comparison period has no line when its follower figures are of other accounts', async () => {

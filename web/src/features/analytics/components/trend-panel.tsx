@@ -100,6 +100,9 @@ export function TrendPanel({ data, failed, period, comparison, dataKey }: TrendP
       <p className="-mt-2 mb-3 text-xs text-slate-400">
         {trend ? `${trendLabel(trend.metric)} per day by platform` : 'Per day by platform'}, {period}
         {trend && trend.platforms.length > 1 ? ', and all platforms together' : ''}. A platform that does not report a figure has no line.
+        {comparison && trend && trend.comparison.length === 0 && trend.combined.some((value) => value !== null)
+          ? ` No line for ${comparison.label.toLowerCase()}: it holds other accounts than this period, and fewer accounts would read as growth.`
+          : ''}
       </p>
       {body}
       {derivedNote}
