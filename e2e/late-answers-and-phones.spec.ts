@@ -1,9 +1,10 @@
-// Issues 24 and 25 on a user with all six demo platforms connected: no layout shift on Analytics and the Dashboard
+// Issues 24 and 25 on a user with all six demo platforms connected: the numbers that hold (cards and their notes,
+// the Dashboard's trends, Followers Growth, Metric = Views, best times, an insight); no layout shift on Analytics and the Dashboard
 // when every answer arrives 400 ms late; the Income page under 5,000 px on a laptop; and on a phone (390 px, touch)
 // every dialog has a visible close button and closes on a tap outside, on Escape and on its button, and every row's
 // main action sits inside the viewport without scrolling sideways. Screenshots of the screens this work changed.
 import type { Browser, Locator, Page } from '@playwright/test';
-import { expect, expectNoSidewaysScroll, test, watchPageProblems } from './support/fixtures.ts';
+import { expect, expectAccessible, expectNoSidewaysScroll, test, watchPageProblems } from './support/fixtures.ts';
 import { layoutShifts, recordLayoutShifts } from './support/layout-shift.ts';
 import { expectFirstSyncDone } from './support/demo-channel.ts';
 import { signInWithTrial } from './support/subscribed-user.ts';
@@ -67,7 +68,7 @@ async function expectDialogClosesEveryWay(page: Page, name: string | RegExp, ope
 }
 
 test.describe('late answers and phones', () => {
-  test('six platforms: no layout shift with answers 400 ms late, Income under 5,000 px, every dialog and row action on a phone', async ({ page, browser, ownServer: server, smtp }) => {
+  test('six platforms: numbers that hold, no layout shift with answers 400 ms late, Income under 5,000 px, every dialog and row action on a phone', async ({ page, browser, ownServer: server, smtp }) => {
     test.setTimeout(600_000);
     const problems = watchPageProblems(page);
     await recordLayoutShifts(page);
@@ -94,6 +95,13 @@ test.describe('late answers and phones', () => {
       // Connected Platforms shows no change: connecting one is not growth.
       await expect(page.getByText(/platforms? vs previous 30 days/)).toHaveCount(0);
 
+      // The Dashboard's trends under the cards: followers and views per day, a line per platform (issue 25).
+      const dashboardTrends = page.getByRole('region', { name: 'Trends' });
+      await expect(dashboardTrends.getByRole('img', { name: 'Followers per day, last 30 days' })).toBeVisible({ timeout: 30_000 });
+      await expect(dashboardTrends.getByRole('img', { name: 'Views per day, last 30 days' })).toBeVisible();
+      const followerDays = dashboardTrends.getByRole('table', { name: 'Followers per day, last 30 days' }).getByRole('row');
+      for (const platform of ['YouTube', 'TikTok', 'Patreon']) await expect(followerDays.filter({ hasText: platform }).first()).toBeAttached();
+
       await page.goto(`${server.baseUrl}/analytics`);
       // Total Views: the creator's change, in tens of per cent, not a history start read as growth (issue 24's +659 %).
       const viewsChange = page.getByRole('button', { name: /what changed in Total Views$/ });
@@ -107,6 +115,18 @@ test.describe('late answers and phones', () => {
       for (const platform of ['YouTube', 'Instagram', 'TikTok', 'Twitter', 'LinkedIn', 'Patreon']) {
         await expect(growth.filter({ hasText: platform }).first(), `Followers Growth has ${platform}`).toBeAttached({ timeout: 30_000 });
       }
+      // TikTok's history begins with its connection today: the total is drawn from then, and says so.
+      await expect(page.getByText(/^Total from [A-Z][a-z]{2} \d{1,2}, \d{4}, when every platform's history begins$/)).toBeVisible();
+      await expect(page.getByText(/^Your posts published in the last 30 days/)).toBeVisible();
+      // Metric = Views: the Trends card charts views (and has no choice of trend then).
+      const trendCard = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Trends' }) });
+      await page.getByLabel('Metric', { exact: true }).selectOption({ label: 'Views' });
+      await expect(page).toHaveURL(/metric=views/);
+      await expect(trendCard.getByRole('img', { name: 'Views per day, last 30 days' })).toBeVisible();
+      await expect(trendCard.getByRole('group', { name: 'Trend to chart' })).toHaveCount(0);
+      await expectAccessible(page);
+      await page.getByRole('button', { name: 'Clear Filters' }).click();
+      await expect(page).not.toHaveURL(/metric=/);
       // Best time to post: a grid on the day Instagram connects, each cell on its stated basis.
       const bestTimes = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Best time to post' }) });
       const account = bestTimes.getByRole('combobox', { name: 'Account' });
