@@ -9,7 +9,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.ts';
-import { createHousekeeping, housekeepingJob } from './jobs/housekeeping.job.ts';
+import { createHousekeeping, housekeepingJob, refreshPlannerStatistics } from './jobs/housekeeping.job.ts';
 import { listJobDefinitions } from './jobs/jobs.ts';
 import { createWorkerPresence } from './jobs/worker-presence.ts';
 import { AppError } from './lib/app-error.ts';
@@ -420,7 +420,13 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
 
   await reportsRoutes(app, { reports });
   notificationsRoutes(app, { notifications, requireUser });
-  const housekeeping = createHousekeeping({ db, clock, prunes: { analyticsCache: pruneAnalyticsCache, eventStreams: pruneEventStreams, syncDeadLetters: pruneDeadLetters, contentMetricReads: pruneContentMetricReads } });
+  const housekeeping = createHousekeeping({
+    db,
+    clock,
+    prunes: { analyticsCache: pruneAnalyticsCache, eventStreams: pruneEventStreams, syncDeadLetters: pruneDeadLetters, contentMetricReads: pruneContentMetricReads },
+    // PostgreSQL's autovacuum keeps its statistics; the embedded PGlite has none.
+    ...(database.kind === 'pglite' ? { refreshStatistics: refreshPlannerStatistics } : {}),
+  });
   await jobQueue.start(
     listJobDefinitions({
       sync: [...syncJobs.definitions, ...youngPostJobs.definitions],
