@@ -226,11 +226,16 @@ describe('retention drop-off', () => {
     expect(insight?.facts).toMatchObject({ segmentStartPercent: 30, segmentEndPercent: 35, sampleSize: 12 });
     expect(insight!.recommendation).toContain('about 3:00–3:30 into a typical 10:00 video');
     // The planted extra drop is 15 points in the stretch (the gentle slope costs ~2 points in every stretch).
-    expect(insight!.evidence).toMatchObject({ effect: 'meanDifference', noEffect: 0, comparisons: 19, groups: [{ n: 12 }, { n: 12 }] });
+    expect(insight!.evidence).toMatchObject({ effect: 'meanDifference', noEffect: 0, comparisons: 18, groups: [{ n: 12 }, { n: 12 }] });
     expect(insight!.evidence.estimate).toBeCloseTo(15, -0.5);
     expect(insight!.evidence.ci95.low).toBeGreaterThan(10);
-    expect(insight!.recommendation).toMatch(/loses 15\.\d points more of the audience than an average other 5 % stretch, 95 % CI 1\d\.\d–1\d\.\d points, n = 12 vs 12\./);
+    expect(insight!.recommendation).toMatch(/loses 15\.\d points more of the audience than an average other 5 % stretch after the opening, 95 % CI 1\d\.\d–1\d\.\d points, n = 12 vs 12\./);
     expect(insight!.confidenceScore).toBe(0.99);
+  });
+
+  it('leaves the opening 5 % out: a drop there is nearly every video’s, context rather than an insight', () => {
+    const opening = channel(12, (_video, index) => ({ retention: retentionCurve(0, 0.3, index), durationSeconds: 600 }));
+    expect(ofType(generateInsights(emptyInput(opening)), 'retention_dropoff')).toEqual([]);
   });
 
   it('says nothing for smooth curves or too few of them', () => {
