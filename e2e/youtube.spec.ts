@@ -90,7 +90,7 @@ test.describe('YouTube analytics', () => {
     await expect(page.getByText(/insights? generated\.$|^Not enough evidence yet: /)).toBeVisible({ timeout: 60_000 });
     if ((await insights.getByRole('listitem').count()) > 0) {
       await expect(insights.getByText(/\d+% confidence/).first()).toBeVisible();
-      await expect(insights.getByText(/: .*, 95 % CI [\d.]+–[\d.]+(×| points), n = \d+( vs \d+)?$/).first()).toBeVisible();
+      await expect(insights.getByText(/: .*, 95 % CI [\d.]+–[\d.]+(×| points), n = [\d,]+( vs [\d,]+)?$/).first()).toBeVisible();
     } else {
       await expect(insights.getByText('Not enough evidence yet', { exact: true })).toBeVisible();
     }
