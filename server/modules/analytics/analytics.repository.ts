@@ -13,6 +13,17 @@ export const ENGAGEMENT_PARTS = ['likes', 'reactions', 'comments', 'shares'] as 
 /** What the engagement rate divides by: views, or impressions where a platform reports no views (LinkedIn). */
 export const VIEW_TYPES = ['views', 'impressions'] as const;
 
+/** A connection of the cards' comparison (raw platform name). */
+export interface ComparedConnection {
+  platform: string;
+  account: string | null;
+}
+/** A connection compared over fewer days: where its history begins, and how many days both periods hold. */
+export interface ShortenedConnection extends ComparedConnection {
+  history_start: string;
+  days: number;
+}
+
 export interface AnalyticsFilter {
   userId: number;
   startDate: string;
@@ -468,8 +479,8 @@ export function createAnalyticsRepository(db: Database) {
         comparison_revenue: number | null;
         current_connections: number;
         comparison_connections: number;
-        left_out: { platform: string; account: string | null }[] | string;
-        shortened: { platform: string; account: string | null; history_start: string; days: number }[] | string;
+        left_out: ComparedConnection[] | string;
+        shortened: ShortenedConnection[] | string;
       }>(
         db,
         sql`with connections as (
@@ -540,7 +551,9 @@ export function createAnalyticsRepository(db: Database) {
               filter (where start_cut > 0 and compared_days > 0 and (cmp_views is not null or cmp_followers is not null or cmp_reach is not null or cmp_revenue is not null)), '[]'::json) as shortened
           from pairs`,
       );
-      return row!;
+      // json_agg arrives as text from PGlite and as parsed JSON from node-postgres: one shape for the callers.
+      const parsed = <T>(value: T[] | string): T[] => (typeof value === 'string' ? (JSON.parse(value) as T[]) : value);
+      return { ...row!, left_out: parsed(row!.left_out), shortened: parsed(row!.shortened) };
     },
 
     /** Per platform of the filter: the oldest last sync and last complete day of its active connections. */

@@ -25,6 +25,7 @@ import {
 } from '#contract/analytics.ts';
 import { type ComparisonPeriod, type ComparisonRequest, resolveComparison } from '#contract/comparison.ts';
 import { PLATFORM_NAMES, type PlatformName, platformDisplayName } from '#contract/platforms.ts';
+import { engagementRate } from '../../lib/engagement-rate.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { addDays, dayOf } from '../../lib/dates.ts';
@@ -48,10 +49,6 @@ const displayName = platformDisplayName;
 
 const cents = (value: number) => Math.round(value * 100) / 100;
 const numberOrNull = (value: number | string | null) => (value === null ? null : Number(value));
-/** engagements / reach × 100, two decimals; null without a reach to measure against. */
-const engagementRate = (engagements: number | string | null, reach: number | string | null) =>
-  reach === null || !(Number(reach) > 0) ? null : cents((Number(engagements ?? 0) / Number(reach)) * 100);
-
 /** The comparison period of a request for the period, or a 400 in words. */
 function comparisonFor(period: Period, request: ComparisonRequest): ComparisonPeriod | null {
   const resolved = resolveComparison(period, request);
@@ -295,13 +292,12 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
       totalRevenue: row[`${which}_revenue`] === null ? null : cents(Number(row[`${which}_revenue`])),
       connectedPlatforms: Number(row[`${which}_connections`]),
     });
-    const leftOut = typeof row.left_out === 'string' ? (JSON.parse(row.left_out) as { platform: string; account: string | null }[]) : row.left_out;
     return {
       ...period,
       totals: side('comparison'),
       currentTotals: side('current'),
-      leftOut: leftOut.map((entry) => ({ platform: displayName(entry.platform), account: entry.account })),
-      shortened: (typeof row.shortened === 'string' ? (JSON.parse(row.shortened) as Exclude<typeof row.shortened, string>) : row.shortened).map((entry) => ({
+      leftOut: row.left_out.map((entry) => ({ platform: displayName(entry.platform), account: entry.account })),
+      shortened: row.shortened.map((entry) => ({
         platform: displayName(entry.platform),
         account: entry.account,
         historyStart: entry.history_start,

@@ -14,6 +14,7 @@ import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/secure-random.ts';
 import type { AnalyticsRepository } from '../analytics/analytics.repository.ts';
+import { engagementRate } from '../../lib/engagement-rate.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { addDays } from '../../lib/dates.ts';
 import { dateLabel, type KeyNumbers, type ReportData, reportEmail } from './report-email.ts';
@@ -119,8 +120,6 @@ export function createReportsService({ repository, analytics, mailer, clock, has
 
   type ComparedRow = Awaited<ReturnType<typeof analytics.comparedTotals>>;
   const figureOrNull = (value: number | string | null) => (value === null ? null : Number(value));
-  const rate = (engagements: number | null, reach: number | null) =>
-    engagements === null || reach === null || Number(reach) <= 0 ? null : Math.round((Number(engagements) / Number(reach)) * 10_000) / 100;
 
   /** The report's changes, like with like as on the cards: both sides over the same connections and days. */
   function comparedFigures(row: ComparedRow): ReportData['compared'] {
@@ -128,18 +127,21 @@ export function createReportsService({ repository, analytics, mailer, clock, has
     return {
       followers: { current: figureOrNull(row.current_followers), previous: figureOrNull(row.comparison_followers) },
       views: { current: figureOrNull(row.current_views), previous: figureOrNull(row.comparison_views) },
-      engagementRate: { current: rate(row.current_engagements, row.current_reach), previous: rate(row.comparison_engagements, row.comparison_reach) },
+      // The cards' rate (engagements over reach); a side without engagements has no rate to compare.
+      engagementRate: {
+        current: row.current_engagements === null ? null : engagementRate(row.current_engagements, row.current_reach),
+        previous: row.comparison_engagements === null ? null : engagementRate(row.comparison_engagements, row.comparison_reach),
+      },
       revenue: { current: money(row.current_revenue), previous: money(row.comparison_revenue) },
     };
   }
 
   /** The connections the changes leave out or compare over fewer days, in one sentence each; null when none. */
   function comparisonNote(row: ComparedRow): string | null {
-    const parse = <T>(value: T[] | string): T[] => (typeof value === 'string' ? (JSON.parse(value) as T[]) : value);
     const name = (entry: { platform: string; account: string | null }) => `${platformDisplayName(entry.platform)}${entry.account ? ` (${entry.account})` : ''}`;
-    const leftOut = parse(row.left_out).map(name);
+    const leftOut = row.left_out.map(name);
     const sentences = leftOut.length > 0 ? [`Changes leave out ${wordList(leftOut)}: no day with figures in both periods yet.`] : [];
-    for (const entry of parse(row.shortened)) {
+    for (const entry of row.shortened) {
       sentences.push(`${name(entry)}: history begins ${dateLabel(entry.history_start)}, so its change compares the ${Number(entry.days) === 1 ? 'day' : `${entry.days} days`} both periods hold.`);
     }
     return sentences.length > 0 ? sentences.join(' ') : null;
