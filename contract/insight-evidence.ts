@@ -11,8 +11,6 @@ export const evidenceEffectKinds = [
   'ratioOfGeometricMeans',
   /** mean a / mean b: daily channel totals (traffic source views, RPM) in two windows. */
   'ratioOfMeans',
-  /** One value against the median of a reference group. */
-  'ratioToMedian',
   /** mean of paired differences, in percentage points. */
   'meanDifference',
 ] as const;

@@ -3,7 +3,7 @@
 // picked from k comparisons (the best of seven weekdays), its interval is the Bonferroni interval at level 1 − 0.05/k
 // and its p-value is multiplied by k: the 95 % then holds for the whole family, not for a lucky pick.
 import type { EvidenceEffectKind, InsightEvidence } from '#contract/insight-evidence.ts';
-import { binomialHalfCdf, mean, median, round, studentTCdf, studentTQuantile, variance } from './statistics.ts';
+import { mean, round, studentTCdf, studentTQuantile, variance } from './statistics.ts';
 
 export const CONFIDENCE_LEVEL = 0.95;
 
@@ -68,30 +68,6 @@ export function meanDifference(differences: readonly number[], comparisons = 1):
 }
 
 /**
- * One value against the median of a reference group: value / median, with the distribution-free order-statistic
- * interval of the median (the k-th smallest and k-th largest value, k from Binomial(n, ½)), which holds at least
- * 95 % whatever the distribution. The p-value is the two-sided sign test of "the reference median is the value". The
- * value itself is taken as measured: the interval is about how well the channel's typical video is known.
- */
-export function ratioToMedian(value: number, reference: readonly number[]): Estimate | null {
-  const sorted = [...reference].sort((x, y) => x - y);
-  const n = sorted.length;
-  const centre = median(sorted);
-  if (centre === null || !(centre > 0)) return null;
-  // The largest k with P(X < k) ≤ 2.5 %: [x_(k), x_(n−k+1)] covers the median with probability ≥ 95 %.
-  let k = 0;
-  while (k + 1 <= n && binomialHalfCdf(k, n) <= (1 - CONFIDENCE_LEVEL) / 2) k += 1;
-  if (k === 0) return null;
-  const lowerMedian = sorted[k - 1]!;
-  const upperMedian = sorted[n - k]!;
-  if (!(lowerMedian > 0)) return null;
-  const atOrAbove = sorted.filter((other) => other >= value).length;
-  const below = sorted.filter((other) => other < value).length;
-  const pValue = Math.min(1, 2 * binomialHalfCdf(Math.min(atOrAbove, below), n));
-  return { estimate: value / centre, low: value / upperMedian, high: value / lowerMedian, pValue, comparisons: 1 };
-}
-
-/**
  * The confidence badge, from the evidence alone: 1 − √p, p the adjusted two-sided p-value, capped at 0.99, two
  * decimals. An insight is shown only when its interval excludes no effect, that is p < 0.05, so a shown insight scores
  * above 0.77; p 0.01 gives 0.9 and p 0.001 gives 0.97. The square root keeps the scale readable where p is small.
@@ -100,12 +76,11 @@ export function confidenceFromEvidence(evidence: Pick<InsightEvidence, 'pValue'>
   return round(Math.min(0.99, 1 - Math.sqrt(Math.min(1, Math.max(0, evidence.pValue)))), 2);
 }
 
-const NO_EFFECT: Record<EvidenceEffectKind, number> = { ratioOfGeometricMeans: 1, ratioOfMeans: 1, ratioToMedian: 1, meanDifference: 0 };
+const NO_EFFECT: Record<EvidenceEffectKind, number> = { ratioOfGeometricMeans: 1, ratioOfMeans: 1, meanDifference: 0 };
 
 const METHODS: Record<EvidenceEffectKind, string> = {
   ratioOfGeometricMeans: 'ratio of geometric means; Welch t interval on log views',
   ratioOfMeans: 'ratio of daily means; delta-method t interval on the log ratio',
-  ratioToMedian: 'ratio to the channel median; order-statistic interval of the median',
   meanDifference: 'mean of paired differences; one-sample t interval',
 };
 

@@ -48,8 +48,6 @@ export interface ComputedInsight {
 export const MIN_VIDEOS = 15;
 /** Each compared group needs at least this many videos. */
 export const MIN_GROUP = 5;
-/** Outlier rules (click-through, retention) need this many videos with the measure. */
-export const MIN_OUTLIER_SAMPLE = 10;
 /** Retention drop-off needs this many curves. */
 export const MIN_RETENTION_CURVES = 5;
 export const EARLY_WINDOW_DAYS = 7;

@@ -1,19 +1,12 @@
-// The statistics the insights rest on: medians, means and variances, Student's t distribution and the binomial
-// distribution of a sign test. Pure and deterministic (no resampling, no random numbers), so the same data always gives
-// the same insights; evidence.ts builds the intervals from them.
+// The statistics the insights rest on: medians, means and variances, and Student's t distribution. Pure and
+// deterministic (no resampling, no random numbers), so the same data always gives the same insights; evidence.ts
+// builds the intervals from them.
 
 export function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-/** Median absolute deviation scaled to estimate a standard deviation (1.4826 × MAD); null for fewer than 2 values. */
-export function robustSpread(values: readonly number[]): number | null {
-  const centre = median(values);
-  if (centre === null || values.length < 2) return null;
-  return 1.4826 * median(values.map((value) => Math.abs(value - centre)))!;
 }
 
 export function round(value: number, decimals: number): number {
@@ -99,13 +92,4 @@ export function studentTQuantile(p: number, df: number): number {
     else high = middle;
   }
   return (low + high) / 2;
-}
-
-/** P(X ≤ k) for X ~ Binomial(n, 1/2), summed exactly in log space. */
-export function binomialHalfCdf(k: number, n: number): number {
-  if (k < 0) return 0;
-  if (k >= n) return 1;
-  let total = 0;
-  for (let i = 0; i <= k; i += 1) total += Math.exp(lnGamma(n + 1) - lnGamma(i + 1) - lnGamma(n - i + 1) - n * Math.LN2);
-  return Math.min(1, total);
 }
