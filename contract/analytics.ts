@@ -56,25 +56,35 @@ export const comparedTotals = z.object({
 });
 export type ComparedTotals = z.infer<typeof comparedTotals>;
 
-/** A connection whose figures in the current period have no counterpart in the comparison period. */
+/** The figures a comparison covers one by one, each over the days its own history holds. */
+export const COMPARED_FIGURES = ['followers', 'views', 'engagement', 'revenue'] as const;
+export type ComparedFigure = (typeof COMPARED_FIGURES)[number];
+
+/** A connection whose figures (all, or those named) in the current period have no counterpart in the comparison period. */
 export const comparisonLeftOut = z.object({
   /** Display name, e.g. "TikTok". */
   platform: z.string(),
   account: z.string().nullable(),
+  /** Which of the connection's figures; null: every figure it has. */
+  figures: z.array(z.enum(COMPARED_FIGURES)).nullable(),
 });
+export type ComparisonLeftOut = z.infer<typeof comparisonLeftOut>;
 
 /**
- * A connection compared over fewer days than the periods have, because its history begins after the comparison period
- * starts: both periods are cut at their start alike, so a history start never reads as growth (issue 24).
+ * A connection's figures compared over fewer days than the periods have, because their history begins after the
+ * comparison period starts: both periods are cut at their start alike, so a history start never reads as growth
+ * (issue 24).
  */
 export const comparisonShortened = z.object({
   /** Display name, e.g. "Instagram". */
   platform: z.string(),
   account: z.string().nullable(),
-  /** The first day (YYYY-MM-DD) stored for the connection. */
+  /** The first day (YYYY-MM-DD) stored for these figures of the connection. */
   historyStart: z.string(),
   /** How many days of each period are compared. */
   days: z.number().int().positive(),
+  /** Which of the connection's figures; null: every figure it has. */
+  figures: z.array(z.enum(COMPARED_FIGURES)).nullable(),
 });
 export type ComparisonShortened = z.infer<typeof comparisonShortened>;
 

@@ -5,24 +5,16 @@ import { PLATFORM_NAMES } from '#contract/platforms.ts';
 import { type Database, queryRows, sqlList } from '../../db/client.ts';
 import { derivationRows } from '../../db/derived-metrics.ts';
 import { completeThroughOf } from '../../db/freshness.ts';
+import { connectionScope, FOLLOWER_TYPES, type Period, platformOrder, pledgesOverDays } from './analytics-sql.ts';
+import { comparedTotals } from './comparison.repository.ts';
 
-/** Account metric types that are follower totals (subscribers on YouTube, patrons on Patreon). */
-export const FOLLOWER_TYPES = ['followers', 'subscribers', 'patrons'] as const;
+export { FOLLOWER_TYPES, type Period } from './analytics-sql.ts';
+export type { ComparedConnection, ComparedFigure, ComparisonRow, ShortenedConnection } from './comparison.repository.ts';
+
 /** Account metric types that are engagements; `engagements` itself, where a platform reports it, wins over the sum. */
 export const ENGAGEMENT_PARTS = ['likes', 'reactions', 'comments', 'shares'] as const;
 /** What the engagement rate divides by: views, or impressions where a platform reports no views (LinkedIn). */
 export const VIEW_TYPES = ['views', 'impressions'] as const;
-
-/** A connection of the cards' comparison (raw platform name). */
-export interface ComparedConnection {
-  platform: string;
-  account: string | null;
-}
-/** A connection compared over fewer days: where its history begins, and how many days both periods hold. */
-export interface ShortenedConnection extends ComparedConnection {
-  history_start: string;
-  days: number;
-}
 
 export interface AnalyticsFilter {
   userId: number;
@@ -36,27 +28,7 @@ export interface AnalyticsFilter {
 /** The connections and range of a period's totals (the metric type never narrows the cards). */
 export type TotalsFilter = Omit<AnalyticsFilter, 'metricType'>;
 
-/** A period, inclusive YYYY-MM-DD days. */
-export interface Period {
-  startDate: string;
-  endDate: string;
-}
-
 const METRIC_ORDER = ['followers', 'subscribers', 'views', 'likes', 'comments', 'shares'];
-
-
-const connectionScope = (filter: Pick<AnalyticsFilter, 'userId' | 'platform'>) =>
-  sql`c.user_id = ${filter.userId} and c.is_active${filter.platform ? sql` and c.platform = ${filter.platform}` : sql``}`;
-
-/**
- * SQL: a Patreon campaign's pledges over [start, end]: each day its monthly level as last read on or before the day,
- * over the days of the day's month (the income view's rule, income-maths.ts pledgeForDay), so the same days give the
- * same amount on every screen; null when no day has a reading yet. One index probe a day.
- */
-const pledgesOverDays = (connectionId: SQL, start: SQL, end: SQL) => sql`(select sum(l.value / extract(day from date_trunc('month', d.day) + interval '1 month' - interval '1 day'))
-    from generate_series(${start}::date, ${end}::date, interval '1 day') as d(day)
-    cross join lateral (select m.value from account_metrics m
-      where m.connection_id = ${connectionId} and m.metric_type = 'monthly_pledges' and m.date <= d.day order by m.date desc limit 1) l)`;
 
 /** Each of the user's connections with the latest day in the range that has content counters (an index lookup each). */
 const latestContentDays = (filter: AnalyticsFilter) => sql`select c.id as connection_id, c.platform,
@@ -70,9 +42,6 @@ const latestContentDays = (filter: AnalyticsFilter) => sql`select c.id as connec
 
 /** Whether the types are all of FOLLOWER_TYPES, the sum account_metric_days holds. */
 const allFollowerTypes = (types: readonly string[]) => types.length === FOLLOWER_TYPES.length && FOLLOWER_TYPES.every((type) => types.includes(type));
-
-/** Order of a platform in the product's lists. */
-const platformOrder = (column: SQL) => sql`array_position(array[${sqlList(PLATFORM_NAMES)}]::text[], ${column})`;
 
 type CardTotalsRow = { followers: number; connections: number; views: number; impressions: number; engagements: number; engaged_views: number; revenue: number };
 
@@ -455,105 +424,9 @@ export function createAnalyticsRepository(db: Database) {
       return row!;
     },
 
-    /**
-     * The cards' figures of two periods, like with like (contract periodComparison): per figure, only the connections
-     * that have it in both periods count, on both sides. A connection's figures that end before the current period
-     * does (YouTube's reports lag 2–3 days, a connection whose syncs stopped) are compared over the days it has: both
-     * periods are cut at their end by the days missing. One whose history begins after the comparison period starts
-     * (its first stored day: Instagram's insights reach 30 days back, TikTok's and X's daily figures begin with their
-     * first sync) is compared over the days both periods hold: both are cut at their start by as many days, and a
-     * connection left with none is left out (issue 24: a history start is not growth). Followers: the latest total in each period (no profile count:
-     * it has no date). Revenue: YouTube revenue plus USD pledges day by day (pledgesOverDays), as on the cards.
-     */
-    async comparedTotals(filter: Pick<AnalyticsFilter, 'userId' | 'platform'>, current: Period, comparison: Period) {
-      const [row] = await queryRows<{
-        current_followers: number | null;
-        comparison_followers: number | null;
-        current_views: number | null;
-        comparison_views: number | null;
-        current_engagements: number | null;
-        current_reach: number | null;
-        comparison_engagements: number | null;
-        comparison_reach: number | null;
-        current_revenue: number | null;
-        comparison_revenue: number | null;
-        current_connections: number;
-        comparison_connections: number;
-        left_out: ComparedConnection[] | string;
-        shortened: ShortenedConnection[] | string;
-      }>(
-        db,
-        sql`with connections as (
-            select c.id, c.platform, c.display_name, c.currency, c.connected_at,
-              least(${current.endDate}::date, coalesce(${completeThroughOf('c')}, ${current.endDate}::date)) as through,
-              (select min(m.date) from account_metrics m where m.connection_id = c.id) as first_day
-            from platform_connections c where ${connectionScope(filter)}
-          ),
-          mine as (
-            select connections.*, greatest(0, coalesce(first_day - ${comparison.startDate}::date, 0)) as start_cut from connections
-          ),
-          windows as (
-            select id, currency, 'current' as side, ${current.startDate}::date + start_cut as start_date, through as end_date from mine
-            union all
-            select id, currency, 'comparison', ${comparison.startDate}::date + start_cut, ${comparison.endDate}::date - (${current.endDate}::date - through) from mine
-          ),
-          per_day as (
-            select w.id, w.side, d.date, d.views, d.impressions, d.engagements, d.revenue
-            from windows w join account_metric_days d on d.connection_id = w.id and d.date between w.start_date and w.end_date
-          ),
-          per_side as (
-            select id, side, sum(views) as views, sum(engagements) as engagements, sum(revenue) as revenue,
-              coalesce(nullif(sum(views), 0), sum(impressions)) as reach
-            from per_day group by id, side
-          ),
-          sides as (
-            select w.id, w.side, p.views, p.revenue as youtube_revenue,
-              case when p.reach > 0 and p.engagements is not null then p.engagements end as engagements,
-              case when p.reach > 0 and p.engagements is not null then p.reach end as reach,
-              (select f.value from account_metrics f
-                where f.connection_id = w.id and f.metric_type in (${sqlList(FOLLOWER_TYPES)}) and f.date between w.start_date and w.end_date
-                order by f.date desc limit 1) as followers,
-              case when w.currency = 'USD' then ${pledgesOverDays(sql`w.id`, sql`w.start_date`, sql`w.end_date`)} end as usd_pledges
-            from windows w left join per_side p on p.id = w.id and p.side = w.side
-          ),
-          pairs as (
-            select mine.id, mine.platform, mine.display_name, mine.connected_at, mine.first_day, mine.start_cut,
-              ${comparison.endDate}::date - (${current.endDate}::date - mine.through) - (${comparison.startDate}::date + mine.start_cut) + 1 as compared_days,
-              cur.followers as cur_followers, cmp.followers as cmp_followers,
-              cur.views as cur_views, cmp.views as cmp_views,
-              cur.engagements as cur_engagements, cur.reach as cur_reach, cmp.engagements as cmp_engagements, cmp.reach as cmp_reach,
-              case when cur.youtube_revenue is not null or cur.usd_pledges is not null then coalesce(cur.youtube_revenue, 0) + coalesce(cur.usd_pledges, 0) end as cur_revenue,
-              case when cmp.youtube_revenue is not null or cmp.usd_pledges is not null then coalesce(cmp.youtube_revenue, 0) + coalesce(cmp.usd_pledges, 0) end as cmp_revenue
-            from mine
-              join sides cur on cur.id = mine.id and cur.side = 'current'
-              join sides cmp on cmp.id = mine.id and cmp.side = 'comparison'
-          )
-          select
-            sum(cur_followers) filter (where cmp_followers is not null)::float8 as current_followers,
-            sum(cmp_followers) filter (where cur_followers is not null)::float8 as comparison_followers,
-            sum(cur_views) filter (where cmp_views is not null)::float8 as current_views,
-            sum(cmp_views) filter (where cur_views is not null)::float8 as comparison_views,
-            sum(cur_engagements) filter (where cmp_reach is not null)::float8 as current_engagements,
-            sum(cur_reach) filter (where cmp_reach is not null)::float8 as current_reach,
-            sum(cmp_engagements) filter (where cur_reach is not null)::float8 as comparison_engagements,
-            sum(cmp_reach) filter (where cur_reach is not null)::float8 as comparison_reach,
-            sum(cur_revenue) filter (where cmp_revenue is not null)::float8 as current_revenue,
-            sum(cmp_revenue) filter (where cur_revenue is not null)::float8 as comparison_revenue,
-            count(*)::int as current_connections,
-            (count(*) filter (where (connected_at at time zone 'UTC')::date <= ${comparison.endDate}::date))::int as comparison_connections,
-            coalesce(json_agg(json_build_object('platform', platform, 'account', display_name) order by ${platformOrder(sql`platform`)}, id)
-              filter (where (cur_followers is not null and cmp_followers is null) or (cur_views is not null and cmp_views is null)
-                or (cur_reach is not null and cmp_reach is null) or (cur_revenue is not null and cmp_revenue is null)
-                -- A history that begins too late for any day both periods hold: its figures count on neither side.
-                or (compared_days <= 0 and first_day <= ${current.endDate}::date)), '[]'::json) as left_out,
-            coalesce(json_agg(json_build_object('platform', platform, 'account', display_name, 'history_start', first_day::text, 'days', compared_days)
-              order by ${platformOrder(sql`platform`)}, id)
-              filter (where start_cut > 0 and compared_days > 0 and (cmp_views is not null or cmp_followers is not null or cmp_reach is not null or cmp_revenue is not null)), '[]'::json) as shortened
-          from pairs`,
-      );
-      // json_agg arrives as text from PGlite and as parsed JSON from node-postgres: one shape for the callers.
-      const parsed = <T>(value: T[] | string): T[] => (typeof value === 'string' ? (JSON.parse(value) as T[]) : value);
-      return { ...row!, left_out: parsed(row!.left_out), shortened: parsed(row!.shortened) };
+    /** The cards' figures of two periods, like with like (comparison.repository.ts). */
+    comparedTotals(filter: Pick<AnalyticsFilter, 'userId' | 'platform'>, current: Period, comparison: Period) {
+      return comparedTotals(db, filter, current, comparison);
     },
 
     /** Per platform of the filter: the oldest last sync and last complete day of its active connections. */

@@ -296,12 +296,13 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
       ...period,
       totals: side('comparison'),
       currentTotals: side('current'),
-      leftOut: row.left_out.map((entry) => ({ platform: displayName(entry.platform), account: entry.account })),
+      leftOut: row.left_out.map((entry) => ({ platform: displayName(entry.platform), account: entry.account, figures: entry.figures })),
       shortened: row.shortened.map((entry) => ({
         platform: displayName(entry.platform),
         account: entry.account,
         historyStart: entry.history_start,
-        days: Number(entry.days),
+        days: entry.days,
+        figures: entry.figures,
       })),
     };
   }

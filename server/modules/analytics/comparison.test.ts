@@ -14,6 +14,7 @@ import { startTestServer, type TestServer } from '../../test/test-server.ts';
 let server: TestServer;
 let maya: Account;
 let sandy: Account;
+let ivy: Account;
 
 const { insertConnection, daily } = analyticsFactory(() => server);
 
@@ -56,6 +57,16 @@ beforeAll(async () => {
   const sandys = await insertConnection(sandy.user.id, 'youtube', 10);
   await everyDay(sandys, '2026-09-04', '2026-10-03', { views: 0, revenue: 0 });
   await everyDay(sandys, '2026-10-04', '2026-11-02', { views: 20, revenue: 5 });
+
+  // Ivy's Instagram: views for both periods, likes from 09-20 only, and a follower history that begins on 10-20
+  // (Instagram's follows and unfollows reach 30 days back). Coverage is each figure's own.
+  ivy = await signUpWithAccess(server);
+  const instagram = await insertConnection(ivy.user.id, 'instagram', 330);
+  await server.db.update(platformConnections).set({ displayName: 'Ivy Chen' }).where(eq(platformConnections.id, instagram));
+  await everyDay(instagram, '2026-09-04', '2026-11-02', { views: 10 });
+  await everyDay(instagram, '2026-09-20', '2026-11-02', { likes: 1 });
+  await everyDay(instagram, '2026-10-20', '2026-11-01', { followers: 300 });
+  await daily(instagram, '2026-11-02', { followers: 330 });
 });
 afterAll(async () => {
   await server?.close();
@@ -83,15 +94,16 @@ describe('the summary’s comparison and freshness', () => {
       compare: 'previous',
       startDate: '2026-09-04',
       endDate: '2026-10-03',
-      // YouTube's figures end on 10-31, two days before the period does: both periods lose their last two days
-      // (10-04 … 10-31 against 09-04 … 10-01). TikTok has nothing before 10-25 and counts on neither side. Patreon's
+      // YouTube's report figures (views, engagement, revenue) end on 10-31, two days before the period does: both
+      // periods lose their last two days (10-04 … 10-31 against 09-04 … 10-01). Its subscriber total is today's, so
+      // followers compare the periods' last days (1,200 on 11-02 against 1,000 on 10-03). TikTok has nothing before 10-25 and counts on neither side. Patreon's
       // history begins on 10-03, the comparison period's last day: its pledges (day by day, as on the cards) are
       // compared over that one day and the current period's last, $240/31 against $300/30, not 1 day against 30 (a
       // history start is not growth, issue 24).
-      currentTotals: { totalFollowers: 1100, averageEngagementRate: 10, totalViews: 2800, totalRevenue: 38, connectedPlatforms: 3 },
-      totals: { totalFollowers: 990, averageEngagementRate: 14, totalViews: 1400, totalRevenue: 21.74, connectedPlatforms: 1 },
-      leftOut: [{ platform: 'TikTok', account: '@maya' }],
-      shortened: [{ platform: 'Patreon', account: null, historyStart: '2026-10-03', days: 1 }],
+      currentTotals: { totalFollowers: 1200, averageEngagementRate: 10, totalViews: 2800, totalRevenue: 38, connectedPlatforms: 3 },
+      totals: { totalFollowers: 1000, averageEngagementRate: 14, totalViews: 1400, totalRevenue: 21.74, connectedPlatforms: 1 },
+      leftOut: [{ platform: 'TikTok', account: '@maya', figures: null }],
+      shortened: [{ platform: 'Patreon', account: null, historyStart: '2026-10-03', days: 1, figures: null }],
     });
     expect(freshness).toEqual([
       { platform: 'YouTube', syncedAt: '2026-11-02T08:00:00.000Z', completeThrough: '2026-10-31' },
@@ -111,6 +123,17 @@ describe('the summary’s comparison and freshness', () => {
     expect(zero.totals).toMatchObject({ totalViews: 0, totalRevenue: 0, averageEngagementRate: null });
     expect(zero.currentTotals).toMatchObject({ totalViews: 600, totalRevenue: 150 });
     expect(zero.leftOut).toEqual([]);
+  });
+
+  it('covers each figure over its own history: views whole, engagement from its first day, followers left out', async () => {
+    const { comparison } = (await get('/api/analytics/summary', ivy)).body;
+    // Views: 30 days of 10 on both sides. Engagement: likes begin on 09-20, so both periods lose their first 16 days
+    // (10-20 … 11-02 against 09-20 … 10-03), 14 likes over 140 views on each side. Followers: none in the previous
+    // 30 days, so they are left out rather than compared with nothing.
+    expect(comparison.currentTotals).toMatchObject({ totalViews: 300, averageEngagementRate: 10, totalFollowers: null });
+    expect(comparison.totals).toMatchObject({ totalViews: 300, averageEngagementRate: 10, totalFollowers: null });
+    expect(comparison.leftOut).toEqual([{ platform: 'Instagram', account: 'Ivy Chen', figures: ['followers'] }]);
+    expect(comparison.shortened).toEqual([{ platform: 'Instagram', account: 'Ivy Chen', historyStart: '2026-09-20', days: 14, figures: ['engagement'] }]);
   });
 
   it('takes compare=none and a custom period, and refuses what makes no period', async () => {
@@ -156,8 +179,8 @@ describe('GET /api/analytics comparison', () => {
     const youtube = (await get('/api/analytics?days=30&platformId=1')).body;
     expect(youtube.totals).toMatchObject({ totalFollowers: 1200, totalViews: 2800, totalRevenue: 28, connectedPlatforms: 1 });
     expect(youtube.comparison).toMatchObject({
-      currentTotals: { totalFollowers: 1100, totalViews: 2800, totalRevenue: 28, connectedPlatforms: 1 },
-      totals: { totalFollowers: 990, totalViews: 1400, totalRevenue: 14, connectedPlatforms: 1 },
+      currentTotals: { totalFollowers: 1200, totalViews: 2800, totalRevenue: 28, connectedPlatforms: 1 },
+      totals: { totalFollowers: 1000, totalViews: 1400, totalRevenue: 14, connectedPlatforms: 1 },
       leftOut: [],
       shortened: [],
     });

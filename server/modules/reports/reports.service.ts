@@ -9,7 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { platformDisplayName } from '#contract/platforms.ts';
 import type { ReportPreferences, ReportPreferencesRequest } from '#contract/reports.ts';
 import { canonicalTimeZone } from '#contract/time-zones.ts';
-import { wordList } from '#contract/words.ts';
+import { comparisonNote as comparisonSentence } from '#contract/comparison-note.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/secure-random.ts';
@@ -136,15 +136,11 @@ export function createReportsService({ repository, analytics, mailer, clock, has
     };
   }
 
-  /** The connections the changes leave out or compare over fewer days, in one sentence each; null when none. */
+  /** The connections (or figures) the changes leave out or compare over fewer days, as on the cards; null when none. */
   function comparisonNote(row: ComparedRow): string | null {
-    const name = (entry: { platform: string; account: string | null }) => `${platformDisplayName(entry.platform)}${entry.account ? ` (${entry.account})` : ''}`;
-    const leftOut = row.left_out.map(name);
-    const sentences = leftOut.length > 0 ? [`Changes leave out ${wordList(leftOut)}: no day with figures in both periods yet.`] : [];
-    for (const entry of row.shortened) {
-      sentences.push(`${name(entry)}: history begins ${dateLabel(entry.history_start)}, so its change compares the ${Number(entry.days) === 1 ? 'day' : `${entry.days} days`} both periods hold.`);
-    }
-    return sentences.length > 0 ? sentences.join(' ') : null;
+    const named = (entry: ComparedRow['left_out'][number]) => ({ platform: platformDisplayName(entry.platform), account: entry.account, figures: entry.figures });
+    const shortened = row.shortened.map((entry) => ({ ...named(entry), historyStart: entry.history_start, days: entry.days }));
+    return comparisonSentence({ leftOut: row.left_out.map(named), shortened }, { against: null, day: dateLabel });
   }
 
   /**

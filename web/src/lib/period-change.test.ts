@@ -69,20 +69,20 @@ describe('leftOutNote', () => {
   it('names the connections the changes leave out', () => {
     const comparison = { compare: 'previous' as const, startDate: '2026-09-04', endDate: '2026-10-03' };
     expect(leftOutNote({ ...comparison, leftOut: [] }, 30)).toBeNull();
-    expect(leftOutNote({ ...comparison, leftOut: [{ platform: 'TikTok', account: '@maya' }] }, 30)).toBe(
+    expect(leftOutNote({ ...comparison, leftOut: [{ platform: 'TikTok', account: '@maya', figures: null }] }, 30)).toBe(
       'Changes leave out TikTok (@maya), which has no figures for the previous 30 days to compare with.',
     );
-    expect(leftOutNote({ ...comparison, compare: 'year', leftOut: [{ platform: 'TikTok', account: null }, { platform: 'Patreon', account: null }] }, 30)).toBe(
+    expect(leftOutNote({ ...comparison, compare: 'year', leftOut: [{ platform: 'TikTok', account: null, figures: null }, { platform: 'Patreon', account: null, figures: null }] }, 30)).toBe(
       'Changes leave out TikTok and Patreon, which have no figures for the same period last year to compare with.',
     );
   });
 
   it('says which connections are compared over fewer days, where their history begins', () => {
-    const comparison = { compare: 'previous' as const, startDate: '2026-09-04', endDate: '2026-10-03', leftOut: [{ platform: 'TikTok', account: null }] };
-    expect(leftOutNote({ ...comparison, shortened: [{ platform: 'Instagram', account: '@maya', historyStart: '2026-09-30', days: 4 }] }, 30)).toBe(
+    const comparison = { compare: 'previous' as const, startDate: '2026-09-04', endDate: '2026-10-03', leftOut: [{ platform: 'TikTok', account: null, figures: null }] };
+    expect(leftOutNote({ ...comparison, shortened: [{ platform: 'Instagram', account: '@maya', historyStart: '2026-09-30', days: 4, figures: null }] }, 30)).toBe(
       'Changes leave out TikTok, which has no figures for the previous 30 days to compare with. Instagram (@maya): history begins Sep 30, 2026, so its change compares the 4 days both periods hold.',
     );
-    expect(leftOutNote({ ...comparison, leftOut: [], shortened: [{ platform: 'Instagram', account: null, historyStart: '2026-10-03', days: 1 }] }, 30)).toBe(
+    expect(leftOutNote({ ...comparison, leftOut: [], shortened: [{ platform: 'Instagram', account: null, historyStart: '2026-10-03', days: 1, figures: null }] }, 30)).toBe(
       'Instagram: history begins Oct 3, 2026, so its change compares the day both periods hold.',
     );
   });

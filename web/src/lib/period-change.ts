@@ -2,7 +2,7 @@
 // reads it ("▲ 12.4% vs previous 30 days", coloured good or bad) and as a screen reader says it ("up 12.4 per cent
 // versus the previous 30 days"). Pure, so every rule is tested alone.
 import type { ComparisonPeriod } from '#contract/comparison.ts';
-import { wordList } from '#contract/words.ts';
+import { comparisonNote, type NamedInComparison, type ShortenedInComparison } from '#contract/comparison-note.ts';
 import { formatCalendarDay, formatCompactNumber, formatCurrency, formatPercentage } from './format';
 
 /**
@@ -124,30 +124,13 @@ export function cardChange<Totals>(comparison: Compared<Totals> | null | undefin
 }
 
 /**
- * Which connections the changes leave out or compare over fewer days, in words, or null when none: "Changes leave out
- * TikTok (@maya), which has no figures for the previous 30 days to compare with. Instagram's history begins Oct 1,
- * 2026: its change compares the 3 days both periods hold."
+ * Which connections (or which of their figures) the changes leave out or compare over fewer days, in words, or null
+ * when none (contract/comparison-note.ts, the reports' sentence too).
  */
 export function leftOutNote(
-  comparison:
-    | (Pick<ComparisonPeriod, 'compare' | 'startDate' | 'endDate'> & {
-        leftOut: readonly { platform: string; account: string | null }[];
-        shortened?: readonly { platform: string; account: string | null; historyStart: string; days: number }[];
-      })
-    | null
-    | undefined,
+  comparison: (Pick<ComparisonPeriod, 'compare' | 'startDate' | 'endDate'> & { leftOut: readonly NamedInComparison[]; shortened?: readonly ShortenedInComparison[] }) | null | undefined,
   days: number,
 ): string | null {
   if (!comparison) return null;
-  const name = (entry: { platform: string; account: string | null }) => (entry.account ? `${entry.platform} (${entry.account})` : entry.platform);
-  const sentences: string[] = [];
-  if (comparison.leftOut.length > 0) {
-    const names = comparison.leftOut.map(name);
-    const verb = names.length === 1 ? 'has' : 'have';
-    sentences.push(`Changes leave out ${wordList(names)}, which ${verb} no figures for ${comparisonLabel(comparison, days).words} to compare with.`);
-  }
-  for (const entry of comparison.shortened ?? []) {
-    sentences.push(`${name(entry)}: history begins ${formatCalendarDay(entry.historyStart)}, so its change compares the ${entry.days === 1 ? 'day' : `${entry.days} days`} both periods hold.`);
-  }
-  return sentences.length > 0 ? sentences.join(' ') : null;
+  return comparisonNote({ leftOut: comparison.leftOut, shortened: comparison.shortened ?? [] }, { against: comparisonLabel(comparison, days).words, day: formatCalendarDay });
 }

@@ -104,8 +104,8 @@ const compared: AnalyticsResponse = {
     endDate: '2026-10-23',
     currentTotals: { totalFollowers: 110_000, averageEngagementRate: 4.2, totalViews: 2_000_000, totalRevenue: 1000, connectedPlatforms: 3 },
     totals: { totalFollowers: 100_000, averageEngagementRate: 4.2, totalViews: 2_500_000, totalRevenue: null, connectedPlatforms: 2 },
-    leftOut: [{ platform: 'TikTok', account: '@maya' }],
-    shortened: [{ platform: 'Instagram', account: '@maya', historyStart: '2026-10-20', days: 4 }],
+    leftOut: [{ platform: 'TikTok', account: '@maya', figures: null }],
+    shortened: [{ platform: 'Instagram', account: '@maya', historyStart: '2026-10-20', days: 4, figures: null }],
     followersOverTime: [
       { date: '2026-09-24', value: 800 },
       { date: '2026-09-25', value: 900 },

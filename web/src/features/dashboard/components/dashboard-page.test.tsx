@@ -202,7 +202,7 @@ describe('DashboardPage', () => {
             endDate: '2026-10-23',
             currentTotals: { totalFollowers: 112_400, averageEngagementRate: 4.5, totalViews: 900_000, totalRevenue: 1000, connectedPlatforms: 3 },
             totals: { totalFollowers: 100_000, averageEngagementRate: null, totalViews: 1_000_000, totalRevenue: 1000, connectedPlatforms: 3 },
-            leftOut: [{ platform: 'TikTok', account: null }],
+            leftOut: [{ platform: 'TikTok', account: null, figures: null }],
             shortened: [],
           },
         },

@@ -1,0 +1,37 @@
+// SQL pieces the analytics queries share (analytics.repository.ts, comparison.repository.ts): which connections a
+// query reads, the product's order of platforms, follower totals, and Patreon pledges spread over days.
+import { type SQL, sql } from 'drizzle-orm';
+import { PLATFORM_NAMES } from '#contract/platforms.ts';
+import { sqlList } from '../../db/client.ts';
+
+/** Account metric types that are follower totals (subscribers on YouTube, patrons on Patreon). */
+export const FOLLOWER_TYPES = ['followers', 'subscribers', 'patrons'] as const;
+
+/** A period, inclusive YYYY-MM-DD days. */
+export interface Period {
+  startDate: string;
+  endDate: string;
+}
+
+/** Whose connections a query reads: the user's active ones, of one platform (lowercase key) or all. */
+export interface ConnectionScope {
+  userId: number;
+  platform?: string | undefined;
+}
+
+/** SQL: the scope's connections, as `c` (platform_connections). */
+export const connectionScope = (filter: ConnectionScope) =>
+  sql`c.user_id = ${filter.userId} and c.is_active${filter.platform ? sql` and c.platform = ${filter.platform}` : sql``}`;
+
+/**
+ * SQL: a Patreon campaign's pledges over [start, end]: each day its monthly level as last read on or before the day,
+ * over the days of the day's month (the income view's rule, income-maths.ts pledgeForDay), so the same days give the
+ * same amount on every screen; null when no day has a reading yet. One index probe a day.
+ */
+export const pledgesOverDays = (connectionId: SQL, start: SQL, end: SQL) => sql`(select sum(l.value / extract(day from date_trunc('month', d.day) + interval '1 month' - interval '1 day'))
+    from generate_series(${start}::date, ${end}::date, interval '1 day') as d(day)
+    cross join lateral (select m.value from account_metrics m
+      where m.connection_id = ${connectionId} and m.metric_type = 'monthly_pledges' and m.date <= d.day order by m.date desc limit 1) l)`;
+
+/** Order of a platform in the product's lists. */
+export const platformOrder = (column: SQL) => sql`array_position(array[${sqlList(PLATFORM_NAMES)}]::text[], ${column})`;
