@@ -132,9 +132,11 @@ export function createNotificationsService({ repository, mailer, clock, publicUr
   /**
    * After each stored sync: the highest follower milestone (follower-milestones.ts) the connection passed since the
    * run before, if any. Once per connection and milestone, ever: falling back below it and passing it again is not
-   * news. A run that passes several (180 → 1,200) announces only the highest.
+   * news. A run that passes several (180 → 1,200) announces only the highest. The first sync (`followersBefore`
+   * null) passes none: the count it reads is where the history begins, not growth.
    */
-  async function followersStored({ connectionId, followersBefore, followersAfter }: { connectionId: number; followersBefore: number; followersAfter: number }): Promise<void> {
+  async function followersStored({ connectionId, followersBefore, followersAfter }: { connectionId: number; followersBefore: number | null; followersAfter: number }): Promise<void> {
+    if (followersBefore === null) return;
     const milestone = milestoneCrossed(followersBefore, followersAfter);
     if (milestone === null) return;
     const connection = await repository.connection(connectionId);

@@ -195,6 +195,18 @@ describe('the follower milestone alert', () => {
     return { milestone, followers: row!.followers };
   }
 
+  it('none on the first sync: the count it reads is where the history begins, not a milestone passed', async () => {
+    const account = await signUpWithAccess(server);
+    const connectionId = await connectTo(account, 'instagram');
+    // As if the profile read at connection gave no count: the stored 0 is no reading.
+    await server.db.update(platformConnections).set({ followers: 0 }).where(eq(platformConnections.id, connectionId));
+    await syncNow(server, account.token, connectionId);
+    const [row] = await server.db.select().from(platformConnections).where(eq(platformConnections.id, connectionId));
+    expect(row!.followers).toBeGreaterThanOrEqual(FOLLOWER_MILESTONES[0]!);
+    expect((await notices(account)).notifications.filter((notice) => notice.kind === 'followerMilestone')).toEqual([]);
+    expect(server.smtp.messages.filter((mail) => mail.to.includes(account.email) && /^You passed /.test(mail.subject))).toEqual([]);
+  });
+
   it('one notice and one email when a sync passes a milestone, never twice for the same one, none when turned off', async () => {
     const account = await signUpWithAccess(server);
     const connectionId = await connectTo(account, 'tiktok');

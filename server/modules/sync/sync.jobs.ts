@@ -79,7 +79,7 @@ export interface SyncJobsDeps {
    */
   onUserMustAct?: (event: { connectionId: number; message: string }) => Promise<void>;
   /** Told after each stored run: the follower milestone and top post alerts (decisions 015, 018). Its failure is logged, never the sync's. */
-  onStored?: (event: { connectionId: number; followersBefore: number; followersAfter: number }) => Promise<void>;
+  onStored?: (event: { connectionId: number; followersBefore: number | null; followersAfter: number }) => Promise<void>;
   /** Every run's outcome and duration, as it ends (the metrics). Must not throw. */
   onRunSettled?: (event: { connectionId: number; outcome: RunOutcome; seconds: number }) => Promise<void>;
 }

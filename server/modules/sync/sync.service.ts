@@ -40,7 +40,7 @@ export type RunOutcome =
       stored: { accountRows: number; contentRows: number; contentMetricRows: number };
       usage: SyncOutput['usage'];
       /** The connection's follower count before this run and as stored by it (the follower milestone alert). */
-      followers: { before: number; after: number };
+      followers: { before: number | null; after: number };
     }
   | { kind: 'skipped'; reason: string }
   /** Will not get better by retrying: recorded as failed now; `attempts`: failed attempts, this one included. */
@@ -158,7 +158,9 @@ export function createSyncService({ repository, platformsRepository, custody, cl
       });
       logger.info({ connectionId, platform: row.platform, ...stored, calls: output.usage.calls, quotaUnits: output.usage.quotaUnits }, 'sync stored');
       const followersAfter = output.followers !== undefined ? Math.min(Math.round(output.followers), 2_147_483_647) : row.followers;
-      return { kind: 'done', stored, usage: output.usage, followers: { before: row.followers, after: followersAfter } };
+      // A first sync has no count before it: the stored one is whatever the connection began with (0 where the
+      // profile gave none), and a history that begins is not a milestone passed.
+      return { kind: 'done', stored, usage: output.usage, followers: { before: firstSync ? null : row.followers, after: followersAfter } };
     } catch (error) {
       if (error instanceof SyncLeaseLost) return { kind: 'skipped', reason: 'another worker took this run over' };
       if (error instanceof PlatformError) custody.logPlatformFailure(error, { connectionId, step: 'sync' });
