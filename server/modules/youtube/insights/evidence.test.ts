@@ -1,6 +1,6 @@
 // The evidence's intervals on synthetic data whose answer is known: each method's 95 % interval covers the true effect
-// in close to 95 % of repeated samples (the Bonferroni interval and the order-statistic interval of the median in at
-// least that), and the confidence badge follows the p-value the interval implies.
+// in close to 95 % of repeated samples (the Bonferroni interval in at least that), and the confidence badge follows the
+// p-value the interval implies.
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../test/seeded-random.ts';
 import { buildEvidence, confidenceFromEvidence, excludesNoEffect, meanDifference, ratioOfGeometricMeans, ratioOfMeans } from './evidence.ts';
