@@ -139,6 +139,77 @@ describe('Instagram account insights', () => {
   });
 });
 
+describe('Instagram account insights: how far back', () => {
+  /** One whole UTC day `daysAgo` days before today (the clock's day). */
+  const dayRange = (daysAgo: number, days = 1) => {
+    const start = Math.floor(context.clock.now().getTime() / DAY) * DAY - daysAgo * DAY;
+    return `since=${seconds(start)}&until=${seconds(start + days * DAY)}`;
+  };
+  const follows = (range: string, token: string) => get(graph(`me/insights?metric=follows_and_unfollows&period=day&metric_type=total_value&breakdown=follow_type&${range}`), bearer(token));
+  const totals = (range: string, token: string) => get(graph(`me/insights?metric=views,reach,accounts_engaged,total_interactions&period=day&metric_type=total_value&${range}`), bearer(token));
+  const followsOf = (body: any) => Object.fromEntries(body.data[0].total_value.breakdowns[0].results.map((result: any) => [result.dimension_values[0], result.value]));
+
+  it('follows_and_unfollows, like follower_count, only for the last 30 days excluding today: older days answer an empty data set', async () => {
+    const token = await connectAs(context.sandbox, 'instagram', 0);
+    // The oldest day kept, and the day before it.
+    const kept = await follows(dayRange(30), token);
+    expect(kept.status).toBe(200);
+    expect(followsOf(kept.body).FOLLOWER).toBeGreaterThan(0);
+    const old = await follows(dayRange(31), token);
+    expect(old.status).toBe(200);
+    // Meta answers no data with an empty data set, not with zeros: no entry, no breakdown.
+    expect(old.body).toEqual({ data: [] });
+    expect((await follows(dayRange(200, 30), token)).body).toEqual({ data: [] });
+    // Today is not over: nothing for it either.
+    expect((await follows(dayRange(0), token)).body).toEqual({ data: [] });
+    // A range reaching into the window counts only its days inside: days 31 and 32 back add nothing to day 30's.
+    expect(followsOf((await follows(dayRange(32, 3), token)).body)).toEqual(followsOf(kept.body));
+  });
+
+  it('views, reach, engaged accounts and interactions for two years (730 days): older days answer an empty data set', async () => {
+    const token = await connectAs(context.sandbox, 'instagram', 0);
+    const horizon = await totals(dayRange(730), token);
+    expect(horizon.status).toBe(200);
+    expect(horizon.body.data.map((entry: any) => entry.name)).toEqual(['views', 'reach', 'accounts_engaged', 'total_interactions']);
+    expect(horizon.body.data.every((entry: any) => entry.total_value.value > 0)).toBe(true);
+    expect((await totals(dayRange(731), token)).body).toEqual({ data: [] });
+    expect((await totals(dayRange(760, 29), token)).body).toEqual({ data: [] });
+    // The time series of reach stops at the same horizon: of the days 735 to 726 back, those from 730 on.
+    const reach = await get(graph(`me/insights?metric=reach&period=day&${dayRange(735, 10)}`), bearer(token));
+    expect(reach.body.data[0].values).toHaveLength(5);
+    // A range reaching past the horizon sums only its days inside it.
+    const straddling = await get(graph(`me/insights?metric=views&period=day&metric_type=total_value&${dayRange(732, 3)}`), bearer(token));
+    expect(straddling.body.data[0].total_value.value).toBe(horizon.body.data[0].total_value.value);
+  });
+
+  it('refuses a range of more than 30 days, and takes one of exactly 30', async () => {
+    const token = await connectAs(context.sandbox, 'instagram', 0);
+    expect((await totals(dayRange(31, 30), token)).status).toBe(200);
+    const tooLong = await totals(dayRange(31, 31), token);
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error).toMatchObject({ code: 100, message: expect.stringContaining('30 days') });
+    expect((await follows(dayRange(29, 31), token)).status).toBe(400);
+  });
+
+  it('two years back, the demo accounts had fewer daily views than now, but never none', async () => {
+    for (const account of [0, 1, 2]) {
+      const token = await connectAs(context.sandbox, 'instagram', account);
+      const weekOfViews = async (daysAgo: number) => {
+        const values: number[] = [];
+        for (let day = daysAgo; day > daysAgo - 7; day -= 1) values.push((await totals(dayRange(day), token)).body.data[0].total_value.value);
+        return values;
+      };
+      const then = await weekOfViews(730);
+      const now = await weekOfViews(7);
+      const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+      expect(Math.min(...then), `account ${account}`).toBeGreaterThan(0);
+      // Growth of 30 to 60 % a year (SHAPE): two years back is a third to three quarters of today's views.
+      expect(mean(then) / mean(now), `account ${account}`).toBeGreaterThan(0.25);
+      expect(mean(then) / mean(now), `account ${account}`).toBeLessThan(0.85);
+    }
+  });
+});
+
 describe('Instagram failNext metrics', () => {
   it('renders Graph errors by code', async () => {
     const token = await connectAs(context.sandbox, 'instagram', 0);

@@ -5,9 +5,14 @@
 // on the last page); `/<media-id>/insights` lifetime values per media type (FEED vs REELS metrics; deprecated
 // metrics → code 100; media posted before the account became a business account → code 100, subcode 2108006);
 // `/me/insights` with `follower_count` as daily GROSS new followers (never negative; last 30 days excluding today,
-// none below 100 followers), unfollows only through `follows_and_unfollows` broken down by `follow_type`, and
-// total_value metrics (`views` only with `metric_type=total_value`; a breakdown only where the metric has it);
-// ranges of at most 30 days. Errors are Graph error objects keyed by `error.code`.
+// none below 100 followers), unfollows only through `follows_and_unfollows` broken down by `follow_type` (also only
+// for the last 30 days excluding today: Meta says so of follower metrics, and the sandbox takes the stricter reading
+// for this one too), and total_value metrics (`views` only with `metric_type=total_value`; a breakdown only where the
+// metric has it) kept for two years (730 days); ranges of at most 30 days. Where Meta has no data it answers an
+// empty data set, never a 0: a metric with no day of its window in the range (older than 30 days for follower data,
+// than 730 for the rest, or no whole day yet) has no entry in `data`, and a time series has no values for those days;
+// a range reaching partly into the window sums (or lists) only its days inside. Errors are Graph error objects keyed
+// by `error.code`.
 import { PERSONAS, type Persona } from './demo-accounts.ts';
 import { json, type FailureOptions, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import { catalogue, contentTitle, countersAt, dailyValue, dayOf, DAY_MS, decodeCursor, encodeCursor, netFollowers, publishedBy, type ContentItem } from './metrics-data.ts';
@@ -67,6 +72,10 @@ export const CONVERTED_ACCOUNT_INDEX = 1;
 const POSTS_BEFORE_CONVERSION = 30;
 /** Whether a media was posted before its account became a business account (its insights answer 2108006). */
 export const predatesConversion = (index: number, item: ContentItem) => index === CONVERTED_ACCOUNT_INDEX && item.seq < POSTS_BEFORE_CONVERSION;
+
+/** Account insights are kept for two years; follower data (follower_count, follows_and_unfollows) for 30 days. */
+const RETENTION_DAYS = 730;
+const FOLLOWER_DAYS = 30;
 
 /** Which breakdowns each account metric offers (a metric without one refuses `breakdown`). */
 const BREAKDOWNS: Record<string, readonly string[]> = {
@@ -312,7 +321,7 @@ export function createInstagramMetrics(context: PlatformContext, deps: Instagram
         // Without metric_type=total_value these metrics have no time series: nothing comes back for them.
         if (metric !== 'follower_count' && metric !== 'reach') continue;
         if (metric === 'follower_count' && followers < 100) continue;
-        const oldest = metric === 'follower_count' ? Math.max(firstDay, today() - 30) : firstDay;
+        const oldest = Math.max(firstDay, today() - (metric === 'follower_count' ? FOLLOWER_DAYS : RETENTION_DAYS));
         const values: { value: number; end_time: string }[] = [];
         for (let day = oldest; day <= lastDay; day += 1) {
           values.push({ value: accountDaily(index, metric, day), end_time: new Date((day + 1) * DAY_MS + 7 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, '+0000') });
@@ -320,10 +329,13 @@ export function createInstagramMetrics(context: PlatformContext, deps: Instagram
         data.push(insightsEntry(node, metric, 'day', { values }));
       } else if (metric === 'follows_and_unfollows') {
         // FOLLOWER: accounts that followed in the range; NON_FOLLOWER: accounts that unfollowed (or left Instagram).
+        // Follower data, like follower_count, only for the last 30 days: a range without one of them has no entry.
+        const oldest = Math.max(firstDay, today() - FOLLOWER_DAYS);
+        if (oldest > lastDay) continue;
         const persona = PERSONAS[index]!;
         let follows = 0;
         let unfollows = 0;
-        for (let day = firstDay; day <= lastDay; day += 1) {
+        for (let day = oldest; day <= lastDay; day += 1) {
           const change = netFollowers('instagram', persona, followers, SHAPE[persona.tier].growth, day);
           follows += change.gained;
           unfollows += change.lost;
@@ -334,9 +346,12 @@ export function createInstagramMetrics(context: PlatformContext, deps: Instagram
         ];
         data.push(insightsEntry(node, metric, 'day', { total_value: { value: follows + unfollows, breakdowns: [{ dimension_keys: ['follow_type'], results }] } }));
       } else {
+        // Kept for two years: a range without a day of them (or without a whole day yet) has no entry.
+        const oldest = Math.max(firstDay, today() - RETENTION_DAYS);
+        if (oldest > lastDay) continue;
         let total = 0;
-        for (let day = firstDay; day <= lastDay; day += 1) total += accountDaily(index, metric, day);
-        if (metric === 'reach' || metric === 'accounts_engaged') total = Math.round(total * (lastDay > firstDay ? 0.7 : 1)); // unique accounts overlap across days
+        for (let day = oldest; day <= lastDay; day += 1) total += accountDaily(index, metric, day);
+        if (metric === 'reach' || metric === 'accounts_engaged') total = Math.round(total * (lastDay > oldest ? 0.7 : 1)); // unique accounts overlap across days
         data.push({ ...insightsEntry(node, metric, 'day', { total_value: { value: total } }) });
       }
     }
