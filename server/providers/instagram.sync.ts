@@ -1,7 +1,10 @@
 // Instagram sync (docs/platforms/instagram.md): the profile's followers_count, media pages (cursor paging through
 // `paging.next`), media insights for recent media, and account insights. Follower history is derived backwards
 // from today's followers_count with each day's follows minus unfollows (`follows_and_unfollows` by `follow_type`):
-// `follower_count` counts new followers only (gross, never negative), so it cannot give a total.
+// `follower_count` counts new followers only (gross, never negative), so it cannot give a total. The account's daily
+// totals (views, reach, interactions) are read back two years on the first sync, so a new connection's first month is
+// compared with the month before it like any other (issue 24: a history start is not growth); follower insights only
+// reach 30 days back.
 import { z } from 'zod';
 import { addDays } from '../lib/dates.ts';
 import { buildUrl, callCounter, count, parseBody, type PlatformResponse } from './http-client.ts';
@@ -15,6 +18,47 @@ const MEDIA_INSIGHTS = 'views,reach,likes,comments,shares,saved,total_interactio
 /** The public counters alone (the poll of young posts): reach and saves are not read hourly. */
 const COUNTER_INSIGHTS = 'views,likes,comments,shares,total_interactions';
 const DAY_SECONDS = 86_400;
+/**
+ * How far back a first sync reads the account's daily totals (views, reach, interactions): Meta keeps account
+ * insights for two years. `total_value` gives one total per range, so a daily history is one call per day.
+ */
+export const ACCOUNT_INSIGHT_HISTORY_DAYS = 730;
+/** Follower insights (`follower_count`, and `follows_and_unfollows` read alike) cover the last 30 days only. */
+export const FOLLOWER_INSIGHT_DAYS = 30;
+/**
+ * Graph calls in flight at once while reading the account's daily insights: a first sync's two years are 730 days,
+ * too many round trips one after another. A few at a time, not more: Graph throttles per account (2.7), and a
+ * throttling answer stops the sync (it resumes later) rather than being raced past.
+ */
+const HISTORY_CONCURRENCY = 4;
+
+/** The later of two YYYY-MM-DD days. */
+const latest = (a: string, b: string) => (a > b ? a : b);
+
+/**
+ * `work` on every item, at most `limit` at a time, the results in the items' order. The first failure stops new work
+ * from starting; the calls already in flight are awaited (nothing left running after the sync returns), then that
+ * failure is thrown.
+ */
+async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  async function worker() {
+    while (failure === undefined && next < items.length) {
+      const index = next;
+      next += 1;
+      try {
+        results[index] = await work(items[index]!);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failure !== undefined) throw failure.error;
+  return results;
+}
 
 const graphError = z.looseObject({ error: z.looseObject({ code: z.number().optional(), error_subcode: z.number().optional(), message: z.string().optional() }) });
 const profileBody = z.looseObject({ id: z.string(), followers_count: count.optional() });
@@ -171,31 +215,42 @@ export async function syncInstagram(context: ProviderContext, input: SyncInput):
     next = reachedOld ? undefined : page.paging?.next;
   }
 
-  // Account insights, day by day: totals, and follows and unfollows (follower history, last 30 days only).
-  const daily: SyncOutput['daily'] = [];
+  // Account insights, day by day: totals (views, reach, interactions; on the first sync as far back as Meta keeps
+  // them), and follows and unfollows (the follower history, last 30 days only). A day Meta has no data for answers
+  // an empty data set and stores nothing: missing is unknown, never 0.
   const followers = profile.followers_count;
-  const firstInsightDay = [input.since, addDays(input.today, -30)].sort().at(-1)!;
   const unix = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000);
-  if (followers !== undefined) daily.push({ date: input.today, metricType: 'followers', value: followers });
-  const netChange = new Map<string, number>();
-  for (let day = firstInsightDay; day < input.today; day = addDays(day, 1)) {
+  const firstFollowerDay = latest(input.since, addDays(input.today, -FOLLOWER_INSIGHT_DAYS));
+  const firstTotalsDay = input.firstSync ? latest(input.since, addDays(input.today, -ACCOUNT_INSIGHT_HISTORY_DAYS)) : firstFollowerDay;
+  const days: string[] = [];
+  for (let day = firstTotalsDay; day < input.today; day = addDays(day, 1)) days.push(day);
+  const perDay = await mapBounded(days, HISTORY_CONCURRENCY, async (day) => {
     const range = { period: 'day', metric_type: 'total_value', since: String(unix(day)), until: String(unix(day) + DAY_SECONDS), access_token: token };
     const totals = await get(buildUrl(`${GRAPH}/me/insights`, { metric: 'views,reach,accounts_engaged,total_interactions', ...range }), insightsBody);
+    const rows: SyncOutput['daily'] = [];
     for (const metric of totals.data) {
       const name = METRIC_NAMES[metric.name];
       const value = metric.total_value?.value;
-      if (name && value !== undefined) daily.push({ date: day, metricType: name, value });
+      if (name && value !== undefined) rows.push({ date: day, metricType: name, value });
     }
-    if (followers === undefined) continue;
+    if (followers === undefined || day < firstFollowerDay) return { rows, net: undefined };
     try {
       const changes = await get(buildUrl(`${GRAPH}/me/insights`, { metric: 'follows_and_unfollows', breakdown: 'follow_type', ...range }), insightsBody);
-      const net = netFollowChange(changes);
-      if (net !== undefined) netChange.set(day, net);
+      return { rows, net: netFollowChange(changes) };
     } catch (error) {
       // No follower insights for this account (e.g. under 100 followers): the snapshot stands.
       if (!isItemRefusal(error)) throw error;
+      return { rows, net: undefined };
     }
-  }
+  });
+  const daily: SyncOutput['daily'] = [];
+  if (followers !== undefined) daily.push({ date: input.today, metricType: 'followers', value: followers });
+  const netChange = new Map<string, number>();
+  days.forEach((day, index) => {
+    const { rows, net } = perDay[index]!;
+    daily.push(...rows);
+    if (net !== undefined) netChange.set(day, net);
+  });
   // The total at the end of each day, back from today's count, as far as the days without a gap reach. (Today's
   // own changes so far are not known: the count read now stands for the end of yesterday as well.)
   if (followers !== undefined) {

@@ -68,10 +68,10 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
 
     // Each connection's windows, over the days both periods hold (issue 24, coverage): a connection whose figures end
     // before the current period does (YouTube's 2–3 day lag) is compared without the days missing at the end, and one
-    // whose history begins after the comparison period starts (Instagram's insights reach 30 days back; TikTok's and X's
-    // daily figures begin with their first sync) without the days missing at the start, both periods cut alike (as
-    // the cards, decision 013). A connection with no day both periods hold is left out of the change, and the notes
-    // say so: a history start is not growth.
+    // whose history begins after the comparison period starts (TikTok's and X's daily figures begin with their first
+    // sync; Instagram's insights, read two years back on the first sync, only for an account younger than that)
+    // without the days missing at the start, both periods cut alike (as the cards, decision 013). A connection with no
+    // day both periods hold is left out of the change, and the notes say so: a history start is not growth.
     const firstDayOf = new Map<number, string>();
     const usd = new Set(connections.filter((connection) => connection.currency === 'USD').map((connection) => connection.id));
     for (const row of dailyRows) {
