@@ -1,0 +1,32 @@
+// E-mailed reports: each account's daily or weekly summary with its PDF, sent when due (the scan job, every minute),
+// and the one-click unsubscribe the alerts share.
+import type { FastifyInstance } from 'fastify';
+import type { Infrastructure } from '../../feature-module.ts';
+import type { AnalyticsRepository } from '../analytics/analytics.repository.ts';
+import type { ExportsService } from '../exports/exports.service.ts';
+import { reportPdfAttachment } from './report-attachment.ts';
+import { reportsScanJob } from './reports.job.ts';
+import { createReportsRepository } from './reports.repository.ts';
+import { reportsRoutes } from './reports.routes.ts';
+import { createReportsService } from './reports.service.ts';
+
+export interface ReportsModuleDeps {
+  /** The cards' queries (the analytics feature's), so a report's figures are the screens'. */
+  analyticsRepository: AnalyticsRepository;
+  exportsService: Pick<ExportsService, 'analyticsReportPdf'>;
+  hasPremiumAccess: (userId: number) => Promise<boolean>;
+}
+
+export function reportsModule({ config, db, clock, logger, mailer }: Infrastructure, { analyticsRepository, exportsService, hasPremiumAccess }: ReportsModuleDeps) {
+  const reports = createReportsService({
+    repository: createReportsRepository(db),
+    analytics: analyticsRepository,
+    mailer,
+    clock,
+    hasPremiumAccess,
+    publicUrl: config.publicUrl,
+    logger,
+    attachment: reportPdfAttachment(exportsService),
+  });
+  return { reports, jobs: [reportsScanJob(reports, logger)], routes: (app: FastifyInstance) => reportsRoutes(app, { reports }) };
+}
