@@ -163,40 +163,34 @@ export function createForecastsService({ repository, clock, milestones }: { repo
 }
 
 /**
- * The step a platform rounds a follower count it answers to, at that count; 0 when it gives the exact count. YouTube
- * answers subscriberCount rounded to three significant figures (docs/platforms/youtube.md; 90,868 is answered as
- * 90,900: a step of 100), and our subscriber history is counted back from that answer, so every day of it, the last
- * one included, may be off by up to half a step.
+ * The step a platform truncates a follower count it answers to, at that count; 0 when it gives the exact count. YouTube
+ * answers subscriberCount cut down to three significant figures (docs/platforms/youtube.md; Google's own example: a
+ * channel of 133,017 reads 133K until it reaches 134,000, so 90,868 is answered as 90,800: a step of 100), and our
+ * subscriber history is counted back from that answer. The real count is therefore the shown one or up to a step
+ * above it, never below.
  */
 export function countRoundingStep(platform: (typeof PLATFORM_NAMES)[number], count: number): number {
   if (platform !== 'youtube' || !(count >= 1000)) return 0;
   return 10 ** (Math.floor(Math.log10(count)) - 2);
 }
 
-/** An interval widened by what the model cannot see: the starting count may be off by `slack` either way. */
-const widenedBy = (interval: ForecastInterval | null, slack: number): ForecastInterval | null =>
-  interval && slack > 0 ? { low: interval.low - slack, median: interval.median, high: interval.high + slack } : interval;
-
 /** One platform's followers at month end and in 30 days, and the date of its next milestone. */
 export function followerForecast(platform: (typeof PLATFORM_NAMES)[number], series: DailySeries | null, monthEnd: number, milestones: Milestones): FollowerForecast {
   const component = levelComponent(series);
   const current = series ? lastValue(series) : null;
-  // Half the platform's rounding step of the starting count: the range holds every count the rounded one allows.
-  const slack = current === null ? 0 : countRoundingStep(platform, current) / 2;
-  const atMonthEnd = widenedBy(component ? forecastQuantity([component], monthEnd, { known: current ?? 0 }) : null, slack);
-  const in30Days = widenedBy(component ? forecastQuantity([component], lastDay(component.series) + 30, { known: current ?? 0 }) : null, slack);
+  // What the model cannot see: where in its platform's truncation step the starting count really is (intervalOf).
+  const truncationStep = current === null ? 0 : countRoundingStep(platform, current);
+  const forecastTo = (through: number) => (component ? forecastQuantity([component], through, { known: current ?? 0, truncationStep }) : null);
+  const atMonthEnd = forecastTo(monthEnd);
+  const in30Days = component ? forecastTo(lastDay(component.series) + 30) : null;
   let milestone: FollowerForecast['milestone'] = null;
-  if (series && atMonthEnd && current !== null) {
+  if (series && atMonthEnd && current !== null && component) {
     const next = milestones.values.find((value) => value > current);
     const horizon = Math.min(MILESTONE_HORIZON_DAYS, series.values.length - 1 - WARM_UP_DAYS - MIN_SCENARIOS);
-    const crossing = (start: number) => (next !== undefined && horizon >= 1 && component ? crossingDays(component, next, horizon, start) : null);
-    const days = crossing(current);
-    // The earliest date from the highest count the rounding allows, the latest from the lowest.
-    const early = slack > 0 ? crossing(current + slack) : days;
-    const late = slack > 0 ? crossing(current - slack) : days;
-    if (next !== undefined && days && early && late) {
+    const days = next !== undefined && horizon >= 1 ? crossingDays(component, next, horizon, current, truncationStep) : null;
+    if (next !== undefined && days) {
       const date = (value: number | null) => (value === null ? null : dayString(value));
-      milestone = { milestone: next, label: milestones.label(next), low: date(early.low), median: date(days.median), high: date(late.high), horizonEnd: dayString(days.horizonEnd) };
+      milestone = { milestone: next, label: milestones.label(next), low: date(days.low), median: date(days.median), high: date(days.high), horizonEnd: dayString(days.horizonEnd) };
     }
   }
   return {
@@ -207,6 +201,8 @@ export function followerForecast(platform: (typeof PLATFORM_NAMES)[number], seri
     current,
     monthEnd: atMonthEnd ? roundWhole(atMonthEnd) : null,
     in30Days: in30Days ? roundWhole(in30Days) : null,
+    // The record scores the model's part of the range: the stored history is counted back from one answer of the
+    // platform, so a past start and the month-end it is checked against carry the same truncation, which cancels.
     trackRecord: atMonthEnd && component ? trackRecord([component]) : null,
     milestone,
   };

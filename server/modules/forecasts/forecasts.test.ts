@@ -100,15 +100,22 @@ describe('GET /api/forecasts', () => {
     const youtube = body.followers.find((entry) => entry.platform === 'YouTube')!;
     expect(youtube.label).toBe('subscribers');
     expect(youtube.current).toBeCloseTo(subscribers(YESTERDAY), 6);
-    expect(youtube.monthEnd!.median).toBe(Math.round(subscribers('2026-11-30')));
-    expect(youtube.in30Days!.median).toBe(Math.round(subscribers(addDays(YESTERDAY, 30))));
+    // The model is exact here; what is left is YouTube's truncation of the count to three figures (a step of 100 at
+    // about 38,000): the real count is up to a step above the one shown, so the range is the middle 80 % of that step.
+    for (const [interval, day] of [[youtube.monthEnd!, '2026-11-30'], [youtube.in30Days!, addDays(YESTERDAY, 30)]] as const) {
+      expect(interval.median).toBe(Math.round(subscribers(day) + 50));
+      expect(Math.abs(interval.low - (subscribers(day) + 10))).toBeLessThanOrEqual(3);
+      expect(Math.abs(interval.high - (subscribers(day) + 90))).toBeLessThanOrEqual(3);
+    }
+    // The record scores the model's part, exact on this history.
     expect(youtube.trackRecord).toEqual({ months: 10, inside: 10 });
-    // About 38,000 now, gaining about 120 a day: the next milestone is 50K, in about 100 days.
+    // About 38,000 now, gaining about 120 a day: the next milestone is 50K, in about 100 days; from a count up to 100
+    // higher it can be a day sooner, never later.
     expect(youtube.milestone!.milestone).toBe(50_000);
     let expected = YESTERDAY;
     while (subscribers(expected) < 50_000) expected = addDays(expected, 1);
-    expect(youtube.milestone!.median).toBe(expected);
-    expect(youtube.milestone!.low).toBe(expected);
+    const dayBefore = addDays(expected, -1);
+    for (const day of [youtube.milestone!.low, youtube.milestone!.median, youtube.milestone!.high]) expect([dayBefore, expected]).toContain(day);
     expect(youtube.milestone!.high).toBe(expected);
     expect(body.followers.map((entry) => entry.platform)).toEqual(['YouTube', 'Patreon']);
   });

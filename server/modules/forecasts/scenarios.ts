@@ -181,24 +181,54 @@ export function fewHistoriesFactor(paths: number, horizon: number): number {
   return (t90(independent - 1) / Z90) * Math.sqrt(1 + 1 / independent);
 }
 
-/** The 10th, 50th and 90th percentiles of the scenarios; `widen` stretches the two ends away from the median. */
-export function intervalOf(values: readonly number[], widen = 1): Interval {
+/**
+ * Points spread evenly over one step of a truncated starting count, [0, step): (k + ½)/K · step for k = 0..K − 1. With
+ * K = 20 an interval read from them is within step/40 of the one from the continuous spread (2.5 for a step of 100).
+ */
+const TRUNCATION_POINTS = 20;
+export const truncationOffsets = (step: number): number[] =>
+  step > 0 ? Array.from({ length: TRUNCATION_POINTS }, (_, k) => ((k + 0.5) / TRUNCATION_POINTS) * step) : [0];
+
+/**
+ * The 10th, 50th and 90th percentiles of the scenarios; `widen` stretches them away from their median (the
+ * few-months widening, fewHistoriesFactor), and `truncationStep` adds a starting count that is only known to lie in
+ * [shown, shown + step): a count the platform truncated (YouTube's subscribers, countRoundingStep).
+ *
+ * How the truncation is counted, and why not by adding its range to the ends: the real start is the shown one plus
+ * an offset U somewhere in [0, step), equally likely anywhere (a count that grows or shrinks by whole followers has
+ * passed any fraction of a step when it is read), and U is independent of how the days after it go (the scenarios).
+ * The quantity is then scenario + U, whose distribution is the scenarios' convolved with U's: each (widened) scenario
+ * is combined with every point of truncationOffsets and the percentiles are read from all of those together. Adding
+ * the whole of U's range to the ends of the scenarios' 80 % range instead would be the range of the worst case of
+ * both at once, held with more than 80 % (with an exact model: 100 % of [shown, shown + step) instead of its middle
+ * 80 %). U is counted once, at the start: the changes after it are the scenarios' own, so it does not grow with the
+ * horizon. It moves the middle up by half a step on average, as the real count is never below the shown one.
+ */
+export function intervalOf(values: readonly number[], widen = 1, truncationStep = 0): Interval {
   const median = quantile(values, 0.5);
-  const low = median - (median - quantile(values, LOW_Q)) * widen;
   // A quantity that cannot go below zero (income) is not widened below it.
-  return { low: values.every((value) => value >= 0) ? Math.max(0, low) : low, median, high: median + (quantile(values, HIGH_Q) - median) * widen };
+  const floor = values.every((value) => value >= 0) ? 0 : -Infinity;
+  const offsets = truncationOffsets(truncationStep);
+  // Stretching every scenario about the median stretches every percentile the same way (a monotone map).
+  const combined = values.flatMap((value) => offsets.map((offset) => Math.max(floor, median + (value - median) * widen) + offset));
+  return { low: quantile(combined, LOW_Q), median: quantile(combined, 0.5), high: quantile(combined, HIGH_Q) };
 }
 
 /**
  * The forecast of a quantity through day `through`: each component forecast from its own last day (sums counting the
  * days from `sumFrom` on, e.g. the month's first day), plus `known` (what is already counted, e.g. the month's revenue
- * so far). Null when there is not enough history.
+ * so far), the start known only to a truncation step when `truncationStep` is set (intervalOf). Null when there is not
+ * enough history.
  */
-export function forecastQuantity(components: readonly Component[], through: number, { known = 0, sumFrom }: { known?: number; sumFrom?: number } = {}): Interval | null {
+export function forecastQuantity(
+  components: readonly Component[],
+  through: number,
+  { known = 0, sumFrom, truncationStep = 0 }: { known?: number; sumFrom?: number; truncationStep?: number } = {},
+): Interval | null {
   const values = pairedScenarios(components, (component) => lastDay(component.series), through, sumFrom);
   if (!values) return null;
   const horizon = through - Math.min(...components.map(componentEnd));
-  const interval = intervalOf(values, fewHistoriesFactor(values.length, horizon));
+  const interval = intervalOf(values, fewHistoriesFactor(values.length, horizon), truncationStep);
   return { low: interval.low + known, median: interval.median + known, high: interval.high + known };
 }
 
@@ -247,25 +277,41 @@ export function trackRecord(components: readonly Component[], months = TRACK_REC
 }
 
 /**
- * The day each scenario path first reaches `target` (a follower milestone; for daily changes, `start` plus their sum): the 10th, 50th and 90th percentiles of
- * those days (nearest rank; a path that does not reach it within the horizon counts as later than every day). A
- * percentile that falls among those paths is null: "not within the horizon".
+ * The day each scenario path first reaches `target` (a follower milestone; for daily changes, `start` plus their sum):
+ * the 10th, 50th and 90th percentiles of those days (nearest rank; a path that does not reach it within the horizon
+ * counts as later than every day). A percentile that falls among those paths is null: "not within the horizon". A
+ * start known only to a truncation step (`truncationStep`, intervalOf) is followed from every point of that step with
+ * every path, and the percentiles are read from all of those together.
  */
 export function crossingDays(
   component: Component,
   target: number,
   horizon: number,
   start = 0,
+  truncationStep = 0,
 ): { low: number | null; median: number | null; high: number | null; horizonEnd: number } | null {
   const origin = lastDay(component.series);
   const run = componentScenarios(component, origin, origin + horizon);
   if (!run) return null;
-  const days = [...run.paths.values()].map((path) => {
-    // A level path is compared as it is; a path of daily changes is added up from the level `start`.
+  const offsets = truncationOffsets(truncationStep);
+  const days: number[] = [];
+  for (const path of run.paths.values()) {
+    // The highest level the path has reached by each day (a path of daily changes added up from `start`; a level path
+    // as it is): it reaches `target` from the start plus an offset on the first day this is at least target − offset.
     let level = start;
-    const index = path.findIndex((value) => (component.reduce === 'sum' ? (level += value) : value) >= target);
-    return index < 0 ? Infinity : origin + 1 + index;
-  });
+    let highest = -Infinity;
+    const reached = path.map((value) => (highest = Math.max(highest, component.reduce === 'sum' ? (level += value) : value)));
+    for (const offset of offsets) {
+      let low = 0;
+      let high = reached.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (reached[middle]! + offset >= target) high = middle;
+        else low = middle + 1;
+      }
+      days.push(low < reached.length ? origin + 1 + low : Infinity);
+    }
+  }
   days.sort((a, b) => a - b);
   const rank = (q: number) => {
     const day = days[Math.max(0, Math.ceil(q * days.length) - 1)]!;
