@@ -20,8 +20,12 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 export const forecastInterval = z.object({ low: z.number(), median: z.number(), high: z.number() });
 export type ForecastInterval = z.infer<typeof forecastInterval>;
 
-/** Rolling-origin backtest: past months forecast from their first day, and how many ended inside the 80 % band. */
-export const trackRecord = z.object({ months: z.number().int(), inside: z.number().int() });
+/**
+ * Rolling-origin backtest: past months forecast from their first day, how many ended inside the 80 % band, and how
+ * many months of the record's window were left out because the history does not hold their days (a gap filled in
+ * between stored days is never scored).
+ */
+export const trackRecord = z.object({ months: z.number().int(), inside: z.number().int(), leftOut: z.number().int() });
 export type TrackRecord = z.infer<typeof trackRecord>;
 
 /** A series' forecast; `estimate` is null when the history is under FORECAST_MIN_HISTORY_DAYS days. */
@@ -93,10 +97,16 @@ export const forecastsResponse = z.object({
 });
 export type ForecastsResponse = z.infer<typeof forecastsResponse>;
 
-/** "Inside the band 9 of 12 past months", or why there is none. */
+const monthsWord = (count: number) => `${count} past ${count === 1 ? 'month' : 'months'}`;
+
+/**
+ * "Inside the 80 % band 9 of 12 past months", or why there is none; with the months left out said:
+ * "Inside the 80 % band 9 of 11 past months (1 past month left out: days missing from the history)".
+ */
 export function trackRecordSentence(record: TrackRecord | null): string {
-  if (!record || record.months === 0) return 'No past month to check it against yet';
-  return `Inside the 80 % band ${record.inside} of ${record.months} past ${record.months === 1 ? 'month' : 'months'}`;
+  const leftOut = record && record.leftOut > 0 ? ` (${monthsWord(record.leftOut)} left out: days missing from the history)` : '';
+  if (!record || record.months === 0) return `No past month to check it against yet${leftOut}`;
+  return `Inside the 80 % band ${record.inside} of ${monthsWord(record.months)}${leftOut}`;
 }
 
 /** "Not enough history yet (40 of 90 days)". */

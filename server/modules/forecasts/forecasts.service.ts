@@ -36,7 +36,8 @@ const MILESTONE_HORIZON_DAYS = 365;
 
 /**
  * Stored days → a series without gaps: the days after the last gap of over MAX_GAP_DAYS, shorter gaps filled on the
- * straight line between their neighbours. Null when nothing is stored.
+ * straight line between their neighbours and marked as not held (a day the history does not hold is never scored:
+ * heldOver). Only stored rows enter: a missing day is missing, never a 0. Null when nothing is stored.
  */
 export function toDailySeries(rows: readonly DayValue[]): DailySeries | null {
   if (rows.length === 0) return null;
@@ -44,23 +45,32 @@ export function toDailySeries(rows: readonly DayValue[]): DailySeries | null {
   while (start > 0 && dayNumber(rows[start]!.date) - dayNumber(rows[start - 1]!.date) <= MAX_GAP_DAYS + 1) start -= 1;
   const firstDay = dayNumber(rows[start]!.date);
   const values: number[] = [];
+  const held: boolean[] = [];
   for (let i = start; i < rows.length; i += 1) {
     const day = dayNumber(rows[i]!.date);
     const value = Number(rows[i]!.value);
     if (i > start) {
       const previousDay = firstDay + values.length - 1;
       const previous = values[values.length - 1]!;
-      for (let missing = previousDay + 1; missing < day; missing += 1) values.push(previous + ((value - previous) * (missing - previousDay)) / (day - previousDay));
+      for (let missing = previousDay + 1; missing < day; missing += 1) {
+        values.push(previous + ((value - previous) * (missing - previousDay)) / (day - previousDay));
+        held.push(false);
+      }
     }
     values.push(value);
+    held.push(true);
   }
-  return { firstDay, values };
+  return { firstDay, values, ...(held.every(Boolean) ? {} : { held }) };
 }
 
-/** A level's daily changes (day d: level(d) − level(d − 1)), modelled as a flow; null under two days. */
+/**
+ * A level's daily changes (day d: level(d) − level(d − 1)), modelled as a flow; null under two days. A change's day is
+ * held when the level is stored on it (levelChanges: a sum of changes is exact when the levels at its two ends are).
+ */
 export function changesOf(levels: DailySeries | null): DailySeries | null {
   if (!levels || levels.values.length < 2) return null;
-  return { firstDay: levels.firstDay + 1, values: levels.values.slice(1).map((value, i) => value - levels.values[i]!) };
+  const values = levels.values.slice(1).map((value, i) => value - levels.values[i]!);
+  return { firstDay: levels.firstDay + 1, values, ...(levels.held ? { held: levels.held.slice(1) } : {}) };
 }
 
 /**
@@ -69,7 +79,7 @@ export function changesOf(levels: DailySeries | null): DailySeries | null {
  */
 export const levelComponent = (levels: DailySeries | null): Component | null => {
   const changes = changesOf(levels);
-  return changes ? { series: changes, reduce: 'sum', scale: 'signedLog1p', extraHistoryDays: 1 } : null;
+  return changes ? { series: changes, reduce: 'sum', scale: 'signedLog1p', extraHistoryDays: 1, levelChanges: true } : null;
 };
 const lastValue = (series: DailySeries | null) => (series ? series.values[series.values.length - 1]! : 0);
 

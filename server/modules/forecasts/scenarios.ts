@@ -19,6 +19,12 @@ export const TRACK_RECORD_MONTHS = 12;
 export interface DailySeries {
   firstDay: number;
   values: number[];
+  /**
+   * held[i]: day firstDay + i is a stored day; false where the value only fills a short gap on a straight line
+   * (toDailySeries). Absent: every day is stored. The model runs over filled days (it needs a day after a day), but a
+   * past forecast is checked, and a past month scored, only on stored days (heldOver).
+   */
+  held?: boolean[];
 }
 
 /** How a forecast path becomes the quantity forecast: its sum (income of the days) or its last value (a count at a day). */
@@ -34,6 +40,12 @@ export interface Component {
    * level of the day before (so 90 days of counts are 89 changes and still enough).
    */
   extraHistoryDays?: number;
+  /**
+   * The series is a level's daily changes (its `held` the level's): their sum over days is the level on the last day
+   * minus the level on the day before the first, so it is the stored figure when those two days are stored, whatever
+   * was filled in between.
+   */
+  levelChanges?: boolean;
 }
 
 export interface Interval {
@@ -46,6 +58,20 @@ export const dayNumber = (day: string) => Math.round(Date.parse(`${day}T00:00:00
 export const dayString = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
 export const lastDay = (series: DailySeries) => series.firstDay + series.values.length - 1;
 const componentEnd = (component: Component) => lastDay(component.series);
+
+/**
+ * Whether the quantity of the days after `origin` through `through` is made of stored days only: every day of a sum
+ * of daily values (income); the two ends of a level's changes (levelChanges); the last day of a level taken as it is.
+ * A day outside the series is not held: a series is never scored over days before its history begins.
+ */
+export function heldOver(component: Component, origin: number, through: number): boolean {
+  const { series, reduce, levelChanges = false } = component;
+  const holds = (day: number) => day >= series.firstDay && day <= lastDay(series) && (series.held?.[day - series.firstDay] ?? true);
+  if (levelChanges) return holds(origin) && holds(through);
+  if (reduce === 'last') return holds(through);
+  for (let day = origin + 1; day <= through; day += 1) if (!holds(day)) return false;
+  return true;
+}
 
 /** The quantity of a path: the sum of its values from index `skip` on, or its last value. */
 const reduced = (path: readonly number[], reduce: Reduce, skip = 0) =>
@@ -121,7 +147,10 @@ export function componentScenarios(
   if (length + extraHistoryDays < MIN_HISTORY_DAYS || length < MIN_FIT_DAYS || horizon < 1 || length > series.values.length) return null;
   const model = fittedOn(series, length, scale);
   const point = pointPath(model, horizon);
-  const past = outOfSampleErrorPaths(series, length, scale, horizon);
+  // Only past forecasts whose start and checked days are stored: a miss against a filled-in day is not a miss.
+  const past = outOfSampleErrorPaths(series, length, scale, horizon).filter(({ origin: pastOrigin }) =>
+    heldOver(component, series.firstDay + pastOrigin, series.firstDay + pastOrigin + horizon),
+  );
   if (past.length < MIN_SCENARIOS) return null;
   const scenarios = new Map<number, number>();
   const paths = new Map<number, number[]>();
@@ -237,6 +266,8 @@ export interface TrackRecord {
   months: number;
   /** Of which the actual fell inside the 80 % interval. */
   inside: number;
+  /** Past months of the record's window not scored: the history does not hold their days (heldOver), or too few. */
+  leftOut: number;
 }
 
 /** First day of the month of a day, and the last. */
@@ -250,18 +281,26 @@ export function monthBounds(day: number): { first: number; last: number } {
 /**
  * Rolling-origin backtest on the history itself: for each of the last `months` complete months of every component's
  * history, the forecast made on the day before the month began (refitted on the days up to then only) and whether the
- * month's actual quantity fell inside its interval. Months without enough history before them are skipped.
+ * month's actual quantity fell inside its interval. Months without enough history before them end the record (every
+ * earlier one has less). A month whose actual is not made of stored days only (heldOver: a sum over a filled-in day, a
+ * level on one), or whose forecast rests on too few stored past forecasts, is left out and counted as such, never
+ * scored against filled-in values.
  */
 export function trackRecord(components: readonly Component[], months = TRACK_RECORD_MONTHS): TrackRecord {
-  if (components.length === 0) return { months: 0, inside: 0 };
+  const record: TrackRecord = { months: 0, inside: 0, leftOut: 0 };
+  if (components.length === 0) return record;
   const end = Math.min(...components.map((component) => lastDay(component.series)));
   let month = monthBounds(end);
   if (month.last > end) month = monthBounds(month.first - 1);
-  const record: TrackRecord = { months: 0, inside: 0 };
   for (let counted = 0; counted < months; counted += 1, month = monthBounds(month.first - 1)) {
     const origin = month.first - 1;
-    const values = pairedScenarios(components, () => origin, month.last);
-    if (!values) break;
+    const historyBefore = (component: Component) => origin - component.series.firstDay + 1 + (component.extraHistoryDays ?? 0);
+    if (components.some((component) => historyBefore(component) < MIN_HISTORY_DAYS)) break;
+    const values = components.every((component) => heldOver(component, origin, month.last)) ? pairedScenarios(components, () => origin, month.last) : null;
+    if (!values) {
+      record.leftOut += 1;
+      continue;
+    }
     let actual = 0;
     for (const { series, reduce } of components) {
       const days = series.values.slice(month.first - series.firstDay, month.last - series.firstDay + 1);
