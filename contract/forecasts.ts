@@ -8,7 +8,7 @@ export const FORECAST_MIN_HISTORY_DAYS = 90;
 export const FORECAST_INTERVAL = 0.8;
 export const FORECAST_METHOD =
   'Each forecast follows your own daily history: its recent level, its trend (taken to flatten out over time) and its weekly rhythm; income day by day, followers and pledges through how much they change each day. ' +
-  'The 80 % range comes from how far off the same forecast was in your past: from every past day, a forecast was made using only the days before it (its settings chosen on those days too), and its misses over the same number of days ahead are added to today’s forecast. ' +
+  'The 80 % range comes from how far off the same forecast was in your past: from every past day, a forecast was made using only the days before it (its settings chosen on those days too), and its misses over the same number of days ahead are added to today’s forecast, grown to today’s size only as much as misses grew with size in your own history. ' +
   'When your history holds only a few months, the range is widened further, since a few months show only a few of the ways a month can go. ' +
   'YouTube shows subscriber counts cut down to three figures (90,868 shows as 90,800), so your real count today is somewhere from the one shown to just under the next step (90,800 to 90,899). The forecast starts from every count in that step alike, and the 80 % range is read from all of those starts together. ' +
   'The track record tests past months the same way on your history alone, where that rounding does not show.';

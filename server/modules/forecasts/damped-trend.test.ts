@@ -11,6 +11,7 @@ import {
   forecastQuantity,
   intervalOf,
   MIN_HISTORY_DAYS,
+  missElasticity,
   outOfSampleErrorPaths,
   trackRecord,
   truncationOffsets,
@@ -144,6 +145,50 @@ describe('damped trend with weekly seasonality on log1p', () => {
     const after = outOfSampleErrorPaths(changed, 240, 'log1p', 10).filter((path) => path.origin + 10 < 180);
     expect(before.length).toBeGreaterThan(100);
     expect(after).toEqual(before);
+  });
+
+  it('measures how much a miss grows with the figure it missed: proportionally, not at all, or in between', () => {
+    const { normal } = seededRandom(3);
+    const forecasts = Array.from({ length: 300 }, (_, i) => 10 + i);
+    // Misses in proportion to 1 + the forecast (income's), of one size whatever the forecast (whole followers'), and
+    // in proportion to its square root (counts of independent events).
+    const proportional = missElasticity(forecasts.map((forecast) => ({ forecast, miss: 0.2 * (1 + forecast) * normal() })));
+    const fixedSize = missElasticity(forecasts.map((forecast) => ({ forecast, miss: 3 * normal() })));
+    const squareRoot = missElasticity(forecasts.map((forecast) => ({ forecast, miss: Math.sqrt(1 + forecast) * normal() })));
+    expect(proportional).toBeGreaterThan(0.8);
+    expect(fixedSize).toBeLessThan(0.2);
+    expect(squareRoot).toBeGreaterThan(0.3);
+    expect(squareRoot).toBeLessThan(0.7);
+    // Held within the two scales' assumptions; too few misses: the log scale's own.
+    expect(missElasticity(forecasts.map((forecast) => ({ forecast, miss: (1 + forecast) ** 2 * (1 + normal() ** 2) })))).toBe(1);
+    expect(missElasticity([{ forecast: 1, miss: 1 }])).toBe(1);
+  });
+
+  it('gives a count that moves by whole pledges the range of its own process, not one stretched by the log of its changes', () => {
+    // Pledges of $10 joining or leaving on 15 % of days each, else unchanged: over 30 days the change has a mean of 0
+    // and a standard deviation of √(30 · 0.3 · 100) = 30, so an 80 % range about 77 wide. Carrying each past miss
+    // over in proportion to the day's change (the log scale alone) made it about twice that.
+    const processWidth = 2 * 1.2816 * Math.sqrt(30 * 0.3 * 100);
+    const widths: number[] = [];
+    let inside = 0;
+    const runs = 100;
+    for (let seed = 1; seed <= runs; seed += 1) {
+      const { uniform } = seededRandom(seed);
+      let level = 5_000;
+      const levels = Array.from({ length: 400 }, () => {
+        const draw = uniform();
+        return (level += draw < 0.15 ? 10 : draw < 0.3 ? -10 : 0);
+      });
+      const forecast = forecastQuantity([levelComponent({ firstDay: 0, values: levels.slice(0, 370) })!], 399, { known: levels[369]! })!;
+      widths.push(forecast.high - forecast.low);
+      if (levels[399]! >= forecast.low && levels[399]! <= forecast.high) inside += 1;
+    }
+    widths.sort((a, b) => a - b);
+    const medianWidth = widths[runs / 2]!;
+    expect(medianWidth).toBeGreaterThan(0.8 * processWidth);
+    expect(medianWidth).toBeLessThan(1.4 * processWidth);
+    expect(inside / runs).toBeGreaterThan(0.7);
+    expect(inside / runs).toBeLessThan(0.9);
   });
 
   it('widens the range by more when it rests on few months, hardly at all on many', () => {
