@@ -259,7 +259,9 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   const syncService = createSyncService({ repository: syncRepository, platformsRepository, custody: tokenCustody, clock, intervalMs: syncIntervalMs, instanceId: presence.instanceId, logger: app.log });
   // The one job queue; jobs are worked (and schedules fired) only where SYNC_WORKERS is on.
   const jobQueue = createJobQueue({ database, workers: config.sync.workers, logger: app.log });
-  const analytics = createAnalyticsService({ repository: createAnalyticsRepository(db), clock, cached: createAnalyticsCache({ db, clock }) });
+  // Computed answers kept as JSON text while the user's platform data is unchanged (analytics, forecasts).
+  const answerCache = createAnalyticsCache({ db, clock });
+  const analytics = createAnalyticsService({ repository: createAnalyticsRepository(db), clock, cached: answerCache });
   const answerWarming = createAnswerWarming({ boss: jobQueue.boss, analytics, logger: app.log });
   const exportsService = createExportsService({ repository: createExportsRepository(db), analytics, clock });
   const reports = createReportsService({
@@ -387,12 +389,14 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   contentRoutes(app, { benchmarks, content });
   // Best time to post reads each post's age-matched ratio from the content feature's benchmarks.
   bestTimesRoutes(app, { bestTimes: createBestTimesService({ repository: createBestTimesRepository(db), benchmarks, clock }) });
-  // Forecasts read the analytics feature's follower metric types and date the notifications feature's milestones.
+  // Forecasts read the analytics feature's follower metric types, date the notifications feature's milestones and keep
+  // their answers in the analytics feature's cache.
   forecastsRoutes(app, {
     forecasts: createForecastsService({
       repository: createForecastsRepository(db, FOLLOWER_TYPES),
       clock,
       milestones: { values: FOLLOWER_MILESTONES, label: milestoneLabel },
+      cached: answerCache,
     }),
   });
   // YouTube's traffic source names are the youtube module's: passed in, as features do not import each other.

@@ -1,6 +1,8 @@
 // GET /api/forecasts (decision 024): reads the caller's daily series up to the last complete day (yesterday UTC) and
 // forecasts month-end income, followers per platform and the next follower milestone, each with an 80 % interval
-// and its track record. The maths is in damped-trend.ts and scenarios.ts.
+// and its track record. The maths is in damped-trend.ts and scenarios.ts. An answer is kept as JSON text for the day
+// while the user's platform data is unchanged (the analytics cache, passed in by app.ts).
+import type { z } from 'zod';
 import { revenueCurrencyNote } from '#contract/analytics.ts';
 import {
   FORECAST_INTERVAL,
@@ -9,6 +11,7 @@ import {
   type FollowerForecast,
   type ForecastInterval,
   type ForecastsResponse,
+  forecastsResponse,
   type IncomeSourceForecast,
 } from '#contract/forecasts.ts';
 import { PLATFORM_CATALOGUE, PLATFORM_NAMES } from '#contract/platforms.ts';
@@ -98,7 +101,30 @@ export interface Milestones {
   label: (milestone: number) => string;
 }
 
-export function createForecastsService({ repository, clock, milestones }: { repository: ForecastsRepository; clock: Clock; milestones: Milestones }) {
+/** Whose answer: the user, and their platform data fingerprint when the caller has just read it (with the session). */
+export interface AnswerOwner {
+  userId: number;
+  currentFingerprint?: string;
+}
+
+/**
+ * A cache of computed answers as JSON text (the analytics feature's, server/modules/analytics/analytics-cache.ts): an
+ * answer is reused only while the user's platform data fingerprint is the one it was computed with, which every stored
+ * sync, connection and disconnection changes; the database is the judge in every process.
+ */
+export type AnswerCache = <Schema extends z.ZodType>(owner: AnswerOwner, cacheKey: string, schema: Schema, compute: () => Promise<z.input<Schema>>) => Promise<Buffer>;
+
+export function createForecastsService({
+  repository,
+  clock,
+  milestones,
+  cached,
+}: {
+  repository: ForecastsRepository;
+  clock: Clock;
+  milestones: Milestones;
+  cached: AnswerCache;
+}) {
   async function forecasts(userId: number): Promise<ForecastsResponse> {
     const today = dayOf(clock.now());
     const yesterday = addDays(today, -1);
@@ -169,7 +195,14 @@ export function createForecastsService({ repository, clock, milestones }: { repo
     };
   }
 
-  return { forecasts };
+  /**
+   * The answer as the JSON text the route sends. It depends on the user's stored series (the fingerprint) and on the
+   * day (yesterday is the last complete day, the month is today's), so the day is in the key; nothing else moves it
+   * (no randomness: every scenario comes from the history).
+   */
+  const forecastsJson = (owner: AnswerOwner) => cached(owner, `forecasts:${dayOf(clock.now())}`, forecastsResponse, () => forecasts(owner.userId));
+
+  return { forecasts, forecastsJson };
 }
 
 /**

@@ -14,6 +14,8 @@ let server: TestServer;
 let alice: Account; // YouTube and a USD Patreon campaign, 400 days each (from 2025-09-28: ten complete months with 90 days before them)
 let bob: Account; // a EUR Patreon campaign only
 let carol: Account; // YouTube with 40 days
+let dave: Account; // YouTube with 120 days through the day before yesterday (the cache's test)
+let daveYoutube: number;
 const factory = analyticsFactory(() => server);
 
 const TODAY = '2026-11-02'; // the test server's clock
@@ -59,6 +61,9 @@ beforeAll(async () => {
   await seed(bobPatreon, 100, () => ({ monthly_pledges: 250, patrons: 20 }));
   const carolYoutube = await factory.insertConnection(carol.user.id, 'youtube', 0);
   await seed(carolYoutube, 40, (day) => ({ revenue: revenue(day), subscribers: subscribers(day) }));
+  dave = await signUpWithAccess(server);
+  daveYoutube = await factory.insertConnection(dave.user.id, 'youtube', 0);
+  for (let i = 1; i <= 120; i += 1) await factory.daily(daveYoutube, addDays(YESTERDAY, -i), { revenue: revenue(addDays(YESTERDAY, -i)) });
 }, 120_000);
 
 afterAll(async () => {
@@ -140,6 +145,18 @@ describe('GET /api/forecasts', () => {
     expect(body.income.total).toBeNull();
     expect(body.followers[0]!.monthEnd).toBeNull();
     expect(body.followers[0]!.milestone).toBeNull();
+  });
+
+  it('reuses the day’s answer while the stored data is unchanged and computes it again after a sync', async () => {
+    expect((await forecastsOf(dave)).income.youtube!.asOf).toBe(addDays(YESTERDAY, -1));
+    // A figure written outside a sync leaves the fingerprint as it was: the cached answer is still the one sent.
+    await factory.daily(daveYoutube, YESTERDAY, { revenue: revenue(YESTERDAY) });
+    expect((await forecastsOf(dave)).income.youtube!.asOf).toBe(addDays(YESTERDAY, -1));
+    // A stored sync updates its connection in the transaction that writes the figures: the answer is computed again.
+    await server.db.update(platformConnections).set({ updatedAt: new Date() }).where(eq(platformConnections.id, daveYoutube));
+    const again = await forecastsOf(dave);
+    expect(again.income.youtube!.asOf).toBe(YESTERDAY);
+    expect(again.income.youtube!.historyDays).toBe(121);
   });
 
   it('answers 400 in words on a query parameter, 401 signed out', async () => {
