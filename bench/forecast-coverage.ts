@@ -25,19 +25,21 @@ const line = (text: string) => process.stdout.write(`${text}\n`);
 try {
   const repository = createForecastsRepository(server.db, FOLLOWER_TYPES);
   const yesterday = addDays(dayOf(server.clock.now()), -1);
-  const totals = new Map<string, { series: number; short: number; months: number; inside: number }>();
+  const totals = new Map<string, { series: number; short: number; months: number; inside: number; leftOut: number }>();
   const count = (type: string, component: Component | null) => {
-    const entry = totals.get(type) ?? { series: 0, short: 0, months: 0, inside: 0 };
+    const entry = totals.get(type) ?? { series: 0, short: 0, months: 0, inside: 0, leftOut: 0 };
     totals.set(type, entry);
     entry.series += 1;
     const record = component ? trackRecord([component], MONTHS) : null;
-    if (!record || record.months === 0) entry.short += 1;
+    if (!record || record.months + record.leftOut === 0) entry.short += 1;
     else {
       entry.months += record.months;
       entry.inside += record.inside;
+      entry.leftOut += record.leftOut;
     }
   };
   let slowest = 0;
+  let slowestAgain = 0;
   for (const demoAccount of [0, 1, 2]) {
     const account = await signUpWithAccess(server);
     for (const platform of PLATFORM_NAMES) {
@@ -54,10 +56,15 @@ try {
       const followers = toDailySeries(await repository.followers(account.user.id, platform, yesterday));
       count(`${platform} followers, month end`, levelComponent(followers));
     }
-    const started = performance.now();
-    const answer = await server.request('GET', '/api/forecasts', { token: account.token });
-    slowest = Math.max(slowest, performance.now() - started);
-    if (answer.status !== 200) throw new Error(`GET /api/forecasts answered ${answer.status}`);
+    // The first request after the syncs computes the answer; the next one, with the data unchanged, reuses it.
+    for (const again of [false, true]) {
+      const started = performance.now();
+      const answer = await server.request('GET', '/api/forecasts', { token: account.token });
+      const took = performance.now() - started;
+      if (again) slowestAgain = Math.max(slowestAgain, took);
+      else slowest = Math.max(slowest, took);
+      if (answer.status !== 200) throw new Error(`GET /api/forecasts answered ${answer.status}`);
+    }
   }
   line(`\nForecasts: 80 % interval coverage in a rolling-origin backtest (each past month from its first day), three demo personas, up to ${MONTHS} months each`);
   line('  series                              months  inside  coverage');
@@ -69,10 +76,11 @@ try {
     const coverage = entry.months > 0 ? `${((entry.inside / entry.months) * 100).toFixed(1).padStart(5)} %` : '     —';
     const gap = entry.months >= 20 ? Math.abs(entry.inside / entry.months - 0.8) * 100 : 0;
     const short = entry.short > 0 ? `  (${entry.short} of ${entry.series} series under 90 days: not enough history)` : '';
-    line(`  ${type.padEnd(34)}  ${String(entry.months).padStart(6)}  ${String(entry.inside).padStart(6)}  ${coverage}${gap > 10 ? '  MORE THAN 10 POINTS FROM 80 %' : ''}${short}`);
+    const leftOut = entry.leftOut > 0 ? `  (${entry.leftOut} months left out: days missing)` : '';
+    line(`  ${type.padEnd(34)}  ${String(entry.months).padStart(6)}  ${String(entry.inside).padStart(6)}  ${coverage}${gap > 10 ? '  MORE THAN 10 POINTS FROM 80 %' : ''}${short}${leftOut}`);
   }
   line(`  all series                          ${String(months).padStart(6)}  ${String(inside).padStart(6)}  ${months ? ((inside / months) * 100).toFixed(1).padStart(5) : '—'} %`);
-  line(`  slowest GET /api/forecasts: ${slowest.toFixed(0)} ms`);
+  line(`  slowest GET /api/forecasts: ${slowest.toFixed(0)} ms computed, ${slowestAgain.toFixed(0)} ms again with the data unchanged (cached)`);
 } finally {
   await server.close();
 }

@@ -8,9 +8,9 @@ export const FORECAST_MIN_HISTORY_DAYS = 90;
 export const FORECAST_INTERVAL = 0.8;
 export const FORECAST_METHOD =
   'Each forecast follows your own daily history: its recent level, its trend (taken to flatten out over time) and its weekly rhythm; income day by day, followers and pledges through how much they change each day. ' +
-  'The 80 % range comes from how far off the same forecast was in your past: from every past day, a forecast was made using only the days before it (its settings chosen on those days too), and its misses over the same number of days ahead are added to today’s forecast. ' +
+  'The 80 % range comes from how far off the same forecast was in your past: from every past day, a forecast was made using only the days before it (its settings chosen on those days too), and its misses over the same number of days ahead are added to today’s forecast, grown to today’s size only as much as misses grew with size in your own history. ' +
   'When your history holds only a few months, the range is widened further, since a few months show only a few of the ways a month can go. ' +
-  'YouTube shows subscriber counts rounded to three figures (90,868 shows as 90,900), so today’s count may be off by up to half that step (50 either way for 90,900), and the range allows for that too. ' +
+  'YouTube shows subscriber counts cut down to three figures (90,868 shows as 90,800), so your real count today is somewhere from the one shown to just under the next step (90,800 to 90,899). The forecast starts from every count in that step alike, and the 80 % range is read from all of those starts together. ' +
   'The track record tests past months the same way on your history alone, where that rounding does not show.';
 export const NOT_ENOUGH_HISTORY = 'Not enough history yet';
 
@@ -20,8 +20,12 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 export const forecastInterval = z.object({ low: z.number(), median: z.number(), high: z.number() });
 export type ForecastInterval = z.infer<typeof forecastInterval>;
 
-/** Rolling-origin backtest: past months forecast from their first day, and how many ended inside the 80 % band. */
-export const trackRecord = z.object({ months: z.number().int(), inside: z.number().int() });
+/**
+ * Rolling-origin backtest: past months forecast from their first day, how many ended inside the 80 % band, and how
+ * many months of the record's window were left out because the history does not hold their days (a gap filled in
+ * between stored days is never scored).
+ */
+export const trackRecord = z.object({ months: z.number().int(), inside: z.number().int(), leftOut: z.number().int() });
 export type TrackRecord = z.infer<typeof trackRecord>;
 
 /** A series' forecast; `estimate` is null when the history is under FORECAST_MIN_HISTORY_DAYS days. */
@@ -93,10 +97,16 @@ export const forecastsResponse = z.object({
 });
 export type ForecastsResponse = z.infer<typeof forecastsResponse>;
 
-/** "Inside the band 9 of 12 past months", or why there is none. */
+const monthsWord = (count: number) => `${count} past ${count === 1 ? 'month' : 'months'}`;
+
+/**
+ * "Inside the 80 % band 9 of 12 past months", or why there is none; with the months left out said:
+ * "Inside the 80 % band 9 of 11 past months (1 past month left out: days missing from the history)".
+ */
 export function trackRecordSentence(record: TrackRecord | null): string {
-  if (!record || record.months === 0) return 'No past month to check it against yet';
-  return `Inside the 80 % band ${record.inside} of ${record.months} past ${record.months === 1 ? 'month' : 'months'}`;
+  const leftOut = record && record.leftOut > 0 ? ` (${monthsWord(record.leftOut)} left out: days missing from the history)` : '';
+  if (!record || record.months === 0) return `No past month to check it against yet${leftOut}`;
+  return `Inside the 80 % band ${record.inside} of ${monthsWord(record.months)}${leftOut}`;
 }
 
 /** "Not enough history yet (40 of 90 days)". */

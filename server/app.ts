@@ -153,8 +153,13 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
       await alerts.postsMatured(event);
     },
   });
-  // Forecasts read the analytics feature's follower metric types and date the notifications feature's milestones.
-  const forecasts = forecastsModule(infra, { followerTypes: FOLLOWER_TYPES, milestones: { values: FOLLOWER_MILESTONES, label: milestoneLabel } });
+  // Forecasts read the analytics feature's follower metric types, date the notifications feature's milestones and keep
+  // their answers in the analytics feature's cache.
+  const forecasts = forecastsModule(infra, {
+    followerTypes: FOLLOWER_TYPES,
+    milestones: { values: FOLLOWER_MILESTONES, label: milestoneLabel },
+    cached: analytics.answerCache,
+  });
   const settings = settingsModule(infra, {
     sessions: accounts.accounts,
     billing: billing.billing,

@@ -24,7 +24,9 @@ export interface AnalyticsModuleDeps {
 
 export function analyticsModule({ db, clock, logger, boss }: Infrastructure, { benchmarks, trafficSourceName }: AnalyticsModuleDeps) {
   const repository = createAnalyticsRepository(db);
-  const analytics = createAnalyticsService({ repository, clock, cached: createAnalyticsCache({ db, clock }) });
+  // Computed answers kept as JSON text while the user's platform data is unchanged (analytics, and forecasts').
+  const answerCache = createAnalyticsCache({ db, clock });
+  const analytics = createAnalyticsService({ repository, clock, cached: answerCache });
   const answerWarming = createAnswerWarming({ boss, analytics, logger });
   const bestTimes = createBestTimesService({ repository: createBestTimesRepository(db), benchmarks, clock });
   const whatChanged = createWhatChangedService({ repository: createWhatChangedRepository(db), trafficSourceName });
@@ -32,6 +34,7 @@ export function analyticsModule({ db, clock, logger, boss }: Infrastructure, { b
     analytics,
     /** The cards' queries, for the e-mailed reports' figures (the same definitions as the screens). */
     repository,
+    answerCache,
     answerWarming,
     jobs: [answerWarming.definition],
     routes: (app: FastifyInstance) => {

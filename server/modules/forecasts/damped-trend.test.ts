@@ -2,7 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { fitDamped, forecastPath, fromLog, pointPath, toLog } from './damped-trend.ts';
 import { countRoundingStep, followerForecast, levelComponent } from './forecasts.service.ts';
 import { seededRandom } from '../../test/seeded-random.ts';
-import { componentScenarios, crossingDays, type DailySeries, fewHistoriesFactor, forecastQuantity, intervalOf, MIN_HISTORY_DAYS, outOfSampleErrorPaths, trackRecord } from './scenarios.ts';
+import {
+  componentScenarios,
+  crossingDays,
+  type DailySeries,
+  dayNumber,
+  fewHistoriesFactor,
+  forecastQuantity,
+  intervalOf,
+  MIN_HISTORY_DAYS,
+  missElasticity,
+  outOfSampleErrorPaths,
+  trackRecord,
+  truncationOffsets,
+} from './scenarios.ts';
 
 const WEEK = [0.12, 0.08, 0.02, -0.03, -0.05, -0.1, -0.04];
 
@@ -134,6 +147,50 @@ describe('damped trend with weekly seasonality on log1p', () => {
     expect(after).toEqual(before);
   });
 
+  it('measures how much a miss grows with the figure it missed: proportionally, not at all, or in between', () => {
+    const { normal } = seededRandom(3);
+    const forecasts = Array.from({ length: 300 }, (_, i) => 10 + i);
+    // Misses in proportion to 1 + the forecast (income's), of one size whatever the forecast (whole followers'), and
+    // in proportion to its square root (counts of independent events).
+    const proportional = missElasticity(forecasts.map((forecast) => ({ forecast, miss: 0.2 * (1 + forecast) * normal() })));
+    const fixedSize = missElasticity(forecasts.map((forecast) => ({ forecast, miss: 3 * normal() })));
+    const squareRoot = missElasticity(forecasts.map((forecast) => ({ forecast, miss: Math.sqrt(1 + forecast) * normal() })));
+    expect(proportional).toBeGreaterThan(0.8);
+    expect(fixedSize).toBeLessThan(0.2);
+    expect(squareRoot).toBeGreaterThan(0.3);
+    expect(squareRoot).toBeLessThan(0.7);
+    // Held within the two scales' assumptions; too few misses: the log scale's own.
+    expect(missElasticity(forecasts.map((forecast) => ({ forecast, miss: (1 + forecast) ** 2 * (1 + normal() ** 2) })))).toBe(1);
+    expect(missElasticity([{ forecast: 1, miss: 1 }])).toBe(1);
+  });
+
+  it('gives a count that moves by whole pledges the range of its own process, not one stretched by the log of its changes', () => {
+    // Pledges of $10 joining or leaving on 15 % of days each, else unchanged: over 30 days the change has a mean of 0
+    // and a standard deviation of √(30 · 0.3 · 100) = 30, so an 80 % range about 77 wide. Carrying each past miss
+    // over in proportion to the day's change (the log scale alone) made it about twice that.
+    const processWidth = 2 * 1.2816 * Math.sqrt(30 * 0.3 * 100);
+    const widths: number[] = [];
+    let inside = 0;
+    const runs = 100;
+    for (let seed = 1; seed <= runs; seed += 1) {
+      const { uniform } = seededRandom(seed);
+      let level = 5_000;
+      const levels = Array.from({ length: 400 }, () => {
+        const draw = uniform();
+        return (level += draw < 0.15 ? 10 : draw < 0.3 ? -10 : 0);
+      });
+      const forecast = forecastQuantity([levelComponent({ firstDay: 0, values: levels.slice(0, 370) })!], 399, { known: levels[369]! })!;
+      widths.push(forecast.high - forecast.low);
+      if (levels[399]! >= forecast.low && levels[399]! <= forecast.high) inside += 1;
+    }
+    widths.sort((a, b) => a - b);
+    const medianWidth = widths[runs / 2]!;
+    expect(medianWidth).toBeGreaterThan(0.8 * processWidth);
+    expect(medianWidth).toBeLessThan(1.4 * processWidth);
+    expect(inside / runs).toBeGreaterThan(0.7);
+    expect(inside / runs).toBeLessThan(0.9);
+  });
+
   it('widens the range by more when it rests on few months, hardly at all on many', () => {
     expect(fewHistoriesFactor(60, 30)).toBeGreaterThan(1.5);
     expect(fewHistoriesFactor(700, 30)).toBeGreaterThan(1);
@@ -143,26 +200,69 @@ describe('damped trend with weekly seasonality on log1p', () => {
     expect(intervalOf(Array.from({ length: 11 }, (_, i) => i), 2)).toEqual({ low: 0, median: 5, high: 13 });
   });
 
-  it('never gives a follower range narrower than the platform’s rounding of the starting count', () => {
-    expect(countRoundingStep('youtube', 90_868)).toBe(100);
-    expect(countRoundingStep('youtube', 1_234_567)).toBe(10_000);
+  it('knows YouTube cuts a subscriber count down to three figures: the real one is the shown one or up to a step above', () => {
+    expect(countRoundingStep('youtube', 90_800)).toBe(100);
+    expect(countRoundingStep('youtube', 1_230_000)).toBe(10_000);
     expect(countRoundingStep('youtube', 999)).toBe(0);
     expect(countRoundingStep('instagram', 90_868)).toBe(0);
-    // A channel of about 90,900 subscribers gaining a steady few a day: the model alone is nearly certain.
+    // The truncation's points lie inside the step, spread evenly, never below the shown count.
+    const offsets = truncationOffsets(100);
+    expect(Math.min(...offsets)).toBeGreaterThan(0);
+    expect(Math.max(...offsets)).toBeLessThan(100);
+    expect(offsets.reduce((sum, offset) => sum + offset, 0) / offsets.length).toBeCloseTo(50, 9);
+    expect(truncationOffsets(0)).toEqual([0]);
+  });
+
+  // A channel shown as about 90,800 subscribers gaining exactly 4 a day: the model alone is certain, so the range is the
+  // start's truncation alone. The same series on a platform that gives exact counts is the model's own range.
+  const steady: DailySeries = { firstDay: 20_000, values: Array.from({ length: 200 }, (_, t) => 90_004 + 4 * t) };
+  const milestones = { values: [91_000, 100_000], label: (value: number) => String(value) };
+  const monthEnd = 20_000 + 199 + 20;
+
+  it('counts the start’s truncation once, as the middle 80 % of the step above the shown count, not the whole step either side', () => {
+    const current = steady.values[199]!;
+    expect(current).toBe(90_800);
+    const exact = followerForecast('instagram', steady, monthEnd, milestones);
+    expect(exact.monthEnd).toEqual({ low: current + 80, median: current + 80, high: current + 80 });
+    const youtube = followerForecast('youtube', steady, monthEnd, milestones);
+    // Uniform over [0, 100) above the model's count: its 10th, 50th and 90th percentiles are 10, 50 and 90 (within
+    // the 20-point quadrature's 2.5). Before, the range was the model's ± 50: [current + 30, current + 130].
+    for (const [interval, ahead] of [[youtube.monthEnd!, 80], [youtube.in30Days!, 120]] as const) {
+      expect(Math.abs(interval.low - (current + ahead + 10))).toBeLessThanOrEqual(2.5);
+      expect(interval.median).toBe(current + ahead + 50);
+      expect(Math.abs(interval.high - (current + ahead + 90))).toBeLessThanOrEqual(2.5);
+      // Once, at the start: 20 days ahead and 30 days ahead carry the same truncation, not more for the longer horizon.
+      expect(interval.high - interval.low).toBeLessThan(80 + 5);
+    }
+  });
+
+  it('combines the truncation with the model’s own range as independent parts, not by adding the one’s range to the other’s ends', () => {
     const { normal } = seededRandom(7);
-    const levels = Array.from({ length: 200 }, (_, t) => 90_000 + 4 * t + Math.round(normal() * 0.5));
-    const series: DailySeries = { firstDay: 20_000, values: levels };
-    const milestones = { values: [91_000, 100_000], label: (value: number) => String(value) };
-    const youtube = followerForecast('youtube', series, 20_000 + 199 + 20, milestones);
-    const instagram = followerForecast('instagram', series, 20_000 + 199 + 20, milestones);
-    for (const interval of [youtube.monthEnd!, youtube.in30Days!]) expect(interval.high - interval.low).toBeGreaterThanOrEqual(100);
-    // The same series where the count is exact: only the model's own range.
-    expect(instagram.monthEnd!.high - instagram.monthEnd!.low).toBeLessThan(100);
-    expect(youtube.monthEnd!.low).toBe(instagram.monthEnd!.low - 50);
-    expect(youtube.monthEnd!.high).toBe(instagram.monthEnd!.high + 50);
-    // The milestone's dates: the earliest from 50 more, the latest from 50 fewer.
-    expect(youtube.milestone!.low! < instagram.milestone!.low!).toBe(true);
-    expect(youtube.milestone!.high! > instagram.milestone!.high!).toBe(true);
+    // About 90,000 subscribers gaining about 30 a day, give or take 20: the model's own range is some hundreds wide.
+    let level = 90_000;
+    const series: DailySeries = { firstDay: 20_000, values: Array.from({ length: 300 }, () => (level += Math.round(30 + 20 * normal()))) };
+    const end = 20_000 + 299 + 20;
+    const exact = followerForecast('instagram', series, end, milestones).monthEnd!;
+    const youtube = followerForecast('youtube', series, end, milestones).monthEnd!;
+    const step = countRoundingStep('youtube', series.values[299]!);
+    expect(step).toBe(100);
+    // The model's range and the step together, as a sum of two independent unknowns: wider than the model's alone,
+    // narrower than both ranges end to end (the old range, exactly the model's plus the whole step).
+    expect(youtube.high - youtube.low).toBeGreaterThan(exact.high - exact.low);
+    expect(youtube.high - youtube.low).toBeLessThan(exact.high - exact.low + step - 10);
+    // The real count is never below the shown one: the middle moves up by about half a step.
+    expect(Math.abs(youtube.median - exact.median - step / 2)).toBeLessThanOrEqual(5);
+  });
+
+  it('dates a YouTube milestone no later than from the shown count, and earlier from the counts above it', () => {
+    const exact = followerForecast('instagram', steady, monthEnd, milestones).milestone!;
+    const youtube = followerForecast('youtube', steady, monthEnd, milestones).milestone!;
+    expect(exact.milestone).toBe(91_000);
+    // From 90,800 at 4 a day: 50 days; from up to 99 more, up to 24 days sooner.
+    expect(exact.low).toBe(exact.high);
+    expect(youtube.high! <= exact.high!).toBe(true);
+    expect(youtube.low! < exact.low!).toBe(true);
+    expect(dayNumber(exact.low!) - dayNumber(youtube.low!)).toBeLessThanOrEqual(24);
   });
 
   it('counts the months of its track record and how many landed inside the band', () => {

@@ -1,6 +1,8 @@
 // GET /api/forecasts (decision 024): reads the caller's daily series up to the last complete day (yesterday UTC) and
 // forecasts month-end income, followers per platform and the next follower milestone, each with an 80 % interval
-// and its track record. The maths is in damped-trend.ts and scenarios.ts.
+// and its track record. The maths is in damped-trend.ts and scenarios.ts. An answer is kept as JSON text for the day
+// while the user's platform data is unchanged (the analytics cache, passed in by app.ts).
+import type { z } from 'zod';
 import { revenueCurrencyNote } from '#contract/analytics.ts';
 import {
   FORECAST_INTERVAL,
@@ -9,6 +11,7 @@ import {
   type FollowerForecast,
   type ForecastInterval,
   type ForecastsResponse,
+  forecastsResponse,
   type IncomeSourceForecast,
 } from '#contract/forecasts.ts';
 import { PLATFORM_CATALOGUE, PLATFORM_NAMES } from '#contract/platforms.ts';
@@ -36,7 +39,8 @@ const MILESTONE_HORIZON_DAYS = 365;
 
 /**
  * Stored days → a series without gaps: the days after the last gap of over MAX_GAP_DAYS, shorter gaps filled on the
- * straight line between their neighbours. Null when nothing is stored.
+ * straight line between their neighbours and marked as not held (a day the history does not hold is never scored:
+ * heldOver). Only stored rows enter: a missing day is missing, never a 0. Null when nothing is stored.
  */
 export function toDailySeries(rows: readonly DayValue[]): DailySeries | null {
   if (rows.length === 0) return null;
@@ -44,23 +48,32 @@ export function toDailySeries(rows: readonly DayValue[]): DailySeries | null {
   while (start > 0 && dayNumber(rows[start]!.date) - dayNumber(rows[start - 1]!.date) <= MAX_GAP_DAYS + 1) start -= 1;
   const firstDay = dayNumber(rows[start]!.date);
   const values: number[] = [];
+  const held: boolean[] = [];
   for (let i = start; i < rows.length; i += 1) {
     const day = dayNumber(rows[i]!.date);
     const value = Number(rows[i]!.value);
     if (i > start) {
       const previousDay = firstDay + values.length - 1;
       const previous = values[values.length - 1]!;
-      for (let missing = previousDay + 1; missing < day; missing += 1) values.push(previous + ((value - previous) * (missing - previousDay)) / (day - previousDay));
+      for (let missing = previousDay + 1; missing < day; missing += 1) {
+        values.push(previous + ((value - previous) * (missing - previousDay)) / (day - previousDay));
+        held.push(false);
+      }
     }
     values.push(value);
+    held.push(true);
   }
-  return { firstDay, values };
+  return { firstDay, values, ...(held.every(Boolean) ? {} : { held }) };
 }
 
-/** A level's daily changes (day d: level(d) − level(d − 1)), modelled as a flow; null under two days. */
+/**
+ * A level's daily changes (day d: level(d) − level(d − 1)), modelled as a flow; null under two days. A change's day is
+ * held when the level is stored on it (levelChanges: a sum of changes is exact when the levels at its two ends are).
+ */
 export function changesOf(levels: DailySeries | null): DailySeries | null {
   if (!levels || levels.values.length < 2) return null;
-  return { firstDay: levels.firstDay + 1, values: levels.values.slice(1).map((value, i) => value - levels.values[i]!) };
+  const values = levels.values.slice(1).map((value, i) => value - levels.values[i]!);
+  return { firstDay: levels.firstDay + 1, values, ...(levels.held ? { held: levels.held.slice(1) } : {}) };
 }
 
 /**
@@ -69,7 +82,7 @@ export function changesOf(levels: DailySeries | null): DailySeries | null {
  */
 export const levelComponent = (levels: DailySeries | null): Component | null => {
   const changes = changesOf(levels);
-  return changes ? { series: changes, reduce: 'sum', scale: 'signedLog1p', extraHistoryDays: 1 } : null;
+  return changes ? { series: changes, reduce: 'sum', scale: 'signedLog1p', extraHistoryDays: 1, levelChanges: true } : null;
 };
 const lastValue = (series: DailySeries | null) => (series ? series.values[series.values.length - 1]! : 0);
 
@@ -88,7 +101,30 @@ export interface Milestones {
   label: (milestone: number) => string;
 }
 
-export function createForecastsService({ repository, clock, milestones }: { repository: ForecastsRepository; clock: Clock; milestones: Milestones }) {
+/** Whose answer: the user, and their platform data fingerprint when the caller has just read it (with the session). */
+export interface AnswerOwner {
+  userId: number;
+  currentFingerprint?: string;
+}
+
+/**
+ * A cache of computed answers as JSON text (the analytics feature's, server/modules/analytics/analytics-cache.ts): an
+ * answer is reused only while the user's platform data fingerprint is the one it was computed with, which every stored
+ * sync, connection and disconnection changes; the database is the judge in every process.
+ */
+export type AnswerCache = <Schema extends z.ZodType>(owner: AnswerOwner, cacheKey: string, schema: Schema, compute: () => Promise<z.input<Schema>>) => Promise<Buffer>;
+
+export function createForecastsService({
+  repository,
+  clock,
+  milestones,
+  cached,
+}: {
+  repository: ForecastsRepository;
+  clock: Clock;
+  milestones: Milestones;
+  cached: AnswerCache;
+}) {
   async function forecasts(userId: number): Promise<ForecastsResponse> {
     const today = dayOf(clock.now());
     const yesterday = addDays(today, -1);
@@ -159,44 +195,45 @@ export function createForecastsService({ repository, clock, milestones }: { repo
     };
   }
 
-  return { forecasts };
+  /**
+   * The answer as the JSON text the route sends. It depends on the user's stored series (the fingerprint) and on the
+   * day (yesterday is the last complete day, the month is today's), so the day is in the key; nothing else moves it
+   * (no randomness: every scenario comes from the history).
+   */
+  const forecastsJson = (owner: AnswerOwner) => cached(owner, `forecasts:${dayOf(clock.now())}`, forecastsResponse, () => forecasts(owner.userId));
+
+  return { forecasts, forecastsJson };
 }
 
 /**
- * The step a platform rounds a follower count it answers to, at that count; 0 when it gives the exact count. YouTube
- * answers subscriberCount rounded to three significant figures (docs/platforms/youtube.md; 90,868 is answered as
- * 90,900: a step of 100), and our subscriber history is counted back from that answer, so every day of it, the last
- * one included, may be off by up to half a step.
+ * The step a platform truncates a follower count it answers to, at that count; 0 when it gives the exact count. YouTube
+ * answers subscriberCount cut down to three significant figures (docs/platforms/youtube.md; Google's own example: a
+ * channel of 133,017 reads 133K until it reaches 134,000, so 90,868 is answered as 90,800: a step of 100), and our
+ * subscriber history is counted back from that answer. The real count is therefore the shown one or up to a step
+ * above it, never below.
  */
 export function countRoundingStep(platform: (typeof PLATFORM_NAMES)[number], count: number): number {
   if (platform !== 'youtube' || !(count >= 1000)) return 0;
   return 10 ** (Math.floor(Math.log10(count)) - 2);
 }
 
-/** An interval widened by what the model cannot see: the starting count may be off by `slack` either way. */
-const widenedBy = (interval: ForecastInterval | null, slack: number): ForecastInterval | null =>
-  interval && slack > 0 ? { low: interval.low - slack, median: interval.median, high: interval.high + slack } : interval;
-
 /** One platform's followers at month end and in 30 days, and the date of its next milestone. */
 export function followerForecast(platform: (typeof PLATFORM_NAMES)[number], series: DailySeries | null, monthEnd: number, milestones: Milestones): FollowerForecast {
   const component = levelComponent(series);
   const current = series ? lastValue(series) : null;
-  // Half the platform's rounding step of the starting count: the range holds every count the rounded one allows.
-  const slack = current === null ? 0 : countRoundingStep(platform, current) / 2;
-  const atMonthEnd = widenedBy(component ? forecastQuantity([component], monthEnd, { known: current ?? 0 }) : null, slack);
-  const in30Days = widenedBy(component ? forecastQuantity([component], lastDay(component.series) + 30, { known: current ?? 0 }) : null, slack);
+  // What the model cannot see: where in its platform's truncation step the starting count really is (intervalOf).
+  const truncationStep = current === null ? 0 : countRoundingStep(platform, current);
+  const forecastTo = (through: number) => (component ? forecastQuantity([component], through, { known: current ?? 0, truncationStep }) : null);
+  const atMonthEnd = forecastTo(monthEnd);
+  const in30Days = component ? forecastTo(lastDay(component.series) + 30) : null;
   let milestone: FollowerForecast['milestone'] = null;
-  if (series && atMonthEnd && current !== null) {
+  if (series && atMonthEnd && current !== null && component) {
     const next = milestones.values.find((value) => value > current);
     const horizon = Math.min(MILESTONE_HORIZON_DAYS, series.values.length - 1 - WARM_UP_DAYS - MIN_SCENARIOS);
-    const crossing = (start: number) => (next !== undefined && horizon >= 1 && component ? crossingDays(component, next, horizon, start) : null);
-    const days = crossing(current);
-    // The earliest date from the highest count the rounding allows, the latest from the lowest.
-    const early = slack > 0 ? crossing(current + slack) : days;
-    const late = slack > 0 ? crossing(current - slack) : days;
-    if (next !== undefined && days && early && late) {
+    const days = next !== undefined && horizon >= 1 ? crossingDays(component, next, horizon, current, truncationStep) : null;
+    if (next !== undefined && days) {
       const date = (value: number | null) => (value === null ? null : dayString(value));
-      milestone = { milestone: next, label: milestones.label(next), low: date(early.low), median: date(days.median), high: date(late.high), horizonEnd: dayString(days.horizonEnd) };
+      milestone = { milestone: next, label: milestones.label(next), low: date(days.low), median: date(days.median), high: date(days.high), horizonEnd: dayString(days.horizonEnd) };
     }
   }
   return {
@@ -207,6 +244,8 @@ export function followerForecast(platform: (typeof PLATFORM_NAMES)[number], seri
     current,
     monthEnd: atMonthEnd ? roundWhole(atMonthEnd) : null,
     in30Days: in30Days ? roundWhole(in30Days) : null,
+    // The record scores the model's part of the range: the stored history is counted back from one answer of the
+    // platform, so a past start and the month-end it is checked against carry the same truncation, which cancels.
     trackRecord: atMonthEnd && component ? trackRecord([component]) : null,
     milestone,
   };

@@ -19,6 +19,12 @@ export const TRACK_RECORD_MONTHS = 12;
 export interface DailySeries {
   firstDay: number;
   values: number[];
+  /**
+   * held[i]: day firstDay + i is a stored day; false where the value only fills a short gap on a straight line
+   * (toDailySeries). Absent: every day is stored. The model runs over filled days (it needs a day after a day), but a
+   * past forecast is checked, and a past month scored, only on stored days (heldOver).
+   */
+  held?: boolean[];
 }
 
 /** How a forecast path becomes the quantity forecast: its sum (income of the days) or its last value (a count at a day). */
@@ -34,6 +40,12 @@ export interface Component {
    * level of the day before (so 90 days of counts are 89 changes and still enough).
    */
   extraHistoryDays?: number;
+  /**
+   * The series is a level's daily changes (its `held` the level's): their sum over days is the level on the last day
+   * minus the level on the day before the first, so it is the stored figure when those two days are stored, whatever
+   * was filled in between.
+   */
+  levelChanges?: boolean;
 }
 
 export interface Interval {
@@ -46,6 +58,20 @@ export const dayNumber = (day: string) => Math.round(Date.parse(`${day}T00:00:00
 export const dayString = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
 export const lastDay = (series: DailySeries) => series.firstDay + series.values.length - 1;
 const componentEnd = (component: Component) => lastDay(component.series);
+
+/**
+ * Whether the quantity of the days after `origin` through `through` is made of stored days only: every day of a sum
+ * of daily values (income); the two ends of a level's changes (levelChanges); the last day of a level taken as it is.
+ * A day outside the series is not held: a series is never scored over days before its history begins.
+ */
+export function heldOver(component: Component, origin: number, through: number): boolean {
+  const { series, reduce, levelChanges = false } = component;
+  const holds = (day: number) => day >= series.firstDay && day <= lastDay(series) && (series.held?.[day - series.firstDay] ?? true);
+  if (levelChanges) return holds(origin) && holds(through);
+  if (reduce === 'last') return holds(through);
+  for (let day = origin + 1; day <= through; day += 1) if (!holds(day)) return false;
+  return true;
+}
 
 /** The quantity of a path: the sum of its values from index `skip` on, or its last value. */
 const reduced = (path: readonly number[], reduce: Reduce, skip = 0) =>
@@ -121,16 +147,69 @@ export function componentScenarios(
   if (length + extraHistoryDays < MIN_HISTORY_DAYS || length < MIN_FIT_DAYS || horizon < 1 || length > series.values.length) return null;
   const model = fittedOn(series, length, scale);
   const point = pointPath(model, horizon);
-  const past = outOfSampleErrorPaths(series, length, scale, horizon);
+  // Only past forecasts whose start and checked days are stored: a miss against a filled-in day is not a miss.
+  const past = outOfSampleErrorPaths(series, length, scale, horizon).filter(({ origin: pastOrigin }) =>
+    heldOver(component, series.firstDay + pastOrigin, series.firstDay + pastOrigin + horizon),
+  );
   if (past.length < MIN_SCENARIOS) return null;
+  const { to, from } = SCALES[scale];
+  // A past miss in the series' own units: the actual minus what was forecast for it (the model's error undone).
+  const missAt = (pastOrigin: number, errors: readonly number[], i: number) => {
+    const actual = series.values[pastOrigin + 1 + i]!;
+    const forecast = from(to(actual) - errors[i]!);
+    return { miss: actual - forecast, forecast };
+  };
+  const elasticity = missElasticity(past.map(({ origin: pastOrigin, errors }) => missAt(pastOrigin, errors, 0)));
+  const today = point.map(from);
+  // Income cannot go below zero; a day's change of followers can.
+  const floor = scale === 'log1p' ? 0 : -Infinity;
   const scenarios = new Map<number, number>();
   const paths = new Map<number, number[]>();
   for (const { origin: pastOrigin, errors } of past) {
-    const path = point.map((value, i) => SCALES[scale].from(value + errors[i]!));
+    const path = new Array<number>(horizon);
+    for (let i = 0; i < horizon; i += 1) {
+      const actual = series.values[pastOrigin + 1 + i]!;
+      const forecast = from(to(actual) - errors[i]!);
+      path[i] = Math.max(floor, today[i]! + (actual - forecast) * ((1 + Math.abs(today[i]!)) / (1 + Math.abs(forecast))) ** elasticity);
+    }
     scenarios.set(series.firstDay + pastOrigin, reduced(path, reduce, Math.max(0, sumFrom - origin - 1)));
     paths.set(series.firstDay + pastOrigin, path);
   }
   return { scenarios, paths };
+}
+
+/** Fewest one-day misses the elasticity is measured on; with fewer, the log scale's own (1). */
+const MIN_ELASTICITY_MISSES = 20;
+
+/**
+ * How much a past miss grows with the figure it missed, measured on the history (κ, within [0, 1]).
+ *
+ * A scenario is today's forecast plus a miss the model made in the past, carried over to today's level as
+ * miss · ((1 + |today's forecast|) / (1 + |that forecast|))^κ. The model works on log1p, which assumes κ = 1: a miss
+ * grows in proportion to the figure (a miss made when daily income was $40 counts twice when it is $80); with κ = 1
+ * the carried miss is exactly the log scale's back-transform, (1 + P)(1 + y)/(1 + F) − 1. That holds for income, whose
+ * day-to-day swings are proportional. It does not hold for a count's daily changes when their misses are whole
+ * followers or pledges that keep their size as the change grows (a count that only jumps by whole pledges, one a
+ * platform truncates, or a smooth one whose only noise is whole numbers): scaling such a miss from last year's smaller
+ * change up to today's larger one widens the range by the growth alone (1.2 to 1.6 times on the demo channels, whose
+ * subscriber changes doubled). So the history decides: κ is the least-squares slope of log |miss| on
+ * log(1 + |forecast|) over the one-day-ahead misses of the past forecasts (a scale family, |miss| = c · (1 + |F|)^κ · ε,
+ * has exactly that slope), held within [0, 1] between the two assumptions (misses of a fixed size, and proportional
+ * ones). Where the level hardly moved κ hardly matters (the ratio is near 1); it is measured, not chosen to fit a
+ * coverage.
+ */
+export function missElasticity(misses: readonly { miss: number; forecast: number }[]): number {
+  const points = misses.filter(({ miss }) => Math.abs(miss) > 1e-9).map(({ miss, forecast }) => ({ x: Math.log1p(Math.abs(forecast)), y: Math.log(Math.abs(miss)) }));
+  if (points.length < MIN_ELASTICITY_MISSES) return 1;
+  const meanX = points.reduce((sum, { x }) => sum + x, 0) / points.length;
+  const meanY = points.reduce((sum, { y }) => sum + y, 0) / points.length;
+  let covariance = 0;
+  let variance = 0;
+  for (const { x, y } of points) {
+    covariance += (x - meanX) * (y - meanY);
+    variance += (x - meanX) ** 2;
+  }
+  return variance > 1e-12 ? Math.min(1, Math.max(0, covariance / variance)) : 1;
 }
 
 /** Sum of the components' scenarios over the days every component has; null if any component has none. */
@@ -181,24 +260,54 @@ export function fewHistoriesFactor(paths: number, horizon: number): number {
   return (t90(independent - 1) / Z90) * Math.sqrt(1 + 1 / independent);
 }
 
-/** The 10th, 50th and 90th percentiles of the scenarios; `widen` stretches the two ends away from the median. */
-export function intervalOf(values: readonly number[], widen = 1): Interval {
+/**
+ * Points spread evenly over one step of a truncated starting count, [0, step): (k + ½)/K · step for k = 0..K − 1. With
+ * K = 20 an interval read from them is within step/40 of the one from the continuous spread (2.5 for a step of 100).
+ */
+const TRUNCATION_POINTS = 20;
+export const truncationOffsets = (step: number): number[] =>
+  step > 0 ? Array.from({ length: TRUNCATION_POINTS }, (_, k) => ((k + 0.5) / TRUNCATION_POINTS) * step) : [0];
+
+/**
+ * The 10th, 50th and 90th percentiles of the scenarios; `widen` stretches them away from their median (the
+ * few-months widening, fewHistoriesFactor), and `truncationStep` adds a starting count that is only known to lie in
+ * [shown, shown + step): a count the platform truncated (YouTube's subscribers, countRoundingStep).
+ *
+ * How the truncation is counted, and why not by adding its range to the ends: the real start is the shown one plus
+ * an offset U somewhere in [0, step), equally likely anywhere (a count that grows or shrinks by whole followers has
+ * passed any fraction of a step when it is read), and U is independent of how the days after it go (the scenarios).
+ * The quantity is then scenario + U, whose distribution is the scenarios' convolved with U's: each (widened) scenario
+ * is combined with every point of truncationOffsets and the percentiles are read from all of those together. Adding
+ * the whole of U's range to the ends of the scenarios' 80 % range instead would be the range of the worst case of
+ * both at once, held with more than 80 % (with an exact model: 100 % of [shown, shown + step) instead of its middle
+ * 80 %). U is counted once, at the start: the changes after it are the scenarios' own, so it does not grow with the
+ * horizon. It moves the middle up by half a step on average, as the real count is never below the shown one.
+ */
+export function intervalOf(values: readonly number[], widen = 1, truncationStep = 0): Interval {
   const median = quantile(values, 0.5);
-  const low = median - (median - quantile(values, LOW_Q)) * widen;
   // A quantity that cannot go below zero (income) is not widened below it.
-  return { low: values.every((value) => value >= 0) ? Math.max(0, low) : low, median, high: median + (quantile(values, HIGH_Q) - median) * widen };
+  const floor = values.every((value) => value >= 0) ? 0 : -Infinity;
+  const offsets = truncationOffsets(truncationStep);
+  // Stretching every scenario about the median stretches every percentile the same way (a monotone map).
+  const combined = values.flatMap((value) => offsets.map((offset) => Math.max(floor, median + (value - median) * widen) + offset));
+  return { low: quantile(combined, LOW_Q), median: quantile(combined, 0.5), high: quantile(combined, HIGH_Q) };
 }
 
 /**
  * The forecast of a quantity through day `through`: each component forecast from its own last day (sums counting the
  * days from `sumFrom` on, e.g. the month's first day), plus `known` (what is already counted, e.g. the month's revenue
- * so far). Null when there is not enough history.
+ * so far), the start known only to a truncation step when `truncationStep` is set (intervalOf). Null when there is not
+ * enough history.
  */
-export function forecastQuantity(components: readonly Component[], through: number, { known = 0, sumFrom }: { known?: number; sumFrom?: number } = {}): Interval | null {
+export function forecastQuantity(
+  components: readonly Component[],
+  through: number,
+  { known = 0, sumFrom, truncationStep = 0 }: { known?: number; sumFrom?: number; truncationStep?: number } = {},
+): Interval | null {
   const values = pairedScenarios(components, (component) => lastDay(component.series), through, sumFrom);
   if (!values) return null;
   const horizon = through - Math.min(...components.map(componentEnd));
-  const interval = intervalOf(values, fewHistoriesFactor(values.length, horizon));
+  const interval = intervalOf(values, fewHistoriesFactor(values.length, horizon), truncationStep);
   return { low: interval.low + known, median: interval.median + known, high: interval.high + known };
 }
 
@@ -207,6 +316,8 @@ export interface TrackRecord {
   months: number;
   /** Of which the actual fell inside the 80 % interval. */
   inside: number;
+  /** Past months of the record's window not scored: the history does not hold their days (heldOver), or too few. */
+  leftOut: number;
 }
 
 /** First day of the month of a day, and the last. */
@@ -220,18 +331,26 @@ export function monthBounds(day: number): { first: number; last: number } {
 /**
  * Rolling-origin backtest on the history itself: for each of the last `months` complete months of every component's
  * history, the forecast made on the day before the month began (refitted on the days up to then only) and whether the
- * month's actual quantity fell inside its interval. Months without enough history before them are skipped.
+ * month's actual quantity fell inside its interval. Months without enough history before them end the record (every
+ * earlier one has less). A month whose actual is not made of stored days only (heldOver: a sum over a filled-in day, a
+ * level on one), or whose forecast rests on too few stored past forecasts, is left out and counted as such, never
+ * scored against filled-in values.
  */
 export function trackRecord(components: readonly Component[], months = TRACK_RECORD_MONTHS): TrackRecord {
-  if (components.length === 0) return { months: 0, inside: 0 };
+  const record: TrackRecord = { months: 0, inside: 0, leftOut: 0 };
+  if (components.length === 0) return record;
   const end = Math.min(...components.map((component) => lastDay(component.series)));
   let month = monthBounds(end);
   if (month.last > end) month = monthBounds(month.first - 1);
-  const record: TrackRecord = { months: 0, inside: 0 };
   for (let counted = 0; counted < months; counted += 1, month = monthBounds(month.first - 1)) {
     const origin = month.first - 1;
-    const values = pairedScenarios(components, () => origin, month.last);
-    if (!values) break;
+    const historyBefore = (component: Component) => origin - component.series.firstDay + 1 + (component.extraHistoryDays ?? 0);
+    if (components.some((component) => historyBefore(component) < MIN_HISTORY_DAYS)) break;
+    const values = components.every((component) => heldOver(component, origin, month.last)) ? pairedScenarios(components, () => origin, month.last) : null;
+    if (!values) {
+      record.leftOut += 1;
+      continue;
+    }
     let actual = 0;
     for (const { series, reduce } of components) {
       const days = series.values.slice(month.first - series.firstDay, month.last - series.firstDay + 1);
@@ -247,25 +366,41 @@ export function trackRecord(components: readonly Component[], months = TRACK_REC
 }
 
 /**
- * The day each scenario path first reaches `target` (a follower milestone; for daily changes, `start` plus their sum): the 10th, 50th and 90th percentiles of
- * those days (nearest rank; a path that does not reach it within the horizon counts as later than every day). A
- * percentile that falls among those paths is null: "not within the horizon".
+ * The day each scenario path first reaches `target` (a follower milestone; for daily changes, `start` plus their sum):
+ * the 10th, 50th and 90th percentiles of those days (nearest rank; a path that does not reach it within the horizon
+ * counts as later than every day). A percentile that falls among those paths is null: "not within the horizon". A
+ * start known only to a truncation step (`truncationStep`, intervalOf) is followed from every point of that step with
+ * every path, and the percentiles are read from all of those together.
  */
 export function crossingDays(
   component: Component,
   target: number,
   horizon: number,
   start = 0,
+  truncationStep = 0,
 ): { low: number | null; median: number | null; high: number | null; horizonEnd: number } | null {
   const origin = lastDay(component.series);
   const run = componentScenarios(component, origin, origin + horizon);
   if (!run) return null;
-  const days = [...run.paths.values()].map((path) => {
-    // A level path is compared as it is; a path of daily changes is added up from the level `start`.
+  const offsets = truncationOffsets(truncationStep);
+  const days: number[] = [];
+  for (const path of run.paths.values()) {
+    // The highest level the path has reached by each day (a path of daily changes added up from `start`; a level path
+    // as it is): it reaches `target` from the start plus an offset on the first day this is at least target − offset.
     let level = start;
-    const index = path.findIndex((value) => (component.reduce === 'sum' ? (level += value) : value) >= target);
-    return index < 0 ? Infinity : origin + 1 + index;
-  });
+    let highest = -Infinity;
+    const reached = path.map((value) => (highest = Math.max(highest, component.reduce === 'sum' ? (level += value) : value)));
+    for (const offset of offsets) {
+      let low = 0;
+      let high = reached.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (reached[middle]! + offset >= target) high = middle;
+        else low = middle + 1;
+      }
+      days.push(low < reached.length ? origin + 1 + low : Infinity);
+    }
+  }
   days.sort((a, b) => a - b);
   const rank = (q: number) => {
     const day = days[Math.max(0, Math.ceil(q * days.length) - 1)]!;

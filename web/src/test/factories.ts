@@ -395,7 +395,7 @@ export function forecastsAnswer(overrides: Partial<ForecastsResponse> = {}): For
     income: {
       month: '2026-11',
       monthEnd: '2026-11-30',
-      youtube: { asOf: '2026-11-19', historyDays: 730, knownSoFar: 2_870.4, estimate: { low: 4_120.5, median: 4_410.25, high: 4_760.8 }, trackRecord: { months: 12, inside: 9 } },
+      youtube: { asOf: '2026-11-19', historyDays: 730, knownSoFar: 2_870.4, estimate: { low: 4_120.5, median: 4_410.25, high: 4_760.8 }, trackRecord: { months: 12, inside: 9, leftOut: 0 } },
       patreon: { asOf: '2026-11-21', historyDays: 40, knownSoFar: 0, estimate: null, trackRecord: null },
       total: null,
       leftOut: 'Income forecasts count US dollars only. Patreon pledges left out: €120.00 a month in EUR (1 campaign, not converted).',
@@ -409,7 +409,7 @@ export function forecastsAnswer(overrides: Partial<ForecastsResponse> = {}): For
         current: 48_210,
         monthEnd: { low: 48_900, median: 49_300, high: 49_650 },
         in30Days: { low: 50_100, median: 50_800, high: 51_400 },
-        trackRecord: { months: 12, inside: 10 },
+        trackRecord: { months: 12, inside: 10, leftOut: 0 },
         milestone: { milestone: 50_000, label: '50K', low: '2026-12-08', median: '2026-12-14', high: '2026-12-22', horizonEnd: '2027-11-21' },
       },
       { platform: 'Instagram', label: 'followers', asOf: '2026-11-21', historyDays: 30, current: 12_400, monthEnd: null, in30Days: null, trackRecord: null, milestone: null },

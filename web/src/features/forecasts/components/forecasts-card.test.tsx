@@ -80,6 +80,14 @@ describe('ForecastsCard', () => {
     expect(screen.getByText('80 % interval: Jun 1, 2027 to after Nov 21, 2027')).toBeTruthy();
   });
 
+  it('says how many past months the track record left out for days missing from the history', async () => {
+    const answer = forecastsAnswer();
+    answer.followers[0]!.trackRecord = { months: 11, inside: 9, leftOut: 1 };
+    mockServer(() => ({ status: 200, body: answer }));
+    renderWith(<ForecastsCard />);
+    expect(await screen.findByText('Inside the 80 % band 9 of 11 past months (1 past month left out: days missing from the history)')).toBeTruthy();
+  });
+
   it('says when it failed, and tries again', async () => {
     let fail = true;
     const calls = mockServer(() => (fail ? { status: 500, body: { message: 'Boom' } } : { status: 200, body: forecastsAnswer() }));
