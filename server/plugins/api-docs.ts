@@ -94,10 +94,13 @@ export async function registerApiDocs(app: FastifyInstance, options: Parameters<
     // Each operation in its group; what is not the API (the web app's pages, the sandbox stand-ins) is left out.
     transform: (input) => {
       const transformed = jsonSchemaTransform(input);
+      // A route without a schema (the sandbox mailbox's pages, mounted when no SMTP_URL is set) comes back without one:
+      // reading its summary threw, and /api/docs answered 500 on every `npm start` without SMTP (issue 25).
+      const schema = transformed.schema ?? {};
       const group = apiGroupOf(input.url);
       const method = [input.route.method].flat().find((name) => name !== 'HEAD') ?? 'GET';
-      const summary = (transformed.schema as { summary?: string }).summary ?? API_SUMMARIES[`${method} ${input.url}`];
-      return { ...transformed, schema: { ...transformed.schema, ...(summary ? { summary } : {}), ...(group ? { tags: [group] } : { hide: true }) } };
+      const summary = (schema as { summary?: string }).summary ?? API_SUMMARIES[`${method} ${input.url}`];
+      return { ...transformed, schema: { ...schema, ...(summary ? { summary } : {}), ...(group ? { tags: [group] } : { hide: true }) } };
     },
     // Only the API: the web app's pages, the sandbox stand-ins and the docs' own files are not part of it.
     hideUntagged: false,
