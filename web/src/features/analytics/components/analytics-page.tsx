@@ -429,7 +429,7 @@ export function AnalyticsPage() {
                           </p>
                         </div>
                         <p className="mt-1 shrink-0 text-sm text-slate-300 sm:mt-0 sm:text-right">
-                          <span className="font-semibold text-white">{item.engagement}</span> engagements
+                          <span className="font-semibold text-white">{item.engagement}</span> {item.engagementWord}
                         </p>
                       </div>
                     </li>
