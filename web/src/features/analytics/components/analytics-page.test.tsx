@@ -216,6 +216,8 @@ describe('AnalyticsPage', () => {
     expect(await screen.findByRole('img', { name: 'Engagements per day, last 30 days' })).toBeTruthy();
     // What we derived is said under the chart it feeds: TikTok's likes and comments, not its views (not charted here).
     const engagementCard = screen.getByRole('heading', { name: 'Engagement Rate' }).closest('section')!;
+    // The spec's title is over counts: the card says what a bar is (issue 25).
+    expect(within(engagementCard).getByText("Each bar is a day's engagements.")).toBeTruthy();
     expect(within(engagementCard).getByText(`TikTok likes and comments: ${DERIVATION_METHODS.snapshots} since Nov 3, 2026.`)).toBeTruthy();
     // How it was derived, in words, behind the disclosure under that chart.
     const derivedHow = within(engagementCard).getByText('How is this calculated?').closest('details')!;

@@ -378,6 +378,9 @@ export function AnalyticsPage() {
               isEmptySeries(data?.engagementOverTime),
               'No engagement data available',
             )}
+            {/* The spec's title over a count: say what the bars are, so a bar of 40 is not read as 40 % (issue 25). Under
+                the chart, so it lines up with Followers Growth beside it. */}
+            {data && !isEmptySeries(data.engagementOverTime) ? <p className="mt-2 text-xs text-slate-400">Each bar is a day's engagements.</p> : null}
             {data && !isEmptySeries(data.engagementOverTime) && derivedFor(data.derivedSeries, ENGAGEMENT_METRICS).length > 0 ? (
               <ChartNotes derived>
                 <DerivedNote series={data.derivedSeries} metrics={ENGAGEMENT_METRICS} />
