@@ -6,7 +6,8 @@ import type { WhatChangedMetric } from '#contract/what-changed.ts';
 import { useSearchParams } from 'react-router';
 import { useOnceTrue } from '../../../lib/use-once-true';
 import { ExportMenu } from '../../../components/export-menu';
-import { Button } from '../../../components/ui/button';
+import { Button, ButtonLink } from '../../../components/ui/button';
+import { Notice } from '../../../components/ui/notice';
 import { Card } from '../../../components/ui/card';
 import { HowCalculated } from '../../../components/ui/how-calculated';
 import { PageHeader } from '../../../components/ui/page-header';
@@ -320,6 +321,16 @@ export function AnalyticsPage() {
             ) : null}
             <FreshnessNote entries={freshness} />
           </PanelNotes>
+        ) : null}
+
+        {summary.data?.connectedPlatforms === 0 ? (
+          // Every card and chart below says only that it has no data (the spec's words): say why, and where to go.
+          <Notice tone="info" title="No platform connected yet">
+            <p>Connect YouTube, Instagram, TikTok, Twitter, LinkedIn or Patreon: after its first sync its numbers appear here.</p>
+            <ButtonLink to="/platforms" size="sm">
+              Connect Platform
+            </ButtonLink>
+          </Notice>
         ) : null}
 
         <AnalyticsFilterBar
