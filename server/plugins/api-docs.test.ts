@@ -40,6 +40,11 @@ describe('the OpenAPI document', () => {
     const html = await page.text();
     // Every script and style the page loads is a file of this server (no CDN).
     for (const [, source] of html.matchAll(/(?:src|href)="([^"]+)"/g)) expect(source).not.toMatch(/^(https?:)?\/\//);
+    // The product's name, and a phone's width (issue 25: without a viewport tag a phone drew the page 980 px wide).
+    expect(html).toContain('<title>Analytics Hub API</title>');
+    const viewport = await fetch(`${server.baseUrl}${API_DOCS_PREFIX}/static/theme/viewport.js`);
+    expect(html).toContain('theme/viewport.js');
+    expect(await viewport.text()).toContain('name="viewport" content="width=device-width');
     expect((await fetch(`${server.baseUrl}${API_DOCS_PREFIX}/json`)).status).toBe(200);
   });
 

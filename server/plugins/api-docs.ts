@@ -61,6 +61,10 @@ export function apiGroupOf(url: string): string | undefined {
   return API_GROUPS.find((group) => group.prefixes.some((prefix) => url === prefix || url.startsWith(`${prefix}/`)))?.name;
 }
 
+/** The docs' top bar: the app's mark (web/src/components/logo.tsx) and its name. */
+const DOCS_LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="190" height="32" viewBox="0 0 190 32"><rect width="32" height="32" rx="7" fill="#4f46e5"/><path d="M8 22V14M14 22V9M20 22v-6M26 22V12" stroke="#fff" stroke-width="3" stroke-linecap="round"/><text x="42" y="22" font-family="Liberation Sans, Arial, sans-serif" font-size="17" font-weight="700" fill="#fff">Analytics Hub</text></svg>`;
+const DOCS_VIEWPORT_SCRIPT = `document.head.insertAdjacentHTML('beforeend', '<meta name="viewport" content="width=device-width, initial-scale=1">');`;
+
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** A route as registered, with the schemas the document is generated from. */
@@ -94,16 +98,23 @@ export async function registerApiDocs(app: FastifyInstance, options: Parameters<
     // Each operation in its group; what is not the API (the web app's pages, the sandbox stand-ins) is left out.
     transform: (input) => {
       const transformed = jsonSchemaTransform(input);
+      // A route without a schema (the sandbox mailbox's pages, mounted when no SMTP_URL is set) comes back without one:
+      // reading its summary threw, and /api/docs answered 500 on every `npm start` without SMTP (issue 25).
+      const schema = transformed.schema ?? {};
       const group = apiGroupOf(input.url);
       const method = [input.route.method].flat().find((name) => name !== 'HEAD') ?? 'GET';
-      const summary = (transformed.schema as { summary?: string }).summary ?? API_SUMMARIES[`${method} ${input.url}`];
-      return { ...transformed, schema: { ...transformed.schema, ...(summary ? { summary } : {}), ...(group ? { tags: [group] } : { hide: true }) } };
+      const summary = (schema as { summary?: string }).summary ?? API_SUMMARIES[`${method} ${input.url}`];
+      return { ...transformed, schema: { ...schema, ...(summary ? { summary } : {}), ...(group ? { tags: [group] } : { hide: true }) } };
     },
     // Only the API: the web app's pages, the sandbox stand-ins and the docs' own files are not part of it.
     hideUntagged: false,
   });
   await app.register(swaggerUi, {
     routePrefix: API_DOCS_PREFIX,
+    // The product's name and mark instead of Swagger's and Fastify's; and a phone's width (the package's page has no
+    // viewport tag, so a phone drew it 980 px wide and shrank it to a third, issue 25).
+    logo: { type: 'image/svg+xml', content: DOCS_LOGO, href: '/' },
+    theme: { title: 'Analytics Hub API', js: [{ filename: 'viewport.js', content: DOCS_VIEWPORT_SCRIPT }] },
     // The page reads the same document at /api/docs/json; the browser calls nothing outside this server.
     uiConfig: { deepLinking: true, docExpansion: 'list', tryItOutEnabled: false },
     staticCSP: false,

@@ -6,7 +6,7 @@
 import { revenueCurrencyNote } from '#contract/analytics.ts';
 import { daysInPeriod, shiftDay } from '#contract/comparison.ts';
 import { platformDisplayName } from '#contract/platforms.ts';
-import { wordList } from '#contract/words.ts';
+import { dayInWords, wordList } from '#contract/words.ts';
 import {
   type PartVariation,
   type SplitKind,
@@ -104,9 +104,10 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
         leftOutNames.push(name);
       } else if (startCut > 0) {
         const days = daysInPeriod(previousWindow.start, previousWindow.end);
-        cutNotes.push(`${name}: history begins on ${first}, so both periods are compared over their ${days === 1 ? 'day' : `${days} days`} from then on.`);
+        // The days in words, as everywhere on screen (they read '2026-10-30'), and the span in the cards' words.
+        cutNotes.push(`${name}: history begins on ${dayInWords(first)}, so the change compares the ${days === 1 ? 'day' : `${days} days`} both periods hold.`);
       } else if (endCut > 0 && through !== null && through >= startDate) {
-        cutNotes.push(`${name}: figures end on ${through}, so both periods are compared without their last ${endCut === 1 ? 'day' : `${endCut} days`}.`);
+        cutNotes.push(`${name}: figures end on ${dayInWords(through)}, so both periods are compared without their last ${endCut === 1 ? 'day' : `${endCut} days`}.`);
       }
     }
     if (leftOutNames.length > 0) {

@@ -215,6 +215,14 @@ describe('edge cases', () => {
     }
   });
 
+  it('says in words where a history begins inside the comparison period, with the day as the screens write it (issue 25)', async () => {
+    const late = await signUpWithAccess(server);
+    const tiktok = await insertConnection(late.user.id, 'tiktok', 10);
+    for (let day = '2026-10-18'; day <= '2026-10-26'; day = addDays(day, 1)) await daily(tiktok, day, { views: 100 });
+    const answer = (await whatChanged(late, `${PERIODS}&metric=views`)).body;
+    expect(answer.notes).toContain('TikTok: history begins on Oct 18, 2026, so the change compares the 2 days both periods hold.');
+  });
+
   it("answers only the caller's own data", async () => {
     const response = await whatChanged(bob, `${PERIODS}&metric=views`);
     expect(response.status).toBe(200);

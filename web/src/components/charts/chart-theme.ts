@@ -2,7 +2,7 @@
 // lines, at most 7 x-axis ticks) and the colour palettes of spec section 9. Plain data, types and formatters (no chart.js runtime), so
 // shaping functions and tests can use it without loading the chart library. The platform 5-colour cycle is
 // the contract's PLATFORM_COLOURS (the server colours the breakdown with it).
-import type { ChartOptions } from 'chart.js';
+import type { ChartOptions, Scale } from 'chart.js';
 import { formatCompactNumber } from '../../lib/format';
 
 /** Spec section 9: doughnut default palette, 7 colours (used when the data carries no colour of its own). */
@@ -10,6 +10,23 @@ export const DOUGHNUT_DEFAULT_PALETTE = ['#6366f1', '#22c55e', '#f97316', '#e11d
 
 /** Spec section 9: the x-axis shows at most 7 ticks. */
 export const X_AXIS_MAX_TICKS = 7;
+
+/**
+ * Below this drawing width (px) the x-axis writes days without their year ('Nov 22' for 'Nov 22, 2026'): seven whole
+ * dates need about 600 px, and a phone, a half-width card or a third of the YouTube trends has far less, so the labels
+ * touched (issue 25). The tooltip keeps the whole label.
+ */
+export const SHORT_X_LABELS_BELOW_PX = 640;
+
+/** An x tick's text: the label, or on a narrow chart a day's label without its year ('Nov 1–29, 2026' → 'Nov 1–29'). */
+export function xTickText(label: string, chartWidth: number): string {
+  return chartWidth < SHORT_X_LABELS_BELOW_PX ? label.replace(/^([A-Z][a-z]{2} \d{1,2}(?:–\d{1,2})?), \d{4}$/, '$1') : label;
+}
+
+/** The x tick callback every line and bar chart shares: the category's label, shortened on a narrow chart. */
+function xTickCallback(this: Scale, value: string | number): string {
+  return xTickText(this.getLabelForValue(Number(value)), this.chart.width);
+}
 
 export const chartColors = {
   text: '#e2e8f0', // slate-200: legend and titles
@@ -45,7 +62,8 @@ const cartesian = {
   color: chartColors.text,
   plugins: { legend: { display: false }, tooltip },
   scales: {
-    x: { ...axis, ticks: { ...axis.ticks, maxTicksLimit: X_AXIS_MAX_TICKS, maxRotation: 0, autoSkip: true } },
+    // Level labels with room between them (Chart.js's default padding of 3 px let dates touch).
+    x: { ...axis, ticks: { ...axis.ticks, maxTicksLimit: X_AXIS_MAX_TICKS, maxRotation: 0, autoSkip: true, autoSkipPadding: 16, callback: xTickCallback } },
     // Compact values ('200K') keep the y-axis narrow on a phone.
     y: { ...axis, beginAtZero: true, ticks: { ...axis.ticks, callback: (value: string | number) => formatCompactNumber(Number(value)) } },
   },
@@ -90,7 +108,7 @@ export function withXTickFilter(options: ChartOptions<'line'>, showTick: (label:
           autoSkip: false,
           callback(value) {
             const label = this.getLabelForValue(Number(value));
-            return showTick(label) ? label : null;
+            return showTick(label) ? xTickText(label, this.chart.width) : null;
           },
         },
       },

@@ -216,6 +216,8 @@ describe('AnalyticsPage', () => {
     expect(await screen.findByRole('img', { name: 'Engagements per day, last 30 days' })).toBeTruthy();
     // What we derived is said under the chart it feeds: TikTok's likes and comments, not its views (not charted here).
     const engagementCard = screen.getByRole('heading', { name: 'Engagement Rate' }).closest('section')!;
+    // The spec's title is over counts: the card says what a bar is (issue 25).
+    expect(within(engagementCard).getByText("Each bar is a day's engagements.")).toBeTruthy();
     expect(within(engagementCard).getByText(`TikTok likes and comments: ${DERIVATION_METHODS.snapshots} since Nov 3, 2026.`)).toBeTruthy();
     // How it was derived, in words, behind the disclosure under that chart.
     const derivedHow = within(engagementCard).getByText('How is this calculated?').closest('details')!;
@@ -386,6 +388,20 @@ describe('AnalyticsPage', () => {
       expect(await screen.findByText(text)).toBeTruthy();
     }
     expect(screen.queryByRole('img')).toBeNull();
+    // Accounts are connected: the charts are empty for this period, and no notice sends the user to Platforms.
+    expect(screen.queryByText('No platform connected yet')).toBeNull();
+  });
+
+  it('says why everything is empty when no platform is connected, and where to connect one (issue 25)', async () => {
+    mockServer({
+      'GET /api/analytics/summary': { status: 200, body: { ...summary, connectedPlatforms: 0, freshness: [] } },
+      'GET /api/analytics/metrics': { status: 200, body: [] },
+      'GET /api/analytics': { status: 200, body: { ...emptyAnalytics, totals: { ...totals, connectedPlatforms: 0 } } },
+    });
+    renderPage();
+    const notice = (await screen.findByText('No platform connected yet')).closest('[role="status"]') as HTMLElement;
+    expect(within(notice).getByRole('link', { name: 'Connect Platform' }).getAttribute('href')).toBe('/platforms');
+    expect(await screen.findByText('No followers data available')).toBeTruthy();
   });
 
   it('shows the analytics error, and the platform error when a platform is selected', async () => {

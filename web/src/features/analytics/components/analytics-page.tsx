@@ -6,7 +6,8 @@ import type { WhatChangedMetric } from '#contract/what-changed.ts';
 import { useSearchParams } from 'react-router';
 import { useOnceTrue } from '../../../lib/use-once-true';
 import { ExportMenu } from '../../../components/export-menu';
-import { Button } from '../../../components/ui/button';
+import { Button, ButtonLink } from '../../../components/ui/button';
+import { Notice } from '../../../components/ui/notice';
 import { Card } from '../../../components/ui/card';
 import { HowCalculated } from '../../../components/ui/how-calculated';
 import { PageHeader } from '../../../components/ui/page-header';
@@ -322,6 +323,16 @@ export function AnalyticsPage() {
           </PanelNotes>
         ) : null}
 
+        {summary.data?.connectedPlatforms === 0 ? (
+          // Every card and chart below says only that it has no data (the spec's words): say why, and where to go.
+          <Notice tone="info" title="No platform connected yet">
+            <p>Connect YouTube, Instagram, TikTok, Twitter, LinkedIn or Patreon: after its first sync its numbers appear here.</p>
+            <ButtonLink to="/platforms" size="sm">
+              Connect Platform
+            </ButtonLink>
+          </Notice>
+        ) : null}
+
         <AnalyticsFilterBar
           filters={filters}
           metricTypes={metricTypes.data}
@@ -378,6 +389,9 @@ export function AnalyticsPage() {
               isEmptySeries(data?.engagementOverTime),
               'No engagement data available',
             )}
+            {/* The spec's title over a count: say what the bars are, so a bar of 40 is not read as 40 % (issue 25). Under
+                the chart, so it lines up with Followers Growth beside it. */}
+            {data && !isEmptySeries(data.engagementOverTime) ? <p className="mt-2 text-xs text-slate-400">Each bar is a day's engagements.</p> : null}
             {data && !isEmptySeries(data.engagementOverTime) && derivedFor(data.derivedSeries, ENGAGEMENT_METRICS).length > 0 ? (
               <ChartNotes derived>
                 <DerivedNote series={data.derivedSeries} metrics={ENGAGEMENT_METRICS} />
@@ -429,7 +443,7 @@ export function AnalyticsPage() {
                           </p>
                         </div>
                         <p className="mt-1 shrink-0 text-sm text-slate-300 sm:mt-0 sm:text-right">
-                          <span className="font-semibold text-white">{item.engagement}</span> engagements
+                          <span className="font-semibold text-white">{item.engagement}</span> {item.engagementWord}
                         </p>
                       </div>
                     </li>

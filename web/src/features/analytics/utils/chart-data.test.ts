@@ -148,4 +148,12 @@ describe('rankTopContent', () => {
       [5, 'c1', 'Video c1', '10'],
     ]);
   });
+
+  it('says "1 engagement" for one, and "engagements" for none or more', () => {
+    expect(rankTopContent([item('a', 1), item('b', 0), item('c', 2)]).map((entry) => `${entry.engagement} ${entry.engagementWord}`)).toEqual([
+      '2 engagements',
+      '1 engagement',
+      '0 engagements',
+    ]);
+  });
 });

@@ -130,6 +130,8 @@ export interface RankedContent {
   heading: string;
   platform: string;
   engagement: string;
+  /** The word after the count: 'engagement' for one, else 'engagements' (issue 25: the list read '1 engagements'). */
+  engagementWord: 'engagement' | 'engagements';
   url: string | null;
   /** The day it was published, e.g. 'Nov 3, 2026'; null when the platform gave none. */
   published: string | null;
@@ -146,6 +148,7 @@ export function rankTopContent(items: readonly TopContentItem[]): RankedContent[
       heading: item.title.trim() || item.description?.trim() || 'Untitled',
       platform: item.platform,
       engagement: formatCompactNumber(item.engagement),
+      engagementWord: item.engagement === 1 ? 'engagement' : 'engagements',
       url: item.url,
       published: item.publishedAt ? formatCalendarDay(item.publishedAt.slice(0, 10)) : null,
     }));

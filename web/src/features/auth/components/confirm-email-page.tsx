@@ -11,7 +11,9 @@ import { AuthLayout } from '../../../components/auth-layout';
 
 function RecoveryLinks() {
   return (
-    <div className="mt-6 flex flex-col gap-2 sm:flex-row">
+    // One above the other at every width, as the other sign-in screens: side by side, 'Resend confirmation email'
+    // broke over two lines (issue 25).
+    <div className="mt-6 flex flex-col gap-2">
       <ButtonLink to="/resend-confirmation" className="flex-1">
         Resend confirmation email
       </ButtonLink>

@@ -38,4 +38,13 @@ export function ForecastFigure({
 }
 
 /** "Nov 22, 2026", or "after Feb 3, 2027" for a percentile beyond the horizon. */
-export const milestoneDay = (day: string | null, horizonEnd: string) => (day ? formatCalendarDay(day) : `after ${formatCalendarDay(horizonEnd)}`);
+const milestoneDay = (day: string | null, horizonEnd: string) => (day ? formatCalendarDay(day) : `after ${formatCalendarDay(horizonEnd)}`);
+
+/**
+ * "80 % interval: Dec 8, 2026 to after Feb 3, 2027"; when even its earliest day lies beyond the horizon, one phrase
+ * (it read "after Nov 28, 2027 to after Nov 28, 2027", issue 25).
+ */
+export function milestoneIntervalSentence(milestone: { low: string | null; high: string | null; horizonEnd: string }): string {
+  if (milestone.low === null) return `80 % interval: after ${formatCalendarDay(milestone.horizonEnd)}`;
+  return `80 % interval: ${milestoneDay(milestone.low, milestone.horizonEnd)} to ${milestoneDay(milestone.high, milestone.horizonEnd)}`;
+}

@@ -88,6 +88,15 @@ describe('ForecastsCard', () => {
     expect(await screen.findByText('Inside the 80 % band 9 of 11 past months (1 past month left out: days missing from the history)')).toBeTruthy();
   });
 
+  it('says it once when the whole interval of a milestone lies beyond the horizon (issue 25)', async () => {
+    const answer = forecastsAnswer();
+    answer.followers[0]!.milestone = { milestone: 50_000, label: '50K', low: null, median: null, high: null, horizonEnd: '2027-11-21' };
+    mockServer(() => ({ status: 200, body: answer }));
+    renderWith(<ForecastsCard />);
+    expect(await screen.findByText('Not by Nov 21, 2027')).toBeTruthy();
+    expect(screen.getByText('80 % interval: after Nov 21, 2027')).toBeTruthy();
+  });
+
   it('says when it failed, and tries again', async () => {
     let fail = true;
     const calls = mockServer(() => (fail ? { status: 500, body: { message: 'Boom' } } : { status: 200, body: forecastsAnswer() }));

@@ -11,7 +11,7 @@ import { Notice } from '../../../components/ui/notice';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { formatCalendarDay, formatCurrency } from '../../../lib/format';
 import { forecastsQueryOptions } from '../api/get-forecasts';
-import { ForecastFigure, formatForecastValue, milestoneDay } from './forecast-parts';
+import { ForecastFigure, formatForecastValue, milestoneIntervalSentence } from './forecast-parts';
 
 function Tile({ title, note, children }: { title: string; note?: string; children: React.ReactNode }) {
   return (
@@ -90,9 +90,7 @@ function FollowerRow({ entry }: { entry: FollowerForecast }) {
             {milestone ? (
               <>
                 <p className="text-lg font-bold text-white">{milestone.median ? formatCalendarDay(milestone.median) : `Not by ${formatCalendarDay(milestone.horizonEnd)}`}</p>
-                <p className="mt-0.5 text-xs text-slate-300">
-                  80 % interval: {milestoneDay(milestone.low, milestone.horizonEnd)} to {milestoneDay(milestone.high, milestone.horizonEnd)}
-                </p>
+                <p className="mt-0.5 text-xs text-slate-300">{milestoneIntervalSentence(milestone)}</p>
               </>
             ) : (
               <p className="text-sm text-slate-400">None ahead</p>

@@ -2,12 +2,13 @@ import { useMemo } from 'react';
 import { formatMoney, type IncomeResponse, incomeCurrencyNote } from '#contract/income.ts';
 import { platformDisplayName } from '#contract/platforms.ts';
 import { LineChart } from '../../../components/charts/line-chart';
+import { ChartSlot } from '../../../components/charts/chart-slot';
 import { StackedBarChart } from '../../../components/charts/stacked-bar-chart';
 import { Card } from '../../../components/ui/card';
 import { PanelNotes } from '../../../components/ui/panel-notes';
 import { formatCompactNumber } from '../../../lib/format';
 import { PatronConversionPanel } from './patron-conversion-panel';
-import { periodLabel, stackedSeries, totalSeries } from '../utils/income-view';
+import { hasChartableIncome, periodLabel, stackedSeries, totalSeries } from '../utils/income-view';
 
 const percent = (share: number | null) => (share === null ? null : `${(share * 100).toFixed(1)}%`);
 
@@ -37,7 +38,15 @@ export function IncomeBody({ income }: { income: IncomeResponse }) {
       ) : null}
 
       <Card title={byMonth ? 'Income by month and source' : 'Income by day'}>
-        {byMonth ? <MonthlyBars income={income} money={money} /> : <DailyLine income={income} money={money} />}
+        {!hasChartableIncome(income.periods) ? (
+          <ChartSlot
+            message={unconverted.length > 0 ? `Nothing to chart: no amount in this period can be shown in ${currency}.` : 'No income in this period.'}
+          />
+        ) : byMonth ? (
+          <MonthlyBars income={income} money={money} />
+        ) : (
+          <DailyLine income={income} money={money} />
+        )}
         {unconverted.length > 0 ? (
           <p className="mt-3 text-sm text-amber-200">
             Not in the chart (no rate{unconverted.some((amount) => amount.currency === null) ? ' or no currency set' : ''}):{' '}

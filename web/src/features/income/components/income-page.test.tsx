@@ -105,6 +105,17 @@ describe('IncomePage', () => {
     expect(screen.getByRole('button', { name: 'By day' }).getAttribute('aria-pressed')).toBe('true');
   });
 
+  it('says why there is no chart when no amount can be shown in the display currency (issue 25)', async () => {
+    const pledgesWithoutCurrency = answer('month');
+    pledgesWithoutCurrency.periods[0]!.lines = [{ source: 'patreon_pledges', connectionId: 2, account: 'maya', original: { currency: null, amount: 54.7 }, converted: null }];
+    pledgesWithoutCurrency.totals.unconverted = [{ currency: null, amount: 54.7 }];
+    mockServer(() => ({ status: 200, body: pledgesWithoutCurrency }));
+    renderPage();
+    expect(await screen.findByText('Nothing to chart: no amount in this period can be shown in USD.')).toBeTruthy();
+    expect(screen.queryByRole('img', { name: /Income by month and source/ })).toBeNull();
+    expect(screen.getByText(/Not in the chart \(no rate or no currency set\)/)).toBeTruthy();
+  });
+
   it('says in words when nothing is connected, and when the call failed', async () => {
     mockServer(() => ({ status: 200, body: { ...answer('month'), hasIncomeSources: false, periods: [], shares: [], rates: [] } }));
     renderPage();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IncomePeriod } from '#contract/income.ts';
 import { rangeDates, readIncomeState } from './income-range';
-import { periodLabel, stackedSeries, totalSeries } from './income-view';
+import { hasChartableIncome, periodLabel, stackedSeries, totalSeries } from './income-view';
 
 const period = (key: string, lines: IncomePeriod['lines'], total: number | null): IncomePeriod => ({
   period: key,
@@ -39,6 +39,13 @@ describe('income view shaping', () => {
 
   it('leaves a gap, not a made-up sum, where a total has no rate', () => {
     expect(totalSeries(periods).values).toEqual([null, 200]);
+  });
+
+  it('has something to chart only when some amount in the display currency is not 0 (issue 25)', () => {
+    expect(hasChartableIncome(periods)).toBe(true);
+    // Pledges of a campaign with no currency set, and a revenue of $0: an empty grid, not a chart.
+    expect(hasChartableIncome([period('2026-09', [line('patreon_pledges', null, 54.7, null), line('youtube_ad', 'USD', 0, 0)], null)])).toBe(false);
+    expect(hasChartableIncome([])).toBe(false);
   });
 
   it('labels months and days', () => {

@@ -46,6 +46,14 @@ export function totalSeries(periods: readonly IncomePeriod[]) {
   return { labels: periods.map((period) => periodLabel(period)), values: periods.map((period) => period.total) };
 }
 
+/**
+ * Whether the chart has a bar or a point to draw: some amount in the display currency other than 0. Without one the
+ * chart was an empty grid from $0.00 to $1.00 (issue 25: every pledge of a campaign with no currency set).
+ */
+export function hasChartableIncome(periods: readonly IncomePeriod[]): boolean {
+  return periods.some((period) => period.lines.some((line) => line.converted !== null && line.converted !== 0));
+}
+
 /** Whether the view has anything to show: an amount, a view or a patron figure in some period. */
 export function hasIncomeData(response: IncomeResponse): boolean {
   return response.periods.some((period) => period.lines.length > 0 || period.views > 0 || period.patrons.net !== null || period.patrons.new !== null);

@@ -95,7 +95,8 @@ export function LandingPage() {
 
       <main id="main">
         <section className="relative overflow-hidden" aria-labelledby="hero-title">
-          <div className="pointer-events-none absolute inset-x-0 top-0 -z-0 h-[32rem] bg-radial-[at_50%_0%] from-indigo-900/40 to-transparent" aria-hidden="true" />
+          {/* The glow reaches transparent at its box's sides and bottom (farthest-side): it used to end in a visible edge. */}
+          <div className="pointer-events-none absolute inset-x-0 top-0 -z-0 h-[32rem] bg-radial-[ellipse_farthest-side_at_50%_0%] from-indigo-900/40 to-transparent" aria-hidden="true" />
           <div className="relative mx-auto grid max-w-6xl items-center gap-12 px-4 py-16 sm:px-6 lg:grid-cols-2 lg:py-24">
             <div>
               <p className="inline-flex rounded-full border border-indigo-400/30 bg-indigo-500/10 px-3 py-1 text-sm text-indigo-200">

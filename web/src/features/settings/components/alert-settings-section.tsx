@@ -63,7 +63,7 @@ export function AlertSettingsSection() {
               <label className="flex cursor-pointer items-start gap-3">
                 <input
                   type="checkbox"
-                  className="mt-1 size-4 accent-indigo-500"
+                  className="mt-1 size-4 shrink-0 accent-indigo-500"
                   checked={clicked[kind] ?? current[kind]}
                   disabled={save.isPending}
                   onChange={(event) => {

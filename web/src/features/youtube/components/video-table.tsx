@@ -56,6 +56,11 @@ interface SortableHeaderProps {
 }
 
 const STICKY_CELL = 'sticky left-0 z-10 shadow-[1px_0_0_0_var(--color-slate-800)]';
+/**
+ * On a phone the row's action stays at the right edge while the figures between scroll (issue 25: it sat past the
+ * fifth column, reachable only by scrolling the table sideways); from `sm` up the table fits and it is a plain column.
+ */
+const STICKY_ACTION_CELL = 'sticky right-0 z-10 shadow-[-1px_0_0_0_var(--color-slate-800)] sm:static sm:shadow-none';
 
 /** A column heading that sorts: a button inside the th, with aria-sort on the th for the current column. */
 function SortableHeader({ sortKey, state, onSort, align = 'right', sticky = false }: SortableHeaderProps) {
@@ -111,9 +116,14 @@ function VideoRow({ video, onOpen }: { video: YoutubeVideo; onOpen: (video: Yout
       <td className={numberCell}>
         <ValueText text={video.clickThroughRate === null ? null : formatPercentage(video.clickThroughRate)} />
       </td>
-      <td className="px-3 py-3 text-right whitespace-nowrap">
+      <td className={`px-3 py-3 text-right whitespace-nowrap ${STICKY_ACTION_CELL} bg-slate-900`}>
         <Button variant="secondary" size="sm" onClick={() => onOpen(video)}>
-          View details<span className="sr-only">: {video.title}</span>
+          {/* A phone shows the arrow alone (the words stay its name); wider screens show the words. */}
+          <svg className="size-4 sm:hidden" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+            <path d="M9 6l6 6-6 6" />
+          </svg>
+          <span className="sr-only sm:not-sr-only">View details</span>
+          <span className="sr-only">: {video.title}</span>
         </Button>
       </td>
     </tr>
@@ -213,7 +223,7 @@ export function VideoTable({ state, onChange, onOpen, revenueAccess }: VideoTabl
                 <SortableHeader sortKey="engagement" state={state} onSort={sort} />
                 <SortableHeader sortKey="revenue" state={state} onSort={sort} />
                 <SortableHeader sortKey="ctr" state={state} onSort={sort} />
-                <th scope="col" className="px-3 py-2 text-right font-medium">
+                <th scope="col" className={`px-3 py-2 text-right font-medium ${STICKY_ACTION_CELL} bg-slate-950`}>
                   Actions
                 </th>
               </tr>

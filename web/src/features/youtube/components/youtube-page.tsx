@@ -212,7 +212,13 @@ export function YouTubePage() {
           </>
         }
       />
-      <div className="-mt-4 mb-6 space-y-1 text-sm">
+      {/* The live regions stay mounted; only with a line to show do they tuck under the header. Empty, their margins
+          collapsed with the header's and left 8 px above the cards, where the other pages have 24 (issue 25). */}
+      <div
+        className={`space-y-1 text-sm ${
+          sync.message || generateMessage || youtubeConnection?.needsReconnect || (!data.lastSyncedAt && !sync.busy) || summary.isError ? '-mt-4 mb-6' : ''
+        }`}
+      >
         <p role="status" className={TONE_CLASSES[sync.tone]}>
           {sync.message}
         </p>
