@@ -197,8 +197,9 @@ describe('the follower milestone alert', () => {
 
   it('none on the first sync: the count it reads is where the history begins, not a milestone passed', async () => {
     const account = await signUpWithAccess(server);
-    // X: a first sync of a few calls (Instagram's reads two years of daily insights).
-    const connectionId = await connectTo(account, 'twitter');
+    // LinkedIn: a first sync of a few calls (Instagram's reads two years of daily insights), and a platform the other
+    // tests here leave one of the sandbox's three accounts of.
+    const connectionId = await connectTo(account, 'linkedin');
     // As if the profile read at connection gave no count: the stored 0 is no reading.
     await server.db.update(platformConnections).set({ followers: 0 }).where(eq(platformConnections.id, connectionId));
     await syncNow(server, account.token, connectionId);
