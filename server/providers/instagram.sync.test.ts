@@ -139,7 +139,7 @@ describe('the adapter alone', () => {
     }
   }
 
-  const totalsOf = (query: URLSearchParams) => query.get('metric') === 'views,reach,accounts_engaged,total_interactions';
+  const totalsOf = (query: URLSearchParams) => query.get('metric') === 'views,reach,total_interactions';
 
   it('a day Meta answers with an empty data set stores nothing for that day (unknown, not 0); the rest comes in day order, the same every time', async () => {
     const empty = addDays(today(), -400);
@@ -161,13 +161,17 @@ describe('the adapter alone', () => {
     expect({ calls: followDays.length, oldest: [...followDays].sort()[0] }).toEqual({ calls: FOLLOWER_INSIGHT_DAYS, oldest: addDays(today(), -FOLLOWER_INSIGHT_DAYS) });
   });
 
-  it('a later sync asks for no day before its window, however far back its since reaches', async () => {
-    // A sync after a long pause: its since is 90 days back, but only a first sync reads the history.
+  it('a later sync after a long pause reads the totals of every day of the pause, and follows for the last 30', async () => {
+    // The last sync was 90 days ago: its window (since) reaches back 90 days, and Meta still keeps those days' totals.
     const outcome = await throughProxy(() => null, { since: addDays(today(), -90), firstSync: false });
     expect('error' in outcome ? outcome.error : null).toBeNull();
     const { seen } = outcome;
-    const days = seen.map((request) => request.since).sort();
-    expect({ oldest: days[0], newest: days.at(-1), calls: seen.length }).toEqual({ oldest: addDays(today(), -FOLLOWER_INSIGHT_DAYS), newest: addDays(today(), -1), calls: 2 * FOLLOWER_INSIGHT_DAYS });
+    const daysOf = (metric: string) => seen.filter((request) => request.metric === metric).map((request) => request.since).sort();
+    const totals = daysOf('views,reach,total_interactions');
+    const follows = daysOf('follows_and_unfollows');
+    expect({ oldest: totals[0], newest: totals.at(-1), calls: totals.length }).toEqual({ oldest: addDays(today(), -90), newest: addDays(today(), -1), calls: 90 });
+    expect({ oldest: follows[0], newest: follows.at(-1), calls: follows.length }).toEqual({ oldest: addDays(today(), -FOLLOWER_INSIGHT_DAYS), newest: addDays(today(), -1), calls: FOLLOWER_INSIGHT_DAYS });
+    expect(seen).toHaveLength(90 + FOLLOWER_INSIGHT_DAYS);
   });
 
   it.each([

@@ -220,18 +220,20 @@ export async function syncInstagram(context: ProviderContext, input: SyncInput):
     next = reachedOld ? undefined : page.paging?.next;
   }
 
-  // Account insights, day by day: totals (views, reach, interactions; on the first sync as far back as Meta keeps
-  // them), and follows and unfollows (the follower history, last 30 days only). A day Meta has no data for answers
+  // Account insights, day by day: totals (views, reach, interactions; as far back as the sync's window and Meta
+  // reach), and follows and unfollows (the follower history, last 30 days only). A day Meta has no data for answers
   // an empty data set and stores nothing: missing is unknown, never 0.
   const followers = profile.followers_count;
   const unix = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000);
   const firstFollowerDay = latest(input.since, addDays(input.today, -FOLLOWER_INSIGHT_DAYS));
-  const firstTotalsDay = input.firstSync ? latest(input.since, addDays(input.today, -ACCOUNT_INSIGHT_HISTORY_DAYS)) : firstFollowerDay;
+  // The totals cover the sync's whole window: two years on a first sync, the days since the last sync otherwise
+  // (three on a daily sync; after a pause of months, every day of it Meta still keeps).
+  const firstTotalsDay = latest(input.since, addDays(input.today, -ACCOUNT_INSIGHT_HISTORY_DAYS));
   const days: string[] = [];
   for (let day = firstTotalsDay; day < input.today; day = addDays(day, 1)) days.push(day);
   const perDay = await mapBounded(days, HISTORY_CONCURRENCY, async (day) => {
     const range = { period: 'day', metric_type: 'total_value', since: String(unix(day)), until: String(unix(day) + DAY_SECONDS), access_token: token };
-    const totals = await get(buildUrl(`${GRAPH}/me/insights`, { metric: 'views,reach,accounts_engaged,total_interactions', ...range }), insightsBody);
+    const totals = await get(buildUrl(`${GRAPH}/me/insights`, { metric: 'views,reach,total_interactions', ...range }), insightsBody);
     const rows: SyncOutput['daily'] = [];
     for (const metric of totals.data) {
       const name = METRIC_NAMES[metric.name];
