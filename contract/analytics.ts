@@ -326,7 +326,7 @@ export const DERIVATION_EXPLANATIONS: Readonly<Partial<Record<string, string>>> 
     'A day we did not read has no figure; after a missed day, the next reading’s day holds the growth of both. X posts are read again for 30 days after they are posted, so views they gather later are not counted.',
   [DERIVATION_METHODS.followsAndUnfollows]: 'Instagram gives today’s follower total and each day’s follows and unfollows: earlier days’ totals are counted back from today’s.',
   [DERIVATION_METHODS.gainedAndLost]:
-    'YouTube gives each day’s subscribers gained and lost: the days before you connected are counted back from today’s subscriber count, which YouTube rounds to three figures.',
+    'YouTube gives each day’s subscribers gained and lost: the days before you connected are counted back from today’s subscriber count, which YouTube shows cut down to three figures.',
 };
 
 /** A series of the answer that is our derivation, not the platform's own daily figure, and over which days. */

@@ -41,7 +41,7 @@ test.describe('forecasts', () => {
     await expect(followers.getByText(/^80 % interval: .+ to .+$/).first()).toBeVisible();
     // How the ranges are made, in words: the rounding of YouTube's count is in them (issue 24).
     await card.getByText('How is this calculated?').click();
-    await expect(card.getByText(/YouTube shows subscriber counts rounded to three figures/)).toBeVisible();
+    await expect(card.getByText(/YouTube shows subscriber counts cut down to three figures/)).toBeVisible();
     await expectAccessible(page);
     await card.screenshot({ path: testInfo.outputPath('forecasts-card-desktop.png') });
 
