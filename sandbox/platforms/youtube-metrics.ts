@@ -22,6 +22,7 @@ import {
   dayOf,
   decodeCursor,
   encodeCursor,
+  grownCount,
   isoDay,
   isoDuration,
   netFollowers,
@@ -572,5 +573,13 @@ export function createYoutubeMetrics(context: PlatformContext, deps: YoutubeMetr
   /** Videos published by `now` (for channels.list statistics.videoCount). */
   const videoCount = (index: number) => publishedBy(videosOf(index), context.now()).length;
 
-  return { routes, failure, videoCount, chargeQuota };
+  /**
+   * The channel's subscribers at the start of the sandbox's today: the count on the anchor day, grown along the curve
+   * whose day-to-day differences the reports give as subscribersGained − subscribersLost. A count read today less the
+   * gains reported since gives each past day's count, as on YouTube (a count that stood still while the reports kept
+   * gaining had read, two years back, as a negative count).
+   */
+  const subscriberCount = (index: number) => Math.round(grownCount(deps.channels[index]!.subscriberCount, CHANNEL_SHAPE[PERSONAS[index]!.tier].growth, today()));
+
+  return { routes, failure, videoCount, subscriberCount, chargeQuota };
 }

@@ -52,6 +52,7 @@ export interface YoutubeChannel {
   description: string;
   publishedAt: string;
   country: string;
+  /** Subscribers on the anchor day (2026-05-04); on other days they follow the channel's growth curve. */
   subscriberCount: number;
   viewCount: number;
   videoCount: number;
@@ -122,13 +123,19 @@ export function createYoutube(context: PlatformContext): PlatformModule {
   const { store } = context;
   const registered = context.credentials.youtube;
   const channels = PERSONAS.map(youtubeChannel);
-  const accounts: DemoAccount[] = channels.map((channel) => ({
+  const accounts: DemoAccount[] = channels.map((channel, index) => ({
     name: channel.title,
     detail: channel.handle,
-    audience: `${compactCount(roundSubscribers(channel.subscriberCount))} subscribers`,
+    /** Today's count, as the channel reports it (subscribers grow with the sandbox clock). */
+    get audience() {
+      return `${compactCount(roundSubscribers(metrics.subscriberCount(index)))} subscribers`;
+    },
     id: channel.id,
     username: channel.handle,
-    followers: roundSubscribers(channel.subscriberCount),
+    /** statistics.subscriberCount at the sandbox clock, rounded down to three figures as YouTube shows it. */
+    get followers() {
+      return roundSubscribers(metrics.subscriberCount(index));
+    },
   }));
   const metrics = createYoutubeMetrics(context, { channels, googleApiError, invalidCredentials });
   /** Per client and account: whether offline access was ever consented, and every scope ever granted. */
@@ -357,8 +364,10 @@ export function createYoutube(context: PlatformContext): PlatformModule {
       return googleApiError(400, `The sandbox does not implement the ${filter} filter.`, { reason: 'badRequest', location: filter });
     }
 
-    // videoCount follows the uploads playlist: the videos published by the sandbox clock.
-    const items = matched.map((index) => channelResource({ ...channels[index]!, videoCount: metrics.videoCount(index) }, parts, avatarUrl(context, CDN_HOST, index)));
+    // subscriberCount grows with the sandbox clock; videoCount follows the uploads playlist (videos published by then).
+    const items = matched.map((index) =>
+      channelResource({ ...channels[index]!, subscriberCount: metrics.subscriberCount(index), videoCount: metrics.videoCount(index) }, parts, avatarUrl(context, CDN_HOST, index)),
+    );
     return json(200, {
       kind: 'youtube#channelListResponse',
       etag: etagOf(`list:${filter}:${items.map((item) => item.id).join(',')}:${requestedParts.join(",")}`),
