@@ -8,6 +8,8 @@
 // A phase starts only when the one before passed. Each command's output is printed whole when it ends, so the log
 // reads one command at a time. `.ci/run` runs this with DATABASE_URL set, which covers both databases.
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 
 interface Command {
   name: string;
@@ -27,6 +29,20 @@ delete onPglite.DATABASE_URL;
 
 const npm = (name: string, args: string[], env: NodeJS.ProcessEnv = process.env): Command => ({ name, args: ['npm', ...args], env });
 const vitest = (name: string, args: string[], env: NodeJS.ProcessEnv): Command => ({ name, args: ['npx', 'vitest', 'run', ...args], env });
+
+/**
+ * Server test files that run on one database only when both run: what they measure does not depend on the database
+ * (the platforms' call counts, a model's calibration on the sandbox's data), and each takes over a minute of a core.
+ * A file says so on a line of its own, `// @runs-once-on: postgresql` (or `pglite`), with the reason beside it. Without
+ * DATABASE_URL every file runs, on PGlite.
+ */
+function runsOnceOn(database: 'postgresql' | 'pglite'): string[] {
+  return readdirSync('server', { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => path.join('server', file))
+    .filter((file) => new RegExp(`^// @runs-once-on: ${database}\\b`, 'm').test(readFileSync(file, 'utf8')));
+}
+const excluding = (files: string[]) => files.flatMap((file) => ['--exclude', file]);
 
 // The journeys run against the built web app. `.ci/run` has just built it (scripts/build-release.sh, as the Dockerfile
 // does) and says so; otherwise it is built in the first phase, beside the checks, instead of alone before the journeys.
@@ -50,8 +66,9 @@ const phases: { name: string; commands: Command[] }[] = [
       ? [
           // Two workers each: one each left the cores idle a sixth of the time (a PostgreSQL test waits on PostgreSQL's
           // processes), and the PGlite run, the longer, then ran on one core alone once the PostgreSQL run was over.
-          vitest('server tests on PGlite', ['--project', 'server', '--maxWorkers=2'], onPglite),
-          vitest('server tests on PostgreSQL', ['--project', 'server', '--maxWorkers=2'], { ...process.env, DATABASE_URL: databaseUrl }),
+          // Files marked `@runs-once-on` run only on the database they name (see runsOnceOn).
+          vitest('server tests on PGlite', ['--project', 'server', '--maxWorkers=2', ...excluding(runsOnceOn('postgresql'))], onPglite),
+          vitest('server tests on PostgreSQL', ['--project', 'server', '--maxWorkers=2', ...excluding(runsOnceOn('pglite'))], { ...process.env, DATABASE_URL: databaseUrl }),
         ]
       : [vitest('server tests on PGlite', ['--project', 'server'], onPglite)],
   },

@@ -4,6 +4,7 @@
 // and the most active X account at most 150 post reads a day, so thousands of creators fit in the budgets. The
 // young-post poll (hourly reads of posts under 7 days old) adds 24 units a day for a channel posting up to 50 videos
 // a week, nothing at X that the day's sync did not already pay for, and a few calls an hour at TikTok and Instagram.
+// @runs-once-on: postgresql (what a sync costs is counted at the platform sandbox, the same whichever database stores it; scripts/test.ts).
 import { and, eq, lt } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { youtubeVideos } from '../../db/schema.ts';

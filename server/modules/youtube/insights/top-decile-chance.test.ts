@@ -1,6 +1,7 @@
 // The chance of ending in the channel's top 10 % at 28 days: the pieces on constructed channels whose answers are
 // known, then the reliability claim on the sandbox's three demo channels synced through the product (of the past videos
 // scored, the stated chance matches the observed share within 10 points in every band with enough of them).
+// @runs-once-on: postgresql (the chance's calibration on the sandbox's demo channels, the same whichever database holds them; scripts/test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { syncedDemoChannel } from '../../../test/youtube-demo-history.ts';
