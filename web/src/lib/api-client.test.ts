@@ -52,7 +52,8 @@ describe('api client', () => {
     const error = await failure(client.get('/auth/me'));
     expect(error.status).toBe(401);
     expect(error.message).toBe('Session expired');
-    expect(clearToken).toHaveBeenCalledOnce();
+    // Quietly: the page load to /login is the one navigation (the guard's own redirect first made it two).
+    expect(clearToken).toHaveBeenCalledExactlyOnceWith({ quiet: true });
     expect(redirect).toHaveBeenCalledWith('/login');
   });
 
@@ -72,7 +73,8 @@ describe('api client', () => {
       client.post('/oauth/youtube/callback', { code: 'c', state: 's' }, { redirectOnUnauthorized: false }),
     );
     expect(error.status).toBe(401);
-    expect(clearToken).toHaveBeenCalledOnce();
+    // Not quietly: the page stays, and its guard hears that the session is over.
+    expect(clearToken).toHaveBeenCalledExactlyOnceWith();
     expect(redirect).not.toHaveBeenCalled();
   });
 

@@ -57,7 +57,8 @@ export interface RequestOptions {
 export interface ApiClientDependencies {
   fetch: (input: string, init: RequestInit) => Promise<Response>;
   getToken: () => string | null;
-  clearToken: () => void;
+  /** `quiet`: a full page load follows at once, so nothing on the page needs to hear of it (clearAuthToken). */
+  clearToken: (options?: { quiet?: boolean }) => void;
   /** A full page load; the app state is thrown away on purpose after a 401. */
   redirect: (url: string) => void;
   warn: (...data: unknown[]) => void;
@@ -127,8 +128,12 @@ export function createApiClient(dependencies: ApiClientDependencies): ApiClient 
   /** The session rules for an error answer, then the error with the server's own words. */
   function fail(path: string, options: RequestOptions, response: Response, body: unknown): never {
     if (response.status === 401 && path !== LOGIN_CALL) {
-      dependencies.clearToken();
-      if (options.redirectOnUnauthorized !== false) dependencies.redirect(LOGIN_ROUTE);
+      if (options.redirectOnUnauthorized !== false) {
+        dependencies.clearToken({ quiet: true });
+        dependencies.redirect(LOGIN_ROUTE);
+      } else {
+        dependencies.clearToken();
+      }
     } else if (response.status === 402) {
       dependencies.warn(`Payment required for ${path}`, body);
       if (!path.includes('/stripe/') && options.redirectOnPaymentRequired !== false) dependencies.redirect(UPGRADE_ROUTE);

@@ -24,13 +24,18 @@ export function setAuthToken(token: string): void {
   notify();
 }
 
-export function clearAuthToken(): void {
+/**
+ * Removes the token and re-renders the guard, which then routes to /login. `quiet`: the caller is about to load
+ * /login as a whole new page (the api client after a 401), so the guard is not told: its client-side redirect would be
+ * a first navigation, the page load a second one (a screen shown twice, and a page replaced under whoever reads it).
+ */
+export function clearAuthToken({ quiet = false }: { quiet?: boolean } = {}): void {
   try {
     window.localStorage.removeItem(AUTH_TOKEN_KEY);
   } catch {
     // Nothing stored, nothing to clear.
   }
-  notify();
+  if (!quiet) notify();
 }
 
 function subscribe(listener: () => void): () => void {

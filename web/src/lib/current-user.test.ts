@@ -38,6 +38,13 @@ describe('getCurrentUser', () => {
     expect(getAuthToken()).toBeNull();
   });
 
+  it('a 401 ends the session through the api client, which loads /login as a new page', async () => {
+    fetchMock.mockImplementation(() => answer(401, { message: 'Session expired', code: 'unauthorized' }));
+    expect(await settled(getCurrentUser())).toMatchObject({ ok: false });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(getAuthToken()).toBeNull();
+  });
+
   it('ends the session when the server cannot be reached twice, a pause apart', async () => {
     fetchMock.mockImplementation(networkError);
     expect(await settled(getCurrentUser())).toMatchObject({ ok: false });

@@ -55,7 +55,9 @@ export async function getCurrentUser(signal?: AbortSignal): Promise<User> {
           throw again;
         }
       }
-    } else if (endsSession()) clearAuthToken();
+    } else if (endsSession() && !(error instanceof ApiError && error.status === 401)) clearAuthToken();
+    // A 401 was handled by the api client: the token is gone and /login is loading as a new page. Clearing it here
+    // too would re-render the guard into a client-side redirect first, two navigations where one is meant.
     throw error;
   }
 }
