@@ -2,7 +2,8 @@
 // creators, each with the quirks the sandbox gives it) connects and completes a first and a second sync without
 // an error, as a person trying the product from a fresh `npm start` would, and has a best-time grid when it has 30
 // dated posts or more.
-// @runs-once-on: pglite (a fresh `npm start`'s database; every sync's storing runs on both in sync.test.ts and the rest; scripts/test.ts).
+// @runs-once-on: postgresql (the eighteen accounts' quirks are the sandbox's and the adapters', the same whichever database
+// stores them; every sync's storing runs on both in sync.test.ts and the rest; scripts/test.ts).
 import { and, count, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PLATFORM_NAMES } from '#contract/platforms.ts';
