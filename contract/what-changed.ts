@@ -49,7 +49,10 @@ export const whatChangedPart = z.object({
   previous: z.number().nullable(),
   /** current − previous (or the LMDI effect), rounded: views to the unit, USD to the cent. The parts sum to the split's change. */
   change: z.number(),
-  /** change / the split's change (e.g. 0.42); null when the split's change is 0. */
+  /**
+   * change / the split's change (e.g. 0.42), 0 to 1; null when the split's change is 0, and for every part of a split
+   * where some part moved against the net change (its share would pass 100 %, another's go below 0).
+   */
   share: z.number().nullable(),
   variation: partVariation,
   /** What the part rests on, when a sentence helps ("Views 1,200 → 1,500", "RPM $2.10 → $1.90"). */

@@ -195,13 +195,16 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
         raw.map((part) => part.change * unit),
         Math.round(change * unit),
       ).map((value) => value / unit);
+      // A share of the net change says how much of it a part made, which holds only while every part moves with the
+      // net: a part moving against it would make more than all of it (+12,000 of a net +1,000 read as 1,200 %).
+      const against = rounded.some((value) => value !== 0 && Math.sign(value) !== Math.sign(change));
       const parts: WhatChangedPart[] = raw.map((part, index) => ({
         key: part.key,
         label: part.label,
         current: part.current === null ? null : roundValue(part.current),
         previous: part.previous === null ? null : roundValue(part.previous),
         change: rounded[index]!,
-        share: change === 0 ? null : Math.round((rounded[index]! / change) * 10_000) / 10_000,
+        share: change === 0 || against ? null : Math.round((rounded[index]! / change) * 10_000) / 10_000,
         variation: variation(part.change, history(part)),
         detail: part.detail ?? null,
         url: part.url ?? null,

@@ -205,6 +205,48 @@ describe('revenue', () => {
   });
 });
 
+describe('shares', () => {
+  it('are each 0 to 100 % and add up to all of it, or, where some part moved against the net change, are not given', async () => {
+    // Ana's YouTube gained 700 views in the week and her Instagram lost 350: a net +350, of which YouTube made "200 %".
+    const ana = await signUpWithAccess(server);
+    const youtube = await insertConnection(ana.user.id, 'youtube', 100);
+    const instagram = await insertConnection(ana.user.id, 'instagram', 100);
+    for (let day = '2026-10-01'; day <= '2026-10-26'; day = addDays(day, 1)) {
+      const current = day >= '2026-10-20';
+      await daily(youtube, day, { views: current ? 1100 : 1000 });
+      await daily(instagram, day, { views: current ? 1950 : 2000 });
+    }
+    const anas = (await whatChanged(ana, `${PERIODS}&metric=views`)).body;
+    expect(anas.change).toBe(350);
+    expect(anas.splits.find((split) => split.kind === 'platform')!.parts.map(({ key, change, share }) => ({ key, change, share }))).toEqual([
+      { key: 'youtube', change: 700, share: null },
+      { key: 'instagram', change: -350, share: null },
+    ]);
+
+    const seen = { with: 0, against: 0 };
+    for (const [account, metric] of [[maya, 'views'], [maya, 'revenue'], [ana, 'views']] as const) {
+      const answer = (await whatChanged(account, `${PERIODS}&metric=${metric}`)).body;
+      for (const split of answer.splits.filter((candidate) => candidate.available && candidate.change !== 0)) {
+        const against = split.parts.some((part) => part.change !== 0 && Math.sign(part.change) !== Math.sign(split.change));
+        const shares = split.parts.map((part) => part.share);
+        if (against) {
+          seen.against += 1;
+          expect({ split: split.kind, shares }).toEqual({ split: split.kind, shares: shares.map(() => null) });
+        } else {
+          seen.with += 1;
+          for (const share of shares) expect(share).not.toBeNull();
+          for (const share of shares) expect(share!).toBeGreaterThanOrEqual(0);
+          for (const share of shares) expect(share!).toBeLessThanOrEqual(1);
+          expect(shares.reduce((total, share) => total! + share!, 0)).toBeCloseTo(1, 3);
+        }
+      }
+    }
+    // Maya's splits are of the first kind, Ana's platforms of the second.
+    expect(seen.with).toBeGreaterThan(0);
+    expect(seen.against).toBeGreaterThan(0);
+  });
+});
+
 describe('edge cases', () => {
   it('zero totals: no change, no shares, the funnel splits nothing', async () => {
     for (const metric of ['views', 'revenue']) {

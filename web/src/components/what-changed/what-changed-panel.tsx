@@ -24,6 +24,7 @@ function VariationText({ variation }: { variation: PartVariation }) {
 
 function SplitTable({ answer, split }: { answer: WhatChangedResponse; split: WhatChangedSplit }) {
   const figure = (value: number | null) => (value === null ? '—' : formatFigure(answer.metric, value));
+  const sharesShown = split.parts.some((part) => part.share !== null);
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-left text-sm">
@@ -81,12 +82,15 @@ function SplitTable({ answer, split }: { answer: WhatChangedResponse; split: Wha
               Total
             </th>
             <td className="py-2 pr-3 text-right tabular-nums">{formatSignedChange(answer.metric, split.change)}</td>
-            <td className="py-2 pr-3 text-right tabular-nums">{split.change === 0 ? '—' : '100.0%'}</td>
+            <td className="py-2 pr-3 text-right tabular-nums">{sharesShown ? '100.0%' : '—'}</td>
             <td className="hidden sm:table-cell" />
             <td />
           </tr>
         </tfoot>
       </table>
+      {!sharesShown && split.change !== 0 ? (
+        <p className="mt-2 text-xs text-slate-400">Some parts moved the other way, so each part's change is shown without a share of the total.</p>
+      ) : null}
     </div>
   );
 }
