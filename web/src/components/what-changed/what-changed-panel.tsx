@@ -39,9 +39,11 @@ function SplitTable({ answer, split }: { answer: WhatChangedResponse; split: Wha
             <th scope="col" className="py-2 pr-3 text-right font-medium">
               Change
             </th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">
-              Share
-            </th>
+            {sharesShown ? (
+              <th scope="col" className="py-2 pr-3 text-right font-medium">
+                Share
+              </th>
+            ) : null}
             <th scope="col" className="hidden py-2 pr-3 text-right font-medium sm:table-cell">
               Before → now
             </th>
@@ -66,7 +68,7 @@ function SplitTable({ answer, split }: { answer: WhatChangedResponse; split: Wha
               <td className={`py-2 pr-3 text-right tabular-nums ${part.change > 0 ? 'text-emerald-300' : part.change < 0 ? 'text-red-300' : 'text-slate-300'}`}>
                 {formatSignedChange(answer.metric, part.change)}
               </td>
-              <td className="py-2 pr-3 text-right text-slate-300 tabular-nums">{formatShare(part.share)}</td>
+              {sharesShown ? <td className="py-2 pr-3 text-right text-slate-300 tabular-nums">{formatShare(part.share)}</td> : null}
               <td className="hidden py-2 pr-3 text-right text-slate-400 tabular-nums sm:table-cell">
                 {part.current === null ? '—' : `${figure(part.previous)} → ${figure(part.current)}`}
               </td>
@@ -82,14 +84,14 @@ function SplitTable({ answer, split }: { answer: WhatChangedResponse; split: Wha
               Total
             </th>
             <td className="py-2 pr-3 text-right tabular-nums">{formatSignedChange(answer.metric, split.change)}</td>
-            <td className="py-2 pr-3 text-right tabular-nums">{sharesShown ? '100.0%' : '—'}</td>
+            {sharesShown ? <td className="py-2 pr-3 text-right tabular-nums">100.0%</td> : null}
             <td className="hidden sm:table-cell" />
             <td />
           </tr>
         </tfoot>
       </table>
       {!sharesShown && split.change !== 0 ? (
-        <p className="mt-2 text-xs text-slate-400">Some parts moved the other way, so each part's change is shown without a share of the total.</p>
+        <p className="mt-2 text-xs text-slate-400">Some parts moved the other way, so no part is given a share of the total: a share would pass 100 %.</p>
       ) : null}
     </div>
   );
