@@ -314,7 +314,7 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
           current: a,
           previous: b,
           change: a - b,
-          detail: `${platformDisplayName(connections.find((c) => c.id === item.connection_id)?.platform ?? '')}${item.published_day ? `, published ${item.published_day}` : ''}`,
+          detail: `${platformDisplayName(connections.find((c) => c.id === item.connection_id)?.platform ?? '')}${item.published_day ? `, published ${dayInWords(item.published_day)}` : ''}`,
           url: item.url,
         }));
         const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);

@@ -158,6 +158,8 @@ describe('views', () => {
       ['All other items (0)', 0],
       ['Not attributed to an item', answer.change - 1590],
     ]);
+    // Where it came from and when, as the screens write a day.
+    expect(items.parts[0]!.detail).toBe('YouTube, published Oct 21, 2026');
     expect(answer.splits.some((split) => split.kind === 'funnel')).toBe(false);
   });
 
