@@ -17,6 +17,7 @@ import {
 import { PLATFORM_CATALOGUE, PLATFORM_NAMES } from '#contract/platforms.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { addDays, dayOf } from '../../lib/dates.ts';
+import type { CacheOwner } from '../analytics/analytics-cache.ts';
 import type { DayValue, ForecastsRepository } from './forecasts.repository.ts';
 import {
   type Component,
@@ -101,18 +102,12 @@ export interface Milestones {
   label: (milestone: number) => string;
 }
 
-/** Whose answer: the user, and their platform data fingerprint when the caller has just read it (with the session). */
-export interface AnswerOwner {
-  userId: number;
-  currentFingerprint?: string;
-}
-
 /**
  * A cache of computed answers as JSON text (the analytics feature's, server/modules/analytics/analytics-cache.ts): an
  * answer is reused only while the user's platform data fingerprint is the one it was computed with, which every stored
  * sync, connection and disconnection changes; the database is the judge in every process.
  */
-export type AnswerCache = <Schema extends z.ZodType>(owner: AnswerOwner, cacheKey: string, schema: Schema, compute: () => Promise<z.input<Schema>>) => Promise<Buffer>;
+export type AnswerCache = <Schema extends z.ZodType>(owner: CacheOwner, cacheKey: string, schema: Schema, compute: () => Promise<z.input<Schema>>) => Promise<Buffer>;
 
 export function createForecastsService({
   repository,
@@ -200,7 +195,7 @@ export function createForecastsService({
    * day (yesterday is the last complete day, the month is today's), so the day is in the key; nothing else moves it
    * (no randomness: every scenario comes from the history).
    */
-  const forecastsJson = (owner: AnswerOwner) => cached(owner, `forecasts:${dayOf(clock.now())}`, forecastsResponse, () => forecasts(owner.userId));
+  const forecastsJson = (owner: CacheOwner) => cached(owner, `forecasts:${dayOf(clock.now())}`, forecastsResponse, () => forecasts(owner.userId));
 
   return { forecasts, forecastsJson };
 }
