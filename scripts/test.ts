@@ -21,6 +21,7 @@ interface Outcome {
   name: string;
   code: number | null;
   seconds: number;
+  output: string;
 }
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
@@ -37,10 +38,25 @@ const vitest = (name: string, args: string[], env: NodeJS.ProcessEnv): Command =
  * DATABASE_URL every file runs, on PGlite.
  */
 function runsOnceOn(database: 'postgresql' | 'pglite'): string[] {
+  return serverTestFiles().filter((file) => new RegExp(`^// @runs-once-on: ${database}\\b`, 'm').test(readFileSync(file, 'utf8')));
+}
+function serverTestFiles(): string[] {
   return readdirSync('server', { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.test.ts'))
-    .map((file) => path.join('server', file))
-    .filter((file) => new RegExp(`^// @runs-once-on: ${database}\\b`, 'm').test(readFileSync(file, 'utf8')));
+    .map((file) => path.join('server', file));
+}
+/** The modules through which a test opens a database: a test server, a test database, a server process, the client. */
+const DATABASE_OPENERS = new Set(['server/test/test-server.ts', 'server/test/databases.ts', 'server/test/main-process.ts', 'server/db/client.ts']);
+
+/**
+ * Server test files that never open a database (pure functions, parsers, the statistics): they import none of
+ * DATABASE_OPENERS themselves, and run in the PGlite run only when both run.
+ */
+function opensNoDatabase(): string[] {
+  return serverTestFiles().filter((file) => {
+    const imported = [...readFileSync(file, 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((match) => path.join(path.dirname(file), match[1]!));
+    return !imported.some((module) => DATABASE_OPENERS.has(module));
+  });
 }
 const excluding = (files: string[]) => files.flatMap((file) => ['--exclude', file]);
 
@@ -66,9 +82,10 @@ const phases: { name: string; commands: Command[] }[] = [
       ? [
           // Two workers each: one each left the cores idle a sixth of the time (a PostgreSQL test waits on PostgreSQL's
           // processes), and the PGlite run, the longer, then ran on one core alone once the PostgreSQL run was over.
-          // Files marked `@runs-once-on` run only on the database they name (see runsOnceOn).
+          // Files marked `@runs-once-on` run only on the database they name (see runsOnceOn), and files that open no
+          // database only on PGlite.
           vitest('server tests on PGlite', ['--project', 'server', '--maxWorkers=2', ...excluding(runsOnceOn('postgresql'))], onPglite),
-          vitest('server tests on PostgreSQL', ['--project', 'server', '--maxWorkers=2', ...excluding(runsOnceOn('pglite'))], { ...process.env, DATABASE_URL: databaseUrl }),
+          vitest('server tests on PostgreSQL', ['--project', 'server', '--maxWorkers=2', ...excluding([...runsOnceOn('pglite'), ...opensNoDatabase()])], { ...process.env, DATABASE_URL: databaseUrl }),
         ]
       : [vitest('server tests on PGlite', ['--project', 'server'], onPglite)],
   },
@@ -101,9 +118,28 @@ function run(command: Command): Promise<Outcome> {
       process.stdout.write(`\n== ${command.name}: ${command.args.join(' ')}\n`);
       process.stdout.write(Buffer.concat(output));
       process.stdout.write(`== ${command.name}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds} s\n`);
-      resolve({ name: command.name, code, seconds });
+      resolve({ name: command.name, code, seconds, output: Buffer.concat(output).toString('utf8') });
     });
   });
+}
+
+/**
+ * The lines that name what failed: Vitest's `FAIL  file > test` headers and Playwright's `[chromium] › file:line › test`
+ * ones, each with the first line of its error; the output's last lines when it names none (a crash, a type error).
+ */
+function failureLines(output: string, limit = 24): string[] {
+  const lines = output.split('\n').map((line) => line.replace(/\x1b\[[0-9;]*m/g, '').trimEnd());
+  const named: string[] = [];
+  const seen = new Set<string>();
+  lines.forEach((line, index) => {
+    if (!/^\s*(FAIL\s|\d+\) \[chromium\]|\[chromium\] ›)/.test(line) || seen.has(line.trim())) return;
+    seen.add(line.trim());
+    named.push(line);
+    const error = lines.slice(index + 1, index + 12).find((next) => /(Error|expected|Timed out|timeout)/i.test(next));
+    if (error) named.push(`    ${error.trim()}`);
+  });
+  const chosen = named.length > 0 ? named : lines.filter((line) => line.trim() !== '').slice(-limit);
+  return chosen.slice(0, limit);
 }
 
 const outcomes: Outcome[] = [];
@@ -122,4 +158,9 @@ for (const phase of phases) {
 
 process.stdout.write(`\n== npm test ${failed ? 'FAILED' : 'passed'} in ${elapsed(started)} s\n`);
 for (const outcome of outcomes) process.stdout.write(`   ${outcome.code === 0 ? 'passed' : 'FAILED'}  ${String(outcome.seconds).padStart(5)} s  ${outcome.name}\n`);
+// A CI log is often read from its end only, and the commands of a phase print in the order they end, so a failure
+// printed first would sit above another command's whole output: what failed is said again here, last.
+for (const outcome of outcomes.filter((each) => each.code !== 0)) {
+  process.stdout.write(`\n== what failed in ${outcome.name}:\n${failureLines(outcome.output).join('\n')}\n`);
+}
 process.exit(failed ? 1 : 0);

@@ -3,6 +3,8 @@
 // parameters and queries, bodies over the limit, deep nesting, prototype keys and long Unicode: never a 5xx or a stack
 // trace, 413 over the limit, Object.prototype untouched, the slowest answers bounded. A failing input is written to
 // fuzz-regressions.json beside this file, and every input there is replayed on each run.
+// @runs-once-on: postgresql (hostile input meets the same Postgres engine whichever database runs it, and the routes'
+// own tests run on both; scripts/test.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';

@@ -1,5 +1,7 @@
 // The sandbox's demo channels give the best-time grid something to show from a fresh start: at least one YouTube
 // demo account has 30 or more posts with a ratio, published on many weekdays and at many hours (decision 016).
+// @runs-once-on: postgresql (the grid is the sandbox's demo data through the same Postgres engine either way; the
+// best-times route tests run on both databases; scripts/test.ts).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BestTimesResponse } from '#contract/best-times.ts';
 import { connect, signUpWithAccess } from '../../test/platforms.ts';

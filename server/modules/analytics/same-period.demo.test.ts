@@ -1,6 +1,8 @@
 // "Same period, same number" (issue 24): the last 30 days of a demo creator with all six platforms connected and
 // synced, read through every route and export that shows them, give one answer each for views, revenue (per
 // currency) and paying patrons. A figure that differs between two screens is a figure a creator stops trusting.
+// @runs-once-on: postgresql (the figures are computed by the same Postgres engine whichever database holds them, and the
+// analytics tests that read them through each driver run on both; scripts/test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalyticsResponse, AnalyticsSummary } from '#contract/analytics.ts';
 import { shiftDay } from '#contract/comparison.ts';

@@ -1,5 +1,7 @@
 // "What changed" on the sandbox's demo channels, as a fresh `npm start` shows them: after a sync, the last 28 days
 // against the 28 before, for views and revenue. Every split's parts add up to its change to the view and the cent.
+// @runs-once-on: postgresql (the splits are the demo data through the same Postgres engine either way; what-changed's
+// route tests run on both databases; scripts/test.ts).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { shiftDay } from '#contract/comparison.ts';
 import type { WhatChangedResponse } from '#contract/what-changed.ts';

@@ -58,7 +58,7 @@ beforeAll(async () => {
     .returning();
   await server.db.execute(sql`insert into account_metrics (connection_id, date, metric_type, value)
     select ${bobs!.id}, ${START_DATE}::date + d, 'bob_metric', 1 from generate_series(0, 99) d`);
-}, 120_000);
+});
 afterAll(async () => {
   await server?.close();
 });

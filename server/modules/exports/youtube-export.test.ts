@@ -54,7 +54,7 @@ beforeAll(async () => {
     revenueAccess: 'missingScope',
     videos: [{ videoId: 'erinVideo01', title: 'Erin video', views: 500, likes: 5, comments: 5, estimatedRevenue: 7 }],
   });
-}, 120_000);
+});
 afterAll(async () => {
   await server?.close();
 });

@@ -64,7 +64,7 @@ beforeAll(async () => {
   dave = await signUpWithAccess(server);
   daveYoutube = await factory.insertConnection(dave.user.id, 'youtube', 0);
   for (let i = 1; i <= 120; i += 1) await factory.daily(daveYoutube, addDays(YESTERDAY, -i), { revenue: revenue(addDays(YESTERDAY, -i)) });
-}, 120_000);
+});
 
 afterAll(async () => {
   await server?.close();

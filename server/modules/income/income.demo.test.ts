@@ -18,7 +18,7 @@ beforeAll(async () => {
   server = await startTestServer({ stripe: true, platforms: true });
   ecb = await startEcbSandbox({ now: () => server.clock.now() });
   await createExchangeRates({ db: server.db, clock: server.clock, apiUrl: ecb.baseUrl, timeoutMs: 5_000, logger: server.app.log }).refresh();
-}, 60_000);
+});
 afterAll(async () => {
   await ecb?.close();
   await server?.close();

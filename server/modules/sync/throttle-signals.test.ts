@@ -1,6 +1,8 @@
 // Security checklist 33 (throttle signals) end to end over HTTP: the platform sandbox answers with each platform's
 // real throttling signal; the sync is put off until (no earlier than) the signalled time without spending a retry,
 // the connection is not marked for reconnection, and nothing calls the platform again before then.
+// @runs-once-on: postgresql (each platform's throttling signal read into a wait is the adapters' work; the queue's
+// deferral itself is tested on both databases in sync.test.ts; scripts/test.ts).
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlatformName } from '#contract/platforms.ts';

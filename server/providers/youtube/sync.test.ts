@@ -105,7 +105,7 @@ describe('a malformed body', () => {
     expect(status).toMatchObject({ status: 'failed', message: expect.stringContaining('could not read') });
     const rows = await youtubeRows(connectionId);
     expect(rows).toMatchObject({ videos: [], channel: undefined, traffic: [], demographics: [], videoTraffic: [], metricTypes: [] });
-  }, 60_000);
+  });
 
 });
 
@@ -309,7 +309,7 @@ describe('revenue access', () => {
     expect(rows.videos.some((video) => video.watchTimeMinutes !== null)).toBe(true);
     expect(rows.demographics.length).toBeGreaterThan(0);
     expect(callsSince(before)['reports.query']).toBeGreaterThan(0);
-  }, 60_000);
+  });
 
   it('a channel outside the Partner Program (403): revenue is absent and revenueAccess says notMonetized', async () => {
     const { account, connectionId } = await ivyConnection();
@@ -320,7 +320,7 @@ describe('revenue access', () => {
     expect(rows.metricTypes.filter((type) => REVENUE_TYPES.includes(type))).toEqual([]);
     expect(rows.videos.every((video) => video.estimatedRevenue === null)).toBe(true);
     expect(rows.videos.filter((video) => video.retention !== null).length).toBeGreaterThan(0);
-  }, 60_000);
+  });
 });
 
 describe('retention on demand', () => {
@@ -359,7 +359,7 @@ describe('retention on demand', () => {
     server.clock.advance(DAY + 60_000);
     await ensureRetention(deps, connection!, { ...video!, retention: stored!.retention, retentionFetchedAt: stored!.retentionFetchedAt });
     expect(sandbox.countCalls('youtube', 'reports.query')).toBe(cachedQueries + 1);
-  }, 60_000);
+  });
 });
 
 describe('malformed report bodies', () => {
@@ -414,7 +414,7 @@ describe('malformed report bodies', () => {
         expect((failure as PlatformError).details.errorCode).toBe(MALFORMED_RESPONSE);
       },
     );
-  }, 60_000);
+  });
 
   it('a reach CSV with a non-numeric impressions cell is refused', async () => {
     await withCorruptingProxy(
@@ -425,5 +425,5 @@ describe('malformed report bodies', () => {
         expect((failure as PlatformError).details.errorCode).toBe(MALFORMED_RESPONSE);
       },
     );
-  }, 60_000);
+  });
 });
