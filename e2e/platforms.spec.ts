@@ -4,7 +4,6 @@ import { signInWithTrial } from './support/subscribed-user.ts';
 
 test.describe('platform connections', () => {
   test('connect YouTube and TikTok through the sandbox consent pages, each synced at once, see them, disconnect one', async ({ page, server, smtp }) => {
-    test.setTimeout(120_000);
     const problems = watchPageProblems(page);
     await signInWithTrial(page, server, smtp);
 
