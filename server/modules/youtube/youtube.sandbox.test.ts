@@ -115,8 +115,12 @@ describe('a synced sandbox channel', () => {
     expect((await get(`/api/youtubeanalytics/videos/${unread!.contentItemId}/traffic-sources`)).body).toEqual(traffic.body);
     expect(sandbox.countCalls('youtube', 'reports.query')).toBe(before + 1);
     server.clock.advance(24 * 60 * 60 * 1000);
+    const logged = server.logLines.length;
     expect((await get(`/api/youtubeanalytics/videos/${unread!.contentItemId}/traffic-sources`)).status).toBe(200);
-    expect(sandbox.countCalls('youtube', 'reports.query')).toBe(before + 2);
+    // A read that failed still answers 200 with the stored sources: what the server logged then says why (this failed
+    // once in a CI run on PGlite, and passed in every run since, alone and under load).
+    const loggedSince = server.logLines.slice(logged).filter((line) => !line.includes('"msg":"request completed"') && !line.includes('"msg":"incoming request"'));
+    expect(sandbox.countCalls('youtube', 'reports.query'), `read again a day later; logged meanwhile: ${loggedSince.join('').slice(0, 3000)}`).toBe(before + 2);
     // Another user's request for the same id: 404, and nothing read.
     const other = await signUpWithAccess(server);
     expect((await server.request('GET', `/api/youtubeanalytics/videos/${unread!.contentItemId}/traffic-sources`, { token: other.token })).status).toBe(404);
