@@ -38,13 +38,15 @@ const vitest = (name: string, args: string[], env: NodeJS.ProcessEnv): Command =
  * DATABASE_URL every file runs, on PGlite.
  */
 function runsOnceOn(database: 'postgresql' | 'pglite'): string[] {
-  return serverTestFiles().filter((file) => new RegExp(`^// @runs-once-on: ${database}\\b`, 'm').test(readFileSync(file, 'utf8')));
+  return serverTests.filter(({ text }) => new RegExp(`^// @runs-once-on: ${database}\\b`, 'm').test(text)).map(({ file }) => file);
 }
-function serverTestFiles(): string[] {
-  return readdirSync('server', { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.test.ts'))
-    .map((file) => path.join('server', file));
-}
+
+/** The server's test files with their text, read once. */
+const serverTests = readdirSync('server', { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.test.ts'))
+  .map((file) => path.join('server', file))
+  .map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+
 /** The modules through which a test opens a database: a test server, a test database, a server process, the client. */
 const DATABASE_OPENERS = new Set(['server/test/test-server.ts', 'server/test/databases.ts', 'server/test/main-process.ts', 'server/db/client.ts']);
 
@@ -53,10 +55,8 @@ const DATABASE_OPENERS = new Set(['server/test/test-server.ts', 'server/test/dat
  * DATABASE_OPENERS themselves, and run in the PGlite run only when both run.
  */
 function opensNoDatabase(): string[] {
-  return serverTestFiles().filter((file) => {
-    const imported = [...readFileSync(file, 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((match) => path.join(path.dirname(file), match[1]!));
-    return !imported.some((module) => DATABASE_OPENERS.has(module));
-  });
+  const imports = (file: string, text: string) => [...text.matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((match) => path.join(path.dirname(file), match[1]!));
+  return serverTests.filter(({ file, text }) => !imports(file, text).some((module) => DATABASE_OPENERS.has(module))).map(({ file }) => file);
 }
 const excluding = (files: string[]) => files.flatMap((file) => ['--exclude', file]);
 

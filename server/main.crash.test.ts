@@ -2,9 +2,6 @@
 // sync; a new process on the same database (PGlite under DATA_DIR, or the PostgreSQL copy) takes the run over and
 // finishes it within two minutes of its start, storing every row once. The platform is the test's own sandbox, so
 // the test can hold the platform's answer until the first process is dead.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, expect, inject, it } from 'vitest';
 import { PLATFORM_NAMES } from '#contract/platforms.ts';
@@ -16,7 +13,6 @@ import { createMainProcesses } from './test/main-process.ts';
 import { connect, signUpWithAccess } from './test/platforms.ts';
 import { startTestServer, TEST_ENCRYPTION_KEYS, TEST_PUBLIC_URL } from './test/test-server.ts';
 
-const directories: string[] = [];
 const processes = createMainProcesses();
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(() => {
@@ -25,7 +21,7 @@ afterEach(() => {
 });
 afterAll(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+  processes.removeDataDirs();
 });
 
 const startMain = (env: Record<string, string>) => processes.start(env);
@@ -46,8 +42,7 @@ it('checklist 31: a server killed with SIGKILL mid-sync; the next server on the 
   cleanups.push(() => sandbox.close());
 
   // The database both processes use, seeded by an in-process server: a user with access and a LinkedIn connection.
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-crash-'));
-  directories.push(dataDir);
+  const dataDir = processes.dataDir('ah-crash-');
   const databaseUrl = inject('databaseUrl');
   let postgres: TestDatabase | undefined;
   let handle: DatabaseHandle;

@@ -1,31 +1,23 @@
 // The real start-up script as a process, refusing to start on a configuration it cannot serve safely.
 // @runs-once-on: pglite (a refusal comes from the configuration, before any database is opened; scripts/test.ts).
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { createMainProcesses } from './test/main-process.ts';
 
-const directories: string[] = [];
 const processes = createMainProcesses();
-afterEach(() => {
-  processes.killAll();
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
-});
+// A failed test leaves its server running: stop it, and remove the data directories (only what this file made).
+afterEach(() => processes.cleanUp());
 
 const startMain = (env: Record<string, string>) => processes.start(env);
 
 it('refuses to start with SANDBOX=off and no secrets, naming the variables', async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-main-'));
-  directories.push(dataDir);
+  const dataDir = processes.dataDir();
   const run = startMain({ DATA_DIR: dataDir, SANDBOX: 'off' });
   expect(await run.exit).toBe(1);
   expect(run.output()).toContain('ENCRYPTION_KEYS: required when SANDBOX=off');
 });
 
 it('checklist 28: with a public PUBLIC_URL and no secrets, start-up stops naming the variables and starts no stand-in', async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-main-'));
-  directories.push(dataDir);
+  const dataDir = processes.dataDir();
   const run = startMain({ DATA_DIR: dataDir, PUBLIC_URL: 'https://analytics.example.com' });
   expect(await run.exit).toBe(1);
   for (const variable of ['ENCRYPTION_KEYS', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID']) {

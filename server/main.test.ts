@@ -1,9 +1,7 @@
 // The real start-up script as a process: it starts on an empty DATA_DIR, serves, and shuts down cleanly.
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -12,19 +10,14 @@ import { seedPgliteDataDir } from './test/databases.ts';
 import { createMainProcesses } from './test/main-process.ts';
 import { createTokenCrypto, rowBinding } from './lib/token-crypto.ts';
 
-const directories: string[] = [];
 const processes = createMainProcesses();
-afterEach(() => {
-  // A failed test leaves its server running: stop it (only the children this file started).
-  processes.killAll();
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
-});
+// A failed test leaves its server running: stop it, and remove the data directories (only what this file made).
+afterEach(() => processes.cleanUp());
 
 const startMain = (env: Record<string, string>) => processes.start(env);
 
 it('starts on an empty data directory, answers (the API docs too, with the sandbox mailbox mounted), and exits 0 on SIGTERM', async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-main-'));
-  directories.push(dataDir);
+  const dataDir = processes.dataDir();
   const port = String(await freePort());
   const env: Record<string, string> = { DATA_DIR: path.join(dataDir, 'nested', 'data'), PORT: port, HOST: '127.0.0.1', SHUTDOWN_DRAIN_MS: '0' };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
@@ -54,8 +47,7 @@ const productionSecrets = {
 };
 
 it('checklist 28: with a public PUBLIC_URL, /sandbox/* is never mounted, no stand-in starts, and the start-up log holds no secret', async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-main-'));
-  directories.push(dataDir);
+  const dataDir = processes.dataDir();
   const port = String(await freePort());
   const env: Record<string, string> = { DATA_DIR: dataDir, PORT: port, HOST: '127.0.0.1', PUBLIC_URL: 'https://analytics.example.com', SHUTDOWN_DRAIN_MS: '0', ...productionSecrets };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
@@ -79,8 +71,7 @@ it('checklist 28: with a public PUBLIC_URL, /sandbox/* is never mounted, no stan
 });
 
 it('checklist 35: on SIGTERM readiness answers 503 at once, the drain still serves, idle keep-alive sockets close, and no request that arrived before the drain ended is reset', async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-main-'));
-  directories.push(dataDir);
+  const dataDir = processes.dataDir();
   const port = await freePort();
   const env: Record<string, string> = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SHUTDOWN_DRAIN_MS: '3000' };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
@@ -176,8 +167,7 @@ describe.runIf(process.env.DATABASE_URL)('checklist 35: a sync job in flight at 
     await admin.query(`create database ${name}`);
     const url = new URL(process.env.DATABASE_URL!);
     url.pathname = `/${name}`;
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ah-main-'));
-    directories.push(dataDir);
+    const dataDir = processes.dataDir();
     const port = await freePort();
     const run = startMain({
       DATA_DIR: dataDir,

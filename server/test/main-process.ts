@@ -1,6 +1,9 @@
 // The real start-up script (server/main.ts) as a child process, for tests of what only a whole process shows: start-up
 // refusals, shutdown, crash recovery, roles. Each test file keeps its own set and stops what it started.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 export interface MainProcess {
   child: ChildProcess;
@@ -15,6 +18,13 @@ export interface MainProcess {
 
 export function createMainProcesses() {
   const children: ChildProcess[] = [];
+  const dataDirs: string[] = [];
+  const killAll = () => {
+    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  const removeDataDirs = () => {
+    for (const directory of dataDirs.splice(0)) rmSync(directory, { recursive: true, force: true });
+  };
   return {
     /** Starts server/main.ts with only PATH and `env` as its environment. */
     start(env: Record<string, string>): MainProcess {
@@ -47,9 +57,19 @@ export function createMainProcesses() {
         });
       return { child, exit, listening, output: () => output, waitForOutput };
     },
+    /** A fresh data directory under the system's temporary one, removed by `removeDataDirs` or `cleanUp`. */
+    dataDir(prefix = 'ah-main-'): string {
+      const directory = mkdtempSync(path.join(os.tmpdir(), prefix));
+      dataDirs.push(directory);
+      return directory;
+    },
     /** SIGKILLs what is still running (a failed test leaves its servers up). */
-    killAll() {
-      for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    killAll,
+    removeDataDirs,
+    /** Both, after each test: only the children and directories this set made. */
+    cleanUp() {
+      killAll();
+      removeDataDirs();
     },
   };
 }
