@@ -59,9 +59,65 @@ export function dailyValue(platform: PlatformName, persona: Persona, purpose: st
   return Math.max(0, Math.round(value));
 }
 
-/** Daily net new followers from a growth curve (integer differences of the rounded curve, plus a little noise). */
+/** Days the follower counts are generated for: two years before content begins, through the catalogues' end. */
+const FOLLOWER_FIRST_DAY = CONTENT_START_DAY - 730;
+const FOLLOWER_LAST_DAY = CONTENT_END_DAY + 1;
+/**
+ * How a day's net change swings around the growth curve's (log scale): a slow swing that lasts about ten days (a video
+ * or post that took off, a quiet fortnight), as AR(1) with this persistence and spread, and each day's own noise. A
+ * month's change then varies by about a fifth around the curve's, as a real account's does with its views; the
+ * smooth curve's differences alone were forecastable to a follower and measured the sandbox, not a forecast.
+ */
+const FOLLOWER_SWING = { persistence: 0.9, slow: 0.25, daily: 0.3, weekendBoost: 0.15 } as const;
+const followerCountCache = new Map<string, Int32Array>();
+
+/**
+ * An account's follower count at the start of each day from FOLLOWER_FIRST_DAY to FOLLOWER_LAST_DAY: the anchor count
+ * on ANCHOR_DAY, and the running sum of noisy daily changes whose expectation is the growth curve's (grownCount), so
+ * the count stays near the curve while its days differ. Rounding the running sum (not each day) keeps the counts whole
+ * without a drift. Drawn once per account from one seeded stream, like a catalogue.
+ */
+function followerCounts(platform: PlatformName, persona: Persona, anchorCount: number, yearlyGrowth: number): Int32Array {
+  const key = `${platform}:${persona.key}:${anchorCount}:${yearlyGrowth}`;
+  const cached = followerCountCache.get(key);
+  if (cached) return cached;
+  const random = seededRandom(`${platform}:${persona.key}:followers:swing`);
+  const { persistence, slow, daily, weekendBoost } = FOLLOWER_SWING;
+  const weeklyMean = 1 + (1.5 * weekendBoost) / 7;
+  const length = FOLLOWER_LAST_DAY - FOLLOWER_FIRST_DAY + 1;
+  // changes[i]: the expected-to-be-the-curve's change from day FOLLOWER_FIRST_DAY + i to the next day.
+  const changes = new Float64Array(length - 1);
+  let swing = slow * normal(random);
+  for (let i = 0; i < changes.length; i += 1) {
+    const day = FOLLOWER_FIRST_DAY + i;
+    swing = persistence * swing + Math.sqrt(1 - persistence ** 2) * slow * normal(random);
+    const multiplier = (weekly(day, weekendBoost) / weeklyMean) * Math.exp(swing + daily * normal(random) - (slow ** 2 + daily ** 2) / 2);
+    changes[i] = (grownCount(anchorCount, yearlyGrowth, day + 1) - grownCount(anchorCount, yearlyGrowth, day)) * multiplier;
+  }
+  const counts = new Int32Array(length);
+  const anchor = ANCHOR_DAY - FOLLOWER_FIRST_DAY;
+  counts[anchor] = anchorCount;
+  let sum = 0;
+  for (let i = anchor; i < length - 1; i += 1) counts[i + 1] = anchorCount + Math.round((sum += changes[i]!));
+  sum = 0;
+  for (let i = anchor - 1; i >= 0; i -= 1) counts[i] = anchorCount - Math.round((sum += changes[i]!));
+  followerCountCache.set(key, counts);
+  return counts;
+}
+
+/**
+ * An account's follower count at the start of `day`: the anchor count on ANCHOR_DAY and the daily changes
+ * netFollowers gives since (or before), so a count read today less the changes reported since gives each past day's.
+ * Outside the generated days, the growth curve itself.
+ */
+export function followerCountAt(platform: PlatformName, persona: Persona, anchorCount: number, yearlyGrowth: number, day: number): number {
+  if (day < FOLLOWER_FIRST_DAY || day > FOLLOWER_LAST_DAY) return Math.round(grownCount(anchorCount, yearlyGrowth, day));
+  return followerCounts(platform, persona, anchorCount, yearlyGrowth)[day - FOLLOWER_FIRST_DAY]!;
+}
+
+/** A day's net new followers (the count's change to the next day: followerCountAt), split into gained and lost. */
 export function netFollowers(platform: PlatformName, persona: Persona, anchorCount: number, yearlyGrowth: number, day: number): { gained: number; lost: number; net: number } {
-  const net = Math.round(grownCount(anchorCount, yearlyGrowth, day + 1)) - Math.round(grownCount(anchorCount, yearlyGrowth, day));
+  const net = followerCountAt(platform, persona, anchorCount, yearlyGrowth, day + 1) - followerCountAt(platform, persona, anchorCount, yearlyGrowth, day);
   const random = dayNoise(platform, persona, 'followers', day);
   const lost = Math.max(0, Math.round(Math.abs(net) * (0.15 + 0.25 * random.next()) * weekly(day, 0.2)));
   return { gained: net + lost, lost, net };

@@ -22,9 +22,9 @@ import {
   dayOf,
   decodeCursor,
   encodeCursor,
-  grownCount,
   isoDay,
   isoDuration,
+  followerCountAt,
   netFollowers,
   parseIsoDay,
   publishedBy,
@@ -574,12 +574,12 @@ export function createYoutubeMetrics(context: PlatformContext, deps: YoutubeMetr
   const videoCount = (index: number) => publishedBy(videosOf(index), context.now()).length;
 
   /**
-   * The channel's subscribers at the start of the sandbox's today: the count on the anchor day, grown along the curve
-   * whose day-to-day differences the reports give as subscribersGained − subscribersLost. A count read today less the
+   * The channel's subscribers at the start of the sandbox's today: the count on the anchor day plus the daily changes
+   * since, which the reports give as subscribersGained − subscribersLost (followerCountAt). A count read today less the
    * gains reported since gives each past day's count, as on YouTube (a count that stood still while the reports kept
    * gaining had read, two years back, as a negative count).
    */
-  const subscriberCount = (index: number) => Math.round(grownCount(deps.channels[index]!.subscriberCount, CHANNEL_SHAPE[PERSONAS[index]!.tier].growth, today()));
+  const subscriberCount = (index: number) => followerCountAt('youtube', PERSONAS[index]!, deps.channels[index]!.subscriberCount, CHANNEL_SHAPE[PERSONAS[index]!.tier].growth, today());
 
   return { routes, failure, videoCount, subscriberCount, chargeQuota };
 }
