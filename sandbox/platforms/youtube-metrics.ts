@@ -79,7 +79,7 @@ export interface YoutubeMetricsDeps {
 const VIDEO_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /** How each persona's channel behaves. */
-const CHANNEL_SHAPE = {
+export const CHANNEL_SHAPE = {
   large: { perTwoYears: 1000, viewsPerSubscriberDay: 0.15, growth: 0.45, rpm: 5.2, monetised: true },
   medium: { perTwoYears: 200, viewsPerSubscriberDay: 0.08, growth: 0.6, rpm: 3.4, monetised: true },
   small: { perTwoYears: 60, viewsPerSubscriberDay: 0.12, growth: 1.2, rpm: 0, monetised: false },
