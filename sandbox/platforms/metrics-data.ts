@@ -67,40 +67,42 @@ const FOLLOWER_LAST_DAY = CONTENT_END_DAY + 1;
  * or post that took off, a quiet fortnight), as AR(1) with this persistence and spread, and each day's own noise. A
  * month's change then varies by about a fifth around the curve's, as a real account's does with its views; the
  * smooth curve's differences alone were forecastable to a follower and measured the sandbox, not a forecast.
+ * `pull`: the share of its distance from the curve a count makes up each day, so the swings never add up to a drift
+ * (summed back two years from the anchor, a small channel's had reached below zero).
  */
-const FOLLOWER_SWING = { persistence: 0.9, slow: 0.25, daily: 0.3, weekendBoost: 0.15 } as const;
+const FOLLOWER_SWING = { persistence: 0.9, slow: 0.25, daily: 0.3, weekendBoost: 0.15, pull: 1 / 60 } as const;
 const followerCountCache = new Map<string, Int32Array>();
 
 /**
- * An account's follower count at the start of each day from FOLLOWER_FIRST_DAY to FOLLOWER_LAST_DAY: the anchor count
- * on ANCHOR_DAY, and the running sum of noisy daily changes whose expectation is the growth curve's (grownCount), so
- * the count stays near the curve while its days differ. Rounding the running sum (not each day) keeps the counts whole
- * without a drift. Drawn once per account from one seeded stream, like a catalogue.
+ * An account's follower count at the start of each day from FOLLOWER_FIRST_DAY to FOLLOWER_LAST_DAY: the growth curve
+ * (grownCount) times 1 + its relative distance from it, which each day's swing moves (the day's change is the
+ * curve's times the swing's multiplier) and the pull brings back; shifted so the count on ANCHOR_DAY is the anchor
+ * count. So the count stays within a few per cent of the curve while its days and months differ, and every day's
+ * change is the difference of two whole counts (netFollowers), which add up to the count. Drawn once per account from
+ * one seeded stream, like a catalogue.
  */
 function followerCounts(platform: PlatformName, persona: Persona, anchorCount: number, yearlyGrowth: number): Int32Array {
   const key = `${platform}:${persona.key}:${anchorCount}:${yearlyGrowth}`;
   const cached = followerCountCache.get(key);
   if (cached) return cached;
   const random = seededRandom(`${platform}:${persona.key}:followers:swing`);
-  const { persistence, slow, daily, weekendBoost } = FOLLOWER_SWING;
+  const { persistence, slow, daily, weekendBoost, pull } = FOLLOWER_SWING;
   const weeklyMean = 1 + (1.5 * weekendBoost) / 7;
   const length = FOLLOWER_LAST_DAY - FOLLOWER_FIRST_DAY + 1;
-  // changes[i]: the expected-to-be-the-curve's change from day FOLLOWER_FIRST_DAY + i to the next day.
-  const changes = new Float64Array(length - 1);
+  const curve = (i: number) => grownCount(anchorCount, yearlyGrowth, FOLLOWER_FIRST_DAY + i);
+  // distance[i]: the count's relative distance from the curve on day FOLLOWER_FIRST_DAY + i.
+  const distance = new Float64Array(length);
   let swing = slow * normal(random);
-  for (let i = 0; i < changes.length; i += 1) {
-    const day = FOLLOWER_FIRST_DAY + i;
+  for (let i = 0; i < length - 1; i += 1) {
     swing = persistence * swing + Math.sqrt(1 - persistence ** 2) * slow * normal(random);
-    const multiplier = (weekly(day, weekendBoost) / weeklyMean) * Math.exp(swing + daily * normal(random) - (slow ** 2 + daily ** 2) / 2);
-    changes[i] = (grownCount(anchorCount, yearlyGrowth, day + 1) - grownCount(anchorCount, yearlyGrowth, day)) * multiplier;
+    const multiplier = (weekly(FOLLOWER_FIRST_DAY + i, weekendBoost) / weeklyMean) * Math.exp(swing + daily * normal(random) - (slow ** 2 + daily ** 2) / 2);
+    const curveChange = curve(i + 1) - curve(i);
+    distance[i + 1] = (1 - pull) * distance[i]! + (curveChange * (multiplier - 1)) / curve(i + 1);
   }
-  const counts = new Int32Array(length);
   const anchor = ANCHOR_DAY - FOLLOWER_FIRST_DAY;
-  counts[anchor] = anchorCount;
-  let sum = 0;
-  for (let i = anchor; i < length - 1; i += 1) counts[i + 1] = anchorCount + Math.round((sum += changes[i]!));
-  sum = 0;
-  for (let i = anchor - 1; i >= 0; i -= 1) counts[i] = anchorCount - Math.round((sum += changes[i]!));
+  const atAnchor = distance[anchor]!;
+  const counts = new Int32Array(length);
+  for (let i = 0; i < length; i += 1) counts[i] = Math.round(curve(i) * (1 + distance[i]! - atAnchor));
   followerCountCache.set(key, counts);
   return counts;
 }
