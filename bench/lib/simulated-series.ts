@@ -11,13 +11,14 @@
 import { PERSONAS, type Persona } from '../../sandbox/platforms/demo-accounts.ts';
 import { DAY_MS, followerCountAt } from '../../sandbox/platforms/metrics-data.ts';
 import { patreonCreator } from '../../sandbox/platforms/patreon.ts';
-import { patreonPopulation, statusOf, type Tier } from '../../sandbox/platforms/patreon-population.ts';
+import { campaignMembers, TIER_AMOUNTS } from '../../sandbox/platforms/patreon-metrics.ts';
+import { statusOf, type Tier } from '../../sandbox/platforms/patreon-population.ts';
 import { youtubeChannel } from '../../sandbox/platforms/youtube.ts';
-import { CHANNEL_SHAPE, youtubeVideos } from '../../sandbox/platforms/youtube-metrics.ts';
+import { CHANNEL_SHAPE } from '../../sandbox/platforms/youtube-metrics.ts';
 import type { DailySeries } from '../../server/modules/forecasts/scenarios.ts';
 
-/** The sandbox's USD tier amounts (patreon-metrics.ts). */
-const TIERS: readonly Tier[] = [300, 700, 1500].map((amountCents, position) => ({ id: String(position + 1), title: `Tier ${position + 1}`, amountCents, description: '' }));
+/** The sandbox's USD tiers' amounts. */
+const TIERS: readonly Tier[] = TIER_AMOUNTS.USD!.map((amountCents, position) => ({ id: String(position + 1), title: `Tier ${position + 1}`, amountCents, description: '' }));
 
 export interface SimulatedAccount {
   size: Persona['tier'];
@@ -37,17 +38,7 @@ export function simulatedAccounts(perSize: number, lastDay: number, days: number
       const growth = CHANNEL_SHAPE[persona.tier].growth;
       const subscribers = Array.from({ length: days }, (_, i) => followerCountAt('youtube', persona, channel.subscriberCount, growth, firstDay + i + 1));
 
-      const creator = patreonCreator(persona);
-      const videos = youtubeVideos(persona, channel.subscriberCount);
-      const sortedViews = videos.map((video) => video.lifetimeViews).sort((x, y) => x - y);
-      const medianViews = sortedViews[Math.floor(sortedViews.length / 2)] ?? 1;
-      const members = patreonPopulation({
-        persona,
-        campaignCreatedAt: creator.campaignCreatedAt,
-        patronCount: creator.patronCount,
-        tiers: TIERS,
-        uploads: videos.map((video) => ({ publishedMs: video.publishedMs, weight: video.lifetimeViews / medianViews })),
-      }).filter((member) => member.kind === 'paying');
+      const members = campaignMembers(persona, patreonCreator(persona), TIERS).filter((member) => member.kind === 'paying');
       const patrons: number[] = [];
       const pledges: number[] = [];
       for (let i = 0; i < days; i += 1) {

@@ -22,6 +22,7 @@ describe('follower counts', () => {
         expect(next - followerCountAt('youtube', persona, anchor, growth, day)).toBe(change.net);
         expect(Number.isInteger(next)).toBe(true);
         expect(change.lost).toBeGreaterThanOrEqual(0);
+        expect(change.gained).toBeGreaterThanOrEqual(0);
         expect(change.gained - change.lost).toBe(change.net);
       }
     }

@@ -117,12 +117,16 @@ export function followerCountAt(platform: PlatformName, persona: Persona, anchor
   return followerCounts(platform, persona, anchorCount, yearlyGrowth)[day - FOLLOWER_FIRST_DAY]!;
 }
 
-/** A day's net new followers (the count's change to the next day: followerCountAt), split into gained and lost. */
+/**
+ * A day's net new followers (the count's change to the next day: followerCountAt), split into gained and lost, both
+ * never negative (Instagram's follower_count and YouTube's subscribersGained are gross follows): the smaller side is
+ * a seeded share of the net, the larger side that plus the net.
+ */
 export function netFollowers(platform: PlatformName, persona: Persona, anchorCount: number, yearlyGrowth: number, day: number): { gained: number; lost: number; net: number } {
   const net = followerCountAt(platform, persona, anchorCount, yearlyGrowth, day + 1) - followerCountAt(platform, persona, anchorCount, yearlyGrowth, day);
   const random = dayNoise(platform, persona, 'followers', day);
-  const lost = Math.max(0, Math.round(Math.abs(net) * (0.15 + 0.25 * random.next()) * weekly(day, 0.2)));
-  return { gained: net + lost, lost, net };
+  const smaller = Math.max(0, Math.round(Math.abs(net) * (0.15 + 0.25 * random.next()) * weekly(day, 0.2)));
+  return net >= 0 ? { gained: net + smaller, lost: smaller, net } : { gained: smaller, lost: smaller - net, net };
 }
 
 export interface ContentItem {

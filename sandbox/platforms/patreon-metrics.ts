@@ -8,11 +8,11 @@
 // creator's YouTube uploads, departures by cancellation or declined charge, free trials, gifts, annual pledges) whose
 // status, charges and lifetime support follow the clock; `patron_count` is the number of paying active patrons at the
 // clock, so it moves day to day around the profile's count.
-import { accountRandom, PERSONAS } from './demo-accounts.ts';
+import { accountRandom, type Persona, PERSONAS } from './demo-accounts.ts';
 import { bearerToken, json, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import { DAY_MS, decodeCursor, encodeCursor } from './metrics-data.ts';
 import type { OAuthStore } from './oauth-core.ts';
-import { chargeAt, chargesMade, patreonPopulation, statusOf, type Tier } from './patreon-population.ts';
+import { chargeAt, chargesMade, type Member, patreonPopulation, statusOf, type Tier } from './patreon-population.ts';
 import type { PlatformContext, RenderedFailure } from './platform-module.ts';
 import { youtubeChannel } from './youtube.ts';
 import { youtubeVideos } from './youtube-metrics.ts';
@@ -27,7 +27,7 @@ const MEMBER_USER_ATTRIBUTES = ['full_name', 'first_name', 'last_name', 'vanity'
  */
 export const PATREON_CAMPAIGN_CURRENCIES: Record<string, string> = { maya: 'USD', theo: 'EUR', ivy: 'USD' };
 const CURRENCY_SIGNS: Record<string, string> = { USD: '$', EUR: '€' };
-const TIER_AMOUNTS: Record<string, [number, number, number]> = { USD: [300, 700, 1500], EUR: [400, 800, 2000] };
+export const TIER_AMOUNTS: Record<string, [number, number, number]> = { USD: [300, 700, 1500], EUR: [400, 800, 2000] };
 
 export interface PatreonMetricsDeps {
   store: OAuthStore;
@@ -46,6 +46,23 @@ const TIER_NAMES: Record<string, [string, string, string]> = {
   ivy: ['Sketchbook Friend', 'Studio Pal', 'Patron of the Arts'],
 };
 
+/**
+ * A demo campaign's members over its life (patreon-population.ts), whose joins follow the same persona's YouTube
+ * uploads (the sandbox channel's catalogue), each weighted by its lifetime views against the median upload's.
+ */
+export function campaignMembers(persona: Persona, creator: { campaignCreatedAt: string; patronCount: number }, tiers: readonly Tier[]): Member[] {
+  const videos = youtubeVideos(persona, youtubeChannel(persona).subscriberCount);
+  const sortedViews = videos.map((video) => video.lifetimeViews).sort((x, y) => x - y);
+  const medianViews = sortedViews[Math.floor(sortedViews.length / 2)] ?? 1;
+  return patreonPopulation({
+    persona,
+    campaignCreatedAt: creator.campaignCreatedAt,
+    patronCount: creator.patronCount,
+    tiers,
+    uploads: videos.map((video) => ({ publishedMs: video.publishedMs, weight: video.lifetimeViews / medianViews })),
+  });
+}
+
 export function createPatreonMetrics(context: PlatformContext, deps: PatreonMetricsDeps) {
   const { apiErrors, unauthorized } = deps;
   const populations = PERSONAS.map((persona, index) => {
@@ -54,18 +71,7 @@ export function createPatreonMetrics(context: PlatformContext, deps: PatreonMetr
     const names = TIER_NAMES[persona.key] ?? TIER_NAMES.maya!;
     const currency = PATREON_CAMPAIGN_CURRENCIES[persona.key] ?? 'USD';
     const tiers: Tier[] = TIER_AMOUNTS[currency]!.map((amountCents, position) => ({ id: String(random.int(1_000_000, 9_999_999)), title: names[position]!, amountCents, description: `${names[position]} — ${CURRENCY_SIGNS[currency]}${amountCents / 100} a month.` }));
-    const channel = youtubeChannel(persona);
-    const videos = youtubeVideos(persona, channel.subscriberCount);
-    const sortedViews = videos.map((video) => video.lifetimeViews).sort((x, y) => x - y);
-    const medianViews = sortedViews[Math.floor(sortedViews.length / 2)] ?? 1;
-    const members = patreonPopulation({
-      persona,
-      campaignCreatedAt: creator.campaignCreatedAt,
-      patronCount: creator.patronCount,
-      tiers,
-      uploads: videos.map((video) => ({ publishedMs: video.publishedMs, weight: video.lifetimeViews / medianViews })),
-    });
-    return { tiers, members };
+    return { tiers, members: campaignMembers(persona, creator, tiers) };
   });
 
   /** The campaign's patron_count: active paying patrons (free trials and gifts pay nothing). */
