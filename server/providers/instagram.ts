@@ -123,7 +123,7 @@ export const instagram: Omit<Provider, 'sync'> = {
       id: body.id,
       username: body.username ?? null,
       displayName: body.name ?? body.username ?? null,
-      followers: body.followers_count ?? 0,
+      followers: body.followers_count ?? null,
       avatarUrl: body.profile_picture_url ?? null,
     };
   },

@@ -70,7 +70,7 @@ export const linkedin: Omit<Provider, 'sync'> = {
       }),
     );
     if (followers.status !== 200) throw apiError(followers, 'linkedin', 'profile');
-    const followerCount = parseBody(followersBody, followers, 'linkedin', 'profile').elements[0]?.memberFollowersCount ?? 0;
+    const followerCount = parseBody(followersBody, followers, 'linkedin', 'profile').elements[0]?.memberFollowersCount ?? null;
     // OIDC has no public username: the member id stands in where the spec shows "@username or platform user id".
     return { id: user.sub, username: null, displayName: user.name ?? null, followers: followerCount, avatarUrl: user.picture ?? null };
   },

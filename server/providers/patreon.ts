@@ -78,8 +78,9 @@ export const patreon: Omit<Provider, 'sync'> = {
       id: body.data.id,
       username: body.data.attributes?.vanity ?? campaignValues.vanity ?? null,
       displayName: body.data.attributes?.full_name ?? null,
-      // A patron without a campaign of their own has no patrons.
-      followers: campaignValues.patron_count ?? 0,
+      // A patron without a campaign of their own has no patrons (0, a fact); a campaign whose count Patreon did not
+      // send has no figure (null), never a day at 0.
+      followers: campaign === undefined ? 0 : (campaignValues.patron_count ?? null),
       avatarUrl: body.data.attributes?.image_url ?? null,
     };
   },

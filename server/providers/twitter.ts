@@ -27,7 +27,7 @@ const userBody = z.looseObject({
 });
 
 function toProfile(user: z.infer<typeof userBody>['data']): PlatformProfile {
-  return { id: user.id, username: user.username, displayName: user.name, followers: user.public_metrics?.followers_count ?? 0, avatarUrl: user.profile_image_url ?? null };
+  return { id: user.id, username: user.username, displayName: user.name, followers: user.public_metrics?.followers_count ?? null, avatarUrl: user.profile_image_url ?? null };
 }
 
 /** `@name`, `name`, or an x.com / twitter.com profile URL. */
