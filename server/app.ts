@@ -21,6 +21,7 @@ import { analyticsModule } from './modules/analytics/analytics.module.ts';
 import { FOLLOWER_TYPES } from './modules/analytics/analytics.repository.ts';
 import type { AnswerWarming } from './modules/analytics/answer-warming.job.ts';
 import { apiTokensModule } from './modules/api-tokens/api-tokens.module.ts';
+import { ownerHasAccess } from './modules/billing/access-sql.ts';
 import { billingModule } from './modules/billing/billing.module.ts';
 import type { BillingJobs } from './modules/billing/billing.jobs.ts';
 import { contentModule } from './modules/content/content.module.ts';
@@ -128,6 +129,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     custody: platforms.tokenCustody,
     instanceId: presence.instanceId,
     extensions: { youtube: youtubeSyncExtension, patreon: patreonSyncExtension },
+    ownerHasAccess,
     onUserMustAct: alerts.connectionNeedsUser,
     // After each stored run: the follower milestone, then the posts that reached an age since the last look (top 10 %),
     // and the user's first answers computed again for their next visit.

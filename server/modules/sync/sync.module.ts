@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Infrastructure } from '../../feature-module.ts';
 import type { PlatformsRepository } from '../platforms/platforms.repository.ts';
+import type { OwnerHasAccess } from '../billing/access-sql.ts';
 import type { TokenCustody } from '../platforms/token-custody.ts';
 import { createSyncJobs, type SyncJobsDeps } from './sync.jobs.ts';
 import { createSyncRepository } from './sync.repository.ts';
@@ -21,11 +22,13 @@ export interface SyncModuleDeps extends Pick<SyncJobsDeps, 'onUserMustAct' | 'on
   onYoungPostsRead: (event: { connectionId: number }) => Promise<void>;
   /** What a platform's feature stores beside the common rows (YouTube's videos, Patreon's members). */
   extensions: SyncExtensions;
+  /** The access rule in SQL (billing): background reads take only connections of accounts with valid access. */
+  ownerHasAccess: OwnerHasAccess;
 }
 
-export function syncModule({ config, db, clock, logger, boss }: Infrastructure, { platformsRepository, custody, instanceId, onYoungPostsRead, extensions, ...hooks }: SyncModuleDeps) {
+export function syncModule({ config, db, clock, logger, boss }: Infrastructure, { platformsRepository, custody, instanceId, onYoungPostsRead, extensions, ownerHasAccess, ...hooks }: SyncModuleDeps) {
   const intervalMs = config.sync.intervalHours * 3_600_000;
-  const repository = createSyncRepository(db, extensions);
+  const repository = createSyncRepository(db, extensions, ownerHasAccess);
   const service = createSyncService({ repository, platformsRepository, custody, clock, intervalMs, instanceId, logger });
   const syncJobs = createSyncJobs({
     boss,
@@ -40,7 +43,7 @@ export function syncModule({ config, db, clock, logger, boss }: Infrastructure, 
   // Between syncs, the counters of posts under 7 days old are read hourly (decision 018).
   const youngPostJobs = createYoungPostJobs({
     boss,
-    repository: createYoungPostsRepository(db),
+    repository: createYoungPostsRepository(db, ownerHasAccess),
     platformsRepository,
     custody,
     clock,

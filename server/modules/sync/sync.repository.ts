@@ -8,6 +8,7 @@ import { accountMetrics, contentItems, contentMetrics, platformConnections, sync
 import { ownerIsPresent } from '../../jobs/worker-presence.ts';
 import { notifyConnectionOwner } from '../../lib/event-bus.ts';
 import { type SyncOutput } from '../../providers/provider.ts';
+import type { OwnerHasAccess } from '../billing/access-sql.ts';
 import type { SyncExtensions } from './sync-extension.ts';
 
 export type SyncStateRow = typeof syncStates.$inferSelect;
@@ -59,7 +60,7 @@ async function storeDailyFromContentGrowth(tx: Transaction, connectionId: number
 }
 
 /** `extensions`: the platforms whose own tables a run also reads and writes (sync-extension.ts). */
-export function createSyncRepository(db: Database, extensions: SyncExtensions = {}) {
+export function createSyncRepository(db: Database, extensions: SyncExtensions = {}, ownerHasAccess?: OwnerHasAccess) {
   return {
     async state(connectionId: number): Promise<SyncStateRow | undefined> {
       const [row] = await db.select().from(syncStates).where(eq(syncStates.connectionId, connectionId));
@@ -330,7 +331,7 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
      * Active connections whose next sync is due: idle ones at their scheduled time, and queued ones whose time passed
      * more than `lostAfterMs` ago (their job was lost; queueing again is harmless, the singleton key refuses a
      * duplicate). A failed sync has stopped until the user acts, and a running one belongs to its worker (or to the
-     * recovery sweep).
+     * recovery sweep). With `ownerHasAccess`, only connections of accounts with valid access.
      */
     async dueConnections(now: Date, limit: number, lostAfterMs: number): Promise<number[]> {
       const rows = await db
@@ -341,6 +342,9 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
           and(
             eq(platformConnections.isActive, true),
             eq(platformConnections.needsReconnect, false),
+            // An account whose trial or subscription ended spends no platform quota: its connections wait until it
+            // subscribes again (then they are due at once, their next run having passed).
+            ...(ownerHasAccess ? [ownerHasAccess(platformConnections.userId, now)] : []),
             or(
               isNull(syncStates.connectionId),
               and(eq(syncStates.status, 'idle'), or(isNull(syncStates.nextRunAt), lte(syncStates.nextRunAt, now))),

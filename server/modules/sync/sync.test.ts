@@ -1,6 +1,6 @@
 // The sync engine end to end over real HTTP: the real server and database, the queue (pg-boss on PGlite or
 // PostgreSQL) run with `sync.drain()`, and each platform's adapter against the platform sandbox.
-import { count, eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_NAMES, type PlatformName } from '#contract/platforms.ts';
 import { accountMetrics, contentItems, contentMetrics, platformConnections, syncStates } from '../../db/schema.ts';
@@ -204,5 +204,24 @@ describe('scheduler', () => {
     expect(ids).toEqual(['idle']);
     expect(dueSoon).toBeGreaterThanOrEqual(0);
     expect(Date.parse(status!.nextRunAt!)).toBe(Date.parse(status!.lastSyncedAt!) + 6 * 60 * 60 * 1000);
+  });
+
+  it('queues nothing of an account whose trial or subscription ended, and its connections are due at once when it is renewed', async () => {
+    const { account, connectionId } = await connectNew('linkedin', 1);
+    await server.sync.drain();
+    const [before] = await server.db.select().from(syncStates).where(eq(syncStates.connectionId, connectionId));
+    await server.db.execute(sql`update subscriptions set status = 'canceled' where user_id = ${account.user.id}`);
+    server.clock.advance(7 * 60 * 60 * 1000);
+    await server.sync.enqueueDue();
+    await server.sync.drain();
+    const [stillIdle] = await server.db.select().from(syncStates).where(eq(syncStates.connectionId, connectionId));
+    // Due for an hour, yet not run: its last success is the first sync's.
+    expect(stillIdle).toMatchObject({ status: 'idle', lastSuccessAt: before!.lastSuccessAt });
+    expect(stillIdle!.nextRunAt!.getTime()).toBeLessThan(server.clock.now().getTime());
+
+    await server.db.execute(sql`update subscriptions set status = 'active' where user_id = ${account.user.id}`);
+    await server.sync.enqueueDue();
+    expect(await syncStatusOf(server, account.token, connectionId)).toMatchObject({ status: 'queued' });
+    await server.sync.drain();
   });
 });

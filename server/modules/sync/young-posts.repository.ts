@@ -3,6 +3,7 @@
 // brought up to date, and the connection's last read time.
 import { lt, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.ts';
+import type { OwnerHasAccess } from '../billing/access-sql.ts';
 import { contentMetricReads } from '../../db/schema.ts';
 import { dayOf } from '../../lib/dates.ts';
 
@@ -17,7 +18,7 @@ export interface YoungPost {
   platformContentId: string;
 }
 
-export function createYoungPostsRepository(db: Database) {
+export function createYoungPostsRepository(db: Database, ownerHasAccess?: OwnerHasAccess) {
   return {
     /**
      * Connections whose young posts are due for a read: active, not waiting for the user (reconnect, a stopped sync),
@@ -32,6 +33,7 @@ export function createYoungPostsRepository(db: Database) {
         sql`select c.id from platform_connections c
           left join sync_states s on s.connection_id = c.id
           where c.is_active and not c.needs_reconnect and not c.manual
+            ${ownerHasAccess ? sql`and ${ownerHasAccess(sql`c.user_id`, now)}` : sql``}
             and c.platform in (${sql.join(platforms.map((platform) => sql`${platform}`), sql`, `)})
             and coalesce(s.status, 'idle') <> 'failed'
             and (s.young_posts_read_at is null or s.young_posts_read_at <= ${readBefore.toISOString()}::timestamptz)

@@ -124,4 +124,18 @@ describe('young-post poll', () => {
     expect(await readsOf(id)).toEqual([]);
     expect(await server.youngPosts.readConnection(id)).toMatchObject({ kind: 'skipped' });
   });
+
+  it("reads nothing of an account whose subscription ended, and reads it again once it is renewed", { timeout: 120_000 }, async () => {
+    const { user, id } = await connectedAndSynced('tiktok', 1);
+    await server.db.execute(sql`update subscriptions set status = 'canceled' where user_id = ${user.user.id}`);
+    server.clock.advance(2 * 60 * MINUTE);
+    await server.youngPosts.enqueueDue();
+    await server.youngPosts.drain();
+    expect(await readsOf(id)).toEqual([]);
+
+    await server.db.execute(sql`update subscriptions set status = 'active' where user_id = ${user.user.id}`);
+    await server.youngPosts.enqueueDue();
+    await server.youngPosts.drain();
+    expect((await readsOf(id)).length).toBeGreaterThan(0);
+  });
 });
