@@ -7,7 +7,7 @@
 // redirect; every later problem (response_type, scope, state, PKCE) is redirected to the app as `error=…`.
 import type { AccountChoice, PlatformName } from './demo-accounts.ts';
 import { html, readForm, redirect, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
-import { isRegisteredRedirectUri, isValidCodeChallenge, splitScopes, unknownScopes, type AuthorizationRequest, type PkceMethod } from './oauth-core.ts';
+import { isRegisteredRedirectUri, isValidCodeChallenge, splitScopes, unknownScopes, type AuthorizationRequest, type PkceEncoding, type PkceMethod } from './oauth-core.ts';
 import { consentPage, errorPage, type ConsentScope } from './pages.ts';
 import type { PlatformContext } from './platform-module.ts';
 
@@ -30,7 +30,10 @@ export interface AuthorizeSpec {
   normalizeScope?: (scope: string) => string;
   /** Used when `scope` is absent; without it a missing scope is an error. */
   defaultScopes?: readonly string[];
-  pkce: 'required' | 'optional';
+  /** A function: the rule depends on the redirect URI (TikTok: desktop-type loopback redirects must send PKCE). */
+  pkce: 'required' | 'optional' | ((redirectUri: string) => 'required' | 'optional');
+  /** How the S256 challenge encodes the hash; absent: RFC 7636 base64url. */
+  pkceEncoding?: PkceEncoding;
   /** X accepts `s256` as twitter-api-v2 sends it. */
   pkceMethodCaseInsensitive?: boolean;
   /** Granular consent: which requested scopes the user may untick. Absent: all or nothing. */
@@ -131,11 +134,11 @@ export function createAuthorizeRoutes(spec: AuthorizeSpec, context: PlatformCont
       const method = rawMethod ?? 'plain'; // RFC 7636 §4.3: plain when absent
       const normalised = spec.pkceMethodCaseInsensitive ? ({ s256: 'S256', plain: 'plain' } as Record<string, PkceMethod>)[method.toLowerCase()] : method;
       if (normalised !== 'S256' && normalised !== 'plain') return fail('invalid_request', `Unsupported code_challenge_method: ${method}. Use S256.`);
-      if (!isValidCodeChallenge(codeChallenge, normalised)) return fail('invalid_request', 'Invalid code_challenge: expected 43 base64url characters (S256) or 43–128 unreserved characters (plain).');
+      if (!isValidCodeChallenge(codeChallenge, normalised, spec.pkceEncoding)) return fail('invalid_request', 'Invalid code_challenge: expected 43 base64url characters (S256) or 43–128 unreserved characters (plain).');
       codeChallengeMethod = normalised;
     } else if (rawMethod) {
       return fail('invalid_request', 'code_challenge_method was sent without code_challenge.');
-    } else if (spec.pkce === 'required') {
+    } else if ((typeof spec.pkce === 'function' ? spec.pkce(redirectUri) : spec.pkce) === 'required') {
       return fail('invalid_request', 'Missing required parameter: code_challenge. PKCE is required.');
     }
 

@@ -32,7 +32,7 @@ const TOKEN_URLS: Record<PlatformName, string> = {
 /** An access token for demo account `account` of `platform` (Instagram: the short-lived token, fine for reads). */
 export async function connectAs(sandbox: PlatformSandbox, platform: PlatformName, account = 0, scope = DEFAULT_SCOPES[platform]): Promise<string> {
   const { clientId, clientSecret } = sandbox.credentials[platform];
-  const { verifier, challenge } = pkcePair();
+  const { verifier, challenge } = pkcePair(platform === 'tiktok' ? 'hex' : 'base64url');
   const usesPkce = platform === 'youtube' || platform === 'tiktok' || platform === 'twitter';
   const url = authorizeUrl(sandbox, AUTHORIZE_URLS[platform], {
     response_type: 'code',

@@ -83,17 +83,26 @@ export function isRegisteredRedirectUri(platform: PlatformName, uri: string, ext
 }
 
 export type PkceMethod = 'S256' | 'plain';
+/**
+ * How an S256 challenge encodes SHA-256 of the verifier: RFC 7636's base64url, or TikTok's lower-case hex
+ * (platform-apis-corrections.md row 8).
+ */
+export type PkceEncoding = 'base64url' | 'hex';
 
 const VERIFIER_PATTERN = /^[A-Za-z0-9\-._~]{43,128}$/;
 
-export function isValidCodeChallenge(challenge: string, method: PkceMethod): boolean {
-  return method === 'S256' ? /^[A-Za-z0-9_-]{43}$/.test(challenge) : VERIFIER_PATTERN.test(challenge);
+/**
+ * The format check at the authorization endpoint. A hex-verifying platform (TikTok) takes any unreserved-character
+ * challenge there and refuses a wrong encoding only at the token exchange, as observed (corrections row 8).
+ */
+export function isValidCodeChallenge(challenge: string, method: PkceMethod, encoding: PkceEncoding = 'base64url'): boolean {
+  return method === 'S256' && encoding === 'base64url' ? /^[A-Za-z0-9_-]{43}$/.test(challenge) : VERIFIER_PATTERN.test(challenge);
 }
 
-/** RFC 7636 §4.6. */
-export function verifyPkce(challenge: string, method: PkceMethod, verifier: string): boolean {
+/** RFC 7636 §4.6, with SHA-256 encoded as the platform verifies it. */
+export function verifyPkce(challenge: string, method: PkceMethod, verifier: string, encoding: PkceEncoding = 'base64url'): boolean {
   if (!VERIFIER_PATTERN.test(verifier)) return false;
-  const computed = method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
+  const computed = method === 'S256' ? createHash('sha256').update(verifier).digest(encoding) : verifier;
   return secretsEqual(computed, challenge);
 }
 
@@ -301,7 +310,11 @@ export class OAuthStore {
    * Checks a code for the authenticated client. Success marks it used; a code presented again revokes what it
    * was exchanged for (RFC 6749 §4.1.2). A failed check does not use the code up.
    */
-  redeemCode(platform: PlatformName, code: string, input: { clientId: string; redirectUri: string | null; codeVerifier: string | null }): CodeRedemption {
+  redeemCode(
+    platform: PlatformName,
+    code: string,
+    input: { clientId: string; redirectUri: string | null; codeVerifier: string | null; pkceEncoding?: PkceEncoding },
+  ): CodeRedemption {
     const record = this.codes.get(code);
     if (!record || record.request.platform !== platform) return { ok: false, reason: 'unknown' };
     if (record.usedAt) {
@@ -314,7 +327,7 @@ export class OAuthStore {
     const { codeChallenge, codeChallengeMethod } = record.request;
     if (codeChallenge && codeChallengeMethod) {
       if (!input.codeVerifier) return { ok: false, reason: 'verifier_missing' };
-      if (!verifyPkce(codeChallenge, codeChallengeMethod, input.codeVerifier)) return { ok: false, reason: 'verifier_mismatch' };
+      if (!verifyPkce(codeChallenge, codeChallengeMethod, input.codeVerifier, input.pkceEncoding)) return { ok: false, reason: 'verifier_mismatch' };
     } else if (input.codeVerifier) {
       // RFC 9700 §2.1.1: a verifier for a code issued without a challenge is refused, or PKCE downgrade works.
       return { ok: false, reason: 'verifier_unexpected' };

@@ -2,12 +2,14 @@
 // failures, the call log and determinism of the demo data.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startPlatformSandbox, tokenFingerprint } from './platform-sandbox.ts';
-import { authorizeUrl, bearer, callbackParams, get, newState, pkcePair, postForm, redirectUriFor, startTestSandbox, type TestSandbox } from './test-helpers.ts';
+import { authorizeUrl, bearer, callbackParams, get, newState, pkcePair, postForm, startTestSandbox, type TestSandbox } from './test-helpers.ts';
 
 let context: TestSandbox;
+/** A web app's https redirect, on which TikTok lets PKCE be left out (corrections row 7): these tests are not about PKCE. */
+const TIKTOK_WEB_REDIRECT = 'https://app.example/auth/tiktok/callback';
 
 beforeEach(async () => {
-  context = await startTestSandbox();
+  context = await startTestSandbox({ allowedRedirectUris: [TIKTOK_WEB_REDIRECT] });
 });
 
 afterEach(async () => {
@@ -19,7 +21,7 @@ const tiktokAuthorizeUrl = (params: Record<string, string> = {}) =>
     client_key: context.sandbox.credentials.tiktok.clientId,
     response_type: 'code',
     scope: 'user.info.basic,user.info.stats',
-    redirect_uri: redirectUriFor('tiktok'),
+    redirect_uri: TIKTOK_WEB_REDIRECT,
     state: 'state-123',
     ...params,
   });
@@ -132,13 +134,13 @@ describe('consent page', () => {
 
 describe('authorize()', () => {
   it('accepts URLs built on publicBaseUrl and links avatars there', async () => {
-    const sandbox = await startPlatformSandbox({ publicBaseUrl: 'http://localhost:4010/sandbox/' });
+    const sandbox = await startPlatformSandbox({ publicBaseUrl: 'http://localhost:4010/sandbox/', allowedRedirectUris: [TIKTOK_WEB_REDIRECT] });
     try {
       const url = `http://localhost:4010/sandbox/www.tiktok.com/v2/auth/authorize/?${new URLSearchParams({
         client_key: sandbox.credentials.tiktok.clientId,
         response_type: 'code',
         scope: 'user.info.basic',
-        redirect_uri: redirectUriFor('tiktok'),
+        redirect_uri: TIKTOK_WEB_REDIRECT,
         state: 'pub',
       })}`;
       const { redirectUrl } = await sandbox.authorize(url);
@@ -176,7 +178,7 @@ describe('failNext', () => {
       client_secret: context.sandbox.credentials.tiktok.clientSecret,
       code,
       grant_type: 'authorization_code',
-      redirect_uri: redirectUriFor('tiktok'),
+      redirect_uri: TIKTOK_WEB_REDIRECT,
     });
 
   it('queues failures per platform and endpoint, first in first out, without consuming the code', async () => {
@@ -215,7 +217,7 @@ describe('failNext', () => {
     const attempt = fetch(sandbox.url('https://open.tiktokapis.com/v2/oauth/token/'), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ client_key: sandbox.credentials.tiktok.clientId, client_secret: sandbox.credentials.tiktok.clientSecret, code, grant_type: 'authorization_code', redirect_uri: redirectUriFor('tiktok') }),
+      body: new URLSearchParams({ client_key: sandbox.credentials.tiktok.clientId, client_secret: sandbox.credentials.tiktok.clientSecret, code, grant_type: 'authorization_code', redirect_uri: TIKTOK_WEB_REDIRECT }),
       signal: AbortSignal.timeout(150),
     });
     await expect(attempt).rejects.toThrow(/aborted|timeout/i);
@@ -233,7 +235,7 @@ describe('failNext', () => {
 describe('call log and secrets', () => {
   it('records every request with its endpoint, but never query strings, codes or tokens', async () => {
     const { sandbox, clock } = context;
-    const { verifier, challenge } = pkcePair();
+    const { verifier, challenge } = pkcePair('hex');
     const state = newState();
     const { redirectUrl } = await sandbox.authorize(tiktokAuthorizeUrl({ state, code_challenge: challenge, code_challenge_method: 'S256' }));
     const code = callbackParams(redirectUrl).get('code')!;
@@ -242,7 +244,7 @@ describe('call log and secrets', () => {
       client_secret: sandbox.credentials.tiktok.clientSecret,
       code,
       grant_type: 'authorization_code',
-      redirect_uri: redirectUriFor('tiktok'),
+      redirect_uri: TIKTOK_WEB_REDIRECT,
       code_verifier: verifier,
     });
     await get(sandbox.url('https://open.tiktokapis.com/v2/user/info/?fields=open_id'), bearer(token.body.access_token));
@@ -262,13 +264,13 @@ describe('call log and secrets', () => {
   it('keeps the sandbox silent about secrets in its logs', async () => {
     const lines: string[] = [];
     const logger = { info: (o: object, m?: string) => lines.push(`${m} ${JSON.stringify(o)}`), warn: (o: object, m?: string) => lines.push(`${m} ${JSON.stringify(o)}`) };
-    const sandbox = await startPlatformSandbox({ logger });
+    const sandbox = await startPlatformSandbox({ logger, allowedRedirectUris: [TIKTOK_WEB_REDIRECT] });
     try {
       const url = authorizeUrl(sandbox, 'https://www.tiktok.com/v2/auth/authorize/', {
         client_key: sandbox.credentials.tiktok.clientId,
         response_type: 'code',
         scope: 'user.info.basic',
-        redirect_uri: redirectUriFor('tiktok'),
+        redirect_uri: TIKTOK_WEB_REDIRECT,
         state: 'st',
       });
       const code = callbackParams((await sandbox.authorize(url)).redirectUrl).get('code')!;
@@ -277,7 +279,7 @@ describe('call log and secrets', () => {
         client_secret: sandbox.credentials.tiktok.clientSecret,
         code,
         grant_type: 'authorization_code',
-        redirect_uri: redirectUriFor('tiktok'),
+        redirect_uri: TIKTOK_WEB_REDIRECT,
       });
       expect(lines.length).toBeGreaterThan(0);
       const text = lines.join('\n');
@@ -295,7 +297,7 @@ describe('call log and secrets', () => {
       client_secret: sandbox.credentials.tiktok.clientSecret,
       code,
       grant_type: 'authorization_code',
-      redirect_uri: redirectUriFor('tiktok'),
+      redirect_uri: TIKTOK_WEB_REDIRECT,
     });
     expect(sandbox.isRevoked(token.body.access_token)).toBe(false);
     const revoked = await postForm(sandbox.url('https://open.tiktokapis.com/v2/oauth/revoke/'), {

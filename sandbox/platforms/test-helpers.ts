@@ -38,9 +38,10 @@ export async function startTestSandbox(options: PlatformSandboxOptions = {}): Pr
 /** The redirect URI the product registers: its origin plus /auth/<platform>/callback. */
 export const redirectUriFor = (platform: PlatformName) => `http://localhost:5173/auth/${platform}/callback`;
 
-export function pkcePair(): { verifier: string; challenge: string } {
+/** A verifier and its S256 challenge: RFC 7636 base64url, or hex as TikTok verifies it (corrections row 8). */
+export function pkcePair(encoding: 'base64url' | 'hex' = 'base64url'): { verifier: string; challenge: string } {
   const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+  return { verifier, challenge: createHash('sha256').update(verifier).digest(encoding) };
 }
 
 export const newState = () => randomBytes(16).toString('base64url');

@@ -13,6 +13,7 @@ afterEach(async () => {
 });
 
 const REDIRECT_URI = redirectUriFor('tiktok');
+const WEB_REDIRECT_URI = 'https://app.example/auth/tiktok/callback';
 const ALL_FIELDS = 'open_id,union_id,avatar_url,display_name,username,bio_description,profile_deep_link,is_verified,follower_count,following_count,likes_count,video_count';
 
 const tokenUrl = () => context.sandbox.url('https://open.tiktokapis.com/v2/oauth/token/');
@@ -20,7 +21,7 @@ const userInfoUrl = (fields = ALL_FIELDS) => context.sandbox.url(`https://open.t
 const clientFields = () => ({ client_key: context.sandbox.credentials.tiktok.clientId, client_secret: context.sandbox.credentials.tiktok.clientSecret });
 
 async function consent(options: { account?: number; scope?: string; scopes?: string[]; path?: string } = {}) {
-  const { verifier, challenge } = pkcePair();
+  const { verifier, challenge } = pkcePair('hex');
   const url = authorizeUrl(context.sandbox, `https://www.tiktok.com${options.path ?? '/v2/auth/authorize/'}`, {
     client_key: context.sandbox.credentials.tiktok.clientId,
     response_type: 'code',
@@ -90,26 +91,65 @@ describe('TikTok', () => {
     expect((await get(userInfoUrl('open_id,display_name'), bearer(token.body.access_token))).body.data.user).toEqual({ open_id: demo.id, display_name: 'Ivy Chen' });
   });
 
-  it('serves the authorize page without the trailing slash too, and works without PKCE', async () => {
-    const url = authorizeUrl(context.sandbox, 'https://www.tiktok.com/v2/auth/authorize', {
+  it('serves the authorize page without the trailing slash too; corrections row 7: an https (web) redirect works without PKCE', async () => {
+    const web = await startTestSandbox({ allowedRedirectUris: [WEB_REDIRECT_URI] });
+    try {
+      const url = authorizeUrl(web.sandbox, 'https://www.tiktok.com/v2/auth/authorize', {
+        client_key: web.sandbox.credentials.tiktok.clientId,
+        response_type: 'code',
+        scope: 'user.info.basic',
+        redirect_uri: WEB_REDIRECT_URI,
+        state: 's',
+      });
+      const code = callbackParams((await web.sandbox.authorize(url)).redirectUrl).get('code')!;
+      const { clientId, clientSecret } = web.sandbox.credentials.tiktok;
+      const token = await postForm(web.sandbox.url('https://open.tiktokapis.com/v2/oauth/token/'), { client_key: clientId, client_secret: clientSecret, code, grant_type: 'authorization_code', redirect_uri: WEB_REDIRECT_URI });
+      expect(token.status).toBe(200);
+    } finally {
+      await web.close();
+    }
+    // API paths need their trailing slash.
+    expect((await postForm(context.sandbox.url('https://open.tiktokapis.com/v2/oauth/token'), {})).status).toBe(404);
+  });
+
+  it('corrections row 7: a loopback (desktop-type) redirect without code_challenge is refused before consent', async () => {
+    const url = authorizeUrl(context.sandbox, 'https://www.tiktok.com/v2/auth/authorize/', {
       client_key: context.sandbox.credentials.tiktok.clientId,
       response_type: 'code',
       scope: 'user.info.basic',
       redirect_uri: REDIRECT_URI,
-      state: 's',
+      state: 'no-pkce',
+    });
+    const callback = callbackParams((await context.sandbox.authorize(url)).redirectUrl);
+    expect(Object.fromEntries(callback)).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('code_challenge'), state: 'no-pkce' });
+  });
+
+  it('corrections row 8: verifies the lower-case hex of SHA-256 (S256), and refuses an RFC 7636 base64url challenge at the token exchange', async () => {
+    const hex = await consent();
+    expect((await exchange(hex.callback.get('code')!, hex.verifier)).status).toBe(200);
+
+    const { verifier, challenge } = pkcePair('base64url');
+    const url = authorizeUrl(context.sandbox, 'https://www.tiktok.com/v2/auth/authorize/', {
+      client_key: context.sandbox.credentials.tiktok.clientId,
+      response_type: 'code',
+      scope: 'user.info.basic',
+      redirect_uri: REDIRECT_URI,
+      state: 'b64',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
     });
     const code = callbackParams((await context.sandbox.authorize(url)).redirectUrl).get('code')!;
-    const token = await postForm(tokenUrl(), { ...clientFields(), code, grant_type: 'authorization_code', redirect_uri: REDIRECT_URI });
-    expect(token.status).toBe(200);
-    // API paths need their trailing slash.
-    expect((await postForm(context.sandbox.url('https://open.tiktokapis.com/v2/oauth/token'), {})).status).toBe(404);
+    expect(await exchange(code, verifier)).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request', error_description: 'Code verifier or code challenge is invalid.', log_id: expect.any(String) },
+    });
   });
 
   it('answers OAuth errors for reused codes, wrong verifiers, redirect URIs and client credentials', async () => {
     const { sandbox } = context;
     const { callback, verifier } = await consent();
     const code = callback.get('code')!;
-    expect(await exchange(code, pkcePair().verifier)).toMatchObject({ status: 400, body: { error: 'invalid_grant', error_description: 'Code verifier is invalid.', log_id: expect.any(String) } });
+    expect(await exchange(code, pkcePair().verifier)).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'Code verifier or code challenge is invalid.', log_id: expect.any(String) } });
     expect(await exchange(code, verifier, { redirect_uri: 'http://localhost:5173/auth/tiktok/callback2' })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect(await exchange(code, verifier, { client_secret: 'wrong' })).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
     // Credentials belong in the body: client_id or Basic auth is not TikTok's way.
@@ -173,6 +213,8 @@ describe('TikTok', () => {
       scope: 'user.info.basic',
       redirect_uri: REDIRECT_URI,
       state: 'deny',
+      code_challenge: pkcePair('hex').challenge,
+      code_challenge_method: 'S256',
     });
     const callback = callbackParams((await context.sandbox.authorize(url, { deny: true })).redirectUrl);
     expect(Object.fromEntries(callback)).toEqual({ error: 'access_denied', error_description: expect.any(String), state: 'deny' });

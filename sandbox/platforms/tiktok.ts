@@ -6,6 +6,9 @@
 // slashes on API paths (the authorize page also answers without one); refresh tokens rotate and a spent one
 // revokes the family; `fields` is required on user info and each field needs its scope; every API answer has the
 // `{data, error:{code,message,log_id}}` envelope, with `code: "ok"` on success.
+// PKCE as TikTok runs it (platform-apis-corrections.md rows 7-8): the challenge is the lower-case hex of SHA-256 of
+// the verifier (method S256), checked at the token exchange; optional for a web app's https redirect, required
+// before consent for a desktop-type app's loopback redirect.
 import { createAuthorizeRoutes } from './authorize-flow.ts';
 import { accountRandom, compactCount, PERSONAS, tierCount, type DemoAccount, type Persona } from './demo-accounts.ts';
 import { bearerToken, json, readForm, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
@@ -112,7 +115,11 @@ export function createTiktok(context: PlatformContext): PlatformModule {
       clientIdParam: 'client_key',
       scopeSeparators: /,/,
       scopes: SCOPE_DESCRIPTIONS,
-      pkce: 'optional',
+      // Row 7: web apps (https redirect) may omit PKCE; a localhost/127.0.0.1 redirect (a desktop-type app) is
+      // refused before consent without code_challenge. Any non-https redirect is treated as desktop-type here.
+      pkce: (redirectUri) => (new URL(redirectUri).protocol === 'https:' ? 'optional' : 'required'),
+      // Row 8: TikTok verifies hex(SHA-256(verifier)), not RFC 7636 base64url.
+      pkceEncoding: 'hex',
       optionalScope: (scope) => scope !== 'user.info.basic',
       newCode: () => `${randomToken('sbx', 40)}*0!${randomChars('0123456789', 4)}.va`,
       successParams: (code, request, grantedScopes) => [
@@ -166,7 +173,7 @@ export function createTiktok(context: PlatformContext): PlatformModule {
       if (!code) return oauthError(400, 'invalid_request', 'Missing required parameter: code.');
       const redirectUri = form.get('redirect_uri');
       if (!redirectUri) return oauthError(400, 'invalid_request', 'Missing required parameter: redirect_uri.');
-      const redeemed = store.redeemCode('tiktok', code, { clientId: registered.clientId, redirectUri, codeVerifier: form.get('code_verifier') });
+      const redeemed = store.redeemCode('tiktok', code, { clientId: registered.clientId, redirectUri, codeVerifier: form.get('code_verifier'), pkceEncoding: 'hex' });
       if (!redeemed.ok) {
         const description = {
           unknown: 'Authorization code is invalid.',
@@ -175,10 +182,12 @@ export function createTiktok(context: PlatformContext): PlatformModule {
           expired: 'Authorization code is expired.',
           redirect_mismatch: 'redirect_uri does not match the redirect_uri of the authorization request.',
           verifier_missing: 'Missing required parameter: code_verifier.',
-          verifier_mismatch: 'Code verifier is invalid.',
+          // Row 8: TikTok's observed answer to a challenge that is not hex(SHA-256(verifier)) (status not captured).
+          verifier_mismatch: 'Code verifier or code challenge is invalid.',
           verifier_unexpected: 'Code verifier is invalid.',
         }[redeemed.reason];
-        return oauthError(400, redeemed.reason === 'verifier_missing' ? 'invalid_request' : 'invalid_grant', description);
+        const error = redeemed.reason === 'verifier_missing' || redeemed.reason === 'verifier_mismatch' ? 'invalid_request' : 'invalid_grant';
+        return oauthError(400, error, description);
       }
       const grant = store.createGrant('tiktok', registered.clientId, redeemed.code.accountIndex, redeemed.code.grantedScopes);
       store.bindCode(redeemed.code, grant);

@@ -62,7 +62,7 @@ export const instagram: Omit<Provider, 'sync'> = {
   platform: 'instagram',
   // A long-lived token extended before it expires; no refresh token exists.
   issuesRefreshToken: false,
-  usesPkce: false,
+  pkce: () => null,
   // Extend with a week to spare, so a missed sync or two never lets the 60 days run out.
   refreshAheadMs: 7 * DAY,
   canRefresh: (tokens, now) =>

@@ -22,7 +22,7 @@ export const linkedin: Omit<Provider, 'sync'> = {
   platform: 'linkedin',
   // Refresh tokens only for partners LinkedIn approves: a 60-day token without one is normal.
   issuesRefreshToken: false,
-  usesPkce: false,
+  pkce: () => null,
   ...standardRefresh,
 
   authorizeUrl(context, { state }) {

@@ -26,7 +26,7 @@ const campaignAttributes = z.looseObject({ patron_count: count.optional(), vanit
 export const patreon: Omit<Provider, 'sync'> = {
   platform: 'patreon',
   issuesRefreshToken: true,
-  usesPkce: false,
+  pkce: () => null,
   ...standardRefresh,
 
   authorizeUrl(context, { state }) {

@@ -3,6 +3,9 @@
 // base URL that stands in for it: the sandbox, a proxy). This file imports no platform: platforms stand on it.
 import type { PlatformName } from '#contract/platforms.ts';
 
+/** How an S256 challenge encodes SHA-256 of the verifier: RFC 7636 base64url, or the hex TikTok verifies. */
+export type PkceEncoding = 'base64url' | 'hex';
+
 export interface ProviderContext {
   clientId: string;
   clientSecret: string;
@@ -61,8 +64,11 @@ export interface Provider<ExtraState = unknown, Extra = unknown> {
    * at connection, since the connection would die with its access token within hours.
    */
   issuesRefreshToken: boolean;
-  /** S256 PKCE is sent (Google, X, TikTok); otherwise state is the only CSRF defence (docs/security.md). */
-  usesPkce: boolean;
+  /**
+   * The S256 PKCE challenge's encoding for an authorization on this redirect URI (Google and X: RFC 7636 base64url;
+   * TikTok: hex, loopback redirects only), or null: none sent, state is the only CSRF defence (docs/security.md).
+   */
+  pkce(redirectUri: string): PkceEncoding | null;
   /** How long before expiry the access token is renewed (Instagram extends its 60-day token well ahead). */
   refreshAheadMs: number;
   authorizeUrl(context: ProviderContext, request: { state: string; codeChallenge?: string | undefined }): string;

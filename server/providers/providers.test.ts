@@ -12,7 +12,18 @@ describe('the provider registry', () => {
   it('has one provider per platform, PKCE exactly where the platform supports it', () => {
     expect(Object.keys(providers)).toEqual([...PLATFORM_NAMES]);
     for (const name of PLATFORM_NAMES) expect(providers[name].platform).toBe(name);
-    expect(PLATFORM_NAMES.filter((name) => providers[name].usesPkce)).toEqual(['youtube', 'tiktok', 'twitter']);
+    const web = (name: (typeof PLATFORM_NAMES)[number]) => `https://app.example/auth/${name}/callback`;
+    const loopback = (name: (typeof PLATFORM_NAMES)[number]) => `http://localhost:5173/auth/${name}/callback`;
+    expect(Object.fromEntries(PLATFORM_NAMES.map((name) => [name, providers[name].pkce(web(name))]))).toEqual({
+      youtube: 'base64url',
+      instagram: null,
+      tiktok: null, // a web app at TikTok: PKCE optional, not sent (corrections row 7)
+      twitter: 'base64url',
+      linkedin: null,
+      patreon: null,
+    });
+    // A desktop-type (loopback) redirect at TikTok must carry a hex challenge (rows 7-8); the others are unchanged.
+    expect(Object.fromEntries(PLATFORM_NAMES.map((name) => [name, providers[name].pkce(loopback(name))]))).toMatchObject({ youtube: 'base64url', tiktok: 'hex', twitter: 'base64url' });
     expect(PLATFORM_NAMES.filter((name) => providers[name].revoke)).toEqual(['youtube', 'tiktok', 'twitter']);
     expect(PLATFORM_NAMES.filter((name) => providers[name].lookupPublicProfile)).toEqual(['youtube', 'twitter']);
   });
@@ -31,6 +42,11 @@ describe('rewritePlatformUrl', () => {
 describe('pkceChallenge', () => {
   it('is BASE64URL(SHA256(verifier)) (RFC 7636 appendix B)', () => {
     expect(pkceChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+  });
+  it('is the lower-case hex of SHA256(verifier) for TikTok: the same digest as appendix B, hex-encoded', () => {
+    const hex = pkceChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', 'hex');
+    expect(hex).toBe('13d31e961a1ad8ec2f16b10c4c982e0876a878ad6df144566ee1894acb70f9c3');
+    expect(Buffer.from(hex, 'hex').toString('base64url')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
   });
 });
 

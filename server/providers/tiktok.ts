@@ -1,5 +1,6 @@
 // TikTok Login Kit and Display API v2 (docs/platforms/tiktok.md#oauth, 3.2, 3.4): `client_key` instead of client_id,
-// comma-separated scopes, S256 PKCE, credentials in the body, and refresh tokens that rotate on every refresh.
+// comma-separated scopes, PKCE as TikTok verifies it (below), credentials in the body, and refresh tokens that rotate
+// on every refresh.
 import { z } from 'zod';
 import { apiError, buildUrl, callPlatform, count, parseBody } from './http-client.ts';
 import { requestTokens, standardRefresh } from './oauth-tokens.ts';
@@ -49,7 +50,10 @@ const errorEnvelope = z.looseObject({ error: z.looseObject({ code: z.string() })
 export const tiktok: Omit<Provider, 'sync'> = {
   platform: 'tiktok',
   issuesRefreshToken: true,
-  usesPkce: true,
+  // TikTok's code_verifier is "Required for mobile and desktop app only": a web app's https redirect sends no PKCE,
+  // while a localhost/127.0.0.1 redirect (a desktop-type app, as in development) is refused without a challenge.
+  // TikTok checks the lower-case hex of SHA-256 of the verifier, not RFC 7636 base64url (docs/platforms/tiktok.md#pkce).
+  pkce: (redirectUri) => (new URL(redirectUri).protocol === 'https:' ? null : 'hex'),
   optionalScopes: TIKTOK_OPTIONAL_SCOPES,
   ...standardRefresh,
 
@@ -60,8 +64,7 @@ export const tiktok: Omit<Provider, 'sync'> = {
       scope: TIKTOK_SCOPES.join(','),
       redirect_uri: context.redirectUri,
       state,
-      code_challenge: codeChallenge,
-      code_challenge_method: 'S256',
+      ...(codeChallenge ? { code_challenge: codeChallenge, code_challenge_method: 'S256' } : {}),
     });
   },
 

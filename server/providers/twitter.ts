@@ -43,7 +43,7 @@ export const twitter: Omit<Provider, 'sync'> = {
   platform: 'twitter',
   // offline.access is always asked for, so a grant without a refresh token is broken.
   issuesRefreshToken: true,
-  usesPkce: true,
+  pkce: () => 'base64url',
   ...standardRefresh,
 
   authorizeUrl(context, { state, codeChallenge }) {

@@ -22,7 +22,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/secure-random.ts';
 import { rowBinding, type TokenCrypto } from '../../lib/token-crypto.ts';
 import { PlatformError } from '../../providers/platform-error.ts';
-import { missingOptionalScopes, type PlatformProfile, type StoredTokens, type TokenSet } from '../../providers/provider.ts';
+import { missingOptionalScopes, type PkceEncoding, type PlatformProfile, type StoredTokens, type TokenSet } from '../../providers/provider.ts';
 import type { ConnectionRow, PlatformsRepository } from './platforms.repository.ts';
 import { type PlatformsConfig, resolvePlatform, type TokenCustody } from './token-custody.ts';
 
@@ -44,8 +44,8 @@ export interface PlatformsServiceDeps {
   syncNow?: (connectionId: number) => Promise<unknown>;
 }
 
-const base64url = (bytes: Buffer) => bytes.toString('base64url');
-export const pkceChallenge = (verifier: string) => base64url(createHash('sha256').update(verifier).digest());
+/** The S256 challenge: SHA-256 of the verifier, base64url (RFC 7636 §4.2) or hex (TikTok). */
+export const pkceChallenge = (verifier: string, encoding: PkceEncoding = 'base64url') => createHash('sha256').update(verifier).digest(encoding);
 
 const verifierBinding = (stateHash: string) => rowBinding('oauth_states', stateHash, 'code_verifier');
 
@@ -163,7 +163,8 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
       const now = clock.now();
       const state = randomToken(32);
       const stateHash = sha256(state);
-      const codeVerifier = provider.usesPkce ? randomToken(32) : undefined;
+      const pkce = provider.pkce(context.redirectUri);
+      const codeVerifier = pkce ? randomToken(32) : undefined;
       await repository.deleteExpiredStates(now);
       await repository.insertState({
         stateHash,
@@ -174,7 +175,7 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
         createdAt: now,
         expiresAt: new Date(now.getTime() + OAUTH_STATE_TTL_MS),
       });
-      return { authUrl: provider.authorizeUrl(context, { state, codeChallenge: codeVerifier ? pkceChallenge(codeVerifier) : undefined }) };
+      return { authUrl: provider.authorizeUrl(context, { state, codeChallenge: codeVerifier && pkce ? pkceChallenge(codeVerifier, pkce) : undefined }) };
     },
 
     /**

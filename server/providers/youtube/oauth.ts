@@ -74,7 +74,7 @@ export const youtubeOAuth: Omit<Provider, 'sync'> = {
   platform: 'youtube',
   // access_type=offline with prompt=consent: Google issues a refresh token on every consent.
   issuesRefreshToken: true,
-  usesPkce: true,
+  pkce: () => 'base64url',
   ...standardRefresh,
 
   authorizeUrl(context, { state, codeChallenge }) {
