@@ -153,7 +153,10 @@ const envSchema = z.object({
   ROLE: z.enum(['all', 'web', 'worker'], { message: 'expected all, web or worker' }).default('all'),
   /** GET /metrics answers (Prometheus text) only to `Authorization: Bearer <METRICS_TOKEN>`; unset: no /metrics on the app. */
   METRICS_TOKEN: z.string().min(32, 'use at least 32 random characters (openssl rand -hex 24)').optional(),
-  /** A separate port serving only GET /metrics, for a scraper inside the network (never exposed by the load balancer). */
+  /**
+   * A separate port serving only GET /metrics (never exposed by the load balancer): on loopback without METRICS_TOKEN,
+   * on HOST with it, and then only to `Authorization: Bearer <METRICS_TOKEN>`.
+   */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /**
    * The public counters of each connection's posts under 7 days old are read this often (minutes), between syncs,
