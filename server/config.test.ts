@@ -176,7 +176,7 @@ describe('loadConfig', () => {
         expect(isLoopbackHost(host), host).toBe(true);
         expect(loadConfig({ DATA_DIR: tempDir(), HOST: host }).sandbox, host).toBe(true);
       }
-      for (const host of ['0.0.0.0', '::', '10.0.0.5', '192.168.1.2', 'example.com', 'localhost.example.com', '128.0.0.1', '::2']) {
+      for (const host of ['0.0.0.0', '::', '10.0.0.5', '192.168.1.2', 'example.com', 'localhost.example.com', '128.0.0.1', '::2', 'fe80::1%eth0']) {
         expect(isLoopbackHost(host), host).toBe(false);
       }
       // What `docker run -p 3000:3000 analytics-hub` was: the image's HOST=0.0.0.0 and no PUBLIC_URL. No stand-in

@@ -288,7 +288,8 @@ export function isLoopbackHost(host: string): boolean {
   const address = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
   if (address === 'localhost') return true;
   if (isIP(address) === 4) return address.startsWith('127.');
-  return isIP(address) === 6 && new URL(`http://[${address}]`).hostname === '[::1]';
+  // Every spelling of the IPv6 loopback, which has no zone; a zoned address (fe80::1%eth0) is a link, not loopback.
+  return isIP(address) === 6 && !address.includes('%') && new URL(`http://[${address}]`).hostname === '[::1]';
 }
 
 const STRIPE_KEYS = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID'] as const;
