@@ -9,7 +9,9 @@ COPY . .
 RUN bash scripts/build-release.sh && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim AS runtime
-# Behaviour is set by the app's own variables (server/config.ts), never by NODE_ENV.
+# Behaviour is set by the app's own variables (server/config.ts), never by NODE_ENV. HOST=0.0.0.0 is not loopback, so
+# the sandbox stays off: without PUBLIC_URL and the credentials the container stops naming them (docs/deploy.md), and
+# SANDBOX=on alone is refused. compose.yaml shows the one local demo that runs the sandbox in the image.
 ENV HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data

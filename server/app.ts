@@ -203,8 +203,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     sandbox: config.sandbox && !config.isStripeConfigured,
     paymentLinkUrl: config.stripe.paymentLink ?? null,
   }));
-  const closeMetricsPort = await serveMetrics(app, metrics, { token: config.metrics.token, port: config.metrics.port, host: config.host });
-  // Only server/main.ts passes these, and only while the sandbox may run (a loopback PUBLIC_URL); checked again
+  const metricsPort = await serveMetrics(app, metrics, { token: config.metrics.token, port: config.metrics.port, host: config.host });
+  // Only server/main.ts passes these, and only while the sandbox may run (loopback HOST and PUBLIC_URL); checked again
   // here so that no wiring mistake can put the mailbox behind a public address.
   if (config.sandbox) sandboxRoutes?.(app);
 
@@ -239,7 +239,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     await mailer.idle();
     mailer.close();
     await events.close();
-    await closeMetricsPort?.();
+    await metricsPort?.close();
   });
   return {
     app,

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, isLoopbackUrl, loadConfig, type TrustProxy } from './config.ts';
+import { ConfigError, isLoopbackHost, isLoopbackUrl, loadConfig, type TrustProxy } from './config.ts';
 
 const directories: string[] = [];
 const tempDir = () => {
@@ -49,7 +49,7 @@ describe('loadConfig', () => {
   });
 
   it('refuses to start with the sandbox off and secrets missing', () => {
-    expect(() => loadConfig({ DATA_DIR: tempDir(), SANDBOX: 'off' })).toThrow(/ENCRYPTION_KEYS: required when SANDBOX=off[\s\S]*SMTP_URL[\s\S]*STRIPE_SECRET_KEY/);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), SANDBOX: 'off' })).toThrow(/ENCRYPTION_KEYS: required without the sandbox \(off: SANDBOX=off\)[\s\S]*SMTP_URL[\s\S]*STRIPE_SECRET_KEY/);
   });
 
   it('parses several encryption keys for rotation and rejects a short key', () => {
@@ -166,9 +166,51 @@ describe('loadConfig', () => {
     it('checklist 28: a public PUBLIC_URL without secrets stops start-up naming every missing variable', () => {
       const problems = problemsOf({ PUBLIC_URL: 'https://analytics.example.com' });
       expect(problems.map((problem) => problem.split(':')[0])).toEqual(['ENCRYPTION_KEYS', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID']);
-      expect(problems[0]).toMatch(/required when SANDBOX=off \(the sandbox is off unless PUBLIC_URL is a loopback address\)/);
+      expect(problems[0]).toMatch(/required without the sandbox \(off: PUBLIC_URL is not a loopback address\)/);
       // Asking for the sandbox behind a public address is refused rather than honoured.
       expect(problemsOf({ ...production, SANDBOX: 'on' })).toEqual(['SANDBOX: on is only allowed while PUBLIC_URL is a loopback address (localhost, 127.0.0.0/8, ::1)']);
+    });
+
+    it('the sandbox is on by default only while HOST is a loopback address, whatever PUBLIC_URL says', () => {
+      for (const host of ['localhost', '127.0.0.1', '127.0.0.2', '::1', '[::1]', '0:0:0:0:0:0:0:1']) {
+        expect(isLoopbackHost(host), host).toBe(true);
+        expect(loadConfig({ DATA_DIR: tempDir(), HOST: host }).sandbox, host).toBe(true);
+      }
+      for (const host of ['0.0.0.0', '::', '10.0.0.5', '192.168.1.2', 'example.com', 'localhost.example.com', '128.0.0.1', '::2', 'fe80::1%eth0']) {
+        expect(isLoopbackHost(host), host).toBe(false);
+      }
+      // What `docker run -p 3000:3000 analytics-hub` was: the image's HOST=0.0.0.0 and no PUBLIC_URL. No stand-in
+      // starts; start-up names what is missing and why the sandbox is off.
+      const problems = problemsOf({ HOST: '0.0.0.0' });
+      expect(problems.map((problem) => problem.split(':')[0])).toEqual(['ENCRYPTION_KEYS', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID', 'PUBLIC_URL']);
+      expect(problems[0]).toBe('ENCRYPTION_KEYS: required without the sandbox (off: HOST 0.0.0.0 is not a loopback address)');
+      // A real deployment on any interface starts, with the sandbox off.
+      expect(loadConfig({ DATA_DIR: tempDir(), ...production, HOST: '0.0.0.0' }).sandbox).toBe(false);
+      // Behind a proxy on the same machine (loopback HOST, public PUBLIC_URL) the sandbox stays off too.
+      expect(loadConfig({ DATA_DIR: tempDir(), ...production, HOST: '127.0.0.1' }).sandbox).toBe(false);
+    });
+
+    it('SANDBOX=on on a non-loopback HOST stops start-up, saying why and what to set', () => {
+      for (const host of ['0.0.0.0', '::', '10.0.0.5']) {
+        const problems = problemsOf({ HOST: host, SANDBOX: 'on' });
+        // First the refusal, then (as without the sandbox) every variable a deployment still lacks.
+        expect(problems.map((problem) => problem.split(':')[0]), host).toEqual(['SANDBOX', 'ENCRYPTION_KEYS', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID', 'PUBLIC_URL']);
+        expect(problems[0]).toMatch(new RegExp(`^SANDBOX: on would serve every email \\(/sandbox/mail\\), a fake Stripe and fake platform logins to anyone reaching HOST ${host.replaceAll('.', '\\.')};`));
+        expect(problems[0]).toContain('set PUBLIC_URL and the real credentials (docs/deploy.md) and leave SANDBOX unset, or bind a loopback address (HOST=127.0.0.1)');
+      }
+      // The real credentials do not make the sandbox acceptable there: the request itself is refused.
+      expect(problemsOf({ ...production, PUBLIC_URL: undefined, HOST: '0.0.0.0', SANDBOX: 'on' }).map((problem) => problem.split(':')[0])).toEqual(['SANDBOX', 'PUBLIC_URL']);
+      expect(loadConfig({ DATA_DIR: tempDir(), HOST: '127.0.0.1', SANDBOX: 'on' }).sandbox).toBe(true);
+    });
+
+    it('SANDBOX_PRIVATE_HOST vouches for a non-loopback HOST (a container published on 127.0.0.1), never a public PUBLIC_URL', () => {
+      expect(loadConfig({ DATA_DIR: tempDir(), HOST: '0.0.0.0', SANDBOX: 'on', SANDBOX_PRIVATE_HOST: 'yes' }).sandbox).toBe(true);
+      expect(loadConfig({ DATA_DIR: tempDir(), HOST: '0.0.0.0', SANDBOX_PRIVATE_HOST: 'yes' }).sandbox).toBe(true);
+      expect(problemsOf({ HOST: '0.0.0.0', SANDBOX: 'on', SANDBOX_PRIVATE_HOST: 'no' })[0]).toMatch(/^SANDBOX: on would serve every email/);
+      expect(problemsOf({ ...production, HOST: '0.0.0.0', SANDBOX: 'on', SANDBOX_PRIVATE_HOST: 'yes' })).toEqual([
+        'SANDBOX: on is only allowed while PUBLIC_URL is a loopback address (localhost, 127.0.0.0/8, ::1)',
+      ]);
+      expect(loadConfig({ DATA_DIR: tempDir(), ...production, HOST: '0.0.0.0', SANDBOX_PRIVATE_HOST: 'yes' }).sandbox).toBe(false);
     });
 
     it('checklist 28: a partial Stripe configuration is refused, naming what is missing, with the sandbox on or off', () => {

@@ -66,8 +66,16 @@ const envSchema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  /** Unset: on while PUBLIC_URL is a loopback address, off otherwise. `on` with any other PUBLIC_URL is refused. */
+  /**
+   * Unset: on while HOST and PUBLIC_URL are both loopback addresses, off otherwise. `on` with a non-loopback HOST or
+   * PUBLIC_URL is refused (unless SANDBOX_PRIVATE_HOST vouches for the HOST).
+   */
   SANDBOX: z.enum(['on', 'off']).optional(),
+  /**
+   * Says that HOST, though not a loopback address, is reachable from this machine only: a container whose port is
+   * published on 127.0.0.1 (compose.yaml's demo). The server cannot check it, so it is never the default.
+   */
+  SANDBOX_PRIVATE_HOST: booleanFlag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: trustProxySetting,
   ENCRYPTION_KEYS: z
@@ -145,7 +153,10 @@ const envSchema = z.object({
   ROLE: z.enum(['all', 'web', 'worker'], { message: 'expected all, web or worker' }).default('all'),
   /** GET /metrics answers (Prometheus text) only to `Authorization: Bearer <METRICS_TOKEN>`; unset: no /metrics on the app. */
   METRICS_TOKEN: z.string().min(32, 'use at least 32 random characters (openssl rand -hex 24)').optional(),
-  /** A separate port serving only GET /metrics, for a scraper inside the network (never exposed by the load balancer). */
+  /**
+   * A separate port serving only GET /metrics (never exposed by the load balancer): on loopback without METRICS_TOKEN,
+   * on HOST with it, and then only to `Authorization: Bearer <METRICS_TOKEN>`.
+   */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /**
    * The public counters of each connection's posts under 7 days old are read this often (minutes), between syncs,
@@ -181,7 +192,7 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
-  /** The stand-ins (mailbox, Stripe, platforms) may start: only while PUBLIC_URL is a loopback address. */
+  /** The stand-ins (mailbox, Stripe, platforms) may start: only on a loopback HOST and PUBLIC_URL. */
   sandbox: boolean;
   logLevel: string;
   trustProxy: TrustProxy;
@@ -272,6 +283,15 @@ export function isLoopbackUrl(url: string): boolean {
   return hostname === '::1';
 }
 
+/** A listen address only this machine can reach: localhost, 127.0.0.0/8 or ::1. */
+export function isLoopbackHost(host: string): boolean {
+  const address = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (address === 'localhost') return true;
+  if (isIP(address) === 4) return address.startsWith('127.');
+  // Every spelling of the IPv6 loopback, which has no zone; a zoned address (fe80::1%eth0) is a link, not loopback.
+  return isIP(address) === 6 && !address.includes('%') && new URL(`http://[${address}]`).hostname === '[::1]';
+}
+
 const STRIPE_KEYS = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID'] as const;
 const SECRET_PREFIXES: Partial<Record<keyof Env, RegExp>> = {
   STRIPE_SECRET_KEY: /^(sk|rk)_(test|live)_/,
@@ -326,17 +346,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push('SYNC_WORKERS: off leaves a ROLE=worker process nothing to do');
   }
   const publicUrlIsLoopback = values.PUBLIC_URL === undefined || isLoopbackUrl(values.PUBLIC_URL);
+  const hostIsPrivate = isLoopbackHost(values.HOST) || values.SANDBOX_PRIVATE_HOST;
   // Fail closed: the stand-ins accept any card, any login and keep every email readable at /sandbox/mail.
-  // They are for one person's machine, so they never run behind a public address, whatever SANDBOX says.
+  // They are for one person's machine, so they never run behind a public address or on a reachable interface,
+  // whatever SANDBOX says: asking for them there stops start-up rather than being quietly ignored.
   if (values.SANDBOX === 'on' && !publicUrlIsLoopback) {
     problems.push('SANDBOX: on is only allowed while PUBLIC_URL is a loopback address (localhost, 127.0.0.0/8, ::1)');
   }
-  const sandbox = (values.SANDBOX ?? (publicUrlIsLoopback ? 'on' : 'off')) === 'on' && publicUrlIsLoopback;
+  if (values.SANDBOX === 'on' && !hostIsPrivate) {
+    problems.push(
+      `SANDBOX: on would serve every email (/sandbox/mail), a fake Stripe and fake platform logins to anyone reaching HOST ${values.HOST}; ` +
+        'for a deployment set PUBLIC_URL and the real credentials (docs/deploy.md) and leave SANDBOX unset, or bind a loopback address (HOST=127.0.0.1)',
+    );
+  }
+  const sandbox = (values.SANDBOX ?? (publicUrlIsLoopback && hostIsPrivate ? 'on' : 'off')) === 'on' && publicUrlIsLoopback && hostIsPrivate;
 
   if (!sandbox) {
+    const why =
+      values.SANDBOX === 'off'
+        ? 'SANDBOX=off'
+        : !hostIsPrivate
+          ? `HOST ${values.HOST} is not a loopback address`
+          : 'PUBLIC_URL is not a loopback address';
     const required = ['ENCRYPTION_KEYS', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID', 'PUBLIC_URL'] as const;
     const missing = required.filter((key) => !values[key] && !problems.some((problem) => problem.startsWith(`${key}:`)));
-    problems.push(...missing.map((key) => `${key}: required when SANDBOX=off (the sandbox is off unless PUBLIC_URL is a loopback address)`));
+    problems.push(...missing.map((key) => `${key}: required without the sandbox (off: ${why})`));
   }
   if (problems.length > 0) throw new ConfigError(problems);
 

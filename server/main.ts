@@ -2,10 +2,7 @@
 import path from 'node:path';
 import { pino } from 'pino';
 import { PLATFORM_NAMES } from '#contract/platforms.ts';
-import { startSandboxMailbox } from '../sandbox/mailbox/mailbox.ts';
-import { startEcbSandbox } from '../sandbox/exchange-rates/ecb-sandbox.ts';
-import { startPlatformSandbox } from '../sandbox/platforms/platform-sandbox.ts';
-import { type StripeSandbox, startStripeSandbox } from '../sandbox/stripe/stripe-sandbox.ts';
+import type { StripeSandbox } from '../sandbox/stripe/stripe-sandbox.ts';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig, needsExchangeRatesSandbox, withExchangeRatesSandbox, withPlatformSandbox, withStripeSandbox } from './config.ts';
 import { openDatabase } from './db/client.ts';
@@ -28,10 +25,20 @@ async function main() {
   await database.migrate();
   log.info({ database: database.kind }, 'database ready');
 
+  // The stand-ins are loaded only when the sandbox runs: a deployment never even evaluates their code.
+  const loadSandbox = () =>
+    Promise.all([
+      import('../sandbox/mailbox/mailbox.ts'),
+      import('../sandbox/exchange-rates/ecb-sandbox.ts'),
+      import('../sandbox/platforms/platform-sandbox.ts'),
+      import('../sandbox/stripe/stripe-sandbox.ts'),
+    ]).then(([mailbox, ecb, platforms, stripe]) => ({ ...mailbox, ...ecb, ...platforms, ...stripe }));
+  const sandboxCode = config.sandbox ? await loadSandbox() : undefined;
+
   const sandboxParts: { close(): Promise<void> }[] = [];
   let sandboxRoutes: ((app: import('fastify').FastifyInstance) => void) | undefined;
-  if (config.sandbox && !config.smtpUrl) {
-    const mailbox = await startSandboxMailbox({ directory: path.join(config.dataDir, 'mail'), logger: log });
+  if (sandboxCode && !config.smtpUrl) {
+    const mailbox = await sandboxCode.startSandboxMailbox({ directory: path.join(config.dataDir, 'mail'), logger: log });
     config = { ...config, smtpUrl: mailbox.smtpUrl };
     sandboxRoutes = mailbox.routes;
     sandboxParts.push(mailbox);
@@ -42,9 +49,9 @@ async function main() {
   // sandbox's key and price) is built; PORT=0 therefore takes a free port now.
   const port = config.port === 0 ? await freePort() : config.port;
   let stripeSandbox: StripeSandbox | undefined;
-  if (config.sandbox && !config.isStripeConfigured) {
+  if (sandboxCode && !config.isStripeConfigured) {
     const webhookHost = ['0.0.0.0', '::', 'localhost'].includes(config.host) ? '127.0.0.1' : config.host;
-    stripeSandbox = await startStripeSandbox({
+    stripeSandbox = await sandboxCode.startStripeSandbox({
       webhookUrl: `http://${webhookHost.includes(':') ? `[${webhookHost}]` : webhookHost}:${port}/api/stripe/webhook`,
       // Customers, subscriptions and the price survive restarts, as they would at Stripe.
       stateFile: path.join(config.dataDir, 'stripe-sandbox.json'),
@@ -56,8 +63,8 @@ async function main() {
   }
 
   const unconfiguredPlatforms = PLATFORM_NAMES.filter((platform) => !config.platforms[platform].isConfigured);
-  if (config.sandbox && unconfiguredPlatforms.length > 0) {
-    const platformSandbox = await startPlatformSandbox({
+  if (sandboxCode && unconfiguredPlatforms.length > 0) {
+    const platformSandbox = await sandboxCode.startPlatformSandbox({
       logger: log,
       // Grants and tokens survive restarts, as at the real platforms: restarting never means connecting again.
       stateFile: path.join(config.dataDir, 'platform-sandbox.json'),
@@ -69,8 +76,8 @@ async function main() {
     log.info({ url: platformSandbox.baseUrl, platforms: unconfiguredPlatforms }, 'platform sandbox: platforms without credentials connect to local stand-ins');
   }
 
-  if (needsExchangeRatesSandbox(config)) {
-    const ecbSandbox = await startEcbSandbox();
+  if (sandboxCode && needsExchangeRatesSandbox(config)) {
+    const ecbSandbox = await sandboxCode.startEcbSandbox();
     config = withExchangeRatesSandbox(config, ecbSandbox);
     sandboxParts.push(ecbSandbox);
     log.info({ url: ecbSandbox.baseUrl }, 'ECB sandbox: no real YouTube or Patreon credentials, the income view converts with local reference rates');

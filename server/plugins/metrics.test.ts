@@ -60,8 +60,13 @@ describe('GET /metrics', () => {
     await server.answerWarming.drain({ ignoreStartAfter: true });
   });
 
-  it('serves the same on METRICS_PORT, and nothing else there', async () => {
-    const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+  it('serves the same on METRICS_PORT to the bearer of the token, and nothing else there', async () => {
+    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: `Bearer ${TOKEN}x` }] as Record<string, string>[]) {
+      const refused = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { headers });
+      expect(refused.status).toBe(401);
+      expect(await refused.text()).not.toContain('http_request_duration_seconds');
+    }
+    const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('http_request_duration_seconds_bucket');
     expect((await fetch(`http://127.0.0.1:${metricsPort}/api/health`)).status).toBe(404);

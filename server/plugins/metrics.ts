@@ -1,10 +1,12 @@
 // Prometheus metrics (issue 16), per process (scrape every process): HTTP request durations by route and status, sync
 // runs by platform and outcome with their durations, platform calls and quota spent, the job queue's depth and oldest
 // waiting job (read from PostgreSQL at scrape time, so every process reports the shared queue), event-loop delay and
-// memory (prom-client's defaults). Served at GET /metrics only to a request bearing METRICS_TOKEN, or on a separate
-// METRICS_PORT that the load balancer does not expose; with neither, /metrics does not exist.
+// memory (prom-client's defaults). Served at GET /metrics only to a request bearing METRICS_TOKEN, and on a separate
+// METRICS_PORT: without a token that port listens on loopback only (a scraper on the same machine), with one it
+// listens on HOST and asks for the token too. With neither, /metrics does not exist.
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -106,17 +108,23 @@ const sameSecret = (given: string, expected: string) => {
   return a.length === b.length && timingSafeEqual(a, b);
 };
 
+const bearerToken = (authorization: string | undefined) => /^Bearer (.+)$/.exec(authorization ?? '')?.[1] ?? '';
+
 /**
- * GET /metrics on the app for a request bearing the token; or a separate listener on `port` serving only /metrics.
- * Returns the separate listener's close, if one was started.
+ * GET /metrics on the app for a request bearing the token; and a separate listener on `port` serving only /metrics:
+ * on loopback without a token (metrics tell the traffic, the users' count and the queue to whoever reads them), on
+ * `host` for the token's bearer with one. Returns the separate listener's address and close, if one was started.
  */
-export async function serveMetrics(app: FastifyInstance, metrics: Metrics, options: { token: string | undefined; port: number | undefined; host: string }): Promise<(() => Promise<void>) | undefined> {
-  if (options.token) {
-    const token = options.token;
+export async function serveMetrics(
+  app: FastifyInstance,
+  metrics: Metrics,
+  options: { token: string | undefined; port: number | undefined; host: string },
+): Promise<{ address: AddressInfo; close(): Promise<void> } | undefined> {
+  const { token } = options;
+  if (token) {
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-      const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
       // Without the token, /metrics answers as if it did not exist.
-      if (!sameSecret(given, token)) return reply.status(404).send({ message: `No such API call: GET /metrics`, code: 'not_found' });
+      if (!sameSecret(bearerToken(request.headers.authorization), token)) return reply.status(404).send({ message: `No such API call: GET /metrics`, code: 'not_found' });
       return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     });
   }
@@ -124,6 +132,10 @@ export async function serveMetrics(app: FastifyInstance, metrics: Metrics, optio
   const server: Server = createServer((request, response) => {
     if (request.method !== 'GET' || (request.url ?? '').split('?')[0] !== '/metrics') {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('Only GET /metrics is served here.\n');
+      return;
+    }
+    if (token && !sameSecret(bearerToken(request.headers.authorization), token)) {
+      response.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' }).end('GET /metrics here needs Authorization: Bearer <METRICS_TOKEN>.\n');
       return;
     }
     metrics.registry.metrics().then(
@@ -136,7 +148,7 @@ export async function serveMetrics(app: FastifyInstance, metrics: Metrics, optio
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
+    server.listen(options.port, token ? options.host : '127.0.0.1', () => resolve());
   });
-  return () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return { address: server.address() as AddressInfo, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
