@@ -207,7 +207,7 @@ describe('scheduler', () => {
   });
 
   it('queues nothing of an account whose trial or subscription ended, and its connections are due at once when it is renewed', async () => {
-    const { account, connectionId } = await connectNew('linkedin', 1);
+    const { account, connectionId } = await connectNew('linkedin', 0);
     await server.sync.drain();
     const [before] = await server.db.select().from(syncStates).where(eq(syncStates.connectionId, connectionId));
     await server.db.execute(sql`update subscriptions set status = 'canceled' where user_id = ${account.user.id}`);

@@ -126,7 +126,8 @@ describe('young-post poll', () => {
   });
 
   it("reads nothing of an account whose subscription ended, and reads it again once it is renewed", { timeout: 120_000 }, async () => {
-    const { user, id } = await connectedAndSynced('tiktok', 1);
+    // An account no other test here connects (a platform account links to one user only).
+    const { user, id } = await connectedAndSynced('twitter', 1);
     await server.db.execute(sql`update subscriptions set status = 'canceled' where user_id = ${user.user.id}`);
     server.clock.advance(2 * 60 * MINUTE);
     await server.youngPosts.enqueueDue();
