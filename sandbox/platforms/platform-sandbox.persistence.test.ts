@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlatformSandbox } from './platform-sandbox.ts';
-import { authorizeUrl, bearer, callbackParams, redirectUriFor, startTestSandbox, type TestSandbox } from './test-helpers.ts';
+import { authorizeUrl, bearer, callbackParams, pkcePair, redirectUriFor, startTestSandbox, type TestSandbox } from './test-helpers.ts';
 
 /**
  * One request on a connection of its own. A restarted sandbox listens on the same port, and fetch's pool would hand
@@ -55,18 +55,24 @@ function stateFileIn() {
   return path.join(directory, 'data', 'platform-sandbox.json');
 }
 
-/** TikTok's consent and code exchange, as the product does them: the access and refresh tokens. */
+/**
+ * TikTok's consent and code exchange, as the product does them from a desktop (http) redirect URI, with a hex S256
+ * challenge: the access and refresh tokens.
+ */
 async function connectTiktok(sandbox: PlatformSandbox) {
   const { clientId, clientSecret } = sandbox.credentials.tiktok;
+  const { verifier, challenge } = pkcePair('hex');
   const url = authorizeUrl(sandbox, 'https://www.tiktok.com/v2/auth/authorize/', {
     client_key: clientId,
     response_type: 'code',
     scope: 'user.info.basic,user.info.stats,video.list',
     redirect_uri: redirectUriFor('tiktok'),
     state: 'persist-state',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
   });
   const code = callbackParams((await sandbox.authorize(url, { account: 1 })).redirectUrl).get('code')!;
-  const answer = await postForm(sandbox.url(TOKEN_URL), { client_key: clientId, client_secret: clientSecret, grant_type: 'authorization_code', code, redirect_uri: redirectUriFor('tiktok') });
+  const answer = await postForm(sandbox.url(TOKEN_URL), { client_key: clientId, client_secret: clientSecret, grant_type: 'authorization_code', code, redirect_uri: redirectUriFor('tiktok'), code_verifier: verifier });
   expect(answer.status).toBe(200);
   return { accessToken: answer.body.access_token as string, refreshToken: answer.body.refresh_token as string };
 }
