@@ -398,6 +398,8 @@ describe('GET /api/youtubeanalytics/performance-summary', () => {
     await seedYoutubeChannel(server.db, { userId: henry.user.id, now: server.clock.now(), daily: [{ date: today, values: { views: 2000, revenue: 10 } }] });
     const estimated = (await get('/api/youtubeanalytics/performance-summary?days=7', henry)).body.revenue;
     expect(estimated).toMatchObject({ totalRevenue: 10, adRevenue: 8, otherRevenue: 2, cpm: 5, monetizedViews: null, estimatedFields: ['adRevenue', 'cpm'] });
+    // One day reported of the seven asked: the projection is that day's revenue × 30, not the week's ÷ 7 × 30.
+    expect(estimated.monthlyProjection).toBe(300);
   });
 
   it('answers no revenue without revenue access', async () => {

@@ -323,7 +323,7 @@ export function createYoutubeService({ repository, clock, enqueueSync, retention
       monetizedViews: toNumber(totals.monetized_playbacks),
       adRevenue: adRevenue === null ? null : money(adRevenue),
       otherRevenue: adRevenue === null ? null : money(Math.max(0, total - adRevenue)),
-      monthlyProjection: money((total / days) * 30),
+      monthlyProjection: monthlyProjectionOf(total, trend, startDate),
       trend: trend.map((point) => ({ date: point.date, revenue: money(Number(point.revenue)) })),
       topEarningVideos: topVideos.map((entry) => ({ id: Number(entry.id), videoId: entry.video_id, title: entry.title, revenue: money(Number(entry.revenue)), views: Number(entry.views) })),
       revenueBySource:
@@ -438,3 +438,16 @@ export function createYoutubeService({ repository, clock, enqueueSync, retention
 }
 
 export type YoutubeService = ReturnType<typeof createYoutubeService>;
+
+/**
+ * Revenue per reported day × 30. YouTube's report runs days behind, and a channel's history can start inside the
+ * period, so the divisor is the days from the first to the last day YouTube reported, never the period's length
+ * (which would read the unreported days as days of no revenue). Null before YouTube has reported any day.
+ */
+export function monthlyProjectionOf(total: number, trend: readonly { date: string }[], startDate: string): number | null {
+  if (trend.length === 0) return null;
+  const first = trend[0]!.date > startDate ? trend[0]!.date : startDate;
+  const last = trend[trend.length - 1]!.date;
+  const reportedDays = Math.round((Date.parse(last) - Date.parse(first)) / 86_400_000) + 1;
+  return reportedDays > 0 ? money((total / reportedDays) * 30) : null;
+}
