@@ -34,7 +34,6 @@ import { incomeModule } from './modules/income/income.module.ts';
 import { patreonSyncExtension } from './modules/income/patreon-sync.repository.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { createOnceMailer } from './modules/mail/sent-mails.ts';
-import { FOLLOWER_MILESTONES, milestoneLabel } from './modules/notifications/follower-milestones.ts';
 import { notificationsModule } from './modules/notifications/notifications.module.ts';
 import type { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { platformsModule } from './modules/platforms/platforms.module.ts';
@@ -155,11 +154,10 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
       await alerts.postsMatured(event);
     },
   });
-  // Forecasts read the analytics feature's follower metric types, date the notifications feature's milestones and keep
-  // their answers in the analytics feature's cache.
+  // Forecasts read the analytics feature's follower metric types and keep their answers in the analytics feature's
+  // cache.
   const forecasts = forecastsModule(infra, {
     followerTypes: FOLLOWER_TYPES,
-    milestones: { values: FOLLOWER_MILESTONES, label: milestoneLabel },
     cached: analytics.answerCache,
   });
   const settings = settingsModule(infra, {

@@ -4,17 +4,16 @@ import type { Infrastructure } from '../../feature-module.ts';
 import { createForecastsRepository } from './forecasts.repository.ts';
 import { forecastsRoutes } from './forecasts.routes.ts';
 import { type AnswerCache, createForecastsService } from './forecasts.service.ts';
+import { ROUND_FIGURES, roundFigureLabel } from './round-figures.ts';
 
 export interface ForecastsModuleDeps {
   /** The account metric types that are follower totals (the analytics feature's). */
   followerTypes: readonly string[];
-  /** The follower milestones a forecast dates (the notifications feature's). */
-  milestones: { values: readonly number[]; label: (milestone: number) => string };
   /** Where computed answers are kept while the user's data is unchanged (the analytics feature's cache). */
   cached: AnswerCache;
 }
 
-export function forecastsModule({ db, clock }: Infrastructure, { followerTypes, milestones, cached }: ForecastsModuleDeps) {
-  const forecasts = createForecastsService({ repository: createForecastsRepository(db, followerTypes), clock, milestones, cached });
+export function forecastsModule({ db, clock }: Infrastructure, { followerTypes, cached }: ForecastsModuleDeps) {
+  const forecasts = createForecastsService({ repository: createForecastsRepository(db, followerTypes), clock, milestones: { values: ROUND_FIGURES, label: roundFigureLabel }, cached });
   return { routes: (app: FastifyInstance) => forecastsRoutes(app, { forecasts }) };
 }

@@ -96,7 +96,7 @@ const roundWhole = (interval: ForecastInterval): ForecastInterval => ({ low: Mat
 const historyDays = (series: DailySeries | null) => series?.values.length ?? 0;
 const asOf = (series: DailySeries | null) => (series ? dayString(lastDay(series)) : null);
 
-/** The follower milestones (the notifications feature's, passed in by app.ts) and how each is named. */
+/** The figures a next milestone is chosen from (round-figures.ts; a test may pass its own) and how each is named. */
 export interface Milestones {
   values: readonly number[];
   label: (milestone: number) => string;
