@@ -83,10 +83,13 @@ export const whatChangedResponse = z.object({
   endDate: z.string(),
   compareStartDate: z.string(),
   compareEndDate: z.string(),
-  /** Rounded totals of each period; change = current − previous exactly. */
-  current: z.number(),
-  previous: z.number(),
-  change: z.number(),
+  /**
+   * Rounded totals of each period; change = current − previous exactly. Null when no connection holds a day of both
+   * periods (nothing to compare yet).
+   */
+  current: z.number().nullable(),
+  previous: z.number().nullable(),
+  change: z.number().nullable(),
   /** Days of each past window the variation is measured on (the current period's length), and how many windows. */
   windowDays: z.number().int(),
   historyWindows: z.number().int(),

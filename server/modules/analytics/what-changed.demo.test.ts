@@ -33,7 +33,7 @@ it('a demo YouTube channel: the last 28 days against the 28 before, split to the
     const answer = response.body;
     expect(answer.current).toBeGreaterThan(0);
     expect(answer.previous).toBeGreaterThan(0);
-    expect(cents(answer.current) - cents(answer.previous)).toBe(cents(answer.change));
+    expect(cents(answer.current!) - cents(answer.previous!)).toBe(cents(answer.change!));
     for (const split of answer.splits.filter((candidate) => candidate.available)) {
       expect({ metric, kind: split.kind, sum: split.parts.reduce((total, part) => total + cents(part.change), 0) }).toEqual({ metric, kind: split.kind, sum: cents(split.change) });
     }

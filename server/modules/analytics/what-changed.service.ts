@@ -73,6 +73,7 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
     // without the days missing at the start, both periods cut alike (as the cards, decision 013). A connection with no
     // day both periods hold is left out of the change, and the notes say so: a history start is not growth.
     const firstDayOf = new Map<number, string>();
+    const lastDayOf = new Map<number, string>();
     const usd = new Set(connections.filter((connection) => connection.currency === 'USD').map((connection) => connection.id));
     for (const row of dailyRows) {
       // The rows that count: views, or revenue and the pledges of campaigns in US dollars (others are never added).
@@ -80,14 +81,24 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
       if (!counts) continue;
       const first = firstDayOf.get(row.connection_id);
       if (first === undefined || row.date < first) firstDayOf.set(row.connection_id, row.date);
+      const last = lastDayOf.get(row.connection_id);
+      // Days of figures (views, revenue) end where the platform's reading does; pledges are a level read as of a day,
+      // held until the next reading, so they never end a period early.
+      const flow = row.metric_type !== 'monthly_pledges';
+      if (flow && row.date <= endDate && (last === undefined || row.date > last)) lastDayOf.set(row.connection_id, row.date);
     }
     const current: Windows = new Map();
     const previous: Windows = new Map();
     const cutNotes: string[] = [];
     const leftOutNames: string[] = [];
+    /** Whether some connection has figures on days both periods hold; else there is nothing to compare. */
+    let comparable = false;
     for (const connection of connections) {
       const name = `${platformDisplayName(connection.platform)}${connection.display_name ? ` (${connection.display_name})` : ''}`;
-      const through = connection.complete_through;
+      // Where a connection's figures end: YouTube's report says so (complete_through); every other platform's last
+      // day is the newest it has given, so a day not in yet (Instagram's today, a sync that has not run) is left out
+      // of both periods rather than read as a drop.
+      const through = [connection.complete_through, lastDayOf.get(connection.id) ?? null].filter((day): day is string => day !== null).sort()[0] ?? null;
       const endCut = through !== null && through < endDate ? dayDiff(through, endDate) : 0;
       const first = firstDayOf.get(connection.id);
       const startCut = first !== undefined && first > compareStartDate ? dayDiff(compareStartDate, first) : 0;
@@ -100,6 +111,7 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
       current.set(connection.id, currentWindow);
       previous.set(connection.id, currentWindow ? previousWindow : null);
       if (first === undefined) continue;
+      if (currentWindow && previousWindow) comparable = true;
       if (!currentWindow || !previousWindow) {
         leftOutNames.push(name);
       } else if (startCut > 0) {
@@ -395,9 +407,10 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
       endDate,
       compareStartDate,
       compareEndDate,
-      current: currentTotal,
-      previous: previousTotal,
-      change: totalChange,
+      // Nothing comparable (no connection holds a day of both periods): no figure, rather than 0 against 0.
+      current: comparable ? currentTotal : null,
+      previous: comparable ? previousTotal : null,
+      change: comparable ? totalChange : null,
       windowDays: length,
       historyWindows: history.length,
       splits,

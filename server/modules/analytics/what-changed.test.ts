@@ -40,7 +40,7 @@ async function whatChanged(account: Account, query: string) {
 
 /** Every available split's parts add up to its change exactly (in cents, which covers whole views too). */
 function expectExactSums(answer: WhatChangedResponse) {
-  expect(cents(answer.current) - cents(answer.previous)).toBe(cents(answer.change));
+  expect(cents(answer.current!) - cents(answer.previous!)).toBe(cents(answer.change!));
   const platform = answer.splits.find((split) => split.kind === 'platform')!;
   expect(platform.change).toBe(answer.change);
   for (const split of answer.splits.filter((candidate) => candidate.available)) {
@@ -148,7 +148,7 @@ describe('views', () => {
     const part = (key: string) => uploads.parts.find((candidate) => candidate.key === key)!;
     expect({ current: part('new').current, previous: part('new').previous, change: part('new').change }).toEqual({ current: 890, previous: 600, change: 290 });
     expect({ current: part('back').current, previous: part('back').previous, change: part('back').change }).toEqual({ current: 2000, previous: 700, change: 1300 });
-    expect(part('_unattributed').change).toBe(answer.change - 290 - 1300);
+    expect(part('_unattributed').change).toBe(answer.change! - 290 - 1300);
 
     const items = answer.splits.find((split) => split.kind === 'items')!;
     expect(items.parts.map((candidate) => [candidate.label, candidate.change])).toEqual([
@@ -156,7 +156,7 @@ describe('views', () => {
       ['Evergreen tutorial', 600],
       ['Last week upload', 100],
       ['All other items (0)', 0],
-      ['Not attributed to an item', answer.change - 1590],
+      ['Not attributed to an item', answer.change! - 1590],
     ]);
     // Where it came from and when, as the screens write a day.
     expect(items.parts[0]!.detail).toBe('YouTube, published Oct 21, 2026');
@@ -267,10 +267,40 @@ describe('edge cases', () => {
     expect(answer.notes).toContain('TikTok: history begins on Oct 18, 2026, so the change compares the 2 days both periods hold.');
   });
 
+  it('compares each platform over the days both periods hold for it: a day not in yet is left out of both, and said', async () => {
+    const behind = await signUpWithAccess(server);
+    // Instagram's figures end a day before the period does, YouTube's three days before (no report for the last days).
+    const instagram = await insertConnection(behind.user.id, 'instagram', 10);
+    const youtube = await insertConnection(behind.user.id, 'youtube', 10);
+    const instagramViews = (day: string) => 100 + dayIndex(day);
+    const youtubeDaily = (day: string) => 1000 + 3 * dayIndex(day);
+    for (let day = '2026-10-13'; day <= '2026-10-25'; day = addDays(day, 1)) await daily(instagram, day, { views: instagramViews(day) });
+    for (let day = '2026-10-13'; day <= '2026-10-23'; day = addDays(day, 1)) await daily(youtube, day, { views: youtubeDaily(day) });
+    const answer = (await whatChanged(behind, `${PERIODS}&metric=views`)).body;
+    expectExactSums(answer);
+    const parts = answer.splits.find((split) => split.kind === 'platform')!.parts;
+    // Each part is the difference over the matched days: 6 of Instagram's, 4 of YouTube's.
+    const instagramPart = parts.find((part) => part.label.startsWith('Instagram'))!;
+    expect({ current: instagramPart.current, previous: instagramPart.previous }).toEqual({ current: sumOver('2026-10-20', '2026-10-25', instagramViews), previous: sumOver('2026-10-13', '2026-10-18', instagramViews) });
+    const youtubePart = parts.find((part) => part.label.startsWith('YouTube'))!;
+    expect({ current: youtubePart.current, previous: youtubePart.previous }).toEqual({ current: sumOver('2026-10-20', '2026-10-23', youtubeDaily), previous: sumOver('2026-10-13', '2026-10-16', youtubeDaily) });
+    expect(answer.notes).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^Instagram.*: figures end on Oct 25, 2026, so both periods are compared without their last day\.$/),
+      expect.stringMatching(/^YouTube.*: figures end on Oct 23, 2026, so both periods are compared without their last 3 days\.$/),
+    ]));
+  });
+
+  it('answers no figure, not 0 against 0, when nothing is comparable', async () => {
+    for (const metric of ['views', 'revenue']) {
+      const answer = (await whatChanged(bob, `${PERIODS}&metric=${metric}`)).body;
+      expect({ current: answer.current, previous: answer.previous, change: answer.change }).toEqual({ current: null, previous: null, change: null });
+    }
+  });
+
   it("answers only the caller's own data", async () => {
     const response = await whatChanged(bob, `${PERIODS}&metric=views`);
     expect(response.status).toBe(200);
-    expect({ current: response.body.current, previous: response.body.previous }).toEqual({ current: 0, previous: 0 });
+    expect({ current: response.body.current, previous: response.body.previous }).toEqual({ current: null, previous: null });
     const text = JSON.stringify(response.body);
     for (const marker of ['Alpha launch', 'Evergreen', 'Maya private clip', 'Maya makes', 'EUR']) expect(text).not.toContain(marker);
   });

@@ -22,7 +22,8 @@ const addExact = (a: number, b: number) => Math.round((a + b) * 100) / 100;
 
 export function waterfallBars(answer: Pick<WhatChangedResponse, 'current' | 'previous' | 'startDate' | 'endDate'>, split: WhatChangedSplit): WaterfallBar[] {
   const whole = WHOLE_CHANGE.has(split.kind);
-  const start = whole ? answer.previous : 0;
+  // Only drawn for a comparable answer; a null total (nothing to compare) starts from nothing.
+  const start = whole ? (answer.previous ?? 0) : 0;
   const bars: WaterfallBar[] = [{ label: whole ? 'Before' : 'Start', range: [0, start], kind: 'total' }];
   let running = start;
   for (const part of split.parts) {

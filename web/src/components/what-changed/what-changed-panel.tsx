@@ -101,17 +101,26 @@ function PanelBody({ answer }: { answer: WhatChangedResponse }) {
   const [chosen, setChosen] = useState(0);
   const groupId = useId();
   const split = answer.splits[chosen] ?? answer.splits[0]!;
-  const empty = answer.current === 0 && answer.previous === 0;
   const metricWord = answer.metric === 'views' ? 'views' : 'revenue';
+  const { current, previous, change } = answer;
+  const comparable = current !== null && previous !== null && change !== null;
+  const empty = !comparable || (current === 0 && previous === 0);
   return (
     <div className="space-y-4">
-      <p className="text-sm text-slate-300">
-        {METRIC_NAMES[answer.metric]} {formatFigure(answer.metric, answer.current)} from {formatCalendarDay(answer.startDate)} to {formatCalendarDay(answer.endDate)}, against{' '}
-        {formatFigure(answer.metric, answer.previous)} from {formatCalendarDay(answer.compareStartDate)} to {formatCalendarDay(answer.compareEndDate)}:{' '}
-        <strong className="text-white">{formatSignedChange(answer.metric, answer.change)}</strong>
-        {answer.currency ? ` (${answer.currency})` : ''}.
-      </p>
-      {empty ? (
+      {comparable ? (
+        <p className="text-sm text-slate-300">
+          {METRIC_NAMES[answer.metric]} {formatFigure(answer.metric, current)} from {formatCalendarDay(answer.startDate)} to {formatCalendarDay(answer.endDate)}, against{' '}
+          {formatFigure(answer.metric, previous)} from {formatCalendarDay(answer.compareStartDate)} to {formatCalendarDay(answer.compareEndDate)}:{' '}
+          <strong className="text-white">{formatSignedChange(answer.metric, change)}</strong>
+          {answer.currency ? ` (${answer.currency})` : ''}.
+        </p>
+      ) : null}
+      {!comparable ? (
+        <p className="rounded-lg border border-dashed border-slate-700 p-4 text-sm text-slate-300">
+          Nothing to compare yet: none of your platforms has {metricWord} on the days of both periods ({formatCalendarDay(answer.compareStartDate)} to{' '}
+          {formatCalendarDay(answer.endDate)}).
+        </p>
+      ) : empty ? (
         <p className="rounded-lg border border-dashed border-slate-700 p-4 text-sm text-slate-300">No {metricWord} in either period: there is no change to explain.</p>
       ) : (
         <>
