@@ -137,11 +137,13 @@ export async function readVideoTotals(client: YoutubeClient, lifetime: Window, s
       video.cpm = num(row.cpm!);
       video.monetizedPlaybacks = num(row.monetizedPlaybacks!);
     },
-    // YouTube lists only videos with data: a video of an answered batch that has no row earned nothing.
+    // YouTube lists only videos with data. A video of an answered batch with a row in the views report but none here
+    // earned nothing; one with no row in either is not in YouTube's reports yet (a new upload, the report's 2–3 day
+    // lag), and its revenue stays unknown (null, "not reported yet"), never $0.00.
     (batch) => {
       for (const videoId of batch) {
         const video = stats.get(videoId);
-        if (video) Object.assign(video, { estimatedRevenue: 0, estimatedAdRevenue: 0, cpm: 0, monetizedPlaybacks: 0 });
+        if (video && video.watchTimeMinutes !== null) Object.assign(video, { estimatedRevenue: 0, estimatedAdRevenue: 0, cpm: 0, monetizedPlaybacks: 0 });
       }
     },
   );

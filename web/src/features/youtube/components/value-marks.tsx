@@ -20,9 +20,17 @@ export function EstimatedMark() {
   );
 }
 
-/** `text` when there is a value, else the dash; `estimated` adds the est. mark. */
-export function ValueText({ text, estimated = false }: { text: string | null; estimated?: boolean }) {
-  if (text === null) return <MissingValue />;
+/** A value of a video YouTube's reports have not reached yet (a new upload, the reports' 2–3 day lag). */
+export function NotReportedYet() {
+  return <span className="text-sm font-normal text-slate-400">Not reported yet</span>;
+}
+
+/**
+ * `text` when there is a value, else the dash (or "Not reported yet" when `notReported`: the video is not in YouTube's
+ * reports yet, so the figure is unknown rather than 0); `estimated` adds the est. mark.
+ */
+export function ValueText({ text, estimated = false, notReported = false }: { text: string | null; estimated?: boolean; notReported?: boolean }) {
+  if (text === null) return notReported ? <NotReportedYet /> : <MissingValue />;
   return (
     <>
       {text}

@@ -274,10 +274,10 @@ function VideoDetailBody({ video }: { video: YoutubeVideo }) {
           <ValueText text={shown.averagePercentageViewed === null ? null : formatPercentage(shown.averagePercentageViewed)} />
         </Stat>
         <Stat label="Revenue">
-          <ValueText text={shown.estimatedRevenue === null ? null : formatCurrency(shown.estimatedRevenue)} />
+          <ValueText text={shown.estimatedRevenue === null ? null : formatCurrency(shown.estimatedRevenue)} notReported={shown.watchTimeMinutes === null} />
         </Stat>
         <Stat label="Watch time">
-          <ValueText text={formatWatchTime(shown.watchTimeMinutes)} />
+          <ValueText text={formatWatchTime(shown.watchTimeMinutes)} notReported={shown.watchTimeMinutes === null} />
         </Stat>
         <Stat label="CTR">
           <ValueText text={shown.clickThroughRate === null ? null : formatPercentage(shown.clickThroughRate)} />

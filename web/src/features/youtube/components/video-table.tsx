@@ -99,7 +99,7 @@ function VideoRow({ video, onOpen }: { video: YoutubeVideo; onOpen: (video: Yout
       </th>
       <td className={numberCell}>{formatCompactNumber(video.views)}</td>
       <td className={numberCell}>
-        <ValueText text={formatWatchTime(video.watchTimeMinutes)} />
+        <ValueText text={formatWatchTime(video.watchTimeMinutes)} notReported={video.watchTimeMinutes === null} />
       </td>
       <td className={numberCell}>
         {video.engagementRate === null ? (
@@ -111,7 +111,8 @@ function VideoRow({ video, onOpen }: { video: YoutubeVideo; onOpen: (video: Yout
         )}
       </td>
       <td className={numberCell}>
-        <ValueText text={video.estimatedRevenue === null ? null : formatCurrency(video.estimatedRevenue)} />
+        {/* No watch time either: the video is not in YouTube's reports yet (with watch time, no revenue is no access). */}
+        <ValueText text={video.estimatedRevenue === null ? null : formatCurrency(video.estimatedRevenue)} notReported={video.watchTimeMinutes === null} />
       </td>
       <td className={numberCell}>
         <ValueText text={video.clickThroughRate === null ? null : formatPercentage(video.clickThroughRate)} />
