@@ -107,11 +107,16 @@ export const incomePeriod = z.object({
 });
 export type IncomePeriod = z.infer<typeof incomePeriod>;
 
+/** The platforms whose income the product reads (YouTube's revenue, Patreon's pledges); no other API reports any. */
+export const INCOME_PLATFORMS: readonly string[] = ['youtube', 'patreon'];
+
 export const platformShare = z.object({
   platform: z.string(),
-  /** In the display currency; null when some of it has no rate. */
+  /** False for a platform whose income no API we read reports: its income and share are null ("not reported"), never 0. */
+  incomeReported: z.boolean(),
+  /** In the display currency; null when some of it has no rate, or when the platform reports no income. */
   income: z.number().nullable(),
-  /** Of all income in the display currency; null when any income lacks a rate. */
+  /** Of all income in the display currency; null when any income lacks a rate, or the platform reports none. */
   incomeShare: z.number().nullable(),
   views: z.number(),
   viewsShare: z.number().nullable(),

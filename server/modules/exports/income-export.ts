@@ -124,8 +124,8 @@ function drawIncomeReport(doc: PDFKit.PDFDocument, view: IncomeResponse, generat
     doc,
     [
       { header: 'Platform', width: 140, cell: (share) => platformDisplayName(share.platform) },
-      { header: `Income (${display})`, width: 120, align: 'right', cell: (share) => (share.income === null ? 'no rate' : money(share.income)) },
-      { header: 'Share of income', width: 120, align: 'right', cell: (share) => percent(share.incomeShare) },
+      { header: `Income (${display})`, width: 120, align: 'right', cell: (share) => (!share.incomeReported ? 'not reported' : share.income === null ? 'no rate' : money(share.income)) },
+      { header: 'Share of income', width: 120, align: 'right', cell: (share) => (share.incomeReported ? percent(share.incomeShare) : 'not reported') },
       { header: 'Share of views', width: CONTENT_WIDTH - 380, align: 'right', cell: (share) => percent(share.viewsShare) },
     ],
     view.shares,

@@ -4,7 +4,7 @@
 // against its share of views; income per 1,000 views. Every amount keeps its own currency and is converted into the
 // user's display currency only with a rate on or before its day; without one it is never summed.
 import type { AppliedRate, IncomeLine, IncomePeriod, IncomeQuery, IncomeResponse, IncomeSource, PlatformShare } from '#contract/income.ts';
-import { incomeQuery } from '#contract/income.ts';
+import { INCOME_PLATFORMS, incomeQuery } from '#contract/income.ts';
 import { PLATFORM_NAMES } from '#contract/platforms.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -225,15 +225,19 @@ function platformShares(connections: IncomeConnection[], amounts: DayAmount[], c
     const sofar = income.get(platform);
     income.set(platform, sofar === null || sofar === undefined || converted[index] === null ? null : sofar + converted[index]!);
   });
-  const incomes = present.map((platform) => income.get(platform) as number | null);
+  const reported = present.filter((platform) => INCOME_PLATFORMS.includes(platform));
+  const incomes = reported.map((platform) => income.get(platform) as number | null);
   const everyIncomeConverted = incomes.every((value) => value !== null);
   const incomeShares = everyIncomeConverted ? shares(incomes as number[]) : incomes.map(() => null);
+  const shareOf = new Map(reported.map((platform, index) => [platform, { income: incomes[index]!, incomeShare: incomeShares[index]! }]));
   const views = present.map((platform) => viewsByPlatform.get(platform) ?? 0);
   const viewShares = shares(views);
   return present.map((platform, index) => ({
     platform,
-    income: incomes[index]!,
-    incomeShare: incomeShares[index]!,
+    incomeReported: shareOf.has(platform),
+    // A platform whose income no API we read reports has none to show: not $0.00, and no share of the total.
+    income: shareOf.get(platform)?.income ?? null,
+    incomeShare: shareOf.get(platform)?.incomeShare ?? null,
     views: views[index]!,
     viewsShare: viewShares[index]!,
   }));

@@ -89,8 +89,23 @@ describe('GET /api/income by month', () => {
     expect(body.rates).toEqual([{ currency: 'EUR', rate: 1.2, rateDate: '2026-10-15', source: ECB }]);
     expect(body.totals.incomePer1000Views).toBeCloseTo((668 / 31_000) * 1000, 9);
     expect(body.shares).toEqual([
-      { platform: 'youtube', income: 310, incomeShare: expect.closeTo(310 / 668, 9), views: 31_000, viewsShare: 1 },
-      { platform: 'patreon', income: expect.closeTo(358, 9), incomeShare: expect.closeTo(358 / 668, 9), views: 0, viewsShare: 0 },
+      { platform: 'youtube', incomeReported: true, income: 310, incomeShare: expect.closeTo(310 / 668, 9), views: 31_000, viewsShare: 1 },
+      { platform: 'patreon', incomeReported: true, income: expect.closeTo(358, 9), incomeShare: expect.closeTo(358 / 668, 9), views: 0, viewsShare: 0 },
+    ]);
+  });
+
+  it('says a platform whose income no API reports has none reported, never $0.00, and leaves it out of the shares', async () => {
+    const ola = await signUpWithAccess(server);
+    const youtube = await insertConnection(ola.user.id, 'youtube', 10);
+    const tiktok = await insertConnection(ola.user.id, 'tiktok', 10);
+    for (let day = '2026-10-01'; day <= '2026-10-31'; day = addDays(day, 1)) {
+      await daily(youtube, day, { views: 300, revenue: 2 });
+      await daily(tiktok, day, { views: 100 });
+    }
+    const { body } = await income(ola, 'startDate=2026-10-01&endDate=2026-10-31');
+    expect(body.shares).toEqual([
+      { platform: 'youtube', incomeReported: true, income: expect.closeTo(62, 9), incomeShare: 1, views: 9_300, viewsShare: 0.75 },
+      { platform: 'tiktok', incomeReported: false, income: null, incomeShare: null, views: 3_100, viewsShare: 0.25 },
     ]);
   });
 

@@ -157,8 +157,16 @@ function SharesTable({ income, money }: { income: IncomeResponse; money: (value:
           {income.shares.map((share) => (
             <tr key={share.platform} className="border-t border-slate-800">
               <th scope="row" className="py-2 pr-3 font-normal">{platformDisplayName(share.platform)}</th>
-              <td className="py-2 pr-3 text-right">{share.income === null ? <Unknown why="Some of it has no rate" /> : money(share.income)}</td>
-              <td className="py-2 pr-3 text-right">{percent(share.incomeShare) ?? <Unknown why="Not all income has a rate" />}</td>
+              {share.incomeReported ? (
+                <>
+                  <td className="py-2 pr-3 text-right">{share.income === null ? <Unknown why="Some of it has no rate" /> : money(share.income)}</td>
+                  <td className="py-2 pr-3 text-right">{percent(share.incomeShare) ?? <Unknown why="Not all income has a rate" />}</td>
+                </>
+              ) : (
+                <td colSpan={2} className="py-2 pr-3 text-right text-slate-400" title={`${platformDisplayName(share.platform)} does not report income to apps`}>
+                  Not reported
+                </td>
+              )}
               <td className="py-2 text-right">{percent(share.viewsShare) ?? <Unknown why="No views in this period" />}</td>
             </tr>
           ))}

@@ -68,8 +68,8 @@ const answer = (granularity: 'day' | 'month'): IncomeResponse => ({
     incomePer1000Views: null,
   },
   shares: [
-    { platform: 'youtube', income: 248, incomeShare: null, views: 31_000, viewsShare: 1 },
-    { platform: 'patreon', income: null, incomeShare: null, views: 0, viewsShare: 0 },
+    { platform: 'youtube', incomeReported: true, income: 248, incomeShare: null, views: 31_000, viewsShare: 1 },
+    { platform: 'patreon', incomeReported: true, income: null, incomeShare: null, views: 0, viewsShare: 0 },
   ],
   rates: [{ currency: 'EUR', rate: 1.2, rateDate: '2026-10-15', source: 'European Central Bank' }],
   hasIncomeSources: true,
