@@ -24,6 +24,7 @@ import { apiTokensModule } from './modules/api-tokens/api-tokens.module.ts';
 import { ownerHasAccess } from './modules/billing/access-sql.ts';
 import { billingModule } from './modules/billing/billing.module.ts';
 import type { BillingJobs } from './modules/billing/billing.jobs.ts';
+import { accessEndedAt, dataDeletionAt } from './modules/billing/subscription-state.ts';
 import { contentModule } from './modules/content/content.module.ts';
 import { eventsModule } from './modules/events/events.module.ts';
 import { pruneEventStreams } from './modules/events/events.repository.ts';
@@ -175,7 +176,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     onTimeZoneChanged: reports.reports.timeZoneChanged,
   });
   // Lapsed accounts' data, broken grants and tracked public YouTube channels, once a day.
-  const retention = retentionModule(infra, { onceMailer, platforms: platforms.platforms, ownerHasAccess });
+  const retention = retentionModule(infra, { onceMailer, platforms: platforms.platforms, ownerHasAccess, lapse: { accessEndedAt, dataDeletionAt } });
   // Live updates: sync progress and fresh numbers pushed to open screens.
   const events = await eventsModule(infra, { database, accounts: accounts.repository, syncStates: sync.statusesForUser });
 

@@ -1,6 +1,12 @@
 import type { OutgoingMail } from '../mail/mailer.ts';
 import { escapeHtml, mailDocument, mailGreeting } from '../../lib/html.ts';
-import { formatTrialEnd } from '../billing/billing-emails.ts';
+
+/** "Saturday, December 5, 2026 at 4:48 PM (Europe/Berlin time)", in the user's zone (UTC when none is set), as billing's mails write a moment. */
+function formatMoment(moment: Date, timeZone: string | null): string {
+  const zone = timeZone ?? 'UTC';
+  const when = new Intl.DateTimeFormat('en-US', { timeZone: zone, dateStyle: 'full', timeStyle: 'short' }).format(moment);
+  return `${when} (${zone === 'UTC' ? 'UTC' : `${zone.replaceAll('_', ' ')} time`})`;
+}
 
 export const DATA_DELETION_NOTICE_SUBJECT = 'Your Analytics Hub data will be deleted in 7 days';
 
@@ -10,7 +16,7 @@ export const DATA_DELETION_NOTICE_SUBJECT = 'Your Analytics Hub data will be del
  */
 export function dataDeletionNoticeEmail({ to, name, deletionAt, timeZone, billingUrl }: { to: string; name: string; deletionAt: Date; timeZone: string | null; billingUrl: string }): OutgoingMail {
   const greeting = mailGreeting(name);
-  const when = formatTrialEnd(deletionAt, timeZone);
+  const when = formatMoment(deletionAt, timeZone);
   const paragraphs = [
     `Your Analytics Hub trial or subscription has ended. We have kept the data we synced from your platforms, but only for 30 days: on ${when} we delete it.`,
     'What is deleted: your connected accounts and everything we read from them (the history of followers, views, engagement and revenue, your posts with their numbers, and the reports and insights made from them). Where a platform lets apps do so, we also withdraw our access there.',

@@ -6,11 +6,11 @@ import type { OnceMailer } from '../mail/sent-mails.ts';
 import type { PlatformsService } from '../platforms/platforms.service.ts';
 import { dataRetentionJob } from './retention.jobs.ts';
 import { createRetentionRepository } from './retention.repository.ts';
-import { createRetentionService } from './retention.service.ts';
+import { createRetentionService, type RetentionLapse } from './retention.service.ts';
 
 export function retentionModule(
   { config, db, clock, logger }: Infrastructure,
-  { onceMailer, platforms, ownerHasAccess }: { onceMailer: OnceMailer; platforms: Pick<PlatformsService, 'disconnect'>; ownerHasAccess: OwnerHasAccess },
+  { onceMailer, platforms, ownerHasAccess, lapse }: { onceMailer: OnceMailer; platforms: Pick<PlatformsService, 'disconnect'>; ownerHasAccess: OwnerHasAccess; lapse: RetentionLapse },
 ) {
   const retention = createRetentionService({
     repository: createRetentionRepository(db, ownerHasAccess),
@@ -19,6 +19,7 @@ export function retentionModule(
     clock,
     logger,
     billingUrl: `${config.publicUrl}/billing`,
+    lapse,
   });
   return { retention, jobs: [dataRetentionJob(retention, logger)] };
 }

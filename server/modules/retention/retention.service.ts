@@ -13,7 +13,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { BROKEN_GRANT_KEPT_DAYS } from '#contract/platforms.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { addDays, dayOf } from '../../lib/dates.ts';
-import { accessEndedAt, LAPSED_DATA_KEPT_MS } from '../billing/subscription-state.ts';
+import type { AccessEndFields } from '../billing/subscription-state.ts';
 import type { OnceMailer } from '../mail/sent-mails.ts';
 import type { PlatformsService } from '../platforms/platforms.service.ts';
 import { dataDeletionNoticeEmail } from './retention-emails.ts';
@@ -25,6 +25,13 @@ export const DELETION_NOTICE_MS = 7 * DAY_MS;
 /** Calendar days of a tracked public YouTube channel's statistics that are kept, today included. */
 export const TRACKED_YOUTUBE_DAYS = 30;
 
+
+/** How a lapse is dated (the billing feature's rules, passed in by server/app.ts); null while access is valid. */
+export interface RetentionLapse {
+  accessEndedAt(row: AccessEndFields, now: Date): Date | null;
+  /** The same moment the billing status answers as `dataDeletedOn`. */
+  dataDeletionAt(row: AccessEndFields, now: Date): Date | null;
+}
 
 export interface RetentionRun {
   /** Deletion notices sent to lapsed accounts. */
@@ -46,8 +53,14 @@ export function createRetentionService({
   clock,
   logger,
   billingUrl,
+  lapse,
 }: {
   repository: RetentionRepository;
+  /**
+   * The billing feature's dating of a lapse (subscription-state.ts): when access ended, and when the data is deleted
+   * (the same date the billing status answers as dataDeletedOn); null while access is valid.
+   */
+  lapse: RetentionLapse;
   /** Disconnects as the user would: the grant withdrawn at the platform where it offers that, then the connection deleted. */
   platforms: Pick<PlatformsService, 'disconnect'>;
   onceMailer: OnceMailer;
@@ -57,9 +70,9 @@ export function createRetentionService({
 }) {
   /** Notices or deletes one lapsed account's data; answers what it did. */
   async function applyToLapsedAccount(account: LapsedAccount, now: Date): Promise<{ noticed: boolean; deleted: number }> {
-    const ended = accessEndedAt(account, now);
-    if (!ended) return { noticed: false, deleted: 0 };
-    const deletionAt = new Date(ended.getTime() + LAPSED_DATA_KEPT_MS);
+    const ended = lapse.accessEndedAt(account, now);
+    const deletionAt = lapse.dataDeletionAt(account, now);
+    if (!ended || !deletionAt) return { noticed: false, deleted: 0 };
     if (now.getTime() < deletionAt.getTime() - DELETION_NOTICE_MS) return { noticed: false, deleted: 0 };
     // One notice per lapse: a later lapse (subscribed again, then ended again) is announced again.
     const ref = ended.toISOString();
