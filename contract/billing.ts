@@ -35,6 +35,12 @@ export const subscriptionStatusResponse = z.object({
   graceUntil: z.iso.datetime().nullable().optional(),
   /** Server's verdict on premium access (same rule as hasValidAccess below, evaluated with the server's clock). */
   hasValidAccess: z.boolean(),
+  /**
+   * After a trial or subscription ended: when the account's synced platform data (connections, their history and
+   * posts) is deleted, 30 days after access ended, unless the account subscribes again before then
+   * (docs/platforms/data-retention.md). Null while access is valid, and when the account never had access.
+   */
+  dataDeletedOn: z.iso.datetime().nullable().optional(),
   /** Billing runs against the local Stripe sandbox, not real Stripe. */
   sandbox: z.boolean(),
 });

@@ -71,6 +71,12 @@ export const platformsResponse = z.array(platform);
 
 export { syncStatus, type SyncStatus } from './sync-status.ts';
 
+/**
+ * A grant the platform refused or revoked, not renewed (reconnected) within this many days, has its connection's
+ * stored data deleted (docs/platforms/data-retention.md; YouTube API Services Developer Policies III.D.2.c).
+ */
+export const BROKEN_GRANT_KEPT_DAYS = 30;
+
 /** Spec section 3 "Platform connection", plus sync and reconnection state. */
 export const platformConnection = z.object({
   id: z.number().int(),
@@ -100,6 +106,11 @@ export const platformConnection = z.object({
   manual: z.boolean(),
   /** The platform refused our tokens (expired, revoked): the user must connect again. */
   needsReconnect: z.boolean(),
+  /**
+   * While the connection needs reconnecting: when it is deleted with its stored data unless it is reconnected before
+   * (BROKEN_GRANT_KEPT_DAYS after the grant stopped working). Null while the grant works.
+   */
+  dataDeletedOn: z.iso.datetime().nullable().optional(),
   lastSyncedAt: z.iso.datetime().nullable(),
   syncStatus: syncStatus,
 });

@@ -24,6 +24,7 @@ import { apiTokensModule } from './modules/api-tokens/api-tokens.module.ts';
 import { ownerHasAccess } from './modules/billing/access-sql.ts';
 import { billingModule } from './modules/billing/billing.module.ts';
 import type { BillingJobs } from './modules/billing/billing.jobs.ts';
+import { accessEndedAt, dataDeletionAt } from './modules/billing/subscription-state.ts';
 import { contentModule } from './modules/content/content.module.ts';
 import { eventsModule } from './modules/events/events.module.ts';
 import { pruneEventStreams } from './modules/events/events.repository.ts';
@@ -40,6 +41,8 @@ import { platformsModule } from './modules/platforms/platforms.module.ts';
 import type { PlatformsService } from './modules/platforms/platforms.service.ts';
 import type { TokenCustody } from './modules/platforms/token-custody.ts';
 import { reportsModule } from './modules/reports/reports.module.ts';
+import { retentionModule } from './modules/retention/retention.module.ts';
+import type { RetentionService } from './modules/retention/retention.service.ts';
 import type { ReportsService } from './modules/reports/reports.service.ts';
 import { settingsModule } from './modules/settings/settings.module.ts';
 import { syncModule } from './modules/sync/sync.module.ts';
@@ -83,6 +86,8 @@ export interface App {
   billingJobs: BillingJobs;
   /** The analytics answers computed after a sync (`request` one user's; its job definition). */
   answerWarming: AnswerWarming;
+  /** How long platform data is kept: `run()` applies the rules now (the daily job calls it). */
+  retention: RetentionService;
   /**
    * The first step of a graceful shutdown: readiness answers 503 from now on, so the load balancer stops sending,
    * while every request is still served; idle keep-alive connections are closed and every response closes its
@@ -168,6 +173,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     // One time zone per account: the reports' next send follows it.
     onTimeZoneChanged: reports.reports.timeZoneChanged,
   });
+  // Lapsed accounts' data, broken grants and tracked public YouTube channels, once a day.
+  const retention = retentionModule(infra, { onceMailer, platforms: platforms.platforms, ownerHasAccess, lapse: { accessEndedAt, dataDeletionAt } });
   // Live updates: sync progress and fresh numbers pushed to open screens.
   const events = await eventsModule(infra, { database, accounts: accounts.repository, syncStates: sync.statusesForUser });
 
@@ -195,7 +202,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     // PostgreSQL's autovacuum keeps its statistics; the embedded PGlite has none.
     ...(database.kind === 'pglite' ? { refreshStatistics: refreshPlannerStatistics } : {}),
   });
-  const withJobs: FeatureJobs[] = [sync, reports, notifications, { jobs: [housekeepingJob(housekeeping, app.log)] }, billing, income, analytics];
+  const withJobs: FeatureJobs[] = [sync, reports, notifications, { jobs: [housekeepingJob(housekeeping, app.log)] }, billing, income, analytics, retention];
   await jobQueue.start(withJobs.flatMap((feature) => feature.jobs as readonly JobDefinition[]));
   app.withTypeProvider<ZodTypeProvider>().get('/api/config/public', { schema: { response: { 200: publicConfigResponse } } }, async () => ({
     sandbox: config.sandbox && !config.isStripeConfigured,
@@ -251,6 +258,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     notifications: notifications.notifications,
     billingJobs: billing.billingJobs,
     answerWarming: analytics.answerWarming,
+    retention: retention.retention,
     startDraining,
   };
 }

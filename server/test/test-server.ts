@@ -122,7 +122,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     });
     config = withPlatformSandbox(config, platformSandbox);
   }
-  const { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, youngPostJobs, reports, notifications, billingJobs, answerWarming } = await buildApp({ config, database: database.handle, clock, logStream });
+  const { app, mailer, platforms, tokenCustody, jobQueue, syncJobs, youngPostJobs, reports, notifications, billingJobs, answerWarming, retention } = await buildApp({ config, database: database.handle, clock, logStream });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -209,6 +209,8 @@ export async function startTestServer(options: TestServerOptions = {}) {
     customerReleases: createJobDriver(jobQueue, billingJobs.definitions[0]),
     /** The analytics answers computed after a stored sync: `answerWarming.drain({ ignoreStartAfter: true })` runs the queued ones now. */
     answerWarming: createJobDriver(jobQueue, answerWarming.definition),
+    /** The daily data-retention job's work: `retention.run()` applies the rules at the clock's time (no cron in tests). */
+    retention,
     /** Only with `{ stripe: true }`. */
     stripeSandbox,
     /** Only with `{ platforms: true }`. */

@@ -12,7 +12,7 @@ export const sentMails = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    /** welcome | trial_started */
+    /** welcome | trial_started | data_deletion_notice */
     kind: text('kind').notNull(),
     /** What the mail is about within its kind (the Stripe subscription id); empty when the kind is once per user. */
     ref: text('ref').notNull().default(''),

@@ -59,6 +59,11 @@ export const platformConnections = pgTable(
      */
     currency: text('currency'),
     needsReconnect: boolean('needs_reconnect').notNull().default(false),
+    /**
+     * Since when the grant has not worked (refused, revoked, expired beyond renewal); null while it works. Not
+     * renewed within 30 days, the connection and its data are deleted (server/modules/retention).
+     */
+    needsReconnectSince: timestamp('needs_reconnect_since', { withTimezone: true }),
     syncStatus: text('sync_status').notNull().default('idle'),
     syncMessage: text('sync_message'),
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
@@ -71,5 +76,6 @@ export const platformConnections = pgTable(
     // anyone may track the same public profile manually.
     uniqueIndex('platform_connections_oauth_account_key').on(table.platform, table.platformUserId).where(sql`${table.manual} = false`),
     index('platform_connections_user_idx').on(table.userId),
+    index('platform_connections_needs_reconnect_since_idx').on(table.needsReconnectSince).where(sql`${table.needsReconnect}`),
   ],
 );

@@ -81,6 +81,7 @@ describe('a new account', () => {
       trialUsed: false,
       graceUntil: null,
       hasValidAccess: false,
+      dataDeletedOn: null,
       sandbox: true,
     });
     expect(await customerIdOf(account)).toBeUndefined();

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import type { SubscriptionRow } from './billing.repository.ts';
-import { describeSubscription, graceUntil, hasAccess, mostRelevantSubscription, PAST_DUE_GRACE_MS, storedFields, trialWasUsed } from './subscription-state.ts';
+import { accessEndedAt, dataDeletionAt, describeSubscription, graceUntil, hasAccess, LAPSED_DATA_KEPT_MS, mostRelevantSubscription, PAST_DUE_GRACE_MS, storedFields, trialWasUsed } from './subscription-state.ts';
 
 const now = new Date('2026-11-02T10:00:00Z');
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -111,6 +111,7 @@ describe('access', () => {
       trialUsed: false,
       graceUntil: null,
       hasValidAccess: false,
+      dataDeletedOn: null,
       sandbox: true,
     });
   });
@@ -119,5 +120,33 @@ describe('access', () => {
     expect(describeSubscription(row({ status: 'active', cancelAtPeriodEnd: true }), now, { sandbox: false }).cancelAtPeriodEnd).toBe(true);
     expect(describeSubscription(row({ status: 'active', cancelAt: at(DAY) }), now, { sandbox: false }).cancelAtPeriodEnd).toBe(true);
     expect(describeSubscription(row({ status: 'canceled', cancelAtPeriodEnd: true }), now, { sandbox: false }).cancelAtPeriodEnd).toBe(false);
+  });
+});
+
+describe('the end of access and the deletion of a lapsed account\'s data', () => {
+  it('is null while access is valid and for a row that never gave access', () => {
+    expect(accessEndedAt(row({ status: 'active' }), now)).toBeNull();
+    expect(accessEndedAt(row({ status: 'trialing', trialEnd: at(-DAY) }), now)).toBeNull();
+    expect(accessEndedAt(row({ status: 'past_due', currentPeriodStart: at(-DAY) }), now)).toBeNull();
+    expect(accessEndedAt(row({ status: 'incomplete' }), now)).toBeNull();
+    expect(accessEndedAt(undefined, now)).toBeNull();
+    expect(dataDeletionAt(row({ status: 'active' }), now)).toBeNull();
+  });
+
+  it('dates the end from the latest moment that gave access and has passed', () => {
+    // A trial that ran out without a card.
+    expect(accessEndedAt(row({ status: 'paused', trialEnd: at(-2 * DAY) }), now)).toEqual(at(-2 * DAY));
+    // A paid subscription that ended long after its trial.
+    expect(accessEndedAt(row({ status: 'canceled', trialEnd: at(-60 * DAY), endedAt: at(-DAY) }), now)).toEqual(at(-DAY));
+    // A failed renewal: the grace's end, whether Stripe still retries (past_due) or gave up (unpaid).
+    expect(accessEndedAt(row({ status: 'past_due', currentPeriodStart: at(-5 * DAY) }), now)).toEqual(at(-5 * DAY + PAST_DUE_GRACE_MS));
+    expect(accessEndedAt(row({ status: 'unpaid', currentPeriodStart: at(-5 * DAY) }), now)).toEqual(at(-5 * DAY + PAST_DUE_GRACE_MS));
+    expect(dataDeletionAt(row({ status: 'canceled', endedAt: at(-DAY) }), now)).toEqual(at(-DAY + LAPSED_DATA_KEPT_MS));
+    expect(LAPSED_DATA_KEPT_MS).toBe(30 * DAY);
+  });
+
+  it('is answered as dataDeletedOn by the billing status', () => {
+    expect(describeSubscription(row({ status: 'canceled', endedAt: at(-DAY) }), now, { sandbox: false }).dataDeletedOn).toBe(at(29 * DAY).toISOString());
+    expect(describeSubscription(row({ status: 'active' }), now, { sandbox: false }).dataDeletedOn).toBeNull();
   });
 });

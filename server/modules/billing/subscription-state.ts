@@ -86,6 +86,34 @@ export function graceUntil(row: Pick<SubscriptionRow, 'status' | 'currentPeriodS
   return new Date(row.currentPeriodStart.getTime() + PAST_DUE_GRACE_MS);
 }
 
+/**
+ * After access ends, an account's synced platform data is kept this long for its owner, then deleted
+ * (docs/platforms/data-retention.md); subscribing again before then keeps it.
+ */
+export const LAPSED_DATA_KEPT_MS = 30 * DAY_MS;
+
+/** What the end of access is dated from, of a stored subscription row. */
+export type AccessEndFields = Pick<SubscriptionRow, 'status' | 'trialEnd' | 'currentPeriodStart' | 'endedAt'>;
+
+/**
+ * When the account's access ended, for an account without access at `now`: the latest of the moments that gave access
+ * and have passed (the trial's end, the end of a past-due or unpaid renewal's grace, the subscription's end). Null
+ * while access is valid, and for a row that never gave access (a checkout that was never paid, no trial).
+ */
+export function accessEndedAt(row: AccessEndFields | undefined, now: Date): Date | null {
+  if (!row || hasAccess(row, now)) return null;
+  const graceEnd = (row.status === 'past_due' || row.status === 'unpaid') && row.currentPeriodStart ? new Date(row.currentPeriodStart.getTime() + PAST_DUE_GRACE_MS) : null;
+  const passed = [row.trialEnd, graceEnd, row.endedAt].filter((moment): moment is Date => moment !== null && moment.getTime() <= now.getTime());
+  if (passed.length === 0) return null;
+  return new Date(Math.max(...passed.map((moment) => moment.getTime())));
+}
+
+/** When the lapsed account's synced data is deleted (from then on, at the daily job's next run); null while access is valid. */
+export function dataDeletionAt(row: AccessEndFields | undefined, now: Date): Date | null {
+  const ended = accessEndedAt(row, now);
+  return ended && new Date(ended.getTime() + LAPSED_DATA_KEPT_MS);
+}
+
 /** What access is decided on, of a stored subscription row. */
 export type SubscriptionAccessFields = Pick<SubscriptionRow, 'status' | 'trialEnd' | 'currentPeriodStart'>;
 
@@ -112,6 +140,7 @@ export function describeSubscription(row: SubscriptionRow | undefined, now: Date
     trialUsed: row?.trialUsed ?? false,
     graceUntil: row ? (graceUntil(row)?.toISOString() ?? null) : null,
     hasValidAccess: access,
+    dataDeletedOn: dataDeletionAt(row, now)?.toISOString() ?? null,
     sandbox: options.sandbox,
   };
 }

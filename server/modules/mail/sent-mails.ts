@@ -8,7 +8,7 @@ import { sentMails } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Mailer, OutgoingMail } from './mailer.ts';
 
-export type OnceMailKind = 'welcome' | 'trial_started';
+export type OnceMailKind = 'welcome' | 'trial_started' | 'data_deletion_notice';
 
 export interface OnceMailKey {
   userId: number;

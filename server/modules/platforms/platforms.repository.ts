@@ -116,6 +116,14 @@ function platformQueries(db: Database) {
       return row;
     },
 
+    /** The grant stopped working: the user must connect again. The first moment it failed is kept (the 30 days run from it). */
+    async markNeedsReconnect(id: number, now: Date) {
+      await db
+        .update(platformConnections)
+        .set({ needsReconnect: true, needsReconnectSince: sql`coalesce(${platformConnections.needsReconnectSince}, ${now.toISOString()}::timestamptz)`, updatedAt: now })
+        .where(eq(platformConnections.id, id));
+    },
+
     /** Replaces stored tokens only if they are still the ones read (a concurrent refresh wins over re-encryption). */
     async replaceTokensIfUnchanged(
       id: number,

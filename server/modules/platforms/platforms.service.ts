@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import {
+  BROKEN_GRANT_KEPT_DAYS,
   type ConnectPlatformRequest,
   MAX_CONNECTIONS_PER_PLATFORM,
   type OAuthCallbackRequest,
@@ -87,6 +88,8 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
       isActive: row.isActive,
       manual: row.manual,
       needsReconnect: row.needsReconnect,
+      // Rows marked before the date was kept were dated from their last update (migration 0028).
+      dataDeletedOn: row.needsReconnect ? new Date((row.needsReconnectSince ?? row.updatedAt).getTime() + BROKEN_GRANT_KEPT_DAYS * 86_400_000).toISOString() : null,
       lastSyncedAt: row.lastSyncedAt?.toISOString() ?? null,
       syncStatus: toSyncStatus(row.syncStatus),
     };
@@ -292,8 +295,9 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
       const row = await repository.findConnection(userId, connectionId);
       if (!row) throw new AppError('not_found', 'No such connection.');
       await revokeQuietly(row);
-      await repository.deleteConnection(userId, connectionId);
-      return { message: `${displayName(resolvePlatform(row.platform))} disconnected`, disconnected: 1 };
+      // 0 when a concurrent disconnect deleted it first.
+      const deleted = await repository.deleteConnection(userId, connectionId);
+      return { message: `${displayName(resolvePlatform(row.platform))} disconnected`, disconnected: deleted ? 1 : 0 };
     },
 
     async disconnectPlatform(userId: number, platformParam: string): Promise<{ message: string; disconnected: number }> {

@@ -90,6 +90,7 @@ export function createTokenCustody({ repository, crypto, clock, config, logger, 
       tokenIssuedAt: now,
       scope: tokens.scope ?? row.scope,
       needsReconnect: false,
+      needsReconnectSince: null,
       updatedAt: now,
     });
   }
@@ -117,7 +118,7 @@ export function createTokenCustody({ repository, crypto, clock, config, logger, 
         throw new AppError('unavailable', 'This connection cannot be used until the server configuration is fixed. Please try again later.');
       }
       logger.error({ connectionId: row.id, platform: row.platform, errorName: (error as Error).name, reason: (error as Error).message }, 'stored platform tokens are unreadable');
-      await locked.updateConnection(row.id, { needsReconnect: true, updatedAt: clock.now() });
+      await locked.markNeedsReconnect(row.id, clock.now());
       throw new ReconnectRequired();
     }
   }
@@ -164,7 +165,7 @@ export function createTokenCustody({ repository, crypto, clock, config, logger, 
       if (!provider.canRefresh(tokens, now)) {
         const expired = force || (row.tokenExpiresAt !== null && row.tokenExpiresAt <= now);
         if (!expired) return { token: tokens.accessToken }; // e.g. an Instagram token not yet a day old
-        await locked.updateConnection(row.id, { needsReconnect: true, updatedAt: now });
+        await locked.markNeedsReconnect(row.id, now);
         logger.info({ connectionId: row.id, platform }, 'platform token expired and cannot be renewed: reconnection needed');
         return { reconnect: true };
       }
@@ -175,7 +176,7 @@ export function createTokenCustody({ repository, crypto, clock, config, logger, 
       } catch (error) {
         if (error instanceof PlatformError && error.kind === 'invalid_grant') {
           logPlatformFailure(error, { connectionId: row.id });
-          await locked.updateConnection(row.id, { needsReconnect: true, updatedAt: now });
+          await locked.markNeedsReconnect(row.id, now);
           return { reconnect: true };
         }
         return { error };
@@ -230,7 +231,7 @@ export function createTokenCustody({ repository, crypto, clock, config, logger, 
     } catch (error) {
       if (!(error instanceof PlatformError && error.kind === 'unauthorized')) throw error;
       logPlatformFailure(error, { connectionId: row.id, step: 'sync' });
-      await repository.updateConnection(row.id, { needsReconnect: true, updatedAt: clock.now() });
+      await repository.markNeedsReconnect(row.id, clock.now());
       throw new ReconnectRequired();
     }
   }
@@ -275,7 +276,7 @@ export function createTokenCustody({ repository, crypto, clock, config, logger, 
         } catch (error) {
           unreadable += 1;
           logger.error({ connectionId: row.id, reason: (error as Error).message }, 'stored platform tokens are unreadable during re-encryption');
-          await repository.updateConnection(row.id, { needsReconnect: true, updatedAt: clock.now() });
+          await repository.markNeedsReconnect(row.id, clock.now());
           continue;
         }
         if (next.accessToken === row.accessToken && next.refreshToken === row.refreshToken) continue;

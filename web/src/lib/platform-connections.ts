@@ -37,3 +37,13 @@ export function accountHandle(connection: Pick<PlatformConnection, 'platformUser
   if (username) return `@${username}`;
   return connection.displayName?.trim() || connection.platformUserId;
 }
+
+/**
+ * Statistics of a public YouTube channel tracked without its owner's grant are kept 30 days at most (YouTube API
+ * Services Developer Policies III.E.4.d; docs/platforms/data-retention.md): every chart or row showing them says so.
+ */
+export const TRACKED_YOUTUBE_HISTORY_NOTE = "last 30 days (YouTube's policy)";
+
+/** Whether the user tracks a public YouTube channel (a manual connection): its history is cut at 30 days. */
+export const tracksPublicYouTubeChannel = (connections: readonly Pick<PlatformConnection, 'manual' | 'platform'>[] | undefined) =>
+  (connections ?? []).some((connection) => connection.manual && connection.platform === 'youtube');

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, within, waitFor } from '@testing-li
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type AnalyticsResponse, type AnalyticsSummary, DERIVATION_EXPLANATIONS, DERIVATION_METHODS } from '#contract/analytics.ts';
-import { forecastsAnswer } from '../../../test/factories';
+import { forecastsAnswer, platformConnection } from '../../../test/factories';
 import { AnalyticsPage } from './analytics-page';
 
 // jsdom has no canvas: the charts become plain elements that show what they were given.
@@ -181,6 +181,34 @@ afterEach(() => {
 });
 
 describe('AnalyticsPage', () => {
+  it("says on the followers trend that a tracked public YouTube channel keeps only the last 30 days (YouTube's policy)", { timeout: 20_000 }, async () => {
+    const followers = [...Array.from({ length: 28 }, () => null), 1_000, 1_010];
+    const withFollowersTrend: AnalyticsResponse = {
+      ...analytics,
+      trends: [{ metric: 'followers', combined: followers, platforms: [{ platform: 'YouTube', values: followers }], comparison: [] }, ...analytics.trends],
+    };
+    const routes = (connections: unknown[]) => ({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/analytics/metrics': { status: 200, body: ['followers'] },
+      'GET /api/analytics': { status: 200, body: withFollowersTrend },
+      'GET /api/platformconnections': { status: 200, body: connections },
+    });
+    const note = "Tracked public YouTube channels: last 30 days (YouTube's policy).";
+    mockServer(routes([platformConnection({ platform: 'youtube', platformName: 'YouTube', manual: true })]));
+    renderPage();
+    const trendsCard = () => screen.getByRole('heading', { name: 'Trends' }).closest('section')!;
+    await waitFor(() => expect(trendsCard().textContent).toContain(note));
+    cleanup();
+    vi.unstubAllGlobals();
+
+    const mocked = mockServer(routes([platformConnection({ platform: 'youtube', platformName: 'YouTube', manual: false })]));
+    renderPage();
+    // Once the connections have answered (the Followers Growth card lists what they give), no such note.
+    await screen.findAllByRole('table', { name: /per day, last 30 days/ });
+    await waitFor(() => expect(mocked.calls).toContain('GET /api/platformconnections'));
+    expect(trendsCard().textContent).not.toContain('Tracked public YouTube channels');
+  });
+
   // A long walk through the whole screen: more than the default 5 s on a busy machine.
   it('shows the loading texts, then the four numbers, the charts with text alternatives and the top content', { timeout: 20_000 }, async () => {
     let release: () => void = () => {};

@@ -1,6 +1,7 @@
 // The Analytics screen's Trends card (issue 25): the daily trend of one metric per platform and all platforms together,
 // the comparison period dashed under it. Without a Metric filter the creator picks views, watch time, followers,
 // engagements or the engagement rate (kept in the URL as ?trend=); with one, it charts what the filter names.
+import { useQuery } from '@tanstack/react-query';
 import { lazy, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { type AnalyticsResponse, derivedSeriesSentence } from '#contract/analytics.ts';
@@ -9,6 +10,7 @@ import { ChartSlot } from '../../../components/charts/chart-slot';
 import { Card } from '../../../components/ui/card';
 import { formatCalendarDay } from '../../../lib/format';
 import { metricTypeLabel } from '../../../lib/analytics-filters';
+import { platformConnectionsQueryOptions, TRACKED_YOUTUBE_HISTORY_NOTE, tracksPublicYouTubeChannel } from '../../../lib/platform-connections';
 
 const LineChart = lazy(async () => ({ default: (await import('../../../components/charts/line-chart')).LineChart }));
 
@@ -31,6 +33,10 @@ export function TrendPanel({ data, failed, period, comparison, dataKey }: TrendP
   const trends = data?.trends ?? [];
   const asked = searchParams.get('trend');
   const trend = trends.find((entry) => entry.metric === asked) ?? trends[0];
+  // A tracked public YouTube channel's subscribers are part of the followers line, and only 30 days of them are kept.
+  const connections = useQuery(platformConnectionsQueryOptions());
+  const trackedYouTubeNote =
+    trend?.metric === 'followers' && tracksPublicYouTubeChannel(connections.data) ? ` Tracked public YouTube channels: ${TRACKED_YOUTUBE_HISTORY_NOTE}.` : '';
 
   function choose(metric: string) {
     const next = new URLSearchParams(searchParams);
@@ -103,6 +109,7 @@ export function TrendPanel({ data, failed, period, comparison, dataKey }: TrendP
         {comparison && trend && trend.comparison.length === 0 && trend.combined.some((value) => value !== null)
           ? ` No line for ${comparison.label.toLowerCase()}: it holds other accounts than this period, and fewer accounts would read as growth.`
           : ''}
+        {trackedYouTubeNote}
       </p>
       {body}
       {derivedNote}

@@ -25,6 +25,7 @@ import {
   type SubscriptionView,
 } from '../utils/subscription-state';
 import { CancelSubscriptionDialog } from './cancel-subscription-dialog';
+import { DataKeptNotice } from './data-kept-notice';
 import { InvoiceList } from './invoice-list';
 import { PaymentMethodCard } from './payment-method-card';
 
@@ -252,6 +253,7 @@ function SubscriptionCard({ subscription, view, onChanged }: SubscriptionCardPro
           </div>
         ) : null}
         {view.renewsAt ? <p className="text-sm text-slate-400">Renews on {formatDate(view.renewsAt)}</p> : null}
+        <DataKeptNotice dataDeletedOn={subscription.dataDeletedOn} />
         {subscription.sandbox ? (
           <p className="text-sm text-slate-400">Sandbox mode: payments go to a local test Stripe, no real card is charged.</p>
         ) : null}

@@ -23,7 +23,7 @@ import { startOAuthConnectionMutationOptions } from '../api/get-oauth-auth-url';
 import { syncUnderWay } from '../../../lib/sync-progress';
 import { syncStatusQueryOptions } from '../../../lib/sync-status';
 import { serverMessage } from '../utils/action-error';
-import { accountName, lastSyncedText, syncTroubleText } from '../utils/connection-display';
+import { accountName, lastSyncedText, reconnectDeadlineText, syncTroubleText, trackedHistoryText } from '../utils/connection-display';
 import { CampaignCurrency } from './campaign-currency';
 import { DisconnectDialog } from './disconnect-dialog';
 
@@ -100,6 +100,8 @@ export function ConnectedAccountRow({ connection, syncState }: ConnectedAccountR
   });
 
   const trouble = syncTroubleText(syncState, connection);
+  const deadline = reconnectDeadlineText(connection);
+  const trackedHistory = trackedHistoryText(connection);
   // The server's word counts too: a new connection's first sync starts on its own, and a sync started elsewhere
   // (Dashboard, another tab, the schedule) shows here while it runs.
   const underWay = syncUnderWay(syncState);
@@ -144,6 +146,8 @@ export function ConnectedAccountRow({ connection, syncState }: ConnectedAccountR
             {underWay && !connection.lastSyncedAt ? 'First sync in progress...' : lastSyncedText(connection.lastSyncedAt)}
           </p>
           {trouble ? <p className="text-xs text-amber-300">{trouble}</p> : null}
+          {deadline ? <p className="text-xs text-amber-300">{deadline}</p> : null}
+          {trackedHistory ? <p className="text-xs text-slate-400">{trackedHistory}</p> : null}
         </div>
       </div>
       <div className="flex flex-wrap gap-2 sm:justify-end">

@@ -15,7 +15,9 @@ interface DisconnectDialogProps {
 
 /**
  * Asks before a disconnect, naming the accounts and what goes with them: disconnecting deletes the history Analytics
- * Hub stored and cannot be undone (a new connection reads again only what the platform still gives).
+ * Hub stored at once and cannot be undone (a new connection reads again only what the platform still gives). The
+ * platforms ask for deletion on the user's request (docs/platforms/data-retention.md); the server's disconnect deletes
+ * the connection with everything read through it in the same request.
  */
 export function DisconnectDialog({ open, platformName, accounts, pending, onConfirm, onClose }: DisconnectDialogProps) {
   const named = accounts.length > 0 ? wordList(accounts) : `your ${platformName} account`;
@@ -39,8 +41,8 @@ export function DisconnectDialog({ open, platformName, accounts, pending, onConf
       }
     >
       <p>
-        This disconnects {named} from Analytics Hub and deletes what we stored for {several ? 'them' : 'it'}: the history of followers, views,
-        engagement and revenue, and the posts with their numbers.
+        This disconnects {named} from Analytics Hub and deletes what we stored for {several ? 'them' : 'it'} right away: the history of followers,
+        views, engagement and revenue, and the posts with their numbers. Nothing is kept afterwards, not even for a grace period.
       </p>
       <p className="mt-2">
         It cannot be undone. Connecting again later reads only what {platformName} still gives, which may be less history than you have now.

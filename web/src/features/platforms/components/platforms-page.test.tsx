@@ -268,7 +268,7 @@ describe('PlatformsPage', () => {
     renderPage();
     fireEvent.click(await within(await platformCard('YouTube')).findByRole('button', { name: 'Disconnect YouTube' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Disconnect YouTube?' });
-    expect(dialog.textContent).toContain('This disconnects Maya Creates (@maya) from Analytics Hub and deletes what we stored for it');
+    expect(dialog.textContent).toContain('This disconnects Maya Creates (@maya) from Analytics Hub and deletes what we stored for it right away');
     expect(dialog.textContent).toContain('It cannot be undone.');
     // Keeping it sends nothing.
     fireEvent.click(within(dialog).getByRole('button', { name: 'Keep connected' }));

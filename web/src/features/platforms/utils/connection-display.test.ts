@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionSyncStatus } from '#contract/analytics.ts';
 import type { PlatformConnection } from '../../../lib/platform-connections';
-import { accountName, connectedAccountNames, formatTimeOfDay, lastSyncedText, syncTroubleText } from './connection-display';
+import { setDisplayTimeZone } from '../../../lib/format';
+import { accountName, connectedAccountNames, formatTimeOfDay, lastSyncedText, reconnectDeadlineText, syncTroubleText, trackedHistoryText } from './connection-display';
 
 describe('lastSyncedText', () => {
   const now = new Date('2026-03-10T12:00:00Z');
@@ -94,5 +95,25 @@ describe('formatTimeOfDay', () => {
     expect(formatTimeOfDay('2026-11-03T01:15:00Z', now, 'UTC')).toBe('Nov 3, 01:15');
     // The day is the user's: in Paris it is already Nov 3.
     expect(formatTimeOfDay('2026-11-03T01:15:00Z', now, 'Europe/Paris')).toBe('02:15');
+  });
+});
+
+describe('reconnectDeadlineText', () => {
+  beforeAll(() => setDisplayTimeZone('UTC'));
+  afterAll(() => setDisplayTimeZone(null));
+  const connection = { needsReconnect: true, dataDeletedOn: '2027-01-06T10:00:00.000Z', platformName: 'YouTube' };
+  it('dates the deletion of a connection that needs reconnecting', () => {
+    expect(reconnectDeadlineText(connection)).toBe('Reconnect by Jan 6, 2027: YouTube no longer lets us read this account, so on that day we delete what we stored for it.');
+  });
+  it('says nothing while the grant works', () => {
+    expect(reconnectDeadlineText({ ...connection, needsReconnect: false, dataDeletedOn: null })).toBeNull();
+  });
+});
+
+describe('trackedHistoryText', () => {
+  it("says a tracked YouTube channel keeps 30 days (YouTube's policy), and nothing for other connections", () => {
+    expect(trackedHistoryText({ manual: true, platform: 'youtube' })).toBe("Subscriber history: last 30 days (YouTube's policy)");
+    expect(trackedHistoryText({ manual: false, platform: 'youtube' })).toBeNull();
+    expect(trackedHistoryText({ manual: true, platform: 'twitter' })).toBeNull();
   });
 });

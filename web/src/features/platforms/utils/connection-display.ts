@@ -1,7 +1,7 @@
 // The text of a connected account's row, as pure functions so the rules are tested on their own.
 import type { ConnectionSyncStatus } from '#contract/analytics.ts';
 import { formatDate, getDisplayTimeZone } from '../../../lib/format';
-import { accountHandle, type PlatformConnection } from '../../../lib/platform-connections';
+import { accountHandle, type PlatformConnection, TRACKED_YOUTUBE_HISTORY_NOTE, tracksPublicYouTubeChannel } from '../../../lib/platform-connections';
 
 const relativeFormatter = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
 const MINUTE = 60_000;
@@ -82,4 +82,18 @@ export function syncTroubleText(
   if (status.status === 'running') return `${failed} Trying again now.`;
   if (status.status === 'queued' && status.nextRunAt) return `${failed} Next try at ${formatTimeOfDay(status.nextRunAt, now, timeZone)}.`;
   return failed;
+}
+
+/**
+ * On a connection whose grant stopped working: until when it can be reconnected before its stored data is deleted
+ * (the server's `dataDeletedOn`, 30 days after the platform refused it; docs/platforms/data-retention.md).
+ */
+export function reconnectDeadlineText(connection: Pick<PlatformConnection, 'needsReconnect' | 'dataDeletedOn' | 'platformName'>): string | null {
+  if (!connection.needsReconnect || !connection.dataDeletedOn) return null;
+  return `Reconnect by ${formatDate(connection.dataDeletedOn)}: ${connection.platformName} no longer lets us read this account, so on that day we delete what we stored for it.`;
+}
+
+/** On a tracked public YouTube channel: how much of its history is kept. */
+export function trackedHistoryText(connection: Pick<PlatformConnection, 'manual' | 'platform'>): string | null {
+  return tracksPublicYouTubeChannel([connection]) ? `Subscriber history: ${TRACKED_YOUTUBE_HISTORY_NOTE}` : null;
 }
