@@ -131,7 +131,7 @@ describe('LinkedIn', () => {
     expect(await get(userinfoUrl(), bearer(token))).toMatchObject({ status: 403, body: { code: 'ACCESS_DENIED', message: 'Not enough permissions to access: userinfo.GET.NO_VERSION' } });
     const profileToken = await accessToken({ scope: 'r_basicprofile' });
     // The unversioned v2 surface: no version, an inactive one or a malformed one make no difference.
-    for (const headers of [{}, { 'linkedin-version': '202001' }, { 'linkedin-version': 'nonsense' }]) {
+    for (const headers of [{}, { 'linkedin-version': '202001' }, { 'linkedin-version': 'nonsense' }] as Record<string, string>[]) {
       expect((await get(meUrl(), { ...bearer(profileToken), ...headers })).status).toBe(200);
     }
   });
