@@ -65,10 +65,13 @@ export const followerDayBody = z.looseObject({
   paging,
   elements: z.array(z.looseObject({ memberFollowersCount: count, dateRange: z.looseObject({ start: restliDay }) })),
 });
-/** Older versions nest `metricType`; the count is `count` (a peer parser reads `value`: both are taken). */
+/**
+ * Older versions nest `metricType`; the count is `count` (a peer parser reads `value`: both are taken). A TOTAL
+ * element's `dateRange` can be `{}` (row 3): an element without a day is skipped, not a failure.
+ */
 export const analyticsDayBody = z.looseObject({
   paging,
-  elements: z.array(z.looseObject({ count: z.number().optional(), value: z.number().optional(), dateRange: z.looseObject({ start: restliDay }).optional() })),
+  elements: z.array(z.looseObject({ count: z.number().optional(), value: z.number().optional(), dateRange: z.looseObject({ start: restliDay.optional() }).optional() })),
 });
 
 export const isoOfRestliDay = (day: z.infer<typeof restliDay>) => `${day.year}-${String(day.month).padStart(2, '0')}-${String(day.day).padStart(2, '0')}`;
