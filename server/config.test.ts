@@ -85,6 +85,14 @@ describe('loadConfig', () => {
     for (const refused of ['202612', '2026-10', '202613', 'latest']) expect(() => linkedin(refused), refused).toThrow(/LINKEDIN_API_VERSION.*no December version/s);
   });
 
+  it('reads LinkedIn’s daily follower values as gains unless LINKEDIN_FOLLOWER_HISTORY says totals (unverified: a setting)', () => {
+    const meaning = (value?: string) => loadConfig({ DATA_DIR: tempDir(), LINKEDIN_FOLLOWER_HISTORY: value }).platforms.linkedin.followerHistory;
+    expect(meaning()).toBe('daily_gain');
+    expect(meaning('running_total')).toBe('running_total');
+    expect(loadConfig({ DATA_DIR: tempDir() }).platforms.instagram.followerHistory).toBeUndefined();
+    expect(() => meaning('totals')).toThrow(/LINKEDIN_FOLLOWER_HISTORY/);
+  });
+
   it('reads TRUST_PROXY as nothing trusted, a hop count or proxy addresses, and refuses to trust every hop', () => {
     const trustProxy = (value?: string) => loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: value }).trustProxy;
     for (const off of [undefined, '', 'false', '0']) expect(trustProxy(off)).toBe(false);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { PLATFORM_NAMES, type PlatformName } from '#contract/platforms.ts';
 import { DEFAULT_LINKEDIN_VERSION, LINKEDIN_VERSION_PATTERN } from './providers/linkedin-version.ts';
+import type { FollowerHistoryMeaning } from './providers/provider.ts';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no'])
@@ -135,6 +136,12 @@ const envSchema = z.object({
     .string()
     .regex(LINKEDIN_VERSION_PATTERN, 'expected a published LinkedIn version as YYYYMM, January to November (LinkedIn publishes no December version)')
     .default(DEFAULT_LINKEDIN_VERSION),
+  /**
+   * What LinkedIn's daily follower values (`memberFollowersCount?q=dateRange`) mean: the day's new followers
+   * (`daily_gain`, as the one published capture and peers read them) or the day's total (`running_total`).
+   * Unverified (docs/platforms/linkedin.md#follower-history): set it once a real account has shown which.
+   */
+  LINKEDIN_FOLLOWER_HISTORY: z.enum(['daily_gain', 'running_total']).default('daily_gain'),
   PATREON_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   /**
    * Stands in for https://www.ecb.europa.eu (the euro reference rates the income view converts with), as the platforms'
@@ -245,6 +252,8 @@ export interface PlatformAppConfig {
   isConfigured: boolean;
   /** The API version to send, for a platform that versions its API (LinkedIn). */
   apiVersion: string | undefined;
+  /** What the platform's daily follower values mean, where that is configured (LinkedIn). */
+  followerHistory?: FollowerHistoryMeaning | undefined;
 }
 
 const platformEnvKeys = {
@@ -416,7 +425,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         const clientId = values[keys.clientId];
         const clientSecret = values[keys.clientSecret];
         const apiVersion = name === 'linkedin' ? values.LINKEDIN_API_VERSION : undefined;
-        return [name, { clientId, clientSecret, apiUrl: values[keys.apiUrl]?.replace(/\/+$/, ''), isConfigured: Boolean(clientId && clientSecret), apiVersion }];
+        const followerHistory = name === 'linkedin' ? values.LINKEDIN_FOLLOWER_HISTORY : undefined;
+        return [name, { clientId, clientSecret, apiUrl: values[keys.apiUrl]?.replace(/\/+$/, ''), isConfigured: Boolean(clientId && clientSecret), apiVersion, followerHistory }];
       }),
     ) as Record<PlatformName, PlatformAppConfig>,
     platformAppKeys: { youtubeApiKey: values.YOUTUBE_API_KEY, twitterBearerToken: values.TWITTER_BEARER_TOKEN },

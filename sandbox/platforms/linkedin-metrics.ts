@@ -1,49 +1,23 @@
-// LinkedIn member post analytics: GET /rest/memberCreatorPostAnalytics?q=me (the Confirmed finder, scope and
-// queryTypes of docs/platforms/linkedin.md#member-analytics; the element shape there is unconfirmed, so `count` is sent as the doc
-// sketches). q=entity needs post URNs from /rest/posts (restricted scope) and is not served.
+// LinkedIn member post analytics: GET /rest/memberCreatorPostAnalytics?q=me (learn.microsoft.com/linkedin/marketing/
+// community-management/members/post-statistics; corrections rows 3–5, rules 5–8). One queryType per call; DAILY
+// elements carry their own one-day `dateRange` whose end is the next day; the request's `dateRange.end` is
+// exclusive; answers are paged; a range longer than the configured maximum, and MEMBERS_REACHED with DAILY, are
+// refused with LinkedIn's validation body. q=entity needs post URNs from /rest/posts (restricted scope) and is not served.
 import { PERSONAS } from './demo-accounts.ts';
-import { json, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
-import { CONTENT_START_DAY, dailyValue, dayOf, DAY_MS } from './metrics-data.ts';
-import type { AccessCheck } from './oauth-core.ts';
+import type { Reply, RouteDefinition, SandboxRequest } from './http.ts';
+import { checkedDateRange, isReply, paged, toLinkedinDate, validationFailure, type LinkedinRouteDeps } from './linkedin-restli.ts';
+import { CONTENT_START_DAY, dailyValue, dayOf } from './metrics-data.ts';
 import type { PlatformContext, RenderedFailure } from './platform-module.ts';
 
 const QUERY_TYPES: Record<string, number> = { IMPRESSION: 1, MEMBERS_REACHED: 0.55, REACTION: 0.021, COMMENT: 0.0024, RESHARE: 0.0011 };
 const METRIC_KEY = 'com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1';
 const GROWTH = { large: 0.35, medium: 0.5, small: 0.8 } as const;
 
-export interface LinkedinMetricsDeps {
-  members: readonly { followers: number }[];
-  member(request: SandboxRequest): { check: AccessCheck & { ok: true } } | { error: Reply };
-  versionError(request: SandboxRequest): Reply | null;
-  apiError(status: number, serviceErrorCode: number, code: string | null, message: string, headers?: Record<string, string>): Reply;
-}
-
-type LinkedinDate = { year: number; month: number; day: number };
-const toDate = (day: number): LinkedinDate => {
-  const date = new Date(day * DAY_MS);
-  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
-};
-
-/** `(start:(day:1,month:5,year:2026),end:(day:31,month:5,year:2026))` → day numbers, end exclusive. */
-export function parseDateRange(text: string): { start: number; end: number } | null {
-  const part = (name: string) => {
-    const match = new RegExp(`${name}:\\(([^)]*)\\)`).exec(text);
-    if (!match) return null;
-    const fields = Object.fromEntries(match[1]!.split(',').map((pair) => pair.split(':').map((value) => value.trim()) as [string, string]));
-    const [year, month, day] = [Number(fields.year), Number(fields.month), Number(fields.day)];
-    if (![year, month, day].every(Number.isInteger)) return null;
-    const ms = Date.UTC(year, month - 1, day);
-    const date = new Date(ms);
-    return date.getUTCDate() === day && date.getUTCMonth() === month - 1 ? ms / DAY_MS : null;
-  };
-  if (!/^\(.*\)$/.test(text.trim())) return null;
-  const start = part('start');
-  const end = part('end');
-  return start === null || end === null ? null : { start, end };
-}
+export type LinkedinMetricsDeps = LinkedinRouteDeps;
 
 export function createLinkedinMetrics(context: PlatformContext, deps: LinkedinMetricsDeps) {
   const { apiError } = deps;
+  const settings = context.settings.linkedin;
 
   function analytics(request: SandboxRequest): Reply {
     const checked = deps.member(request);
@@ -59,21 +33,21 @@ export function createLinkedinMetrics(context: PlatformContext, deps: LinkedinMe
     if (!queryType || !(queryType in QUERY_TYPES)) return apiError(400, 100, 'ILLEGAL_ARGUMENT', `Invalid queryType: ${queryType ?? '(missing)'}. Expected one of ${Object.keys(QUERY_TYPES).join(', ')}`);
     const aggregation = query.get('aggregation') ?? 'TOTAL';
     if (aggregation !== 'DAILY' && aggregation !== 'TOTAL') return apiError(400, 100, 'ILLEGAL_ARGUMENT', `Invalid aggregation: ${aggregation}`);
-    if (aggregation === 'DAILY' && queryType === 'MEMBERS_REACHED') return apiError(400, 100, 'ILLEGAL_ARGUMENT', 'MEMBERS_REACHED does not support DAILY aggregation');
-    const rawRange = query.get('dateRange');
-    const range = rawRange === null ? null : parseDateRange(rawRange);
-    if (rawRange !== null && (range === null || range.end <= range.start)) return apiError(400, 100, 'ILLEGAL_ARGUMENT', `Invalid dateRange: ${rawRange}`);
-    if (aggregation === 'DAILY' && range === null) return apiError(400, 100, 'ILLEGAL_ARGUMENT', 'dateRange is required for DAILY aggregation');
+    // Rule 5 (row 3): every peer excludes MEMBERS_REACHED from DAILY because LinkedIn refuses it; the body is the
+    // validation failure LinkedIn answers for a refused input (row 4's capture).
+    if (aggregation === 'DAILY' && queryType === 'MEMBERS_REACHED') return validationFailure('MEMBERS_REACHED does not support DAILY aggregation');
+    const range = checkedDateRange(request, settings, aggregation === 'DAILY');
+    if (isReply(range)) return range;
 
     const index = grant.accountIndex;
     const persona = PERSONAS[index]!;
     const followers = deps.members[index]!.followers;
     const today = dayOf(context.now());
     const first = Math.max(range?.start ?? CONTENT_START_DAY, CONTENT_START_DAY);
-    const last = Math.min((range?.end ?? today) - 1, today - 1); // today is not over
+    const last = Math.min((range?.end ?? today) - 1, today - 1); // the end is exclusive, and today is not over
     const factor = QUERY_TYPES[queryType]!;
     const valueOn = (day: number) => Math.round(dailyValue('linkedin', persona, 'posts:impressions', day, followers * 0.15, GROWTH[persona.tier], -0.5, 0.3) * factor);
-    const element = (count: number, start: number, end: number) => ({ count, metricType: { [METRIC_KEY]: queryType }, dateRange: { start: toDate(start), end: toDate(end) } });
+    const element = (count: number, start: number, end: number) => ({ count, metricType: { [METRIC_KEY]: queryType }, dateRange: { start: toLinkedinDate(start), end: toLinkedinDate(end) } });
     const elements: unknown[] = [];
     if (aggregation === 'DAILY') {
       for (let day = first; day <= last; day += 1) elements.push(element(valueOn(day), day, day + 1));
@@ -83,7 +57,7 @@ export function createLinkedinMetrics(context: PlatformContext, deps: LinkedinMe
       if (queryType === 'MEMBERS_REACHED') total = Math.round(total * 0.6); // the same members return across days
       elements.push(element(total, range?.start ?? CONTENT_START_DAY, range?.end ?? today));
     }
-    return json(200, { paging: { start: 0, count: 10, links: [] }, elements });
+    return paged(request, settings, elements);
   }
 
   const routes: RouteDefinition[] = [

@@ -1,15 +1,19 @@
-// LinkedIn's authorization code flow (www.linkedin.com), OIDC userinfo and the versioned memberFollowersCount
-// finder (api.linkedin.com). docs/platforms/linkedin.md, §5.5.
+// LinkedIn's authorization code flow (www.linkedin.com), the profile of the signed-in member (`/v2/me` under
+// Community Management, `/v2/userinfo` under Sign In with LinkedIn) and the versioned memberFollowersCount finders
+// (api.linkedin.com). docs/platforms/linkedin.md; ../shared/platform-apis-corrections.md rows 1–6 and §1.
 //
-// LinkedIn specifics modelled: client credentials in the body only; 60-day access tokens and no refresh tokens
-// (programmatic refresh is for approved partners, not modelled); the token answer's `scope` is comma-separated;
-// every dead code, wrong redirect URI or wrong verifier gets the same "Unable to retrieve access token" message;
-// API errors are `{status, serviceErrorCode, code, message}`; /rest calls need a `LinkedIn-Version` that is active
-// (the last twelve months by the sandbox clock). The follower count needs `r_member_profileAnalytics`.
+// LinkedIn specifics modelled: an app holds one product set (Community Management must be the app's only product),
+// and an authorization asking for a scope outside it is refused as a whole; client credentials in the body only;
+// 60-day access tokens and no refresh tokens (programmatic refresh is for approved partners, not modelled); the
+// token answer's `scope` is comma-separated; every dead code, wrong redirect URI or wrong verifier gets the same
+// "Unable to retrieve access token" message; API errors are `{status, serviceErrorCode, code, message}`; /rest calls
+// need a `LinkedIn-Version` that is active (the last twelve months by the sandbox clock); member ids are app-scoped.
 import { createAuthorizeRoutes } from './authorize-flow.ts';
 import { accountRandom, compactCount, PERSONAS, tierCount, type DemoAccount, type Persona } from './demo-accounts.ts';
+import { createHash } from 'node:crypto';
 import { bearerToken, json, readForm, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
-import { randomToken, secretsEqual, type AccessCheck } from './oauth-core.ts';
+import { randomToken, secretsEqual, splitScopes, type AccessCheck } from './oauth-core.ts';
+import { createLinkedinFollowers } from './linkedin-followers.ts';
 import { createLinkedinMetrics } from './linkedin-metrics.ts';
 import { avatarRoute, avatarUrl, type PlatformContext, type PlatformModule } from './platform-module.ts';
 
@@ -18,6 +22,7 @@ const API_HOST = 'api.linkedin.com';
 const CDN_HOST = 'media.licdn.com';
 
 const SCOPE_DESCRIPTIONS: Record<string, string> = {
+  r_basicprofile: 'Use your basic profile including your name, photo, headline, and public profile URL',
   openid: 'Use your name and photo',
   profile: 'Use your name and photo',
   email: 'Use the primary email address associated with your LinkedIn account',
@@ -27,6 +32,26 @@ const SCOPE_DESCRIPTIONS: Record<string, string> = {
   w_member_social: 'Create, modify and delete posts, comments and reactions on your behalf',
   rw_organization_admin: "Manage your organizations' pages and retrieve reporting data",
   r_organization_social: "Retrieve your organizations' posts, comments, reactions and other engagements",
+  w_organization_social: "Create, modify and delete posts, comments and reactions on your organizations' behalf",
+};
+
+/**
+ * The scopes each product set grants (corrections §1.1). Community Management carries the member analytics and
+ * `r_basicprofile` (n8n PR #7451); Sign In with LinkedIn using OpenID Connect carries `openid profile email`, beside
+ * Share on LinkedIn's `w_member_social`. The portal refuses to put Community Management beside another product.
+ */
+const PRODUCT_SCOPES: Record<'community_management' | 'sign_in_with_linkedin', ReadonlySet<string>> = {
+  community_management: new Set([
+    'r_basicprofile',
+    'r_member_profileAnalytics',
+    'r_member_postAnalytics',
+    'r_member_social',
+    'w_member_social',
+    'rw_organization_admin',
+    'r_organization_social',
+    'w_organization_social',
+  ]),
+  sign_in_with_linkedin: new Set(['openid', 'profile', 'email', 'w_member_social']),
 };
 
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 60 * 24 * 3600;
@@ -35,7 +60,12 @@ const UNABLE_TO_RETRIEVE =
   'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists';
 
 export interface LinkedinMember {
+  /** The `/v2/me` id: app-scoped (corrections row 2, rule 4), so it is derived from the app's client id. */
+  id: string;
+  /** The OIDC `sub` of the same member on a Sign-In app: a different id (whether they ever match is unverified). */
   sub: string;
+  vanityName: string;
+  headline: string;
   name: string;
   givenName: string;
   familyName: string;
@@ -45,10 +75,18 @@ export interface LinkedinMember {
   followers: number;
 }
 
-export function linkedinMember(persona: Persona): LinkedinMember {
+const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
+/** A ten-character LinkedIn-style id that depends only on the app and the member. */
+const appScopedId = (clientId: string, persona: Persona, kind: 'me' | 'oidc') =>
+  [...createHash('sha256').update(`linkedin:${kind}:${clientId}:${persona.key}`).digest()].slice(0, 10).map((byte) => ID_ALPHABET[byte % ID_ALPHABET.length]).join('');
+
+export function linkedinMember(persona: Persona, clientId: string): LinkedinMember {
   const random = accountRandom('linkedin', persona, 'profile');
   return {
-    sub: random.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-', 10),
+    id: appScopedId(clientId, persona, 'me'),
+    sub: appScopedId(clientId, persona, 'oidc'),
+    vanityName: persona.handle,
+    headline: persona.bio,
     name: persona.name,
     givenName: persona.givenName,
     familyName: persona.familyName,
@@ -72,16 +110,44 @@ function versionMonth(version: string): number | null {
   return month >= 1 && month <= 12 ? Number(match[1]) * 12 + month - 1 : null;
 }
 
+/** The top-level fields of a Rest.li projection `(a,b,c(d~:e))`, with what each names inside; null when malformed. */
+export function projectionFields(projection: string): [string, string | null][] | null {
+  const text = projection.trim();
+  if (!text.startsWith('(') || !text.endsWith(')')) return null;
+  const fields: [string, string | null][] = [];
+  let depth = 0;
+  let current = '';
+  for (const char of text.slice(1, -1)) {
+    if (char === '(') depth += 1;
+    if (char === ')') depth -= 1;
+    if (depth < 0) return null;
+    if (char === ',' && depth === 0) {
+      fields.push(splitField(current));
+      current = '';
+    } else current += char;
+  }
+  if (depth !== 0 || current.trim() === '') return null;
+  fields.push(splitField(current));
+  return fields;
+}
+
+function splitField(field: string): [string, string | null] {
+  const open = field.indexOf('(');
+  return open === -1 ? [field.trim(), null] : [field.slice(0, open).trim(), field.slice(open + 1, -1)];
+}
+
 export function createLinkedin(context: PlatformContext): PlatformModule {
   const { store } = context;
   const registered = context.credentials.linkedin;
-  const members = PERSONAS.map(linkedinMember);
+  const members = PERSONAS.map((persona) => linkedinMember(persona, registered.clientId));
+  const settings = context.settings.linkedin;
   const accounts: DemoAccount[] = members.map((member) => ({
     name: member.name,
     detail: member.email,
     audience: `${compactCount(member.followers)} followers`,
-    id: member.sub,
-    username: null,
+    // What a Community Management app reads from /v2/me (the default product set).
+    id: member.id,
+    username: member.vanityName,
     followers: member.followers,
   }));
 
@@ -97,6 +163,13 @@ export function createLinkedin(context: PlatformContext): PlatformModule {
       scopeSeparators: /[ ,]+/,
       scopes: SCOPE_DESCRIPTIONS,
       pkce: 'optional',
+      // Rules 1–2: a scope outside the app's product set refuses the whole authorization, naming the first one,
+      // as captured in Postiz PR #1658 (`openid` on a Community Management app), n8n issue #14654, django-allauth #3589.
+      validateExtras(query) {
+        const authorized = PRODUCT_SCOPES[settings.appProducts];
+        const refused = splitScopes(query.get('scope') ?? '', /[ ,]+/).find((scope) => !authorized.has(scope));
+        return refused ? { error: 'unauthorized_scope_error', description: `Scope "${refused}" is not authorized for your application` } : null;
+      },
       newCode: () => randomToken('AQTsbx', 96),
       successParams: (code, request) => [
         ['code', code],
@@ -192,6 +265,59 @@ export function createLinkedin(context: PlatformContext): PlatformModule {
     });
   }
 
+  /**
+   * Rule 3: the Basic Profile of the member under `r_basicprofile` (learn.microsoft.com/linkedin/shared/integrations/
+   * people/profile-api, …/references/v2/profile/basic-profile), the unversioned v2 surface: `LinkedIn-Version` is
+   * ignored. A `projection` keeps the fields it names; `profilePicture(displayImage~:playableStreams)` adds the
+   * decorated picture with its URLs, without which only the digital-media URN comes back.
+   */
+  function me(request: SandboxRequest): Reply {
+    const checked = member(request);
+    if ('error' in checked) return checked.error;
+    const { grant } = checked.check;
+    if (!grant.scopes.includes('r_basicprofile')) return apiError(403, 100, 'ACCESS_DENIED', 'Not enough permissions to access: me.GET.NO_VERSION');
+    const profile = members[grant.accountIndex]!;
+    const locale = { country: profile.country, language: profile.language };
+    const localeKey = `${profile.language}_${profile.country}`;
+    const asset = `urn:li:digitalmediaAsset:C4E03AQ${profile.id}`;
+    const full: Record<string, unknown> = {
+      id: profile.id,
+      localizedFirstName: profile.givenName,
+      localizedLastName: profile.familyName,
+      localizedHeadline: profile.headline,
+      vanityName: profile.vanityName,
+      firstName: { localized: { [localeKey]: profile.givenName }, preferredLocale: locale },
+      lastName: { localized: { [localeKey]: profile.familyName }, preferredLocale: locale },
+      headline: { localized: { [localeKey]: profile.headline }, preferredLocale: locale },
+      profilePicture: { displayImage: asset },
+    };
+    const projection = request.query.get('projection');
+    if (projection === null) return json(200, full);
+    const fields = projectionFields(projection);
+    if (!fields) return apiError(400, 100, 'ILLEGAL_ARGUMENT', `Invalid projection: ${projection}`);
+    const body: Record<string, unknown> = {};
+    for (const [name, inner] of fields) {
+      if (!(name in full)) continue;
+      body[name] = full[name];
+      if (name === 'profilePicture' && inner?.includes('displayImage~')) {
+        const url = avatarUrl(context, CDN_HOST, grant.accountIndex);
+        body.profilePicture = {
+          displayImage: asset,
+          'displayImage~': {
+            paging: { count: 10, start: 0, links: [] },
+            elements: [100, 400].map((size, index) => ({
+              artifact: `urn:li:digitalmediaMediaArtifact:(${asset},urn:li:digitalmediaMediaArtifactClass:profile-displayphoto-shrink_${size}_${size})`,
+              authorizationMethod: 'PUBLIC',
+              data: { 'com.linkedin.digitalmedia.mediaartifact.StillImage': { storageSize: { width: size, height: size }, displaySize: { width: size, uom: 'PX', height: size } } },
+              identifiers: [{ identifier: url, index, mediaType: 'image/svg+xml', file: `urn:li:digitalmediaFile:(${asset},${size})`, identifierType: 'EXTERNAL_URL', identifierExpiresInSeconds: 1_900_000_000 }],
+            })),
+          },
+        };
+      }
+    }
+    return json(200, body);
+  }
+
   /** The 400 / 426 LinkedIn sends for a missing or inactive `LinkedIn-Version`, or null. */
   function versionError(request: SandboxRequest): Reply | null {
     const version = request.headers['linkedin-version'];
@@ -210,30 +336,15 @@ export function createLinkedin(context: PlatformContext): PlatformModule {
   }
 
   const metrics = createLinkedinMetrics(context, { members, member, versionError, apiError });
-
-  function followersCount(request: SandboxRequest): Reply {
-    const checked = member(request);
-    if ('error' in checked) return checked.error;
-    const versionProblem = versionError(request);
-    if (versionProblem) return versionProblem;
-    const version = String(request.headers['linkedin-version']);
-    const finder = request.query.get('q');
-    if (finder !== 'me') {
-      return apiError(400, 100, 'ILLEGAL_ARGUMENT', finder === 'dateRange' ? 'The sandbox implements only the q=me finder of memberFollowersCount.' : `Invalid finder: ${finder ?? '(missing q)'}`);
-    }
-    const { grant } = checked.check;
-    if (!grant.scopes.includes('r_member_profileAnalytics')) {
-      return apiError(403, 100, 'ACCESS_DENIED', `Not enough permissions to access: memberFollowersCount.FINDER-me.${version}`);
-    }
-    return json(200, { paging: { count: 10, start: 0, links: [] }, elements: [{ memberFollowersCount: members[grant.accountIndex]!.followers }] });
-  }
+  const followers = createLinkedinFollowers(context, { members, member, versionError, apiError });
 
   const routes: RouteDefinition[] = [
     ...authorizeRoutes,
     { platform: 'linkedin', hosts: [WWW_HOST], method: 'POST', path: '/oauth/v2/accessToken', endpoint: 'token', group: 'token', handle: token },
     { platform: 'linkedin', hosts: [WWW_HOST], method: 'POST', path: '/oauth/v2/introspectToken', endpoint: 'introspect', handle: introspect },
     { platform: 'linkedin', hosts: [API_HOST], method: 'GET', path: '/v2/userinfo', endpoint: 'profile', group: 'profile', handle: userinfo },
-    { platform: 'linkedin', hosts: [API_HOST], method: 'GET', path: '/rest/memberFollowersCount', endpoint: 'followers', group: 'profile', handle: followersCount },
+    { platform: 'linkedin', hosts: [API_HOST], method: 'GET', path: '/v2/me', endpoint: 'me', group: 'profile', handle: me },
+    ...followers.routes,
     ...metrics.routes,
     avatarRoute('linkedin', CDN_HOST),
   ];

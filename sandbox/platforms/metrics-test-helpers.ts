@@ -7,7 +7,7 @@ const DEFAULT_SCOPES: Record<PlatformName, string> = {
   instagram: 'instagram_business_basic,instagram_business_manage_insights',
   tiktok: 'user.info.basic,user.info.stats,video.list',
   twitter: 'tweet.read users.read offline.access',
-  linkedin: 'openid profile r_member_profileAnalytics r_member_postAnalytics',
+  linkedin: 'r_basicprofile r_member_profileAnalytics r_member_postAnalytics',
   patreon: 'identity campaigns campaigns.members',
 };
 

@@ -23,7 +23,33 @@ export interface PlatformContext {
 export interface SandboxSettings {
   /** Which of the two documented shapes Instagram's short-lived token exchange answers with. */
   instagramTokenResponse: 'data' | 'flat';
+  linkedin: LinkedinSandboxSettings;
 }
+
+/**
+ * LinkedIn's behaviours that its documents leave open or that depend on the app (platform-apis-corrections.md §1):
+ * each is a switch so the adapter is tested under every reading.
+ */
+export interface LinkedinSandboxSettings {
+  /**
+   * The one product set the registered app holds (rows 1–2): Community Management (member analytics, identity from
+   * `/v2/me` under `r_basicprofile`) or Sign In with LinkedIn using OpenID Connect. LinkedIn will not put both on one app.
+   */
+  appProducts: 'community_management' | 'sign_in_with_linkedin';
+  /** What `memberFollowersCount?q=dateRange` answers per day (row 6, Unverified): new followers that day, or the total. */
+  followerHistory: 'daily_gain' | 'running_total';
+  /** The longest `dateRange` accepted, in days (row 4, Unverified: no documented maximum; 365 by default). */
+  maxDateRangeDays: number;
+  /** Elements per page of a finder answer when `count` is absent, and the most served when it is larger (row 5: 10 in the samples). */
+  pageSize: number;
+}
+
+export const DEFAULT_LINKEDIN_SANDBOX_SETTINGS: LinkedinSandboxSettings = {
+  appProducts: 'community_management',
+  followerHistory: 'daily_gain',
+  maxDateRangeDays: 365,
+  pageSize: 10,
+};
 
 /** Failures a platform renders itself; `timeout` and `malformed_json` look the same everywhere, `no_refresh_token` edits the real answer. */
 export type RenderedFailure = Exclude<FailureKind, 'timeout' | 'malformed_json' | 'no_refresh_token'>;

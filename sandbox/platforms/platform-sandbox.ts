@@ -15,7 +15,7 @@ import { fingerprint, generateAppKeys, generateCredentials, OAuthStore, type App
 import { indexPage } from './pages.ts';
 import { readSandboxState, writeSandboxState } from './state-file.ts';
 import { createPatreon } from './patreon.ts';
-import type { PlatformContext, PlatformModule, SandboxSettings } from './platform-module.ts';
+import { DEFAULT_LINKEDIN_SANDBOX_SETTINGS, type LinkedinSandboxSettings, type PlatformContext, type PlatformModule, type SandboxSettings } from './platform-module.ts';
 import { createTiktok } from './tiktok.ts';
 import { createTwitter } from './twitter.ts';
 import { createYoutube } from './youtube.ts';
@@ -38,6 +38,8 @@ export interface PlatformSandboxOptions {
   allowedRedirectUris?: string[];
   /** Instagram's short-lived token answer: `data` (`{data:[{access_token,user_id,permissions}]}`, default) or `flat`. */
   instagramTokenResponse?: 'data' | 'flat';
+  /** LinkedIn's switches (app product set, follower-history meaning, longest range, page size); defaults in platform-module.ts. */
+  linkedin?: Partial<LinkedinSandboxSettings>;
   /**
    * A JSON file that keeps the credentials, the port and every grant and token across restarts (server/main.ts puts
    * it under DATA_DIR), so restarting never makes users connect again. Without it, all lives in memory.
@@ -106,6 +108,8 @@ export interface PlatformSandbox {
   issuedSecrets(): string[];
   /** Switch Instagram's short-lived token answer shape at run time. */
   instagramTokenResponse: 'data' | 'flat';
+  /** LinkedIn's switches, live: change a field and the next request follows it. */
+  linkedin: LinkedinSandboxSettings;
   close(): Promise<void>;
 }
 
@@ -169,7 +173,10 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
   const store = new OAuthStore(now, persist);
   if (saved) store.restore(saved);
   persist();
-  const settings: SandboxSettings = { instagramTokenResponse: options.instagramTokenResponse ?? 'data' };
+  const settings: SandboxSettings = {
+    instagramTokenResponse: options.instagramTokenResponse ?? 'data',
+    linkedin: { ...DEFAULT_LINKEDIN_SANDBOX_SETTINGS, ...options.linkedin },
+  };
   const quotaUnits = new Map<string, number>();
   const context: PlatformContext = { now, store, credentials, appKeys, allowedRedirectUris: options.allowedRedirectUris ?? [], publicBaseUrl, settings, quotaUnits };
   const modules: Record<PlatformName, PlatformModule> = {
@@ -345,6 +352,7 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
     set instagramTokenResponse(shape) {
       settings.instagramTokenResponse = shape;
     },
+    linkedin: settings.linkedin,
     async close() {
       for (const response of held) response.destroy();
       server.closeAllConnections();

@@ -1,63 +1,96 @@
-// LinkedIn sync (docs/platforms/linkedin.md): today's member follower count as a dated snapshot, and the member's
-// daily post analytics (one queryType per call) where the API grants them; an app without post analytics
-// (403) keeps the follower snapshot.
-import { z } from 'zod';
-import { sendVersioned } from './linkedin-version.ts';
-import { apiError, buildUrl, callCounter, count, parseBody } from './http-client.ts';
+// LinkedIn sync (docs/platforms/linkedin.md): today's member follower count, the daily follower history
+// (`memberFollowersCount?q=dateRange`), and the member's daily post analytics (`memberCreatorPostAnalytics`, one
+// queryType per call), each over ranges of at most LONGEST_RANGE_DAYS with an exclusive end, read page by page
+// (corrections rows 3–6). An app without post analytics (403) keeps the follower history.
+import type { z } from 'zod';
+import { addDays } from '../lib/dates.ts';
+import { apiError, buildUrl, callCounter, parseBody } from './http-client.ts';
+import {
+  analyticsDayBody,
+  FOLLOWERS_URL,
+  followerDayBody,
+  followersNowBody,
+  isoOfRestliDay,
+  LONGEST_RANGE_DAYS,
+  POST_ANALYTICS_URL,
+  readDailyRanges,
+  versionedSender,
+} from './linkedin-api.ts';
 import { PlatformError } from './platform-error.ts';
-import { type ProviderContext, type SyncInput, type SyncOutput } from './provider.ts';
+import { hasScope, type FollowerHistoryMeaning, type ProviderContext, type SyncInput, type SyncOutput } from './provider.ts';
 
-const FOLLOWERS_URL = 'https://api.linkedin.com/rest/memberFollowersCount';
-const POST_ANALYTICS_URL = 'https://api.linkedin.com/rest/memberCreatorPostAnalytics';
-/** LinkedIn's REACTION counts every reaction (like, celebrate, support, love, insightful, funny): reactions, not likes. */
+/**
+ * The queryTypes stored, one call each. REACTION counts every reaction (like, celebrate, support, love, insightful,
+ * funny): reactions, not likes. MEMBERS_REACHED is not asked: LinkedIn refuses it with DAILY (row 3), and a TOTAL
+ * of unique members cannot be split into days.
+ */
 const QUERY_TYPES: Record<string, string> = { IMPRESSION: 'impressions', REACTION: 'reactions', COMMENT: 'comments', RESHARE: 'shares' };
 
-const followersBody = z.looseObject({ elements: z.array(z.looseObject({ memberFollowersCount: count })) });
-const day = z.looseObject({ year: z.number(), month: z.number(), day: z.number() });
-const analyticsBody = z.looseObject({
-  elements: z.array(
-    z.looseObject({
-      count: z.number().optional(),
-      value: z.number().optional(),
-      dateRange: z.looseObject({ start: day }).optional(),
-    }),
-  ),
-});
-const restliDate = (value: string) => {
-  const [year, month, dayOfMonth] = value.split('-').map(Number);
-  return `(day:${dayOfMonth},month:${month},year:${year})`;
-};
+type AnalyticsDay = z.infer<typeof analyticsDayBody>['elements'][number];
+type FollowerDay = z.infer<typeof followerDayBody>['elements'][number];
+
+/** Until a real account shows it (row 6), LinkedIn's daily follower values are read as the day's new followers. */
+export const DEFAULT_FOLLOWER_HISTORY: FollowerHistoryMeaning = 'daily_gain';
 
 export async function syncLinkedIn(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
   const { usage, call } = callCounter();
-  const headers = (version: string) => ({ authorization: `Bearer ${input.accessToken}`, 'LinkedIn-Version': version, 'X-Restli-Protocol-Version': '2.0.0' });
-  async function get<T>(url: string, schema: z.ZodType<T>): Promise<T> {
-    const response = await sendVersioned(context, (version) => call(context, { platform: 'linkedin', operation: 'metrics', url, headers: headers(version) }));
-    if (response.status !== 200) throw apiError(response, 'linkedin', 'metrics');
-    return parseBody(schema, response, 'linkedin', 'metrics');
-  }
-  const followers = (await get(buildUrl(FOLLOWERS_URL, { q: 'me' }), followersBody)).elements[0]?.memberFollowersCount;
+  const send = versionedSender(context, input.accessToken, call, 'metrics');
+  // The request's end is exclusive: up to today, today (not over yet) left out.
+  const window = { since: [input.since, input.today].sort()[0]!, untilExclusive: input.today };
+  // Shared by every finder of this sync: once LinkedIn refuses a range as too long, shorter ones are asked.
+  const ranges = { days: LONGEST_RANGE_DAYS };
   const daily: SyncOutput['daily'] = [];
-  if (followers !== undefined) daily.push({ date: input.today, metricType: 'followers', value: followers });
 
-  // Rest.li dateRange in the query string must not have its parentheses encoded.
-  const since = [input.since, input.today].sort()[0]!;
-  for (const [queryType, metricType] of Object.entries(QUERY_TYPES)) {
-    const url = `${buildUrl(POST_ANALYTICS_URL, { q: 'me', queryType, aggregation: 'DAILY' })}&dateRange=(start:${restliDate(since)},end:${restliDate(input.today)})`;
-    let body: z.infer<typeof analyticsBody>;
-    try {
-      body = await get(url, analyticsBody);
-    } catch (error) {
-      if (error instanceof PlatformError && (error.details.status === 403 || error.details.status === 404)) break;
-      throw error;
+  let followers: number | undefined;
+  if (hasScope(input.scope, 'r_member_profileAnalytics')) {
+    const now = await send(buildUrl(FOLLOWERS_URL, { q: 'me' }));
+    if (now.status !== 200) throw apiError(now, 'linkedin', 'metrics');
+    followers = parseBody(followersNowBody, now, 'linkedin', 'metrics').elements[0]?.memberFollowersCount;
+    if (followers !== undefined) {
+      const days = await readDailyRanges(send, (range) => `${buildUrl(FOLLOWERS_URL, { q: 'dateRange' })}&${range}`, followerDayBody, window, ranges);
+      const meaning = context.followerHistory ?? DEFAULT_FOLLOWER_HISTORY;
+      const history = followerTotals(followers, input.today, days, meaning);
+      if (history === null) {
+        context.logger.warn({ platform: 'linkedin', followerHistory: meaning }, 'LinkedIn daily follower values read as gains give a negative total: only today’s count was stored. Check LINKEDIN_FOLLOWER_HISTORY.');
+      }
+      daily.push({ date: input.today, metricType: 'followers', value: followers }, ...(history ?? []));
     }
-    for (const element of body.elements) {
-      const value = element.count ?? element.value;
-      const start = element.dateRange?.start;
-      if (value === undefined || !start) continue;
-      const date = `${start.year}-${String(start.month).padStart(2, '0')}-${String(start.day).padStart(2, '0')}`;
-      daily.push({ date, metricType, value });
+  }
+
+  if (hasScope(input.scope, 'r_member_postAnalytics')) {
+    for (const [queryType, metricType] of Object.entries(QUERY_TYPES)) {
+      let elements: AnalyticsDay[];
+      try {
+        elements = await readDailyRanges(send, (range) => `${buildUrl(POST_ANALYTICS_URL, { q: 'me', queryType, aggregation: 'DAILY' })}&${range}`, analyticsDayBody, window, ranges);
+      } catch (error) {
+        // No post analytics for this app or member: the follower history stands.
+        if (error instanceof PlatformError && (error.details.status === 403 || error.details.status === 404)) break;
+        throw error;
+      }
+      for (const element of elements) {
+        const value = element.count ?? element.value;
+        const start = element.dateRange?.start;
+        if (value !== undefined && start) daily.push({ date: isoOfRestliDay(start), metricType, value });
+      }
     }
   }
   return { followers, daily, content: [], usage };
+}
+
+/**
+ * The follower totals at the end of each day before today (today's own row is `followers`, the count read now, which
+ * also stands for the end of yesterday: today's changes are not over, as on Instagram). Read as daily gains, each
+ * earlier day is the next day's total less that next day's gain, back as far as the days run without a gap; read as
+ * totals, each day is its own value. Gains that would make a total negative cannot be gains: null, nothing stored.
+ */
+export function followerTotals(followers: number, today: string, days: readonly FollowerDay[], meaning: FollowerHistoryMeaning): SyncOutput['daily'] | null {
+  const byDay = new Map(days.map((element) => [isoOfRestliDay(element.dateRange.start), element.memberFollowersCount]));
+  if (meaning === 'running_total') return [...byDay].filter(([date]) => date < today).map(([date, value]) => ({ date, metricType: 'followers', value }));
+  const history: SyncOutput['daily'] = [];
+  let total = followers;
+  for (let day = addDays(today, -1); byDay.has(day); day = addDays(day, -1)) {
+    history.push({ date: day, metricType: 'followers', value: total });
+    total -= byDay.get(day)!;
+  }
+  return history.some((row) => row.value < 0) ? null : history;
 }

@@ -1,21 +1,14 @@
-// LinkedIn (docs/platforms/linkedin.md, 5.5): no PKCE for web apps, credentials in the body (no Basic), the OIDC
-// userinfo for identity, and the versioned REST API for the follower count. Refresh tokens exist only for
-// partner-approved apps; without one, a connection needs the user again when its 60-day token ends.
-import { z } from 'zod';
-import { apiError, buildUrl, callPlatform, count, parseBody } from './http-client.ts';
-import { DEAD_GRANT_ERRORS, requestTokens, standardRefresh } from './oauth-tokens.ts';
-import { type Provider } from './provider.ts';
+// LinkedIn (docs/platforms/linkedin.md): a Community Management app, so the member is identified by `/v2/me` under
+// `r_basicprofile` and not by OIDC (the two products cannot share an app; corrections rows 1–2). No PKCE for web
+// apps, credentials in the body (no Basic). Refresh tokens exist only for partner-approved apps; without one, a
+// connection needs the user again when its 60-day token ends.
+import { apiError, buildUrl, callPlatform, parseBody } from './http-client.ts';
+import { AUTHORIZE_URL, FOLLOWERS_URL, followersNowBody, LINKEDIN_SCOPES, ME_PROJECTION, ME_URL, meBody, pictureUrl, SIGN_IN_SCOPES, TOKEN_URL, versionedHeaders } from './linkedin-api.ts';
 import { sendVersioned } from './linkedin-version.ts';
+import { DEAD_GRANT_ERRORS, requestTokens, standardRefresh } from './oauth-tokens.ts';
+import { grantedScopes, hasScope, type Provider } from './provider.ts';
 
-const AUTHORIZE_URL = 'https://www.linkedin.com/oauth/v2/authorization';
-const TOKEN_URL = 'https://www.linkedin.com/oauth/v2/accessToken';
-const USERINFO_URL = 'https://api.linkedin.com/v2/userinfo';
-const FOLLOWERS_URL = 'https://api.linkedin.com/rest/memberFollowersCount';
-/** Sign-in (id, name, picture) and the member's own follower and post analytics. */
-export const LINKEDIN_SCOPES = ['openid', 'profile', 'r_member_profileAnalytics', 'r_member_postAnalytics'];
-
-const userinfoBody = z.looseObject({ sub: z.string().min(1), name: z.string().optional(), picture: z.string().optional() });
-const followersBody = z.looseObject({ elements: z.array(z.looseObject({ memberFollowersCount: count })) });
+export { LINKEDIN_SCOPES } from './linkedin-api.ts';
 
 /** The OAuth and profile half; server/providers/registry.ts adds the sync. */
 export const linkedin: Omit<Provider, 'sync'> = {
@@ -24,6 +17,13 @@ export const linkedin: Omit<Provider, 'sync'> = {
   issuesRefreshToken: false,
   pkce: () => null,
   ...standardRefresh,
+
+  // A grant made under Sign In with LinkedIn (`openid`), before the app became Community Management only: its
+  // stored id is an OIDC `sub`, which nothing this app may call can read again.
+  supersededGrant: {
+    matches: (scope) => SIGN_IN_SCOPES.some((signIn) => grantedScopes(scope)?.has(signIn) ?? false),
+    reconnectMessage: 'LinkedIn now connects through its Community Management product only: connect LinkedIn again once to keep syncing. Your history is kept.',
+  },
 
   authorizeUrl(context, { state }) {
     return buildUrl(context.url(AUTHORIZE_URL), {
@@ -56,22 +56,21 @@ export const linkedin: Omit<Provider, 'sync'> = {
     });
   },
 
-  async profile(context, accessToken) {
-    const authorization = `Bearer ${accessToken}`;
-    const identity = await callPlatform(context, { platform: 'linkedin', operation: 'profile', url: USERINFO_URL, headers: { authorization } });
+  async profile(context, accessToken, grantedScope) {
+    // The projection's parentheses must reach LinkedIn unencoded (Rest.li syntax).
+    const identity = await callPlatform(context, { platform: 'linkedin', operation: 'profile', url: `${ME_URL}?projection=${ME_PROJECTION}`, headers: { authorization: `Bearer ${accessToken}` } });
     if (identity.status !== 200) throw apiError(identity, 'linkedin', 'profile');
-    const user = parseBody(userinfoBody, identity, 'linkedin', 'profile');
-    const followers = await sendVersioned(context, (version) =>
-      callPlatform(context, {
-        platform: 'linkedin',
-        operation: 'profile',
-        url: buildUrl(FOLLOWERS_URL, { q: 'me' }),
-        headers: { authorization, 'LinkedIn-Version': version, 'X-Restli-Protocol-Version': '2.0.0' },
-      }),
-    );
-    if (followers.status !== 200) throw apiError(followers, 'linkedin', 'profile');
-    const followerCount = parseBody(followersBody, followers, 'linkedin', 'profile').elements[0]?.memberFollowersCount ?? null;
-    // OIDC has no public username: the member id stands in where the spec shows "@username or platform user id".
-    return { id: user.sub, username: null, displayName: user.name ?? null, followers: followerCount, avatarUrl: user.picture ?? null };
+    const member = parseBody(meBody, identity, 'linkedin', 'profile');
+    let followers: number | null = null;
+    if (hasScope(grantedScope, 'r_member_profileAnalytics')) {
+      const answer = await sendVersioned(context, (version) =>
+        callPlatform(context, { platform: 'linkedin', operation: 'profile', url: buildUrl(FOLLOWERS_URL, { q: 'me' }), headers: versionedHeaders(accessToken, version) }),
+      );
+      if (answer.status !== 200) throw apiError(answer, 'linkedin', 'profile');
+      followers = parseBody(followersNowBody, answer, 'linkedin', 'profile').elements[0]?.memberFollowersCount ?? null;
+    }
+    // The name shown: the localized first and last name, else the vanity name (the public profile's /in/ path).
+    const name = [member.localizedFirstName, member.localizedLastName].filter((part) => part && part.trim() !== '').join(' ');
+    return { id: member.id, username: member.vanityName ?? null, displayName: name || member.vanityName || null, followers, avatarUrl: pictureUrl(member) };
   },
 };

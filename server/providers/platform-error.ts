@@ -31,3 +31,10 @@ export class PlatformError extends Error {
 
 /** The connection needs the user to connect again; carried out of a transaction so its mark is committed. */
 export class ReconnectRequired extends Error {}
+
+/** A grant the platform no longer gives this app (Provider.supersededGrant): the user is told why, in words. */
+export class SupersededGrant extends ReconnectRequired {
+  constructor(readonly userMessage: string) {
+    super('The connection was made under scopes this app is no longer given');
+  }
+}

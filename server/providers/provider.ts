@@ -19,9 +19,16 @@ export interface ProviderContext {
   appKeys: { youtubeApiKey: string | undefined; twitterBearerToken: string | undefined };
   /** The platform API version to send, where the platform versions its API (LinkedIn); undefined: the default. */
   apiVersion: string | undefined;
+  /**
+   * What a platform's daily follower values mean where its documents leave it open (LinkedIn's `q=dateRange`,
+   * corrections row 6): the day's new followers or the day's total; undefined: the platform's default reading.
+   */
+  followerHistory?: FollowerHistoryMeaning | undefined;
   /** Where a provider reports what an operator should know (a fallback taken); never tokens or bodies. */
   logger: ProviderLogger;
 }
+
+export type FollowerHistoryMeaning = 'daily_gain' | 'running_total';
 
 export interface ProviderLogger {
   warn(fields: Record<string, unknown>, message: string): void;
@@ -69,6 +76,12 @@ export interface Provider<ExtraState = unknown, Extra = unknown> {
    * TikTok: hex, loopback redirects only), or null: none sent, state is the only CSRF defence (docs/security.md).
    */
   pkce(redirectUri: string): PkceEncoding | null;
+  /**
+   * Grants made under scopes this app can no longer be given (LinkedIn's Sign In scopes, before the app became
+   * Community Management only): such a connection is asked, in `reconnectMessage`, to connect again once, and the
+   * new grant takes over the connection and its history (platforms.service.ts).
+   */
+  supersededGrant?: { matches(scope: string | null): boolean; reconnectMessage: string };
   /** How long before expiry the access token is renewed (Instagram extends its 60-day token well ahead). */
   refreshAheadMs: number;
   authorizeUrl(context: ProviderContext, request: { state: string; codeChallenge?: string | undefined }): string;

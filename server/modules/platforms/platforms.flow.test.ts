@@ -26,7 +26,7 @@ const AUTHORIZE: Record<PlatformName, { url: string; clientParam: string; scope:
   instagram: { url: 'https://www.instagram.com/oauth/authorize', clientParam: 'client_id', scope: 'instagram_business_basic,instagram_business_manage_insights', pkce: false },
   tiktok: { url: 'https://www.tiktok.com/v2/auth/authorize/', clientParam: 'client_key', scope: 'user.info.basic,user.info.profile,user.info.stats,video.list', pkce: 'hex' }, // a non-https redirect (tiktok-pkce.test.ts)
   twitter: { url: 'https://x.com/i/oauth2/authorize', clientParam: 'client_id', scope: 'tweet.read users.read offline.access', pkce: 'base64url' },
-  linkedin: { url: 'https://www.linkedin.com/oauth/v2/authorization', clientParam: 'client_id', scope: 'openid profile r_member_profileAnalytics r_member_postAnalytics', pkce: false },
+  linkedin: { url: 'https://www.linkedin.com/oauth/v2/authorization', clientParam: 'client_id', scope: 'r_basicprofile r_member_profileAnalytics r_member_postAnalytics', pkce: false },
   patreon: { url: 'https://www.patreon.com/oauth2/authorize', clientParam: 'client_id', scope: 'identity campaigns campaigns.members', pkce: false },
 };
 

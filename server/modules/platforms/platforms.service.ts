@@ -24,7 +24,7 @@ import { randomToken, sha256 } from '../../lib/secure-random.ts';
 import { rowBinding, type TokenCrypto } from '../../lib/token-crypto.ts';
 import { PlatformError } from '../../providers/platform-error.ts';
 import { missingOptionalScopes, type PkceEncoding, type PlatformProfile, type StoredTokens, type TokenSet } from '../../providers/provider.ts';
-import type { ConnectionRow, PlatformsRepository } from './platforms.repository.ts';
+import type { ConnectionRow, PlatformQueries, PlatformsRepository } from './platforms.repository.ts';
 import { type PlatformsConfig, resolvePlatform, type TokenCustody } from './token-custody.ts';
 
 const MINUTE = 60_000;
@@ -104,6 +104,21 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
   });
 
   /**
+   * The user's one connection on `platform` made under a grant the platform no longer gives this app (LinkedIn's Sign
+   * In scopes): its stored id (an OIDC `sub`) cannot be compared with the id a new grant answers (`/v2/me`'s, which
+   * may differ: corrections row 2), so the user's reconnect takes over the one that bears the member's name (another
+   * member's history is never merged in). With none or two such connections, none is guessed: a new connection.
+   */
+  async function supersededConnection(locked: PlatformQueries, userId: number, platform: PlatformName, profile: PlatformProfile): Promise<ConnectionRow | undefined> {
+    const superseded = providers[platform].supersededGrant;
+    if (!superseded || profile.displayName === null) return undefined;
+    const candidates = (await locked.listConnectionsOnPlatform(userId, platform)).filter(
+      (row) => !row.manual && superseded.matches(row.scope) && row.displayName === profile.displayName,
+    );
+    return candidates.length === 1 ? candidates[0] : undefined;
+  }
+
+  /**
    * Creates or updates the user's connection to this platform account, under the per-user-and-platform lock.
    * `tokens` undefined: a manual connection (no tokens, read-only).
    */
@@ -116,7 +131,7 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
           const other = await locked.findOAuthLinkOfOtherUser(userId, platform, profile.id);
           if (other) throw new AppError('conflict', `This ${name} account is already connected to another Analytics Hub account.`);
         }
-        const existing = await locked.findUserAccount(userId, platform, profile.id);
+        const existing = (await locked.findUserAccount(userId, platform, profile.id)) ?? (tokens ? await supersededConnection(locked, userId, platform, profile) : undefined);
         if (existing && !tokens && !existing.manual) {
           throw new AppError('conflict', `This ${name} account is already connected.`);
         }
@@ -135,7 +150,8 @@ export function createPlatformsService({ repository, custody, crypto, clock, con
             updatedAt: now,
           }));
         if (!tokens) return row;
-        return (await writeTokens(locked, row, tokens, { ...profileColumns(profile), manual: false, isActive: true, needsReconnect: false, syncStatus: 'idle', syncMessage: null }))!;
+        // A superseded connection taken over keeps its history under the id the platform answers now.
+        return (await writeTokens(locked, row, tokens, { ...profileColumns(profile), platformUserId: profile.id, manual: false, isActive: true, needsReconnect: false, syncStatus: 'idle', syncMessage: null }))!;
       });
     } catch (error) {
       // Two users linking the same account at the same instant: the unique index decides, the loser gets 409.

@@ -66,6 +66,7 @@ export function createTokenCustody({ repository, crypto, clock, config, logger, 
       now: () => clock.now(),
       appKeys: config.appKeys,
       apiVersion: app.apiVersion,
+      followerHistory: app.followerHistory,
       logger,
     };
   }

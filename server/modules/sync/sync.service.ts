@@ -11,7 +11,7 @@ import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { PlatformsRepository } from '../platforms/platforms.repository.ts';
 import type { TokenCustody } from '../platforms/token-custody.ts';
-import { ReconnectRequired } from '../../providers/platform-error.ts';
+import { ReconnectRequired, SupersededGrant } from '../../providers/platform-error.ts';
 import { addDays, dayOf } from '../../lib/dates.ts';
 import { MALFORMED_RESPONSE } from '../../providers/http-client.ts';
 import { PlatformError } from '../../providers/platform-error.ts';
@@ -56,7 +56,7 @@ export type RunOutcome =
 export interface SyncServiceDeps {
   repository: SyncRepository;
   platformsRepository: PlatformsRepository;
-  custody: Pick<TokenCustody, 'readProfile' | 'withPlatformAccess' | 'logPlatformFailure'>;
+  custody: Pick<TokenCustody, 'providers' | 'readProfile' | 'withPlatformAccess' | 'logPlatformFailure'>;
   clock: Clock;
   intervalMs: number;
   /** This process's instance id (server/jobs/worker-presence.ts), recorded as the owner of the leases it takes. */
@@ -74,6 +74,7 @@ export function createSyncService({ repository, platformsRepository, custody, cl
   /** What went wrong, in our words (never the platform's body, which can echo request values). */
   function describe(error: unknown, platform: string): Finding {
     const name = platformDisplayName(platform);
+    if (error instanceof SupersededGrant) return { kind: 'failed', message: error.userMessage };
     if (error instanceof ReconnectRequired) return { kind: 'failed', message: `${name} no longer accepts this connection. Connect it again.` };
     if (error instanceof PlatformError) {
       const status = error.details.status ? ` (HTTP ${error.details.status}${error.details.errorCode && error.details.errorCode !== MALFORMED_RESPONSE ? `, ${error.details.errorCode}` : ''})` : '';
@@ -112,6 +113,12 @@ export function createSyncService({ repository, platformsRepository, custody, cl
     heartbeat.unref();
     let finding: Finding;
     try {
+      // Checked before needsReconnect, so the reason stays the one the user reads until they connect again.
+      const superseded = row.manual ? undefined : custody.providers[row.platform as PlatformName]?.supersededGrant;
+      if (superseded?.matches(row.scope)) {
+        if (!row.needsReconnect) await platformsRepository.updateConnection(row.id, { needsReconnect: true, updatedAt: now });
+        throw new SupersededGrant(superseded.reconnectMessage);
+      }
       if (row.needsReconnect) throw new ReconnectRequired();
       const state = await repository.state(connectionId);
       const today = dayOf(now);
