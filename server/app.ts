@@ -45,6 +45,7 @@ import { retentionModule } from './modules/retention/retention.module.ts';
 import type { RetentionService } from './modules/retention/retention.service.ts';
 import type { ReportsService } from './modules/reports/reports.service.ts';
 import { settingsModule } from './modules/settings/settings.module.ts';
+import { quotaModule } from './modules/quota/quota.module.ts';
 import { syncModule } from './modules/sync/sync.module.ts';
 import { pruneDeadLetters } from './modules/sync/sync.repository.ts';
 import type { SyncJobs } from './modules/sync/sync.jobs.ts';
@@ -119,7 +120,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   const apiTokens = apiTokensModule(infra);
   const accounts = accountsModule(infra, { onceMailer, apiTokens: apiTokens.apiTokens, adoptCheckoutsByEmail: billing.billing.adoptCheckoutsByEmail });
   const requestSync = (connectionId: number) => sync.syncJobs.requestNow(connectionId);
-  const platforms = platformsModule(infra, { syncNow: requestSync });
+  const quota = quotaModule(infra);
+  const platforms = platformsModule(infra, { syncNow: requestSync, quotaLedger: quota.ledger });
   const content = contentModule(infra);
   const analytics = analyticsModule(infra, { benchmarks: content.benchmarks, trafficSourceName });
   const youtube = youtubeModule(infra, { platformsRepository: platforms.platformsRepository, custody: platforms.tokenCustody, enqueueSync: requestSync });
@@ -134,6 +136,7 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
     instanceId: presence.instanceId,
     extensions: { youtube: youtubeSyncExtension, patreon: patreonSyncExtension },
     ownerHasAccess,
+    quotaSharing: quota.sharing,
     onUserMustAct: alerts.connectionNeedsUser,
     // After each stored run: the follower milestone, then the posts that reached an age since the last look (top 10 %),
     // and the user's first answers computed again for their next visit.

@@ -170,6 +170,11 @@ const envSchema = z.object({
    * so a post's 24-hour and 7-day counts are measured rather than guessed (decision 018). 0 turns the poll off.
    */
   YOUNG_POST_POLL_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
+  /**
+   * The Google Cloud project's YouTube Data API quota, units a day (10,000 unless Google granted more after an audit;
+   * determine_quota_cost). Past 80 % of it the scheduler shares what is left (server/modules/quota/quota-sharing.ts).
+   */
+  YOUTUBE_DAILY_QUOTA_UNITS: z.coerce.number().int().min(1).default(10_000),
   /** Work sync jobs and run the sync schedule in this process (ROLE=web turns it off). */
   SYNC_WORKERS: booleanFlag.default(true),
   /**
@@ -234,7 +239,7 @@ export interface Config {
   metrics: { token: string | undefined; port: number | undefined };
   /** ROLE: what this process does (HTTP, jobs, or both). */
   role: 'all' | 'web' | 'worker';
-  sync: { intervalHours: number; youngPostPollMinutes: number; workers: boolean; retryLimit: number; retryDelaySeconds: number; retryMaxDelaySeconds: number };
+  sync: { intervalHours: number; youngPostPollMinutes: number; workers: boolean; retryLimit: number; retryDelaySeconds: number; retryMaxDelaySeconds: number; youtubeDailyQuotaUnits: number };
   /** Where the ECB reference rates are read: `apiUrl` stands in for https://www.ecb.europa.eu; undefined: the ECB itself. */
   exchangeRates: { apiUrl: string | undefined };
   /** The model that rewords YouTube insights; undefined when OPENAI_BASE_URL and OPENAI_API_KEY are not both set. */
@@ -440,6 +445,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryLimit: values.SYNC_RETRY_LIMIT,
       retryDelaySeconds: values.SYNC_RETRY_DELAY_SECONDS,
       retryMaxDelaySeconds: values.SYNC_RETRY_MAX_DELAY_SECONDS,
+      youtubeDailyQuotaUnits: values.YOUTUBE_DAILY_QUOTA_UNITS,
     },
     exchangeRates: { apiUrl: values.ECB_API_URL?.replace(/\/+$/, '') },
     insightRewriting:

@@ -15,7 +15,7 @@ export interface PlatformContext {
   /** Where browsers reach the sandbox (avatars); default the base URL. */
   publicBaseUrl: string;
   settings: SandboxSettings;
-  /** YouTube Data API quota units used, per API key or access token. */
+  /** YouTube Data API general-bucket units used, per API key or access token. */
   quotaUnits: Map<string, number>;
 }
 
@@ -24,6 +24,15 @@ export interface SandboxSettings {
   /** Which of the two documented shapes Instagram's short-lived token exchange answers with. */
   instagramTokenResponse: 'data' | 'flat';
   linkedin: LinkedinSandboxSettings;
+  /**
+   * `videos.list` with `id` and `maxResults`: documented as not supported together, observed as ignored (corrections
+   * row 25, refusal unverified). `ignored` serves every id asked for; `refused` answers 400.
+   */
+  youtubeMaxResultsWithId: 'ignored' | 'refused';
+  /** The Data API's general bucket, units per Pacific day (10,000 by default; corrections row 26). */
+  youtubeDailyUnits: number;
+  /** `search.list`'s own bucket, calls per Pacific day (100 by default; corrections row 26). */
+  youtubeSearchDailyCalls: number;
 }
 
 /**

@@ -19,6 +19,7 @@ import { DEFAULT_LINKEDIN_SANDBOX_SETTINGS, type LinkedinSandboxSettings, type P
 import { createTiktok } from './tiktok.ts';
 import { createTwitter } from './twitter.ts';
 import { createYoutube } from './youtube.ts';
+import { DEFAULT_QUOTA_LIMITS } from './youtube-quota.ts';
 
 export type { PlatformName } from './demo-accounts.ts';
 export type { DemoAccount } from './demo-accounts.ts';
@@ -40,6 +41,12 @@ export interface PlatformSandboxOptions {
   instagramTokenResponse?: 'data' | 'flat';
   /** LinkedIn's switches (app product set, follower-history meaning, longest range, page size); defaults in platform-module.ts. */
   linkedin?: Partial<LinkedinSandboxSettings>;
+  /** YouTube `videos.list` with `id` and `maxResults` (corrections row 25, unverified): `ignored` (default) or `refused` (400). */
+  youtubeMaxResultsWithId?: 'ignored' | 'refused';
+  /** The YouTube Data API's general bucket, units per Pacific day; default 10,000 (corrections row 26). */
+  youtubeDailyUnits?: number;
+  /** YouTube `search.list`'s own bucket, calls per Pacific day; default 100 (corrections row 26). */
+  youtubeSearchDailyCalls?: number;
   /**
    * A JSON file that keeps the credentials, the port and every grant and token across restarts (server/main.ts puts
    * it under DATA_DIR), so restarting never makes users connect again. Without it, all lives in memory.
@@ -110,6 +117,8 @@ export interface PlatformSandbox {
   instagramTokenResponse: 'data' | 'flat';
   /** LinkedIn's switches, live: change a field and the next request follows it. */
   linkedin: LinkedinSandboxSettings;
+  /** The switches of SandboxSettings, readable and writable while the sandbox runs. */
+  settings: SandboxSettings;
   close(): Promise<void>;
 }
 
@@ -176,6 +185,9 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
   const settings: SandboxSettings = {
     instagramTokenResponse: options.instagramTokenResponse ?? 'data',
     linkedin: { ...DEFAULT_LINKEDIN_SANDBOX_SETTINGS, ...options.linkedin },
+    youtubeMaxResultsWithId: options.youtubeMaxResultsWithId ?? 'ignored',
+    youtubeDailyUnits: options.youtubeDailyUnits ?? DEFAULT_QUOTA_LIMITS.general,
+    youtubeSearchDailyCalls: options.youtubeSearchDailyCalls ?? DEFAULT_QUOTA_LIMITS.search,
   };
   const quotaUnits = new Map<string, number>();
   const context: PlatformContext = { now, store, credentials, appKeys, allowedRedirectUris: options.allowedRedirectUris ?? [], publicBaseUrl, settings, quotaUnits };
@@ -217,8 +229,9 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
 
   function usageReport() {
     const twitter = modules.twitter.usage?.() ?? {};
+    const youtube = modules.youtube.usage?.() ?? {};
     return {
-      youtube: { dataApiUnits: [...quotaUnits.values()].reduce((sum, units) => sum + units, 0) },
+      youtube: { dataApiUnits: [...quotaUnits.values()].reduce((sum, units) => sum + units, 0), searchCalls: youtube.searchCalls ?? 0 },
       twitter: { postReads: twitter.postReads ?? 0, userReads: twitter.userReads ?? 0 },
     };
   }
@@ -346,6 +359,7 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
     revokedTokens: store.revoked,
     isRevoked: (token) => Boolean(store.find(token)?.revokedAt),
     issuedSecrets: () => [...store.issuedSecrets(), ...Object.values(credentials).map((credential) => credential.clientSecret), appKeys.youtubeApiKey, appKeys.twitterBearerToken],
+    settings,
     get instagramTokenResponse() {
       return settings.instagramTokenResponse;
     },

@@ -324,7 +324,8 @@ export function createYoutube(context: PlatformContext): PlatformModule {
       }
     }
 
-    metrics.chargeQuota(bearer ?? query.get('key') ?? String(request.headers['x-goog-api-key']));
+    const refused = metrics.chargeQuota(bearer ?? query.get('key') ?? String(request.headers['x-goog-api-key']));
+    if (refused) return refused;
     const requestedParts = listParam(query, 'part') ?? [];
     if (requestedParts.length === 0) return googleApiError(400, 'Required parameter: part', { reason: 'required', location: 'part' });
     const unknownPart = requestedParts.find((part) => !(CHANNEL_PARTS as readonly string[]).includes(part));
@@ -401,6 +402,7 @@ export function createYoutube(context: PlatformContext): PlatformModule {
     accounts,
     routes,
     failureGroups: ['token', 'profile', 'revoke', 'metrics'],
+    usage: () => ({ searchCalls: metrics.quota.spentInTotal('search') }),
     failure(group, kind, _request, options) {
       if (group === 'metrics') return kind === 'rate_limited' && options.quotaExceeded ? quotaExceeded() : metrics.failure(kind);
       if (group === 'profile') {

@@ -13,3 +13,4 @@ export * from './schema/api-tokens.ts';
 export * from './schema/patreon.ts';
 export * from './schema/exchange-rates.ts';
 export * from './schema/mail.ts';
+export * from './schema/quota.ts';

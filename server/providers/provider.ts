@@ -26,6 +26,22 @@ export interface ProviderContext {
   followerHistory?: FollowerHistoryMeaning | undefined;
   /** Where a provider reports what an operator should know (a fallback taken); never tokens or bodies. */
   logger: ProviderLogger;
+  /**
+   * Where a provider counts the quota it spends, as it spends it (YouTube's Data API units), so that every process
+   * sees the day's spend (server/modules/quota); absent where nothing is counted (a provider used on its own).
+   */
+  quota?: QuotaMeter;
+}
+
+/** Units of one quota bucket spent on the platform's quota day (YouTube: the Pacific date). */
+export interface QuotaSpend {
+  bucket: string;
+  day: string;
+  units: number;
+}
+
+export interface QuotaMeter {
+  spend(spend: QuotaSpend): Promise<void>;
 }
 
 export type FollowerHistoryMeaning = 'daily_gain' | 'running_total';

@@ -12,6 +12,7 @@ import { rowBinding, type TokenCrypto, TokenCryptoError } from '../../lib/token-
 import { PlatformError, ReconnectRequired } from '../../providers/platform-error.ts';
 import type { PlatformProfile, Provider, ProviderContext, StoredTokens, TokenSet } from '../../providers/provider.ts';
 import { providers as defaultProviders } from '../../providers/registry.ts';
+import type { QuotaLedger } from '../quota/quota-ledger.ts';
 import type { ConnectionRow, PlatformQueries, PlatformsRepository } from './platforms.repository.ts';
 
 export interface PlatformsConfig {
@@ -28,6 +29,8 @@ export interface TokenCustodyDeps {
   config: PlatformsConfig;
   logger: FastifyBaseLogger;
   providers?: Record<PlatformName, Provider>;
+  /** Where the providers count the quota they spend (server/modules/quota/quota-ledger.ts). */
+  quotaLedger?: Pick<QuotaLedger, 'spend'>;
 }
 
 
@@ -47,7 +50,7 @@ export function resolvePlatform(value: string): PlatformName {
   return platform;
 }
 
-export function createTokenCustody({ repository, crypto, clock, config, logger, providers = defaultProviders }: TokenCustodyDeps) {
+export function createTokenCustody({ repository, crypto, clock, config, logger, providers = defaultProviders, quotaLedger }: TokenCustodyDeps) {
   const displayName = (platform: PlatformName) => PLATFORM_CATALOGUE[platform].name;
   const redirectUriOf = (platform: PlatformName) => `${config.publicUrl}/auth/${platform}/callback`;
   const isAvailable = (platform: PlatformName) => Boolean(config.platforms[platform].clientId && config.platforms[platform].clientSecret);
@@ -68,6 +71,7 @@ export function createTokenCustody({ repository, crypto, clock, config, logger, 
       apiVersion: app.apiVersion,
       followerHistory: app.followerHistory,
       logger,
+      ...(quotaLedger ? { quota: { spend: (spend) => quotaLedger.spend(platform, spend) } } : {}),
     };
   }
 

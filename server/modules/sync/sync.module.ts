@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Infrastructure } from '../../feature-module.ts';
 import type { PlatformsRepository } from '../platforms/platforms.repository.ts';
 import type { OwnerHasAccess } from '../billing/access-sql.ts';
+import type { QuotaSharing } from '../quota/quota-sharing.ts';
 import type { TokenCustody } from '../platforms/token-custody.ts';
 import { createSyncJobs, type SyncJobsDeps } from './sync.jobs.ts';
 import { createSyncRepository } from './sync.repository.ts';
@@ -24,11 +25,13 @@ export interface SyncModuleDeps extends Pick<SyncJobsDeps, 'onUserMustAct' | 'on
   extensions: SyncExtensions;
   /** The access rule in SQL (billing): background reads take only connections of accounts with valid access. */
   ownerHasAccess: OwnerHasAccess;
+  /** How the due queries share YouTube's daily quota when it runs short (server/modules/quota). */
+  quotaSharing: QuotaSharing;
 }
 
-export function syncModule({ config, db, clock, logger, boss }: Infrastructure, { platformsRepository, custody, instanceId, onYoungPostsRead, extensions, ownerHasAccess, ...hooks }: SyncModuleDeps) {
+export function syncModule({ config, db, clock, logger, boss }: Infrastructure, { platformsRepository, custody, instanceId, onYoungPostsRead, extensions, ownerHasAccess, quotaSharing, ...hooks }: SyncModuleDeps) {
   const intervalMs = config.sync.intervalHours * 3_600_000;
-  const repository = createSyncRepository(db, extensions, ownerHasAccess);
+  const repository = createSyncRepository(db, extensions, ownerHasAccess, quotaSharing);
   const service = createSyncService({ repository, platformsRepository, custody, clock, intervalMs, instanceId, logger });
   const syncJobs = createSyncJobs({
     boss,
@@ -43,7 +46,7 @@ export function syncModule({ config, db, clock, logger, boss }: Infrastructure, 
   // Between syncs, the counters of posts under 7 days old are read hourly (decision 018).
   const youngPostJobs = createYoungPostJobs({
     boss,
-    repository: createYoungPostsRepository(db, ownerHasAccess),
+    repository: createYoungPostsRepository(db, ownerHasAccess, quotaSharing),
     platformsRepository,
     custody,
     clock,

@@ -9,6 +9,7 @@ import { ownerIsPresent } from '../../jobs/worker-presence.ts';
 import { notifyConnectionOwner } from '../../lib/event-bus.ts';
 import { type SyncOutput } from '../../providers/provider.ts';
 import type { OwnerHasAccess } from '../billing/access-sql.ts';
+import type { QuotaSharing } from '../quota/quota-sharing.ts';
 import type { SyncExtensions } from './sync-extension.ts';
 
 export type SyncStateRow = typeof syncStates.$inferSelect;
@@ -59,8 +60,11 @@ async function storeDailyFromContentGrowth(tx: Transaction, connectionId: number
   return Number(row?.stored ?? 0);
 }
 
-/** `extensions`: the platforms whose own tables a run also reads and writes (sync-extension.ts). */
-export function createSyncRepository(db: Database, extensions: SyncExtensions = {}, ownerHasAccess?: OwnerHasAccess) {
+/**
+ * `extensions`: the platforms whose own tables a run also reads and writes (sync-extension.ts). `quotaSharing`: the
+ * YouTube quota the scheduler shares out when it runs short (server/modules/quota/quota-sharing.ts).
+ */
+export function createSyncRepository(db: Database, extensions: SyncExtensions = {}, ownerHasAccess?: OwnerHasAccess, quotaSharing?: QuotaSharing) {
   return {
     async state(connectionId: number): Promise<SyncStateRow | undefined> {
       const [row] = await db.select().from(syncStates).where(eq(syncStates.connectionId, connectionId));
@@ -331,9 +335,11 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
      * Active connections whose next sync is due: idle ones at their scheduled time, and queued ones whose time passed
      * more than `lostAfterMs` ago (their job was lost; queueing again is harmless, the singleton key refuses a
      * duplicate). A failed sync has stopped until the user acts, and a running one belongs to its worker (or to the
-     * recovery sweep). With `ownerHasAccess`, only connections of accounts with valid access.
+     * recovery sweep). With `ownerHasAccess`, only connections of accounts with valid access. With `quotaSharing`,
+     * YouTube refreshes that must wait for the day's quota to reset are left out, and first syncs come first.
      */
     async dueConnections(now: Date, limit: number, lostAfterMs: number): Promise<number[]> {
+      const quotaRow = { platform: platformConnections.platform, userId: platformConnections.userId, firstSync: sql`${syncStates.lastSuccessAt} is null` };
       const rows = await db
         .select({ id: platformConnections.id })
         .from(platformConnections)
@@ -345,6 +351,7 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
             // An account whose trial or subscription ended spends no platform quota: its connections wait until it
             // subscribes again (then they are due at once, their next run having passed).
             ...(ownerHasAccess ? [ownerHasAccess(platformConnections.userId, now)] : []),
+            ...(quotaSharing ? [quotaSharing.mayRead(quotaRow, now)] : []),
             or(
               isNull(syncStates.connectionId),
               and(eq(syncStates.status, 'idle'), or(isNull(syncStates.nextRunAt), lte(syncStates.nextRunAt, now))),
@@ -352,7 +359,7 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
             ),
           ),
         )
-        .orderBy(asc(platformConnections.id))
+        .orderBy(...(quotaSharing ? quotaSharing.priority(quotaRow, now) : []), asc(platformConnections.id))
         .limit(limit);
       return rows.map((row) => row.id);
     },

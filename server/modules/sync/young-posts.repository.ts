@@ -4,6 +4,7 @@
 import { lt, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.ts';
 import type { OwnerHasAccess } from '../billing/access-sql.ts';
+import type { QuotaSharing } from '../quota/quota-sharing.ts';
 import { contentMetricReads } from '../../db/schema.ts';
 import { dayOf } from '../../lib/dates.ts';
 
@@ -18,12 +19,13 @@ export interface YoungPost {
   platformContentId: string;
 }
 
-export function createYoungPostsRepository(db: Database, ownerHasAccess?: OwnerHasAccess) {
+export function createYoungPostsRepository(db: Database, ownerHasAccess?: OwnerHasAccess, quotaSharing?: QuotaSharing) {
   return {
     /**
      * Connections whose young posts are due for a read: active, not waiting for the user (reconnect, a stopped sync),
      * on one of `platforms` (those with a by-id read), holding a post published in the last 7 days, and not read
-     * since `readBefore`. Manual connections have no token and no posts.
+     * since `readBefore`. Manual connections have no token and no posts. With `quotaSharing`, YouTube reads that
+     * must wait for the day's quota to reset are left out (every young-post read is a refresh).
      */
     async dueConnections(now: Date, readBefore: Date, platforms: readonly string[], limit: number): Promise<number[]> {
       if (platforms.length === 0) return [];
@@ -34,6 +36,7 @@ export function createYoungPostsRepository(db: Database, ownerHasAccess?: OwnerH
           left join sync_states s on s.connection_id = c.id
           where c.is_active and not c.needs_reconnect and not c.manual
             ${ownerHasAccess ? sql`and ${ownerHasAccess(sql`c.user_id`, now)}` : sql``}
+            ${quotaSharing ? sql`and ${quotaSharing.mayRead({ platform: sql`c.platform`, userId: sql`c.user_id`, firstSync: sql`false` }, now)}` : sql``}
             and c.platform in (${sql.join(platforms.map((platform) => sql`${platform}`), sql`, `)})
             and coalesce(s.status, 'idle') <> 'failed'
             and (s.young_posts_read_at is null or s.young_posts_read_at <= ${readBefore.toISOString()}::timestamptz)

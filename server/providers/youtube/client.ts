@@ -34,6 +34,30 @@ export function secondsUntilQuotaReset(now: Date): number {
   return Math.max(1, Math.ceil((reset - now.getTime()) / 1000));
 }
 
+/** The quota day of `now`: its calendar date in Pacific time (the Data API's quota resets at midnight there). */
+export function youtubeQuotaDay(now: Date): string {
+  const wall = new Date(pacificWallClock(now.getTime()));
+  return wall.toISOString().slice(0, 10);
+}
+
+/**
+ * The Data API's quota buckets per Google Cloud project (developers.google.com/youtube/v3/determine_quota_cost and
+ * its 2026-06-01 revision; corrections row 26): `general`, 10,000 units a day, 1 unit per list call; `search`,
+ * search.list's own 100 calls a day at 1 unit (we do not call it). The Analytics and Reporting APIs spend neither.
+ */
+export type YoutubeQuotaBucket = 'general' | 'search';
+
+/**
+ * Counts a Data API call's unit where it was spent (ProviderContext.quota): every answer Google gave, except a
+ * refusal for a spent quota (`quotaExceeded`), which serves nothing. A call that never got an answer is not counted.
+ */
+export async function spendDataApiUnit(context: ProviderContext, response: PlatformResponse, bucket: YoutubeQuotaBucket = 'general'): Promise<void> {
+  if (!context.quota) return;
+  const reason = response.status === 403 ? googleError.safeParse(response.body).data?.error.errors?.[0]?.reason : undefined;
+  if (reason === 'quotaExceeded') return;
+  await context.quota.spend({ bucket, day: youtubeQuotaDay(response.receivedAt), units: 1 });
+}
+
 /**
  * Google reports quota and rate limits as 403 with a reason (1.5); they are waits, not failures. The daily quota
  * (`quotaExceeded`) comes back only at midnight Pacific: retrying earlier spends calls on certain refusals and
@@ -90,6 +114,7 @@ export function youtubeClient(context: ProviderContext, accessToken: string) {
     } else if (api === 'analytics') byApi.analyticsCalls += 1;
     else byApi.reportingCalls += 1;
     const response = await call(context, { platform: 'youtube', headers, ...request }, units);
+    if (api === 'data') await spendDataApiUnit(context, response);
     if (response.status !== 200) throw youtubeFailure(response, request.operation);
     return response;
   }

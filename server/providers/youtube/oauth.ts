@@ -4,7 +4,7 @@ import { apiError, buildUrl, callPlatform, count, parseBody } from '../http-clie
 import { basicAuthTokenGrants, standardRefresh } from '../oauth-tokens.ts';
 import { PlatformError } from '../platform-error.ts';
 import { type PlatformProfile, type Provider, type ProviderContext } from '../provider.ts';
-import { youtubeFailure } from './client.ts';
+import { spendDataApiUnit, youtubeFailure } from './client.ts';
 import { YOUTUBE_SCOPES } from './scopes.ts';
 
 const AUTHORIZE_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
@@ -48,6 +48,7 @@ function toProfile(item: z.infer<typeof channel>): PlatformProfile {
 
 async function readChannels(context: ProviderContext, operation: string, query: Record<string, string>, headers: Record<string, string>) {
   const response = await callPlatform(context, { platform: 'youtube', operation, url: buildUrl(CHANNELS_URL, { part: 'snippet,statistics', ...query }), headers });
+  await spendDataApiUnit(context, response);
   // A spent daily quota is a wait (client.ts), not an outage: manual connections are synced through here.
   if (response.status !== 200) throw youtubeFailure(response, operation);
   return parseBody(channelList, response, 'youtube', operation).items ?? [];

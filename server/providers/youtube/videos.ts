@@ -1,5 +1,6 @@
 // The channel and its videos from the YouTube Data API (docs/platforms/youtube.md): the channel (mine), the uploads
-// playlist's pages (newest first), and videos.list in batches of 50 ids. Each list call costs one quota unit.
+// playlist's pages (newest first), and videos.list in batches of 50 ids (without maxResults, which Google does not
+// support beside `id`). Each list call costs one unit of the project's general quota bucket.
 import { z } from 'zod';
 import { buildUrl, count } from '../http-client.ts';
 import { PlatformError } from '../platform-error.ts';
@@ -102,7 +103,8 @@ export async function readVideos(client: YoutubeClient, ids: readonly string[]):
   const stats = new Map<string, YoutubeVideoStats>();
   for (let start = 0; start < ids.length; start += VIDEO_BATCH) {
     const batch = ids.slice(start, start + VIDEO_BATCH);
-    const videos = await client.data(buildUrl(VIDEOS_URL, { part: 'snippet,statistics,contentDetails', id: batch.join(','), maxResults: '50' }), videosBody);
+    // No maxResults: it is not supported beside `id` (corrections row 25); the batch size bounds the answer.
+    const videos = await client.data(buildUrl(VIDEOS_URL, { part: 'snippet,statistics,contentDetails', id: batch.join(',') }), videosBody);
     for (const video of videos.items ?? []) {
       const metrics: Partial<Record<string, number>> = {};
       if (video.statistics?.viewCount !== undefined) metrics.views = video.statistics.viewCount;
@@ -150,7 +152,7 @@ export async function readVideoCounters(context: ProviderContext, input: Counter
   const counters: CounterReadOutput['counters'] = [];
   for (let start = 0; start < input.platformContentIds.length; start += VIDEO_BATCH) {
     const batch = input.platformContentIds.slice(start, start + VIDEO_BATCH);
-    const videos = await client.data(buildUrl(VIDEOS_URL, { part: 'statistics', id: batch.join(','), maxResults: '50' }), videosBody);
+    const videos = await client.data(buildUrl(VIDEOS_URL, { part: 'statistics', id: batch.join(',') }), videosBody);
     for (const video of videos.items ?? []) {
       const metrics: Partial<Record<string, number>> = {};
       if (video.statistics?.viewCount !== undefined) metrics.views = video.statistics.viewCount;
