@@ -1,7 +1,7 @@
 // The sync: each connection's scheduled and requested runs (leased, retried with backoff, recovered from dead
 // processes), and the hourly read of young posts' counters between runs (decision 018).
 import type { FastifyInstance } from 'fastify';
-import type { Infrastructure } from '../../feature-module.ts';
+import type { Infrastructure, RouteContext } from '../../feature-module.ts';
 import type { PlatformsRepository } from '../platforms/platforms.repository.ts';
 import type { OwnerHasAccess } from '../billing/access-sql.ts';
 import type { TokenCustody } from '../platforms/token-custody.ts';
@@ -58,6 +58,6 @@ export function syncModule({ config, db, clock, logger, boss }: Infrastructure, 
     /** Each connection's sync state, for the live events. */
     statusesForUser: repository.statusesForUser,
     jobs: [...syncJobs.definitions, ...youngPostJobs.definitions],
-    routes: (app: FastifyInstance) => syncRoutes(app, { requests }),
+    routes: (app: FastifyInstance, { requireUser }: RouteContext) => syncRoutes(app, { requests, requireUser }),
   };
 }
