@@ -51,7 +51,7 @@ export function syncModule({ config, db, clock, logger, boss }: Infrastructure, 
     logger,
     onRead: onYoungPostsRead,
   });
-  const requests = createSyncRequests({ repository, platformsRepository, requestNow: syncJobs.requestNow, intervalMs });
+  const requests = createSyncRequests({ repository, platformsRepository, requestNow: syncJobs.requestNow, intervalMs, clock });
   return {
     syncJobs,
     youngPostJobs,
