@@ -1,4 +1,5 @@
-// The /api/analytics and /api/sync calls (spec section 7). Premium: every one of them is behind the 402 gate.
+// The /api/analytics and /api/sync calls (spec section 7). Premium: behind the 402 gate, but for the exports and the
+// sync status, which a user whose subscription ended still gets (server/plugins/access.ts, the lapsed allowlist).
 import { z } from 'zod';
 import { comparisonPeriod, comparisonQueryFields, isoDate } from './comparison.ts';
 import { syncStatus } from './sync-status.ts';
@@ -458,17 +459,31 @@ export const METRIC_TYPES = [
 // --- /api/sync ---
 
 
-/** GET /api/sync/status: one entry per connection of the user. */
+/** Why a connection's background reads are paused: the account's trial or subscription ended (resubscribing resumes them). */
+export const SYNC_PAUSE_REASONS = ['subscription_ended'] as const;
+export const syncPauseReason = z.enum(SYNC_PAUSE_REASONS);
+export type SyncPauseReason = z.infer<typeof syncPauseReason>;
+
+export const SUBSCRIPTION_ENDED_SYNC_MESSAGE = 'Syncing is paused because your subscription ended. It resumes when you subscribe again.';
+
+/**
+ * GET /api/sync/status: one entry per connection of the user. Open to an account whose trial or subscription ended
+ * (the access gate's lapsed allowlist): its connections then read `paused`, with the reason.
+ */
 export const connectionSyncStatus = z.object({
   connectionId: z.number().int(),
   platformName: z.string(),
-  status: syncStatus,
-  /** Why the last attempt failed or waits (the platform's error in our words); null otherwise. */
+  /** The sync's state, or `paused` while nothing runs in the background for a reason the user did not choose here. */
+  status: z.union([syncStatus, z.literal('paused')]),
+  /** Why the connection is paused; null unless `status` is `paused`. */
+  pausedReason: syncPauseReason.nullable(),
+  /** Why the last attempt failed or waits (the platform's error in our words), or why it is paused; null otherwise. */
   message: z.string().nullable(),
   lastSyncedAt: z.iso.datetime().nullable(),
   /**
    * When the next sync is due: a failed attempt's retry (after its backoff), a platform's Retry-After, or the
-   * schedule; null when the sync has stopped until the user acts (status failed) and for inactive connections.
+   * schedule; null when the sync has stopped until the user acts (status failed), while it is paused and for inactive
+   * connections.
    */
   nextRunAt: z.iso.datetime().nullable(),
   /** When the last attempt failed, while failures are counted (since the last success or the user's last action). */

@@ -127,8 +127,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   const youtube = youtubeModule(infra, { platformsRepository: platforms.platformsRepository, custody: platforms.tokenCustody, enqueueSync: requestSync });
   const income = incomeModule(infra);
   const exports = exportsModule(infra, { analytics: analytics.analytics, youtube: youtube.youtube, content: content.content, income: income.income });
-  const reports = reportsModule(infra, { analyticsRepository: analytics.repository, exportsService: exports.exportsService, hasPremiumAccess: billing.billing.hasPremiumAccess });
-  const notifications = notificationsModule(infra, { reports: reports.reports, benchmarks: content.benchmarks });
+  const reports = reportsModule(infra, { analyticsRepository: analytics.repository, exportsService: exports.exportsService, hasPremiumAccess: billing.billing.hasPremiumAccess, ownerHasAccess });
+  const notifications = notificationsModule(infra, { reports: reports.reports, benchmarks: content.benchmarks, ownerHasAccess });
   const alerts = notifications.notifications;
   const sync = syncModule(infra, {
     platformsRepository: platforms.platformsRepository,

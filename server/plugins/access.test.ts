@@ -1,12 +1,13 @@
-// The 402 gate, tested over every premium route the app has (read from its own route table, so a route
-// added later is covered without touching this file) and every subscription state the policy knows.
+// The 402 gate, tested over every route the app has (read from its own route table, so a route added later is
+// covered without touching this file) and every subscription state the policy knows: each route is either premium
+// (402 without access) or on the lapsed allowlist with its reason (never 402).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentRequiredBody } from '#contract/billing.ts';
 import { subscriptions } from '../db/schema.ts';
 import type { SubscriptionValues } from '../modules/billing/billing.repository.ts';
 import { concretePath as concrete, registeredRoutes } from '../test/routes.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
-import { isPremiumPath, PREMIUM_ROUTE_PREFIXES } from './access.ts';
+import { isPremiumRoute, LAPSED_ALLOWLIST, OPEN_PREFIXES } from './access.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -44,6 +45,7 @@ const STATES: State[] = [
 ];
 
 const tokens = new Map<string, string>();
+const accountsByState = new Map<string, { username: string; password: string }>();
 
 beforeAll(async () => {
   const accounts = [];
@@ -55,6 +57,7 @@ beforeAll(async () => {
   const now = server.clock.now();
   for (const [index, { state, account }] of accounts.entries()) {
     tokens.set(state.name, account.token!);
+    accountsByState.set(state.name, account);
     if (!state.row) continue;
     await server.db.insert(subscriptions).values({
       userId: account.user.id,
@@ -69,16 +72,78 @@ beforeAll(async () => {
 });
 
 describe('checklist 18: the 402 gate matrix, over every premium route and every subscription state', () => {
-  const premiumRoutes = () => registeredRoutes(server.app).filter((route) => isPremiumPath(route.path));
+  const apiRoutes = () => registeredRoutes(server.app).filter((route) => route.path.startsWith('/api/'));
+  const premiumRoutes = () => apiRoutes().filter((route) => isPremiumRoute(route.method, route.path));
+  const routeKey = ({ method, path }: { method: string; path: string }) => `${method === 'HEAD' ? 'GET' : method} ${path}`;
+  const allowlisted = () => apiRoutes().filter((route) => Object.hasOwn(LAPSED_ALLOWLIST, routeKey(route)));
 
-  it('exist, and are exactly the routes under the premium prefixes', () => {
-    const routes = premiumRoutes();
-    expect(routes).toContainEqual({ method: 'GET', path: '/api/analytics/summary' });
-    for (const route of routes) expect(PREMIUM_ROUTE_PREFIXES.some((prefix) => route.path.startsWith(prefix))).toBe(true);
-    expect(isPremiumPath('/api/analyticsx')).toBe(false);
-    expect(isPremiumPath('/api/stripe/subscription-status')).toBe(false);
-    expect(isPremiumPath('/api/platforms')).toBe(true);
+  it('every API route is premium or on the lapsed allowlist with its reason, and every listed route exists', () => {
+    const routes = apiRoutes();
+    const open = (path: string) => OPEN_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+    for (const route of routes) {
+      const listed = Object.hasOwn(LAPSED_ALLOWLIST, routeKey(route));
+      expect({ route, side: isPremiumRoute(route.method, route.path) ? 'premium' : listed ? 'allowlisted' : open(route.path) ? 'docs' : 'neither' }).not.toMatchObject({ side: 'neither' });
+      expect({ route, premiumAndListed: isPremiumRoute(route.method, route.path) && listed }).toEqual({ route, premiumAndListed: false });
+    }
+    for (const [key, reason] of Object.entries(LAPSED_ALLOWLIST)) {
+      expect({ key, reason: reason.trim().length > 10 }).toEqual({ key, reason: true });
+      expect({ key, registered: routes.some((route) => routeKey(route) === key) }).toEqual({ key, registered: true });
+    }
+    // What a lapsed user needs to see and to leave is on the list; the rest of their platforms' screens is not.
+    for (const key of [
+      'GET /api/platformconnections',
+      'DELETE /api/platformconnections/:id',
+      'DELETE /api/oauth/:platform/disconnect',
+      'GET /api/sync/status',
+      'GET /api/analytics/export',
+      'GET /api/content/export',
+      'POST /api/settings/account/delete',
+      'POST /api/auth/login',
+      'POST /api/auth/logout',
+    ])
+      expect(Object.keys(LAPSED_ALLOWLIST)).toContain(key);
+    for (const [method, path] of [
+      ['GET', '/api/analytics/summary'],
+      ['GET', '/api/platforms'],
+      ['POST', '/api/platformconnections/connect'],
+      ['PATCH', '/api/platformconnections/:id'],
+      ['GET', '/api/oauth/:platform/auth-url'],
+      ['POST', '/api/sync/platform/:connectionId'],
+      ['GET', '/api/events/stream'],
+    ] as const)
+      expect({ method, path, premium: isPremiumRoute(method, path) }).toEqual({ method, path, premium: true });
+    // A route added later is premium until someone lists it.
+    expect(isPremiumRoute('GET', '/api/anything-new')).toBe(true);
+    expect(isPremiumRoute('HEAD', '/api/platformconnections')).toBe(false);
+    expect(premiumRoutes()).toContainEqual({ method: 'GET', path: '/api/analytics/summary' });
   });
+
+  it('checklist 18: the allowlisted routes of the leaving user answer 401 without a session, before anything else', async () => {
+    const leaving = allowlisted().filter(({ path }) => /^\/api\/(platformconnections|oauth|sync|analytics|youtubeanalytics|content|income)(\/|$)/.test(path));
+    expect(leaving.length).toBeGreaterThanOrEqual(8);
+    for (const { method, path } of leaving) {
+      // Bad parameters and queries too: authentication comes first.
+      const response = await server.request(method, `${concrete(path, { id: 'not-a-number', platform: 'nowhere' })}?format=nothing`, { token: 'not-a-session-token' });
+      expect({ method, path, status: response.status }).toEqual({ method, path, status: 401 });
+    }
+  });
+
+  it.each(STATES.filter((state) => !state.access).map((state) => [state.name, state] as const))(
+    'as a user with %s, no allowlisted route answers 402',
+    async (name) => {
+      const token = tokens.get(name)!;
+      // Signing out last: it ends the session the other calls use.
+      const routes = allowlisted().sort((a, b) => Number(a.path === '/api/auth/logout') - Number(b.path === '/api/auth/logout'));
+      for (const { method, path } of routes) {
+        const response = await server.request(method, concrete(path), { token, body: method === 'GET' || method === 'HEAD' || method === 'DELETE' ? undefined : {} });
+        expect({ method, path, status: response.status }).not.toMatchObject({ status: 402 });
+      }
+      // Signed out now: the next call of this state is unauthenticated; sign in again for the tests below.
+      const login = await server.request('POST', '/api/auth/login', { body: { username: accountsByState.get(name)!.username, password: accountsByState.get(name)!.password } });
+      expect(login.status).toBe(200);
+      tokens.set(name, login.body.token);
+    },
+  );
 
   it('checklist 18: answer 401 without a session, before anything else (authentication before payment)', async () => {
     for (const { method, path } of premiumRoutes()) {

@@ -1,6 +1,6 @@
 // Exports: CSV, JSON and PDF of the analytics, the YouTube section, posts and income.
 import type { FastifyInstance } from 'fastify';
-import type { Infrastructure } from '../../feature-module.ts';
+import type { Infrastructure, RouteContext } from '../../feature-module.ts';
 import type { AnalyticsService } from '../analytics/analytics.service.ts';
 import type { ContentService } from '../content/content.service.ts';
 import type { IncomeService } from '../income/income.service.ts';
@@ -23,8 +23,9 @@ export function exportsModule({ db, clock }: Infrastructure, { analytics, youtub
   const exportsService = createExportsService({ repository: createExportsRepository(db), analytics, clock });
   return {
     exportsService,
-    routes: (app: FastifyInstance) =>
+    routes: (app: FastifyInstance, { requireUser }: RouteContext) =>
       exportsRoutes(app, {
+        requireUser,
         exports: exportsService,
         youtubeExports: createYoutubeExports({ youtube, clock }),
         postsExport: createPostsExport({ content, clock }),

@@ -1,7 +1,7 @@
-// GET /api/analytics/export, GET /api/youtubeanalytics/export, GET /api/content/export and GET /api/income/export: premium, like every route
-// under those prefixes
-// (the access gate in server/plugins/access.ts authenticates and checks the subscription before these run).
-import type { FastifyInstance, FastifyReply } from 'fastify';
+// GET /api/analytics/export, GET /api/youtubeanalytics/export, GET /api/content/export and GET /api/income/export: the
+// user's own data as files. On the access gate's lapsed allowlist (server/plugins/access.ts): a user whose trial or
+// subscription ended can still take their data with them, so each authenticates on its own, before anything else.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { contentExportQuery } from '#contract/content.ts';
 import { analyticsExportQuery, youtubeVideosExportQuery } from '#contract/exports.ts';
@@ -31,29 +31,30 @@ export function exportsRoutes(
     youtubeExports,
     postsExport,
     incomeExports,
+    requireUser,
   }: {
     exports: ExportsService;
     youtubeExports: ReturnType<typeof createYoutubeExports>;
     postsExport: ReturnType<typeof createPostsExport>;
     incomeExports: ReturnType<typeof createIncomeExports>;
+    requireUser: (request: FastifyRequest) => Promise<void>;
   },
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  routes.get('/api/analytics/export', { schema: { querystring: analyticsExportQuery } }, async (request, reply) =>
+  routes.get('/api/analytics/export', { onRequest: requireUser, schema: { querystring: analyticsExportQuery } }, async (request, reply) =>
     sendFile(reply, await exports.analyticsExport(currentUser(request).id, request.query)),
   );
 
-  routes.get('/api/youtubeanalytics/export', { schema: { querystring: youtubeVideosExportQuery } }, async (request, reply) =>
+  routes.get('/api/youtubeanalytics/export', { onRequest: requireUser, schema: { querystring: youtubeVideosExportQuery } }, async (request, reply) =>
     sendFile(reply, await youtubeExports.youtubeVideosExport(currentUser(request).id, request.query)),
   );
 
-  // Premium through the /api/income prefix.
-  routes.get('/api/income/export', { schema: { querystring: incomeExportQuery } }, async (request, reply) =>
+  routes.get('/api/income/export', { onRequest: requireUser, schema: { querystring: incomeExportQuery } }, async (request, reply) =>
     sendFile(reply, await incomeExports.incomeExport(currentUser(request).id, request.query)),
   );
 
-  routes.get('/api/content/export', { schema: { querystring: contentExportQuery } }, async (request, reply) =>
+  routes.get('/api/content/export', { onRequest: requireUser, schema: { querystring: contentExportQuery } }, async (request, reply) =>
     sendFile(reply, await postsExport.postsExport(currentUser(request).id, request.query)),
   );
 }

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { alertKinds } from '#contract/notifications.ts';
 import type { Infrastructure, RouteContext } from '../../feature-module.ts';
+import type { OwnerHasAccess } from '../billing/access-sql.ts';
 import type { BenchmarkService } from '../content/benchmark.service.ts';
 import type { ReportsService } from '../reports/reports.service.ts';
 import { reconnectScanJob } from './notifications.job.ts';
@@ -15,11 +16,13 @@ export interface NotificationsModuleDeps {
   reports: Pick<ReportsService, 'unsubscribeLinks' | 'registerUnsubscribeTopic'>;
   /** The top post alert's measure (the content feature's benchmarks). */
   benchmarks: Pick<BenchmarkService, 'forPosts'>;
+  /** The access rule in SQL (billing): the reconnect scan alerts only accounts with valid access. */
+  ownerHasAccess: OwnerHasAccess;
 }
 
-export function notificationsModule({ config, db, clock, logger, mailer }: Infrastructure, { reports, benchmarks }: NotificationsModuleDeps) {
+export function notificationsModule({ config, db, clock, logger, mailer }: Infrastructure, { reports, benchmarks, ownerHasAccess }: NotificationsModuleDeps) {
   const notifications = createNotificationsService({
-    repository: createNotificationsRepository(db),
+    repository: createNotificationsRepository(db, ownerHasAccess),
     mailer,
     clock,
     publicUrl: config.publicUrl,

@@ -1,11 +1,13 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.ts';
 import { alertSettings, notifications, platformConnections, topPostChecks, users } from '../../db/schema.ts';
+import type { OwnerHasAccess } from '../billing/access-sql.ts';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 export type AlertSettingsRow = typeof alertSettings.$inferSelect;
 
-export function createNotificationsRepository(db: Database) {
+/** `ownerHasAccess`: the access rule in SQL (billing's); the reconnect scan alerts only accounts with valid access. */
+export function createNotificationsRepository(db: Database, ownerHasAccess: OwnerHasAccess) {
   return {
     async alertSettings(userId: number): Promise<AlertSettingsRow | undefined> {
       const [row] = await db.select().from(alertSettings).where(eq(alertSettings.userId, userId));
@@ -69,11 +71,13 @@ export function createNotificationsRepository(db: Database) {
      * yet (the key as the service
      * builds it; should the two ever disagree, the service's insert still keeps it to one notice).
      */
-    async connectionsToAlertForReconnect(limit: number): Promise<{ id: number; platform: string }[]> {
+    async connectionsToAlertForReconnect(limit: number, now: Date): Promise<{ id: number; platform: string }[]> {
       return queryRows<{ id: number; platform: string }>(
         db,
+        // An account whose trial or subscription ended gets no alert (nothing of it syncs): the scan takes it up again
+        // once it subscribes, if the connection still needs reconnecting.
         sql`select c.id, c.platform from platform_connections c
-          where c.needs_reconnect and c.is_active
+          where c.needs_reconnect and c.is_active and ${ownerHasAccess(sql`c.user_id`, now)}
             and not exists (select 1 from alert_settings s where s.user_id = c.user_id and not s.reconnect)
             and not exists (select 1 from notifications n where n.user_id = c.user_id
               and n.key = 'reconnect:' || c.id || ':' || floor(extract(epoch from coalesce(c.token_issued_at, c.connected_at)) * 1000)::bigint)

@@ -122,7 +122,7 @@ export function createNotificationsService({ repository, mailer, clock, publicUr
    * cycle; the key is the give-up's, so the two never alert twice for one episode.
    */
   async function scanReconnects({ limit = 200 }: { limit?: number } = {}): Promise<number> {
-    const connections = await repository.connectionsToAlertForReconnect(limit);
+    const connections = await repository.connectionsToAlertForReconnect(limit, clock.now());
     for (const connection of connections) {
       await connectionNeedsUser({ connectionId: connection.id, message: `${platformDisplayName(connection.platform)} no longer accepts this connection. Connect it again.` });
     }

@@ -2,7 +2,7 @@
 // platform will not renew stops syncing; its owner gets exactly one notice and one email per occurrence (however
 // often the sync gives up, and whichever process gets there first), none with the alert turned off; the email's
 // one-click unsubscribe turns the kind off; notices are the owner's alone.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notification } from '#contract/notifications.ts';
 import type { PlatformName } from '#contract/platforms.ts';
@@ -159,6 +159,22 @@ describe('the reconnect alert', () => {
     const { status } = await syncNow(server, account.token, connectionId);
     expect(status).toMatchObject({ status: 'failed' });
     expect((await notices(account)).notifications).toHaveLength(1);
+    expect(alertMails(account)).toHaveLength(1);
+  });
+
+  it('the scan alerts no account whose trial or subscription ended, and alerts it once it subscribes again', async () => {
+    const account = await signUpWithAccess(server);
+    const connectionId = await connectTo(account, 'instagram');
+    await server.db.execute(sql`update subscriptions set status = 'canceled', trial_end = ${server.clock.now().toISOString()}::timestamptz where user_id = ${account.user.id}`);
+    await server.db.update(platformConnections).set({ needsReconnect: true }).where(eq(platformConnections.id, connectionId));
+    await server.notifications.scanReconnects();
+    expect((await notices(account)).notifications).toEqual([]);
+    expect(alertMails(account)).toHaveLength(0);
+
+    await server.db.execute(sql`update subscriptions set status = 'active' where user_id = ${account.user.id}`);
+    await server.notifications.scanReconnects();
+    expect((await notices(account)).notifications).toEqual([expect.objectContaining({ kind: 'reconnect', connectionId })]);
+    await server.mailer.idle();
     expect(alertMails(account)).toHaveLength(1);
   });
 

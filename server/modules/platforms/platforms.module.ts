@@ -1,6 +1,6 @@
 // Platform connections: OAuth connect and disconnect, the tokens in custody (encrypted at rest, renewed when due).
 import type { FastifyInstance } from 'fastify';
-import type { Infrastructure } from '../../feature-module.ts';
+import type { Infrastructure, RouteContext } from '../../feature-module.ts';
 import { createTokenCrypto } from '../../lib/token-crypto.ts';
 import type { QuotaLedger } from '../quota/quota-ledger.ts';
 import { createPlatformsRepository } from './platforms.repository.ts';
@@ -24,5 +24,5 @@ export function platformsModule(
   });
   // A new connection starts its first sync at once.
   const platforms = createPlatformsService({ repository: platformsRepository, custody: tokenCustody, crypto: tokenCrypto, clock, config: { appKeys: config.platformAppKeys }, logger, syncNow });
-  return { platforms, platformsRepository, tokenCustody, routes: (app: FastifyInstance) => platformsRoutes(app, { platforms }) };
+  return { platforms, platformsRepository, tokenCustody, routes: (app: FastifyInstance, { requireUser }: RouteContext) => platformsRoutes(app, { platforms, requireUser }) };
 }

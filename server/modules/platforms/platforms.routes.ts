@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -19,14 +19,15 @@ import type { PlatformsService } from './platforms.service.ts';
 
 // An unknown platform name is a 404 from the service, so the path only bounds its shape here.
 
-// Premium: the access gate (server/plugins/access.ts) authenticates and checks the subscription of every route
-// under /api/platforms, /api/platformconnections, /api/oauth and /api/sync before it runs.
-export function platformsRoutes(app: FastifyInstance, { platforms }: { platforms: PlatformsService }) {
+// Premium: the access gate (server/plugins/access.ts) authenticates and checks the subscription of these routes before
+// they run, except listing the connections and disconnecting them, which a user whose subscription ended still needs
+// (the gate's lapsed allowlist): those authenticate on their own, before anything else, as the gate would.
+export function platformsRoutes(app: FastifyInstance, { platforms, requireUser }: { platforms: PlatformsService; requireUser: (request: FastifyRequest) => Promise<void> }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.get('/api/platforms', { schema: { response: { 200: platformsResponse } } }, async () => platforms.listPlatforms());
 
-  routes.get('/api/platformconnections', { schema: { response: { 200: platformConnectionsResponse } } }, async (request) =>
+  routes.get('/api/platformconnections', { onRequest: requireUser, schema: { response: { 200: platformConnectionsResponse } } }, async (request) =>
     platforms.listConnections(currentUser(request).id),
   );
 
@@ -42,7 +43,7 @@ export function platformsRoutes(app: FastifyInstance, { platforms }: { platforms
     async (request) => platforms.updateConnection(currentUser(request).id, request.params.id, request.body),
   );
 
-  routes.delete('/api/platformconnections/:id', { schema: { params: connectionIdParams, response: { 200: disconnectResponse } } }, async (request) =>
+  routes.delete('/api/platformconnections/:id', { onRequest: requireUser, schema: { params: connectionIdParams, response: { 200: disconnectResponse } } }, async (request) =>
     platforms.disconnect(currentUser(request).id, request.params.id),
   );
 
@@ -56,7 +57,7 @@ export function platformsRoutes(app: FastifyInstance, { platforms }: { platforms
     async (request) => platforms.completeAuthorization(currentUser(request).id, request.params.platform, request.body),
   );
 
-  routes.delete('/api/oauth/:platform/disconnect', { schema: { params: platformParams, response: { 200: disconnectResponse } } }, async (request) =>
+  routes.delete('/api/oauth/:platform/disconnect', { onRequest: requireUser, schema: { params: platformParams, response: { 200: disconnectResponse } } }, async (request) =>
     platforms.disconnectPlatform(currentUser(request).id, request.params.platform),
   );
   // POST /api/sync/platform/:connectionId and GET /api/sync/status: server/modules/sync/sync.routes.ts.

@@ -356,6 +356,7 @@ describe('access tokens', () => {
         connectionId: connection.id,
         platformName: 'YouTube',
         status: 'failed',
+        pausedReason: null,
         lastSyncedAt: null,
         nextRunAt: null,
         message: expect.stringContaining('Connect it again'),
@@ -567,21 +568,25 @@ describe('another user', () => {
     expect(await server.db.select().from(platformConnections).where(and(eq(platformConnections.id, connection.id), eq(platformConnections.userId, alice.user.id)))).toHaveLength(1);
   });
 
-  it('without a subscription or trial gets 402 from every platform call', async () => {
+  it('without a subscription or trial gets 402 from every platform call but seeing and leaving its connections', async () => {
     server.clock.advance(60 * MINUTE);
     const account = (await server.signUp()) as Account;
     for (const [method, path] of [
       ['GET', '/api/platforms'],
-      ['GET', '/api/platformconnections'],
       ['GET', '/api/oauth/youtube/auth-url'],
       ['POST', '/api/oauth/youtube/callback'],
       ['POST', '/api/platformconnections/connect'],
-      ['DELETE', '/api/oauth/youtube/disconnect'],
-      ['GET', '/api/sync/status'],
+      ['PATCH', '/api/platformconnections/1'],
+      ['POST', '/api/sync/platform/1'],
     ] as const) {
-      const response = await server.request(method, path, { token: account.token, body: method === 'POST' ? { code: 'x', state: 'y' } : undefined });
+      const response = await server.request(method, path, { token: account.token, body: method === 'POST' || method === 'PATCH' ? { code: 'x', state: 'y' } : undefined });
       expect({ path, status: response.status }).toEqual({ path, status: 402 });
     }
+    // The lapsed allowlist (server/plugins/access.ts): what a user needs to see and to leave.
+    expect((await server.request('GET', '/api/platformconnections', { token: account.token })).body).toEqual([]);
+    expect((await server.request('DELETE', '/api/oauth/youtube/disconnect', { token: account.token })).body).toMatchObject({ disconnected: 0 });
+    expect((await server.request('GET', '/api/sync/status', { token: account.token })).body).toEqual([]);
+    expect((await server.request('DELETE', '/api/platformconnections/999999', { token: account.token })).status).toBe(404);
     expect(await server.db.select().from(oauthStates).where(eq(oauthStates.userId, account.user.id))).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Infrastructure } from '../../feature-module.ts';
 import type { AnalyticsRepository } from '../analytics/analytics.repository.ts';
+import type { OwnerHasAccess } from '../billing/access-sql.ts';
 import type { ExportsService } from '../exports/exports.service.ts';
 import { reportPdfAttachment } from './report-attachment.ts';
 import { reportsScanJob } from './reports.job.ts';
@@ -15,11 +16,13 @@ export interface ReportsModuleDeps {
   analyticsRepository: AnalyticsRepository;
   exportsService: Pick<ExportsService, 'analyticsReportPdf'>;
   hasPremiumAccess: (userId: number) => Promise<boolean>;
+  /** The same rule in SQL (billing): the scan takes only accounts with valid access. */
+  ownerHasAccess: OwnerHasAccess;
 }
 
-export function reportsModule({ config, db, clock, logger, mailer }: Infrastructure, { analyticsRepository, exportsService, hasPremiumAccess }: ReportsModuleDeps) {
+export function reportsModule({ config, db, clock, logger, mailer }: Infrastructure, { analyticsRepository, exportsService, hasPremiumAccess, ownerHasAccess }: ReportsModuleDeps) {
   const reports = createReportsService({
-    repository: createReportsRepository(db),
+    repository: createReportsRepository(db, ownerHasAccess),
     analytics: analyticsRepository,
     mailer,
     clock,

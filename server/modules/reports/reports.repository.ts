@@ -1,6 +1,7 @@
 import { and, asc, eq, getTableColumns, lt, lte, ne, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.ts';
 import { reportDeliveries, reportPreferences, reportUnsubscribeTokens, users } from '../../db/schema.ts';
+import type { OwnerHasAccess } from '../billing/access-sql.ts';
 
 export type ReportPreferencesValues = typeof reportPreferences.$inferSelect;
 /** The preferences with the account's time zone they are read in (UTC while the account has none). */
@@ -10,7 +11,8 @@ export type ReportDeliveryRow = typeof reportDeliveries.$inferSelect;
 /** The preferences' columns and the account's zone: reports have no zone of their own (migration 0025). */
 const withAccountZone = { ...getTableColumns(reportPreferences), timeZone: sql<string>`coalesce(${users.timeZone}, 'UTC')`.as('time_zone') };
 
-export function createReportsRepository(db: Database) {
+/** `ownerHasAccess`: the access rule in SQL (billing's); due reports are only those of accounts with valid access. */
+export function createReportsRepository(db: Database, ownerHasAccess: OwnerHasAccess) {
   return {
     async preferences(userId: number): Promise<ReportPreferencesRow | undefined> {
       const [row] = await db.select(withAccountZone).from(reportPreferences).innerJoin(users, eq(users.id, reportPreferences.userId)).where(eq(reportPreferences.userId, userId));
@@ -33,13 +35,17 @@ export function createReportsRepository(db: Database) {
       await db.insert(reportPreferences).values(values).onConflictDoUpdate({ target: reportPreferences.userId, set: rest });
     },
 
-    /** Users whose next report time has come, oldest first (the next_run_at index). */
+    /**
+     * Users with valid access whose next report time has come, oldest first (the next_run_at index). An account whose
+     * trial or subscription ended waits here, its schedule unmoved, by the rule the sync scheduler uses; subscribing
+     * again makes its latest report time due (sent if it is still fresh, see STALE_AFTER_MS).
+     */
     duePreferences(now: Date, limit: number): Promise<ReportPreferencesRow[]> {
       return db
         .select(withAccountZone)
         .from(reportPreferences)
         .innerJoin(users, eq(users.id, reportPreferences.userId))
-        .where(and(ne(reportPreferences.frequency, 'off'), lte(reportPreferences.nextRunAt, now)))
+        .where(and(ne(reportPreferences.frequency, 'off'), lte(reportPreferences.nextRunAt, now), ownerHasAccess(reportPreferences.userId, now)))
         .orderBy(asc(reportPreferences.nextRunAt))
         .limit(limit);
     },

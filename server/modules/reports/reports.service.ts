@@ -242,8 +242,8 @@ export function createReportsService({ repository, analytics, mailer, clock, has
     const occurrence = latestReportAt(preferences, now);
     // This occurrence is dealt with below whatever happens; the schedule moves to the next one first.
     await repository.advanceSchedule(preferences.userId, preferences.nextRunAt!, nextReportAt(preferences, now));
+    // Due preferences are only those of accounts with access (the repository's SQL access rule).
     if (!occurrence || now.getTime() - occurrence.at.getTime() > STALE_AFTER_MS || preferences.frequency === 'off') return 'skipped';
-    if (!(await hasPremiumAccess(preferences.userId))) return 'skipped';
     const period = reportPeriod(preferences.frequency, occurrence.localDate);
     const claimed = await repository.claim(preferences.userId, period.key, now);
     // Claimed already: another process, an earlier scan or a retry has this report.

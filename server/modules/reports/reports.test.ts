@@ -1,6 +1,6 @@
 // Emailed reports end to end: the real server and database, a manual clock moved hour by hour, mail to a real SMTP
 // server started by the test, Stripe and the platforms through their sandboxes.
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { openPostgres, queryRows } from '../../db/client.ts';
@@ -265,5 +265,28 @@ describe('two workers', () => {
       await second.app.close();
       await secondDatabase.close();
     }
+  });
+});
+
+describe('an account whose trial or subscription ended', () => {
+  it('is not scanned (its schedule waits), and its report goes out again once it subscribes anew', async () => {
+    server.clock.set(new Date('2026-11-12T05:30:00Z'));
+    const account = await signUpWithAccess(server);
+    await setPreferences(account, { frequency: 'daily', weekday: 1, hour: 6, timeZone: 'UTC' });
+    await server.db.execute(sql`update subscriptions set status = 'canceled', trial_end = ${'2026-11-12T05:00:00Z'}::timestamptz where user_id = ${account.user.id}`);
+    const scheduled = async () => (await server.db.select({ nextRunAt: reportPreferences.nextRunAt }).from(reportPreferences).where(eq(reportPreferences.userId, account.user.id)))[0]!.nextRunAt;
+    expect(await scheduled()).toEqual(new Date('2026-11-12T06:00:00Z'));
+
+    await scanAt(new Date('2026-11-12T06:00:00Z'));
+    await scanAt(new Date('2026-11-12T07:00:00Z'));
+    expect(reportsFor(account)).toEqual([]);
+    // Not even looked at: the scan's SQL leaves it out, so its schedule stays where it was.
+    expect(await scheduled()).toEqual(new Date('2026-11-12T06:00:00Z'));
+    expect(await queryRows(server.db, sql`select 1 from report_deliveries where user_id = ${account.user.id}`)).toEqual([]);
+
+    await server.db.execute(sql`update subscriptions set status = 'active' where user_id = ${account.user.id}`);
+    await scanAt(new Date('2026-11-12T07:01:00Z'));
+    expect(reportsFor(account).map((arrival) => arrival.at)).toEqual(['2026-11-12T07:01:00.000Z']);
+    expect(await scheduled()).toEqual(new Date('2026-11-13T06:00:00Z'));
   });
 });

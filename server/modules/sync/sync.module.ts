@@ -1,7 +1,7 @@
 // The sync: each connection's scheduled and requested runs (leased, retried with backoff, recovered from dead
 // processes), and the hourly read of young posts' counters between runs (decision 018).
 import type { FastifyInstance } from 'fastify';
-import type { Infrastructure } from '../../feature-module.ts';
+import type { Infrastructure, RouteContext } from '../../feature-module.ts';
 import type { PlatformsRepository } from '../platforms/platforms.repository.ts';
 import type { OwnerHasAccess } from '../billing/access-sql.ts';
 import type { QuotaSharing } from '../quota/quota-sharing.ts';
@@ -54,13 +54,13 @@ export function syncModule({ config, db, clock, logger, boss }: Infrastructure, 
     logger,
     onRead: onYoungPostsRead,
   });
-  const requests = createSyncRequests({ repository, platformsRepository, requestNow: syncJobs.requestNow, intervalMs });
+  const requests = createSyncRequests({ repository, platformsRepository, requestNow: syncJobs.requestNow, intervalMs, clock });
   return {
     syncJobs,
     youngPostJobs,
     /** Each connection's sync state, for the live events. */
     statusesForUser: repository.statusesForUser,
     jobs: [...syncJobs.definitions, ...youngPostJobs.definitions],
-    routes: (app: FastifyInstance) => syncRoutes(app, { requests }),
+    routes: (app: FastifyInstance, { requireUser }: RouteContext) => syncRoutes(app, { requests, requireUser }),
   };
 }

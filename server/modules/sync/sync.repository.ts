@@ -377,6 +377,13 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
     },
 
     /** The user's connections with their sync state, for GET /api/sync/status. */
+    /** Whether the user has valid access now, by the rule the scheduler uses (true when built without it). */
+    async ownerHasAccess(userId: number, now: Date): Promise<boolean> {
+      if (!ownerHasAccess) return true;
+      const [row] = await queryRows<{ access: boolean }>(db, sql`select ${ownerHasAccess(sql`${userId}::integer`, now)} as access`);
+      return row?.access === true;
+    },
+
     listForUser(userId: number) {
       return db
         .select({ connection: platformConnections, state: syncStates })

@@ -1,14 +1,15 @@
 // The sync calls: thin routes over the sync requests service.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { syncStatusResponse, syncTriggerResponse } from '#contract/analytics.ts';
 import { syncParams } from '#contract/platforms.ts';
 import { currentUser } from '../../plugins/authentication.ts';
 import type { SyncRequests } from './sync.service.ts';
 
-// Premium: the access gate (server/plugins/access.ts) authenticates and checks the subscription of every
-// /api/sync route before it runs.
-export function syncRoutes(app: FastifyInstance, { requests }: { requests: SyncRequests }) {
+// Premium: the access gate (server/plugins/access.ts) authenticates and checks the subscription before a sync is
+// requested. The status is on the gate's lapsed allowlist (it says that syncing paused when the subscription ended),
+// so it authenticates on its own.
+export function syncRoutes(app: FastifyInstance, { requests, requireUser }: { requests: SyncRequests; requireUser: (request: FastifyRequest) => Promise<void> }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   // The spec's name says platformId; it takes the connection id. Another user's connection reads as absent (404).
@@ -16,5 +17,5 @@ export function syncRoutes(app: FastifyInstance, { requests }: { requests: SyncR
     reply.status(202).send(await requests.requestSync(currentUser(request).id, request.params.connectionId)),
   );
 
-  routes.get('/api/sync/status', { schema: { response: { 200: syncStatusResponse } } }, async (request) => requests.statusesOf(currentUser(request).id));
+  routes.get('/api/sync/status', { onRequest: requireUser, schema: { response: { 200: syncStatusResponse } } }, async (request) => requests.statusesOf(currentUser(request).id));
 }

@@ -4,7 +4,7 @@
 // file decides what happened and counts the failed attempts.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ConnectionSyncStatus, SyncTrigger } from '#contract/analytics.ts';
+import { type ConnectionSyncStatus, SUBSCRIPTION_ENDED_SYNC_MESSAGE, type SyncTrigger } from '#contract/analytics.ts';
 import { PLATFORM_CATALOGUE, type PlatformName, platformDisplayName } from '#contract/platforms.ts';
 import { toSyncStatus } from '#contract/sync-status.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -194,15 +194,16 @@ export function createSyncService({ repository, platformsRepository, custody, cl
 export type SyncService = ReturnType<typeof createSyncService>;
 
 export interface SyncRequestsDeps {
-  repository: Pick<SyncRepository, 'listForUser'>;
+  repository: Pick<SyncRepository, 'listForUser' | 'ownerHasAccess'>;
   platformsRepository: Pick<PlatformsRepository, 'findConnection'>;
+  clock: Clock;
   /** The user's Sync: the failure count starts again and the sync is queued now (server/modules/sync/sync.jobs.ts). */
   requestNow: (connectionId: number) => Promise<{ jobId: string; status: 'queued' | 'running' }>;
   intervalMs: number;
 }
 
 /** What users ask of the sync engine: a sync of one of their connections now, and the state of all of them. */
-export function createSyncRequests({ repository, platformsRepository, requestNow, intervalMs }: SyncRequestsDeps) {
+export function createSyncRequests({ repository, platformsRepository, requestNow, intervalMs, clock }: SyncRequestsDeps) {
   return {
     /** Another user's connection reads as absent (404). */
     async requestSync(userId: number, connectionId: number): Promise<SyncTrigger> {
@@ -212,9 +213,27 @@ export function createSyncRequests({ repository, platformsRepository, requestNow
       return { connectionId, jobId, status };
     },
 
+    /**
+     * Each connection's sync. An account whose trial or subscription ended has every connection `paused` (the
+     * scheduler and the young-post poll take none of them, by the same access rule in SQL); once it subscribes again
+     * they read as before and are due at once where their time passed meanwhile.
+     */
     async statusesOf(userId: number): Promise<ConnectionSyncStatus[]> {
-      const rows = await repository.listForUser(userId);
+      const [rows, hasAccess] = await Promise.all([repository.listForUser(userId), repository.ownerHasAccess(userId, clock.now())]);
       return rows.map(({ connection, state }) => {
+        if (!hasAccess) {
+          return {
+            connectionId: connection.id,
+            platformName: platformDisplayName(connection.platform),
+            status: 'paused',
+            pausedReason: 'subscription_ended',
+            message: SUBSCRIPTION_ENDED_SYNC_MESSAGE,
+            lastSyncedAt: connection.lastSyncedAt?.toISOString() ?? null,
+            nextRunAt: null,
+            lastFailedAt: state?.lastFailedAt?.toISOString() ?? null,
+            attempts: state?.attempts ?? 0,
+          };
+        }
         const status = toSyncStatus(state?.status);
         const scheduled = state?.nextRunAt ?? (connection.lastSyncedAt ? new Date(connection.lastSyncedAt.getTime() + intervalMs) : null);
         // A failed sync has stopped until the user acts: no next run.
@@ -223,6 +242,7 @@ export function createSyncRequests({ repository, platformsRepository, requestNow
           connectionId: connection.id,
           platformName: platformDisplayName(connection.platform),
           status,
+          pausedReason: null,
           message: state?.message ?? null,
           lastSyncedAt: connection.lastSyncedAt?.toISOString() ?? null,
           nextRunAt: runs ? (scheduled?.toISOString() ?? null) : null,

@@ -6,6 +6,7 @@ const status = (connectionId: number, state: ConnectionSyncStatus['status'], mes
   connectionId,
   platformName: `Platform ${connectionId}`,
   status: state,
+  pausedReason: state === 'paused' ? 'subscription_ended' : null,
   message,
   lastSyncedAt: null,
   nextRunAt: null,
@@ -47,6 +48,15 @@ describe('syncProgress', () => {
     });
   });
 
+  it('counts a connection paused because the subscription ended as over, not as a failure: nothing runs until a new subscription', () => {
+    expect(syncProgress([status(1, 'paused', 'Syncing is paused because your subscription ended.'), status(2, 'idle')], [1, 2])).toEqual({
+      done: true,
+      finished: 2,
+      total: 2,
+      failures: [],
+    });
+  });
+
   it('counts the finished connections for the button', () => {
     const progress = syncProgress([status(1, 'idle'), status(2, 'running'), status(3, 'failed'), status(9, 'idle')], [1, 2, 3]);
     expect(progress).toMatchObject({ done: false, finished: 2, total: 3 });
@@ -69,6 +79,7 @@ const youtubeStatus = (overrides: Partial<ConnectionSyncStatus>): ConnectionSync
   connectionId: 4,
   platformName: 'YouTube',
   status: 'idle',
+  pausedReason: null,
   message: null,
   lastSyncedAt: null,
   nextRunAt: null,

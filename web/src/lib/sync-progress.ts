@@ -32,7 +32,8 @@ export interface SyncFailure {
  * a failed attempt (it retries later, after its backoff: that is no reason to keep a button spinning).
  */
 const attemptFailed = (status: ConnectionSyncStatus) => status.status === 'failed' || (status.status === 'queued' && status.attempts > 0);
-const attemptOver = (status: ConnectionSyncStatus) => status.status === 'idle' || attemptFailed(status);
+// Paused (the subscription ended): nothing runs until the user subscribes again, so nothing is left to wait for.
+const attemptOver = (status: ConnectionSyncStatus) => status.status === 'idle' || status.status === 'paused' || attemptFailed(status);
 
 export interface SyncProgress {
   /**

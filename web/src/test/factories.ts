@@ -65,6 +65,7 @@ export function connectionSyncStatus(overrides: Partial<ConnectionSyncStatus> = 
     connectionId: 4,
     platformName: 'YouTube',
     status: 'idle',
+    pausedReason: null,
     message: null,
     lastSyncedAt: null,
     nextRunAt: null,

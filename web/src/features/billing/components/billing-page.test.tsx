@@ -107,6 +107,8 @@ describe('BillingPage', () => {
     expect(screen.getByText('Inactive')).toBeTruthy();
     expect(screen.getByText('$20.00')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Manage Billing' })).toBeNull();
+    // Without access, Billing is where the user's data is (every other screen needs access).
+    expect(screen.getByRole('heading', { name: 'Your data' })).toBeTruthy();
   });
 
   it('after Checkout, syncs once and shows the refreshed status, never the stale one', async () => {
@@ -120,6 +122,8 @@ describe('BillingPage', () => {
     expect(screen.getByText(/7 days remaining in your free trial/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Manage Billing' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Cancel Subscription' })).toBeTruthy();
+    // With access the data is on its own screens.
+    expect(screen.queryByRole('heading', { name: 'Your data' })).toBeNull();
 
     expect(calls.filter((call) => call === 'POST /api/stripe/sync')).toHaveLength(1);
     const syncIndex = calls.indexOf('POST /api/stripe/sync');

@@ -28,6 +28,7 @@ import { CancelSubscriptionDialog } from './cancel-subscription-dialog';
 import { DataKeptNotice } from './data-kept-notice';
 import { InvoiceList } from './invoice-list';
 import { PaymentMethodCard } from './payment-method-card';
+import { YourDataCard } from './your-data-card';
 
 /** How long the ?success / ?canceled notices stay before the query string is cleared (spec section 9). */
 const RETURN_NOTICE_MS = 5_000;
@@ -163,6 +164,8 @@ export function BillingPage() {
           }
         />
         <InvoiceList />
+        {/* Every other screen needs valid access (spec §6): here a user without it still finds their data. */}
+        {view && !view.hasValidAccess && !confirmingPayment ? <YourDataCard /> : null}
       </div>
     </>
   );

@@ -46,6 +46,7 @@ describe('syncTroubleText', () => {
     connectionId: 4,
     platformName: 'TikTok',
     status: 'idle',
+    pausedReason: null,
     message: null,
     lastSyncedAt: null,
     nextRunAt: null,
