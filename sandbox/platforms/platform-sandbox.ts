@@ -106,6 +106,8 @@ export interface PlatformSandbox {
   issuedSecrets(): string[];
   /** Switch Instagram's short-lived token answer shape at run time. */
   instagramTokenResponse: 'data' | 'flat';
+  /** Every switch (unverified platform behaviours), to flip at run time. */
+  settings: SandboxSettings;
   close(): Promise<void>;
 }
 
@@ -169,7 +171,7 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
   const store = new OAuthStore(now, persist);
   if (saved) store.restore(saved);
   persist();
-  const settings: SandboxSettings = { instagramTokenResponse: options.instagramTokenResponse ?? 'data' };
+  const settings: SandboxSettings = { instagramTokenResponse: options.instagramTokenResponse ?? 'data', instagramAccountInsightDays: 90, instagramOldDays: 'empty', patreonBilling: 'monthly' };
   const quotaUnits = new Map<string, number>();
   const context: PlatformContext = { now, store, credentials, appKeys, allowedRedirectUris: options.allowedRedirectUris ?? [], publicBaseUrl, settings, quotaUnits };
   const modules: Record<PlatformName, PlatformModule> = {
@@ -345,6 +347,7 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
     set instagramTokenResponse(shape) {
       settings.instagramTokenResponse = shape;
     },
+    settings,
     async close() {
       for (const response of held) response.destroy();
       server.closeAllConnections();
