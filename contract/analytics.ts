@@ -454,6 +454,11 @@ export const METRIC_TYPES = [
   'members',
   /** Patreon: the month's pledges of paying patrons, in the campaign's currency (the connection's currency). */
   'monthly_pledges',
+  /**
+   * Patreon, a campaign billed per paid post (`is_monthly: false`): what its paying patrons pledge for each paid post,
+   * in the campaign's currency. Not a monthly figure, and never turned into one.
+   */
+  'per_post_pledges',
 ] as const;
 
 // --- /api/sync ---

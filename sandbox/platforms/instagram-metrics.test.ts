@@ -80,123 +80,146 @@ describe('Instagram media', () => {
   });
 });
 
+// Rules 16–22 of ../shared/platform-apis-corrections.md ("Rules the imitation must enforce"), on Meta's days: the
+// clock stands at 10:00 UTC, so the Meta day under way began at 07:00 UTC today and the last one over is yesterday's.
 describe('Instagram account insights', () => {
-  it('serves follower_count as daily gross new followers, unfollows only in follows_and_unfollows by follow_type', async () => {
-    const token = await connectAs(context.sandbox, 'instagram', 0);
-    const now = context.clock.now().getTime();
-    const day = Math.floor(now / DAY) * DAY - 5 * DAY;
-    const gross = await get(graph(`me/insights?metric=follower_count&period=day&since=${seconds(day)}&until=${seconds(day + DAY)}`), bearer(token));
-    const [newFollowers] = gross.body.data[0].values;
-    expect(newFollowers.value).toBeGreaterThanOrEqual(0);
-    const follows = await get(graph(`me/insights?metric=follows_and_unfollows&period=day&metric_type=total_value&breakdown=follow_type&since=${seconds(day)}&until=${seconds(day + DAY)}`), bearer(token));
-    expect(follows.status).toBe(200);
-    const { total_value: total } = follows.body.data[0];
-    expect(total.breakdowns[0].dimension_keys).toEqual(['follow_type']);
-    const byType = Object.fromEntries(total.breakdowns[0].results.map((result: any) => [result.dimension_values[0], result.value]));
-    expect(byType.FOLLOWER).toBe(newFollowers.value);
-    expect(byType.NON_FOLLOWER).toBeGreaterThan(0);
-    // Every day of the month: never negative, and unfollows are not netted out of it.
-    const month = await get(graph(`me/insights?metric=follower_count&period=day&since=${seconds(now - 30 * DAY)}&until=${seconds(now)}`), bearer(token));
-    expect(month.body.data[0].values.every((point: any) => point.value >= 0)).toBe(true);
-    // follows_and_unfollows only with its breakdown; a breakdown only where the metric has it.
-    expect((await get(graph(`me/insights?metric=follows_and_unfollows&period=day&metric_type=total_value&since=${seconds(day)}&until=${seconds(day + DAY)}`), bearer(token))).body.error).toMatchObject({ code: 100 });
-    expect((await get(graph(`me/insights?metric=views,follows_and_unfollows&period=day&metric_type=total_value&breakdown=follow_type&since=${seconds(day)}&until=${seconds(day + DAY)}`), bearer(token))).body.error).toMatchObject({ code: 100, message: expect.stringContaining('(views)') });
-  });
-
-  it('serves follower_count for the last 30 days only', async () => {
-    const token = await connectAs(context.sandbox, 'instagram', 0);
-    const now = context.clock.now().getTime();
-    const answer = await get(graph(`me/insights?metric=follower_count&period=day&since=${seconds(now - 30 * DAY)}&until=${seconds(now)}`), bearer(token));
-    expect(answer.status).toBe(200);
-    const series = answer.body.data[0];
-    expect(series.name).toBe('follower_count');
-    expect(series.values.length).toBe(30);
-    expect(series.values[0]).toEqual({ value: expect.any(Number), end_time: expect.stringMatching(/T07:00:00\+0000$/) });
-    expect(context.sandbox.countCalls('instagram', 'user.insights')).toBe(1);
-    // Older than 30 days: nothing.
-    const old = await get(graph(`me/insights?metric=follower_count&period=day&since=${seconds(now - 60 * DAY)}&until=${seconds(now - 40 * DAY)}`), bearer(token));
-    expect(old.body.data[0].values).toEqual([]);
-    // Fewer than 100 followers: no data.
-    const ivy = await connectAs(context.sandbox, 'instagram', 2);
-    const small = await get(graph(`me/insights?metric=follower_count&period=day&since=${seconds(now - 7 * DAY)}&until=${seconds(now)}`), bearer(ivy));
-    expect(small.body.data).toEqual([]);
-  });
-
-  it('serves views, reach and accounts_engaged as total_value, and refuses views as a time series', async () => {
-    const token = await connectAs(context.sandbox, 'instagram', 0);
-    const now = context.clock.now().getTime();
-    const range = `since=${seconds(now - 28 * DAY)}&until=${seconds(now)}`;
-    const answer = await get(graph(`me/insights?metric=views,reach,accounts_engaged&period=day&metric_type=total_value&${range}`), bearer(token));
-    expect(answer.status).toBe(200);
-    expect(answer.body.data.map((entry: any) => entry.name)).toEqual(['views', 'reach', 'accounts_engaged']);
-    expect(answer.body.data[0].total_value.value).toBeGreaterThan(0);
-    expect((await get(graph(`me/insights?metric=views,reach,accounts_engaged&period=day&metric_type=total_value&${range}`), bearer(token))).body).toEqual(answer.body);
-    const refused = await get(graph(`me/insights?metric=views&period=day&${range}`), bearer(token));
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.code).toBe(100);
-    const tooLong = await get(graph(`me/insights?metric=views&period=day&metric_type=total_value&since=${seconds(now - 40 * DAY)}&until=${seconds(now)}`), bearer(token));
-    expect(tooLong.status).toBe(400);
-  });
-});
-
-describe('Instagram account insights: how far back', () => {
-  /** One whole UTC day `daysAgo` days before today (the clock's day). */
-  const dayRange = (daysAgo: number, days = 1) => {
-    const start = Math.floor(context.clock.now().getTime() / DAY) * DAY - daysAgo * DAY;
-    return `since=${seconds(start)}&until=${seconds(start + days * DAY)}`;
+  /** Meta days from `daysAgo` days before the one under way, `days` of them, on Meta's 07:00 UTC boundary. */
+  const metaDays = (daysAgo: number, days = 1) => {
+    const start = seconds(Math.floor(context.clock.now().getTime() / DAY) * DAY) + 7 * 3600 - daysAgo * 86_400;
+    return `since=${start}&until=${start + days * 86_400}`;
   };
-  const follows = (range: string, token: string) => get(graph(`me/insights?metric=follows_and_unfollows&period=day&metric_type=total_value&breakdown=follow_type&${range}`), bearer(token));
-  const totals = (range: string, token: string) => get(graph(`me/insights?metric=views,reach,accounts_engaged,total_interactions&period=day&metric_type=total_value&${range}`), bearer(token));
+  const insights = (query: string, token: string) => get(graph(`me/insights?${query}`), bearer(token));
+  const follows = (range: string, token: string) => insights(`metric=follows_and_unfollows&period=day&metric_type=total_value&breakdown=follow_type&${range}`, token);
+  const totals = (range: string, token: string) => insights(`metric=views,reach,accounts_engaged,total_interactions&period=day&metric_type=total_value&${range}`, token);
   const followsOf = (body: any) => Object.fromEntries(body.data[0].total_value.breakdowns[0].results.map((result: any) => [result.dimension_values[0], result.value]));
 
-  it('follows_and_unfollows, like follower_count, only for the last 30 days excluding today: older days answer an empty data set', async () => {
+  it('serves follower_count as daily gross new followers, unfollows only in follows_and_unfollows by follow_type', async () => {
     const token = await connectAs(context.sandbox, 'instagram', 0);
-    // The oldest day kept, and the day before it.
-    const kept = await follows(dayRange(30), token);
-    expect(kept.status).toBe(200);
-    expect(followsOf(kept.body).FOLLOWER).toBeGreaterThan(0);
-    const old = await follows(dayRange(31), token);
-    expect(old.status).toBe(200);
-    // Meta answers no data with an empty data set, not with zeros: no entry, no breakdown.
-    expect(old.body).toEqual({ data: [] });
-    expect((await follows(dayRange(200, 30), token)).body).toEqual({ data: [] });
-    // Today is not over: nothing for it either.
-    expect((await follows(dayRange(0), token)).body).toEqual({ data: [] });
-    // A range reaching into the window counts only its days inside: days 31 and 32 back add nothing to day 30's.
-    expect(followsOf((await follows(dayRange(32, 3), token)).body)).toEqual(followsOf(kept.body));
+    const gross = await insights(`metric=follower_count&period=day&${metaDays(5)}`, token);
+    const [newFollowers] = gross.body.data[0].values;
+    expect(newFollowers.value).toBeGreaterThanOrEqual(0);
+    const byType = followsOf((await follows(metaDays(5), token)).body);
+    expect(byType.FOLLOWER).toBe(newFollowers.value);
+    expect(byType.NON_FOLLOWER).toBeGreaterThan(0);
+    const month = await insights(`metric=follower_count&period=day&${metaDays(30, 30)}`, token);
+    expect(month.body.data[0].values.every((point: any) => point.value >= 0)).toBe(true);
+    // follows_and_unfollows only with its breakdown; a breakdown only where the metric has it.
+    expect((await insights(`metric=follows_and_unfollows&period=day&metric_type=total_value&${metaDays(5)}`, token)).body.error).toMatchObject({ code: 100 });
+    expect((await insights(`metric=views,follows_and_unfollows&period=day&metric_type=total_value&breakdown=follow_type&${metaDays(5)}`, token)).body.error).toMatchObject({ code: 100, message: expect.stringContaining('(views)') });
   });
 
-  it('views, reach, engaged accounts and interactions for two years (730 days): older days answer an empty data set', async () => {
+  it('rule 16 (row 15, peer captures): a range over 30 days (2,592,000 s) is refused with Meta\'s body, time series and totals alike; exactly 30 is served', async () => {
     const token = await connectAs(context.sandbox, 'instagram', 0);
-    const horizon = await totals(dayRange(730), token);
-    expect(horizon.status).toBe(200);
-    expect(horizon.body.data.map((entry: any) => entry.name)).toEqual(['views', 'reach', 'accounts_engaged', 'total_interactions']);
-    expect(horizon.body.data.every((entry: any) => entry.total_value.value > 0)).toBe(true);
-    expect((await totals(dayRange(731), token)).body).toEqual({ data: [] });
-    expect((await totals(dayRange(760, 29), token)).body).toEqual({ data: [] });
-    // The time series of reach stops at the same horizon: of the days 735 to 726 back, those from 730 on.
-    const reach = await get(graph(`me/insights?metric=reach&period=day&${dayRange(735, 10)}`), bearer(token));
-    expect(reach.body.data[0].values).toHaveLength(5);
+    expect((await totals(metaDays(31, 30), token)).status).toBe(200);
+    expect((await insights(`metric=reach&period=day&${metaDays(31, 30)}`, token)).status).toBe(200);
+    for (const tooLong of [await totals(metaDays(31, 31), token), await insights(`metric=reach&period=day&${metaDays(31, 31)}`, token)]) {
+      expect(tooLong.status).toBe(400);
+      expect(tooLong.body.error).toMatchObject({ code: 100, type: 'OAuthException', message: '(#100) There cannot be more than 30 days (2592000 s) between since and until', fbtrace_id: expect.any(String) });
+    }
+    // One second over is over.
+    const [since, until] = metaDays(31, 30).split('&').map((part) => Number(part.split('=')[1]));
+    expect((await insights(`metric=reach&period=day&since=${since! - 1}&until=${until}`, token)).status).toBe(400);
+  });
+
+  it('rule 17 (row 16, official limitations list): follower_count only inside the last 30 days excluding today, else the whole call fails', async () => {
+    const token = await connectAs(context.sandbox, 'instagram', 0);
+    const month = await insights(`metric=follower_count&period=day&${metaDays(30, 30)}`, token);
+    expect(month.status).toBe(200);
+    expect(month.body.data[0].values).toHaveLength(30);
+    const refusal = { code: 100, message: '(#100) (follower_count) metric only supports querying data for the last 30 days excluding the current day' };
+    // A day older, or the day under way: refused, and the metric beside it is not served either.
+    for (const range of [metaDays(31, 30), metaDays(1, 2), metaDays(0)]) {
+      const refused = await insights(`metric=follower_count,reach&period=day&${range}`, token);
+      expect(refused.status, range).toBe(400);
+      expect(refused.body.error).toMatchObject(refusal);
+      expect(refused.body.data).toBeUndefined();
+    }
+    // The same range answers for reach alone.
+    expect((await insights(`metric=reach&period=day&${metaDays(31, 30)}`, token)).status).toBe(200);
+  });
+
+  it('rule 18 (row 17, peer adapter notes): total_value-only metrics without metric_type=total_value are refused', async () => {
+    const token = await connectAs(context.sandbox, 'instagram', 0);
+    for (const metric of ['views', 'accounts_engaged', 'total_interactions', 'likes', 'comments', 'shares', 'saves', 'replies', 'follows_and_unfollows', 'profile_links_taps']) {
+      const refused = await insights(`metric=reach,${metric}&period=day&${metaDays(3)}`, token);
+      expect(refused.status, metric).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: 100, message: `(#100) The following metrics (${metric}) should be specified with parameter metric_type=total_value` });
+    }
+    // reach has both.
+    expect((await insights(`metric=reach&period=day&${metaDays(3)}`, token)).status).toBe(200);
+    expect((await insights(`metric=reach&period=day&metric_type=total_value&${metaDays(3)}`, token)).status).toBe(200);
+  });
+
+  it('rule 19 (row 16, official metric table): follower_count with metric_type=total_value is refused', async () => {
+    const token = await connectAs(context.sandbox, 'instagram', 0);
+    const refused = await insights(`metric=follower_count&period=day&metric_type=total_value&${metaDays(3)}`, token);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 100, message: expect.stringContaining('follower_count') });
+  });
+
+  it('rule 20 (rows 14 and 19): a total is one total_value for the range with no values[]; a time series has one value per Meta day, ending T07:00:00+0000', async () => {
+    const token = await connectAs(context.sandbox, 'instagram', 0);
+    const week = await totals(metaDays(7, 7), token);
+    expect(week.body.data.map((entry: any) => entry.name)).toEqual(['views', 'reach', 'accounts_engaged', 'total_interactions']);
+    for (const entry of week.body.data) {
+      expect(entry.values).toBeUndefined();
+      expect(entry.total_value.value).toBeGreaterThan(0);
+    }
+    // The week's views are its seven days' views.
+    let sum = 0;
+    for (let day = 7; day >= 1; day -= 1) sum += (await totals(metaDays(day), token)).body.data[0].total_value.value;
+    expect(week.body.data[0].total_value.value).toBe(sum);
+    const series = await insights(`metric=reach&period=day&${metaDays(3, 3)}`, token);
+    // The Meta day that began at 07:00 UTC three days ago ends at 07:00 UTC two days ago, and so on.
+    expect(series.body.data[0].values.map((value: any) => value.end_time)).toEqual(['2026-05-02T07:00:00+0000', '2026-05-03T07:00:00+0000', '2026-05-04T07:00:00+0000']);
+    // The Meta day under way (it began at 07:00 today) has no value yet.
+    expect((await insights(`metric=reach&period=day&${metaDays(1, 2)}`, token)).body.data[0].values).toHaveLength(1);
+  });
+
+  it('rule 21 (row 20, account-insights reference): no data is an empty data set, never a 0; under 100 followers follower_count is empty and follows_and_unfollows has no total_value', async () => {
+    const token = await connectAs(context.sandbox, 'instagram', 0);
+    // The day under way: nothing yet.
+    expect((await totals(metaDays(0), token)).body).toEqual({ data: [] });
+    expect((await follows(metaDays(0), token)).body).toEqual({ data: [] });
+    // follows_and_unfollows only for the last 30 days: the 31st day back answers an empty data set.
+    expect(followsOf((await follows(metaDays(30), token)).body).FOLLOWER).toBeGreaterThan(0);
+    expect((await follows(metaDays(31), token)).body).toEqual({ data: [] });
+    const ivy = await connectAs(context.sandbox, 'instagram', 2);
+    expect((await insights(`metric=follower_count&period=day&${metaDays(7, 7)}`, ivy)).body.data).toEqual([]);
+    const small = await follows(metaDays(3), ivy);
+    expect(small.status).toBe(200);
+    expect(small.body.data).toHaveLength(1);
+    expect(small.body.data[0].name).toBe('follows_and_unfollows');
+    expect('total_value' in small.body.data[0]).toBe(false);
+  });
+
+  it('rule 22 (row 18, unverified): account insights go back a switchable horizon, 90 days by default; past it an empty answer, or a code 100 refusal', async () => {
+    const token = await connectAs(context.sandbox, 'instagram', 0);
+    const { settings } = context.sandbox;
+    expect(settings.instagramAccountInsightDays).toBe(90);
+    expect((await totals(metaDays(90), token)).body.data[0].total_value.value).toBeGreaterThan(0);
+    expect((await totals(metaDays(91), token)).body).toEqual({ data: [] });
+    expect((await insights(`metric=reach&period=day&${metaDays(95, 10)}`, token)).body.data[0].values).toHaveLength(5);
     // A range reaching past the horizon sums only its days inside it.
-    const straddling = await get(graph(`me/insights?metric=views&period=day&metric_type=total_value&${dayRange(732, 3)}`), bearer(token));
-    expect(straddling.body.data[0].total_value.value).toBe(horizon.body.data[0].total_value.value);
-  });
-
-  it('refuses a range of more than 30 days, and takes one of exactly 30', async () => {
-    const token = await connectAs(context.sandbox, 'instagram', 0);
-    expect((await totals(dayRange(31, 30), token)).status).toBe(200);
-    const tooLong = await totals(dayRange(31, 31), token);
-    expect(tooLong.status).toBe(400);
-    expect(tooLong.body.error).toMatchObject({ code: 100, message: expect.stringContaining('30 days') });
-    expect((await follows(dayRange(29, 31), token)).status).toBe(400);
+    expect((await totals(metaDays(92, 3), token)).body.data[0].total_value.value).toBe((await totals(metaDays(90), token)).body.data[0].total_value.value);
+    settings.instagramOldDays = 'refuse';
+    const refused = await totals(metaDays(91), token);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 100 });
+    expect((await totals(metaDays(90), token)).status).toBe(200);
+    settings.instagramOldDays = 'empty';
+    settings.instagramAccountInsightDays = 730;
+    expect((await totals(metaDays(730), token)).body.data[0].total_value.value).toBeGreaterThan(0);
+    expect((await totals(metaDays(731), token)).body).toEqual({ data: [] });
   });
 
   it('two years back, the demo accounts had fewer daily views than now, but never none', async () => {
+    context.sandbox.settings.instagramAccountInsightDays = 730;
     for (const account of [0, 1, 2]) {
       const token = await connectAs(context.sandbox, 'instagram', account);
       const weekOfViews = async (daysAgo: number) => {
         const values: number[] = [];
-        for (let day = daysAgo; day > daysAgo - 7; day -= 1) values.push((await totals(dayRange(day), token)).body.data[0].total_value.value);
+        for (let day = daysAgo; day > daysAgo - 7; day -= 1) values.push((await totals(metaDays(day), token)).body.data[0].total_value.value);
         return values;
       };
       const then = await weekOfViews(730);

@@ -4,15 +4,15 @@
 // Modelled: `/me/media` (or `/<id>/media`) newest first with cursor paging (`paging.cursors`, `paging.next` absent
 // on the last page); `/<media-id>/insights` lifetime values per media type (FEED vs REELS metrics; deprecated
 // metrics → code 100; media posted before the account became a business account → code 100, subcode 2108006);
-// `/me/insights` with `follower_count` as daily GROSS new followers (never negative; last 30 days excluding today,
-// none below 100 followers), unfollows only through `follows_and_unfollows` broken down by `follow_type` (also only
-// for the last 30 days excluding today: Meta says so of follower metrics, and the sandbox takes the stricter reading
-// for this one too), and total_value metrics (`views` only with `metric_type=total_value`; a breakdown only where the
-// metric has it) kept for two years (730 days); ranges of at most 30 days. Where Meta has no data it answers an
-// empty data set, never a 0: a metric with no day of its window in the range (older than 30 days for follower data,
-// than 730 for the rest, or no whole day yet) has no entry in `data`, and a time series has no values for those days;
-// a range reaching partly into the window sums (or lists) only its days inside. Errors are Graph error objects keyed
-// by `error.code`.
+// `/me/insights` on Meta's days (ending 07:00 UTC, `end_time` `<date>T07:00:00+0000`), with the rules of
+// ../shared/platform-apis-corrections.md ("Rules the imitation must enforce" 16–22, each cited where enforced): ranges
+// of at most 30 days; `follower_count` (daily GROSS new followers, a time series only, none below 100 followers) only
+// inside the last 30 days before today, else the whole call is refused; total_value-only metrics refused without
+// `metric_type=total_value`; unfollows only through `follows_and_unfollows` broken down by `follow_type` (also only for
+// the last 30 days: Meta says so of follower metrics, and the sandbox takes the stricter reading for this one too;
+// without a `total_value` below 100 followers); the other account metrics as far back as a switch says (default 90
+// days, unverified), past it an empty answer or a code 100 refusal (another switch). Where Meta has no data it answers
+// an empty data set, never a 0. Errors are Graph error objects keyed by `error.code`.
 import { PERSONAS, type Persona } from './demo-accounts.ts';
 import { json, type FailureOptions, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import { catalogue, contentTitle, countersAt, dailyValue, dayOf, DAY_MS, decodeCursor, encodeCursor, netFollowers, publishedBy, type ContentItem } from './metrics-data.ts';
@@ -73,9 +73,17 @@ const POSTS_BEFORE_CONVERSION = 30;
 /** Whether a media was posted before its account became a business account (its insights answer 2108006). */
 export const predatesConversion = (index: number, item: ContentItem) => index === CONVERTED_ACCOUNT_INDEX && item.seq < POSTS_BEFORE_CONVERSION;
 
-/** Account insights are kept for two years; follower data (follower_count, follows_and_unfollows) for 30 days. */
-const RETENTION_DAYS = 730;
+/** Follower data (follower_count, and follows_and_unfollows read alike) covers the last 30 days before today. */
 const FOLLOWER_DAYS = 30;
+const MAX_RANGE_SECONDS = 30 * 86_400;
+/** Meta's day ends at 07:00 UTC (corrections row 19: every captured `end_time` is T07:00:00+0000). */
+const META_DAY_OFFSET_SECONDS = 7 * 3_600;
+/** Unix seconds at which Meta day `day` (days since 1970-01-01, labelled with the date it starts on) begins. */
+export const metaDayStart = (day: number) => day * 86_400 + META_DAY_OFFSET_SECONDS;
+/** The Meta day under way at `now` (not over yet, so without data). */
+export const currentMetaDay = (now: Date) => Math.floor((Math.floor(now.getTime() / 1000) - META_DAY_OFFSET_SECONDS) / 86_400);
+/** A daily value's `end_time`: the end of its Meta day, `<next date>T07:00:00+0000`. */
+const metaEndTime = (day: number) => new Date(metaDayStart(day + 1) * 1000).toISOString().replace(/\.\d{3}Z$/, '+0000');
 
 /** Which breakdowns each account metric offers (a metric without one refuses `breakdown`). */
 const BREAKDOWNS: Record<string, readonly string[]> = {
@@ -90,6 +98,8 @@ const FEED_METRICS = ['views', 'reach', 'likes', 'comments', 'shares', 'saved', 
 const REELS_METRICS = ['views', 'reach', 'likes', 'comments', 'shares', 'saved', 'total_interactions', 'ig_reels_avg_watch_time', 'ig_reels_video_view_total_time'];
 const TOTAL_VALUE_METRICS = ['views', 'reach', 'accounts_engaged', 'total_interactions', 'likes', 'comments', 'shares', 'saves', 'replies', 'follows_and_unfollows', 'profile_links_taps'];
 const USER_METRICS = [...TOTAL_VALUE_METRICS, 'follower_count'];
+/** Account metrics Meta serves as total_value only (corrections row 14, official metric table); reach has both. */
+const TOTAL_VALUE_ONLY = TOTAL_VALUE_METRICS.filter((metric) => metric !== 'reach');
 const TITLES: Record<string, [string, string]> = {
   views: ['Views', 'The number of times your content was played or displayed.'],
   reach: ['Accounts reached', 'The number of unique accounts that have seen your content at least once.'],
@@ -283,9 +293,13 @@ export function createInstagramMetrics(context: PlatformContext, deps: Instagram
     if (period !== 'day') return graphError(400, { message: `(#100) Incompatible period (${period}) for the requested metrics; the sandbox serves period=day`, code: 100 });
     const metricType = query.get('metric_type') ?? 'time_series';
     if (metricType !== 'time_series' && metricType !== 'total_value') return graphError(400, { message: '(#100) Param metric_type must be one of {time_series, total_value}', code: 100 });
-    if (metricType === 'time_series' && metrics.includes('views')) {
-      return graphError(400, { message: '(#100) The following metrics (views) should be specified with parameter metric_type=total_value', code: 100 });
+    // Rule 18 (corrections row 17, peer adapter notes): total_value-only metrics asked without metric_type=total_value
+    // fail the call (one of the two reported behaviours; the other, an empty answer, is what an adapter must not rely on).
+    const totalOnly = metrics.filter((metric) => TOTAL_VALUE_ONLY.includes(metric));
+    if (metricType === 'time_series' && totalOnly.length > 0) {
+      return graphError(400, { message: `(#100) The following metrics (${totalOnly.join(', ')}) should be specified with parameter metric_type=total_value`, code: 100 });
     }
+    // Rule 19 (row 16, official metric table): follower_count is a time series only.
     if (metricType === 'total_value' && metrics.includes('follower_count')) {
       return graphError(400, { message: '(#100) The following metrics (follower_count) do not support metric_type=total_value', code: 100 });
     }
@@ -298,40 +312,59 @@ export function createInstagramMetrics(context: PlatformContext, deps: Instagram
     if (metricType === 'total_value' && metrics.includes('follows_and_unfollows') && breakdown !== 'follow_type') {
       return graphError(400, { message: '(#100) The metric follows_and_unfollows requires breakdown=follow_type', code: 100 });
     }
-    const nowSeconds = Math.floor(context.now().getTime() / 1000);
+    // Meta's days end at 07:00 UTC (row 19): day m runs from metaDayStart(m) to metaDayStart(m + 1); the current one
+    // is not over, so only the days before it have data.
+    const current = currentMetaDay(context.now());
     const parseTime = (name: string, fallback: number) => {
       const raw = query.get(name);
       if (raw === null) return fallback;
       const value = /^\d+$/.test(raw) ? Number(raw) : Math.floor(Date.parse(raw) / 1000);
       return Number.isFinite(value) ? value : null;
     };
-    const until = parseTime('until', nowSeconds);
-    const since = parseTime('since', (until ?? nowSeconds) - 2 * 86_400);
+    const until = parseTime('until', metaDayStart(current));
+    const since = parseTime('since', (until ?? metaDayStart(current)) - 2 * 86_400);
     if (until === null || since === null) return graphError(400, { message: '(#100) The since and until parameters must be Unix timestamps or dates', code: 100 });
     if (until < since) return graphError(400, { message: '(#100) The since parameter must be before the until parameter', code: 100 });
-    if (until - since > 30 * 86_400) return graphError(400, { message: '(#100) There cannot be more than 30 days (2592000 s) between since and until', code: 100 });
-    const firstDay = Math.floor(since / 86_400);
-    const endDay = Math.floor(until / 86_400); // exclusive
-    const lastDay = Math.min(endDay - 1, today() - 1); // today is not over yet
+    // Rule 16 (row 15, captured by several peers): the same cap for time_series and total_value.
+    if (until - since > MAX_RANGE_SECONDS) return graphError(400, { message: '(#100) There cannot be more than 30 days (2592000 s) between since and until', code: 100 });
+    // Rule 17 (row 16, official limitations list): follower_count outside the last 30 days before today refuses the
+    // whole call, the other metrics in it too.
+    if (metrics.includes('follower_count') && (since < metaDayStart(current - FOLLOWER_DAYS) || until > metaDayStart(current))) {
+      return graphError(400, { message: '(#100) (follower_count) metric only supports querying data for the last 30 days excluding the current day', code: 100 });
+    }
+    // Rule 22 (row 18, unverified): how far back account insights go is a switch; past it, empty or refused.
+    const horizon = current - context.settings.instagramAccountInsightDays;
+    const nonFollower = metrics.some((metric) => metric !== 'follower_count' && metric !== 'follows_and_unfollows');
+    if (context.settings.instagramOldDays === 'refuse' && nonFollower && since < metaDayStart(horizon)) {
+      return graphError(400, { message: '(#100) Insights data is not available for the requested time range', code: 100 });
+    }
+    // The Meta days that start inside [since, until) and are over. How Meta bins a range that is not on its day
+    // boundary is not documented (row 19): the sandbox counts the days that start in it.
+    const firstDay = Math.ceil((since - META_DAY_OFFSET_SECONDS) / 86_400);
+    const lastDay = Math.min(Math.ceil((until - META_DAY_OFFSET_SECONDS) / 86_400) - 1, current - 1);
     const node = request.params.node!;
     const followers = deps.profiles[index]!.followersCount;
     const data: unknown[] = [];
     for (const metric of metrics) {
+      const oldest = Math.max(firstDay, metric === 'follower_count' || metric === 'follows_and_unfollows' ? current - FOLLOWER_DAYS : horizon);
       if (metricType === 'time_series') {
-        // Without metric_type=total_value these metrics have no time series: nothing comes back for them.
-        if (metric !== 'follower_count' && metric !== 'reach') continue;
+        // Rule 21: no follower_count under 100 followers.
         if (metric === 'follower_count' && followers < 100) continue;
-        const oldest = Math.max(firstDay, today() - (metric === 'follower_count' ? FOLLOWER_DAYS : RETENTION_DAYS));
         const values: { value: number; end_time: string }[] = [];
-        for (let day = oldest; day <= lastDay; day += 1) {
-          values.push({ value: accountDaily(index, metric, day), end_time: new Date((day + 1) * DAY_MS + 7 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, '+0000') });
-        }
+        for (let day = oldest; day <= lastDay; day += 1) values.push({ value: accountDaily(index, metric, day), end_time: metaEndTime(day) });
+        // Rule 21 (row 20, account-insights reference): no data is an empty data set, never a 0.
+        if (values.length === 0) continue;
         data.push(insightsEntry(node, metric, 'day', { values }));
       } else if (metric === 'follows_and_unfollows') {
         // FOLLOWER: accounts that followed in the range; NON_FOLLOWER: accounts that unfollowed (or left Instagram).
         // Follower data, like follower_count, only for the last 30 days: a range without one of them has no entry.
-        const oldest = Math.max(firstDay, today() - FOLLOWER_DAYS);
         if (oldest > lastDay) continue;
+        // Rule 21 (row 20, peer probe report): under 100 followers the entry comes without a total_value.
+        if (followers < 100) {
+          const [title, description] = TITLES[metric]!;
+          data.push({ name: metric, period: 'day', title, description, id: `${node}/insights/${metric}/day` });
+          continue;
+        }
         const persona = PERSONAS[index]!;
         let follows = 0;
         let unfollows = 0;
@@ -346,8 +379,8 @@ export function createInstagramMetrics(context: PlatformContext, deps: Instagram
         ];
         data.push(insightsEntry(node, metric, 'day', { total_value: { value: follows + unfollows, breakdowns: [{ dimension_keys: ['follow_type'], results }] } }));
       } else {
-        // Kept for two years: a range without a day of them (or without a whole day yet) has no entry.
-        const oldest = Math.max(firstDay, today() - RETENTION_DAYS);
+        // Rule 20: one total for the whole range, no values[]. A range without a day inside the horizon (or without
+        // a day that is over) has no entry.
         if (oldest > lastDay) continue;
         let total = 0;
         for (let day = oldest; day <= lastDay; day += 1) total += accountDaily(index, metric, day);

@@ -127,12 +127,38 @@ describe('Patreon campaign members', () => {
     expect(count.body.data[0].attributes.patron_count).toBe(nowPaying.size);
   });
 
-  it('refuses another campaign, page[count] above 1000 and a token without campaigns.members', async () => {
+  it('rule 27 (row 27, Patreon/platform-documentation _endpoints_v2.md): a page holds at most 1000 members, 500 with pledge_history; a larger page[count] is served as that', async () => {
+    const token = await connectAs(context.sandbox, 'patreon', 0);
+    const id = await campaignId(token);
+    const page = async (query: string) => (await get(api(`campaigns/${id}/members?fields%5Bmember%5D=patron_status&${query}`), bearer(token))).body;
+    const big = await page('page%5Bcount%5D=5000');
+    const total = big.meta.pagination.total;
+    expect(total).toBeGreaterThan(1000);
+    expect(big.data).toHaveLength(1000);
+    expect(big.meta.pagination.cursors.next).not.toBeNull();
+    expect((await page('page%5Bcount%5D=1000')).data).toHaveLength(1000);
+    expect((await page('include=pledge_history&page%5Bcount%5D=1000')).data).toHaveLength(500);
+  });
+
+  it('rule 29 (row 28): on a campaign billed per post, member amounts are per post: no cadence of months, annual pledges not multiplied', async () => {
+    const token = await connectAs(context.sandbox, 'patreon', 0);
+    const id = await campaignId(token);
+    const monthly = await allMembers(token, id, 1000);
+    context.sandbox.settings.patreonBilling = 'per_creation';
+    const perPost = await allMembers(token, id, 1000);
+    const byId = new Map(perPost.members.map((member: any) => [member.id, member]));
+    const annual = monthly.members.filter((member: any) => member.attributes.pledge_cadence === 12 && member.attributes.currently_entitled_amount_cents > 0);
+    expect(annual.length).toBeGreaterThan(0);
+    for (const member of perPost.members) expect(member.attributes.pledge_cadence).toBeNull();
+    for (const member of annual) expect((byId.get(member.id) as any).attributes.currently_entitled_amount_cents).toBeLessThan(member.attributes.currently_entitled_amount_cents);
+  });
+
+  it('refuses another campaign, a page[count] that is not a positive integer and a token without campaigns.members', async () => {
     const { sandbox } = context;
     const token = await connectAs(sandbox, 'patreon', 0);
     const id = await campaignId(token);
     expect((await get(api(`campaigns/1234567/members`), bearer(token))).status).toBe(404);
-    expect((await get(api(`campaigns/${id}/members?page%5Bcount%5D=1001`), bearer(token))).status).toBe(400);
+    expect((await get(api(`campaigns/${id}/members?page%5Bcount%5D=0`), bearer(token))).status).toBe(400);
     const identityOnly = await connectAs(sandbox, 'patreon', 0, 'identity campaigns');
     const refused = await get(api(`campaigns/${id}/members`), bearer(identityOnly));
     expect(refused.status).toBe(401);

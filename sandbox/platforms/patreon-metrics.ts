@@ -2,7 +2,8 @@
 //
 // Modelled: `GET /api/oauth2/v2/campaigns` and `/campaigns/:id` (scope `campaigns`, `patron_count` = active patrons
 // by the sandbox clock); `GET /api/oauth2/v2/campaigns/:id/members` (scope `campaigns.members`) with
-// `include=currently_entitled_tiers,user`, sparse `fields[member|tier|user]`, `page[count]` (≤ 1000) and
+// `include=currently_entitled_tiers,user`, sparse `fields[member|tier|user]`, `page[count]` (served as at most 1000,
+// 500 with `include=pledge_history`) and
 // `page[cursor]` ← `meta.pagination.cursors.next` (null on the last page), `meta.pagination.total`. Members are a
 // fixed generated population (patreon-population.ts: joins with weekly seasonality and bumps after the same
 // creator's YouTube uploads, departures by cancellation or declined charge, free trials, gifts, annual pledges) whose
@@ -137,8 +138,11 @@ export function createPatreonMetrics(context: PlatformContext, deps: PatreonMetr
     const badInclude = includes.find((value) => !['currently_entitled_tiers', 'user', 'campaign', 'address', 'pledge_history'].includes(value));
     if (badInclude) return deps.invalidParameter('include', `${badInclude} is not a valid relationship of member.`);
     const rawCount = request.query.get('page[count]');
-    const count = rawCount === null ? 20 : Number(rawCount);
-    if (!Number.isInteger(count) || count < 1 || count > 1000) return deps.invalidParameter('page[count]', 'page[count] must be an integer between 1 and 1000.');
+    const asked = rawCount === null ? 20 : Number(rawCount);
+    if (!Number.isInteger(asked) || asked < 1) return deps.invalidParameter('page[count]', 'page[count] must be a positive integer.');
+    // Rule 27 (row 27; Patreon/platform-documentation `_endpoints_v2.md`: "1000 results in one page. If pledge events
+    // are requested in includes, it has 500."): a larger count is served as the page size.
+    const count = Math.min(asked, includes.includes('pledge_history') ? 500 : 1000);
     const nowMs = context.now().getTime();
     const existing = populations[index]!.members.filter((member) => statusOf(member, nowMs) !== null);
     const tierCounts = new Map<string, number>();
@@ -157,7 +161,9 @@ export function createPatreonMetrics(context: PlatformContext, deps: PatreonMetr
     const data = page.map((member) => {
       const status = statusOf(member, nowMs)!;
       const paid = chargesMade(member, nowMs);
-      const perCharge = member.cadence === 12 ? Math.round(member.tier.amountCents * 12 * 0.9) : member.tier.amountCents;
+      // Per-creation billing (rule 29, row 28): the amount is per paid post, there is no cadence of months.
+      const perCreation = context.settings.patreonBilling === 'per_creation';
+      const perCharge = member.cadence === 12 && !perCreation ? Math.round(member.tier.amountCents * 12 * 0.9) : member.tier.amountCents;
       const declinedCharge = member.declined && member.endMs !== null && member.endMs <= nowMs ? member.endMs : null;
       const lastCharge = declinedCharge ?? paid.at(-1) ?? (member.kind === 'free_trial' ? member.startMs : null);
       const next =
@@ -177,7 +183,7 @@ export function createPatreonMetrics(context: PlatformContext, deps: PatreonMetr
         next_charge_date: next !== undefined ? isoPlus(next) : null,
         note: '',
         patron_status: status,
-        pledge_cadence: member.cadence,
+        pledge_cadence: perCreation ? null : member.cadence,
         pledge_relationship_start: isoPlus(member.startMs),
         will_pay_amount_cents: status === 'active_patron' && member.kind !== 'gifted' ? perCharge : 0,
       };

@@ -162,4 +162,48 @@ describe('Patreon', () => {
     expect(await refresh(tokens.refresh_token)).toEqual(expect.objectContaining({ status: 400, body: { error: 'invalid_grant' } }));
     expect((await refresh(tokens.refresh_token)).status).toBe(200);
   });
+
+  it('rule 28 (row 29, Patreon/platform-documentation _rate_limits.md): 100 requests per 2 s per client and 100 per minute per token answer 429 RequestThrottled with retry_after_seconds; a refresh does not reset the count', async () => {
+    const { sandbox, clock } = context;
+    const first = await connect();
+    const second = await connect({ account: 1 });
+    const call = (token: string) => get(identityUrl('fields%5Buser%5D=full_name'), bearer(token));
+    // Per client: 100 at once over two creators' tokens, and the 101st of either is refused.
+    for (let k = 0; k < 50; k += 1) {
+      expect((await call(first.access_token)).status).toBe(200);
+      expect((await call(second.access_token)).status).toBe(200);
+    }
+    const perClient = await call(second.access_token);
+    expect(perClient.status).toBe(429);
+    expect(perClient.body.errors[0]).toMatchObject({ code_name: 'RequestThrottled', status: '429', retry_after_seconds: 2 });
+    clock.advance(2_000);
+    expect((await call(second.access_token)).status).toBe(200);
+    // Per token: the first creator's 50 more, two seconds apart in batches under the client limit, then the 101st
+    // within the minute is refused, and its refreshed token is refused too.
+    for (let k = 0; k < 50; k += 1) {
+      if (k % 25 === 0) clock.advance(2_000);
+      expect((await call(first.access_token)).status).toBe(200);
+    }
+    const perToken = await call(first.access_token);
+    expect(perToken.status).toBe(429);
+    expect(perToken.body.errors[0].code_name).toBe('RequestThrottled');
+    expect(perToken.body.errors[0].retry_after_seconds).toBeGreaterThan(2);
+    expect(perToken.body.errors[0].retry_after_seconds).toBeLessThanOrEqual(60);
+    const refreshed = await refresh(first.refresh_token);
+    expect(refreshed.status).toBe(200);
+    expect((await call(refreshed.body.access_token)).status).toBe(429);
+    // The other creator's token is not held back by it.
+    expect((await call(second.access_token)).status).toBe(200);
+    clock.advance(60_000);
+    expect((await call(refreshed.body.access_token)).status).toBe(200);
+  });
+
+  it('rule 29 (row 28, _resources_v2.md is_monthly): a campaign billed per post answers is_monthly false and pay_per_name "creation"', async () => {
+    const tokens = await connect();
+    const fields = 'include=campaign&fields%5Bcampaign%5D=is_monthly,pay_per_name';
+    const campaignOf = async () => (await get(identityUrl(fields), bearer(tokens.access_token))).body.included.find((resource: any) => resource.type === 'campaign').attributes;
+    expect(await campaignOf()).toEqual({ is_monthly: true, pay_per_name: 'month' });
+    context.sandbox.settings.patreonBilling = 'per_creation';
+    expect(await campaignOf()).toEqual({ is_monthly: false, pay_per_name: 'creation' });
+  });
 });

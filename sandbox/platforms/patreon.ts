@@ -13,6 +13,7 @@ import { accountRandom, compactCount, PERSONAS, tierCount, type DemoAccount, typ
 import { bearerToken, json, readForm, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import { randomToken, secretsEqual, type Grant } from './oauth-core.ts';
 import { createPatreonMetrics } from './patreon-metrics.ts';
+import { createPatreonRateLimits } from './patreon-rate-limits.ts';
 import { avatarRoute, avatarUrl, type PlatformContext, type PlatformModule } from './platform-module.ts';
 
 const HOST = 'www.patreon.com';
@@ -108,13 +109,13 @@ const unauthorized = () =>
     title: 'Unauthorized',
   });
 
-const throttled = () =>
+const throttled = (retryAfterSeconds = 9) =>
   apiErrors(429, {
     code: null,
     code_name: 'RequestThrottled',
     detail: 'You have made too many attempts. Please try again later.',
     title: 'You have made too many attempts. Please try again later.',
-    retry_after_seconds: 9,
+    retry_after_seconds: retryAfterSeconds,
   });
 
 const invalidParameter = (parameter: string, detail: string) =>
@@ -218,13 +219,15 @@ export function createPatreon(context: PlatformContext): PlatformModule {
       image_small_url: `${avatar}?w=620`,
       image_url: `${avatar}?w=1240`,
       is_charged_immediately: true,
-      is_monthly: true,
+      // Rule 29 (row 28; Patreon/platform-documentation `_resources_v2.md`: false = "the campaign charges per-post"):
+      // a per-creation campaign's member amounts are per paid post.
+      is_monthly: context.settings.patreonBilling === 'monthly',
       is_nsfw: false,
       main_video_embed: null,
       main_video_url: null,
       one_liner: null,
       patron_count: metrics.patronCount(index), // = the paying active patrons in campaign.members at the clock
-      pay_per_name: 'month',
+      pay_per_name: context.settings.patreonBilling === 'monthly' ? 'month' : 'creation',
       pledge_url: `/checkout/${creator.vanity}`,
       published_at: creator.campaignCreatedAt,
       rss_artwork_url: null,
@@ -332,11 +335,12 @@ export function createPatreon(context: PlatformContext): PlatformModule {
     });
   }
 
+  const { limited } = createPatreonRateLimits({ store, now: context.now, throttled });
   const routes: RouteDefinition[] = [
     ...authorizeRoutes,
     { platform: 'patreon', hosts: [HOST], method: 'POST', path: '/api/oauth2/token', endpoint: 'token', group: 'token', handle: token },
-    { platform: 'patreon', hosts: [HOST], method: 'GET', path: '/api/oauth2/v2/identity', endpoint: 'profile', group: 'profile', handle: identity },
-    ...metrics.routes,
+    limited({ platform: 'patreon', hosts: [HOST], method: 'GET', path: '/api/oauth2/v2/identity', endpoint: 'profile', group: 'profile', handle: identity }),
+    ...metrics.routes.map(limited),
     avatarRoute('patreon', CDN_HOST),
   ];
 

@@ -33,6 +33,16 @@ export interface SandboxSettings {
   youtubeDailyUnits: number;
   /** `search.list`'s own bucket, calls per Pacific day (100 by default; corrections row 26). */
   youtubeSearchDailyCalls: number;
+  /**
+   * How many days back Instagram answers account insights (other than the 30-day follower metrics). Meta documents no
+   * retention for account metrics (corrections row 18: "two years" is on the media insights page only; Instagram's
+   * app shows 90 days), so this is a switch, default 90: unverified.
+   */
+  instagramAccountInsightDays: number;
+  /** What an account-insights request reaching past that horizon gets: an empty data set, or a code 100 refusal (row 18, rule 22; unverified). */
+  instagramOldDays: 'empty' | 'refuse';
+  /** Patreon campaigns' billing: by the month, or per paid post (`is_monthly: false`, `pay_per_name: "creation"`; row 28, rule 29). */
+  patreonBilling: 'monthly' | 'per_creation';
 }
 
 /**

@@ -117,7 +117,7 @@ export interface PlatformSandbox {
   instagramTokenResponse: 'data' | 'flat';
   /** LinkedIn's switches, live: change a field and the next request follows it. */
   linkedin: LinkedinSandboxSettings;
-  /** The switches of SandboxSettings, readable and writable while the sandbox runs. */
+  /** Every switch (unverified platform behaviours), readable and writable while the sandbox runs. */
   settings: SandboxSettings;
   close(): Promise<void>;
 }
@@ -188,6 +188,9 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
     youtubeMaxResultsWithId: options.youtubeMaxResultsWithId ?? 'ignored',
     youtubeDailyUnits: options.youtubeDailyUnits ?? DEFAULT_QUOTA_LIMITS.general,
     youtubeSearchDailyCalls: options.youtubeSearchDailyCalls ?? DEFAULT_QUOTA_LIMITS.search,
+    instagramAccountInsightDays: 90,
+    instagramOldDays: 'empty',
+    patreonBilling: 'monthly',
   };
   const quotaUnits = new Map<string, number>();
   const context: PlatformContext = { now, store, credentials, appKeys, allowedRedirectUris: options.allowedRedirectUris ?? [], publicBaseUrl, settings, quotaUnits };

@@ -20,7 +20,7 @@ export const DERIVATIONS = [
   { platforms: ['tiktok', 'twitter'], metricTypes: ['views', 'likes', 'comments', 'shares'], method: DERIVATION_METHODS.snapshots, beforeConnection: false },
   { platforms: ['instagram'], metricTypes: ['followers'], method: DERIVATION_METHODS.followsAndUnfollows, beforeConnection: false },
   { platforms: ['youtube'], metricTypes: ['subscribers'], method: DERIVATION_METHODS.gainedAndLost, beforeConnection: true },
-  { platforms: ['patreon'], metricTypes: ['patrons', 'monthly_pledges'], method: DERIVATION_METHODS.memberList, beforeConnection: true },
+  { platforms: ['patreon'], metricTypes: ['patrons', 'monthly_pledges', 'per_post_pledges'], method: DERIVATION_METHODS.memberList, beforeConnection: true },
 ] as const;
 
 

@@ -1,12 +1,12 @@
 // Instagram sync (docs/platforms/instagram.md): the profile's followers_count, media pages (cursor paging through
-// `paging.next`), media insights for recent media, and account insights. Follower history is derived backwards
-// from today's followers_count with each day's follows minus unfollows (`follows_and_unfollows` by `follow_type`):
-// `follower_count` counts new followers only (gross, never negative), so it cannot give a total. The account's daily
-// totals (views, reach, interactions) are read back two years on the first sync, so a new connection's first month is
-// compared with the month before it like any other (issue 24: a history start is not growth); follower insights only
-// reach 30 days back.
+// `paging.next`), media insights for recent media, and account insights on Meta's days (ending 07:00 UTC, see
+// metaDay below). Follower history is derived backwards from today's followers_count with each day's follows minus
+// unfollows (`follows_and_unfollows` by `follow_type`): `follower_count` counts new followers only (gross, never
+// negative), so it cannot give a total; it only says which days have follower data. The account's daily totals
+// (views, reach, interactions) are read back as far as Meta answers on the first sync (issue 24: a history start is
+// not growth), within a two-year bound; follower insights only reach the last 30 days.
 import { z } from 'zod';
-import { addDays } from '../lib/dates.ts';
+import { addDays, dayOf } from '../lib/dates.ts';
 import { buildUrl, callCounter, count, parseBody, type PlatformResponse } from './http-client.ts';
 import { retryAfterSeconds } from './http-date.ts';
 import { PlatformError } from './platform-error.ts';
@@ -17,18 +17,37 @@ const MEDIA_FIELDS = 'id,caption,media_type,media_product_type,permalink,timesta
 const MEDIA_INSIGHTS = 'views,reach,likes,comments,shares,saved,total_interactions';
 /** The public counters alone (the poll of young posts): reach and saves are not read hourly. */
 const COUNTER_INSIGHTS = 'views,likes,comments,shares,total_interactions';
-const DAY_SECONDS = 86_400;
 /**
- * How far back a first sync reads the account's daily totals (views, reach, interactions): Meta keeps account
- * insights for two years. `total_value` gives one total per range, so a daily history is one call per day. The cost,
- * measured with bench/instagram-first-sync.ts (the demo personas on PGlite, on a two-core machine shared with other
- * work): the 700 more calls add about 0.3–1 s, of CPU and of wall time, to a first sync that took 0.3 s (the small
- * persona) to 1.5 s (the large one) of CPU. Had it been more than ~1.5 s, 400 days would have done: a year-on-year
- * comparison of a 30-day period still holds both periods.
+ * The furthest back a first sync asks for the account's daily totals. Meta documents no retention for account
+ * insights (corrections row 18: "stored for up to 2 years" is said of media insights only; Instagram's app shows 90
+ * days), so this is only a bound: the reading walks back 30 days at a time and stops at the first 30 days Meta has no
+ * data for, or refuses (accountTotals). Two years, as the sync window of a first sync, so a history Meta does keep is
+ * read whole.
  */
 export const ACCOUNT_INSIGHT_HISTORY_DAYS = 730;
-/** Follower insights (`follower_count`, and `follows_and_unfollows` read alike) cover the last 30 days only. */
+/** Follower insights (`follower_count`, and `follows_and_unfollows` read alike) cover the last 30 days before today only. */
 export const FOLLOWER_INSIGHT_DAYS = 30;
+/** The widest `since`/`until` Meta answers for account insights: 30 days (row 15). */
+const MAX_RANGE_DAYS = 30;
+
+/**
+ * Meta's day (corrections row 19): daily values end at 07:00 UTC (`end_time` `2026-05-05T07:00:00+0000`), i.e. a
+ * Meta day runs from 07:00 UTC to 07:00 UTC the next day: midnight to midnight in California in summer, which is the
+ * day Instagram's own screens label it with. The product stores it under the date it starts on: Instagram's day
+ * `2026-05-04` is 2026-05-04T07:00Z to 2026-05-05T07:00Z, its `end_time` is 2026-05-05T07:00:00+0000, and the
+ * product's calendar day 2026-05-04 holds it (17 of its 24 hours fall on that UTC date). Requests are asked on that
+ * boundary (`since` and `until` at 07:00 UTC), so a total is one Meta day, not the halves of two.
+ */
+const META_DAY_OFFSET_MS = 7 * 3_600_000;
+/** Unix seconds at which the Meta day stored as `day` (YYYY-MM-DD) starts. */
+export const metaDayStart = (day: string) => (Date.parse(`${day}T00:00:00Z`) + META_DAY_OFFSET_MS) / 1000;
+/** The day a daily value belongs to, from its `end_time` (the end of its Meta day); undefined when unreadable. */
+export function metaDayOfEndTime(endTime: string): string | undefined {
+  const end = Date.parse(endTime.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  return Number.isFinite(end) ? dayOf(new Date(end - META_DAY_OFFSET_MS - 1)) : undefined;
+}
+/** The last Meta day that is over at `now` (the one under way has no data yet). */
+export const lastCompleteMetaDay = (now: Date) => addDays(dayOf(new Date(now.getTime() - META_DAY_OFFSET_MS)), -1);
 /**
  * Graph calls in flight at once while reading the account's daily insights: a first sync's two years are 730 days,
  * and at a few hundred milliseconds a round trip to Meta, one after another would take minutes. A few at a time, not
@@ -185,6 +204,95 @@ export async function readInstagramCounters(context: ProviderContext, input: Cou
   return { counters, usage };
 }
 
+type GraphGet = ReturnType<typeof graphRequests>['get'];
+
+/** Graph's `since`/`until` of a run of Meta days, first to last inclusive (Unix seconds on Meta's boundary). */
+function metaRange(first: string, last: string) {
+  return { since: String(metaDayStart(first)), until: String(metaDayStart(addDays(last, 1))) };
+}
+
+/**
+ * The account's daily totals from `first` to `last`, newest first, 30 days at a time (the longest range Meta
+ * answers). Each window starts with one `reach` time series (one value per Meta day that has data): its days are
+ * the days the window has, and only those get their one `total_value` call for `views` and `total_interactions`
+ * (those metrics have no time series: one total per range, so one call per day). How far back Meta keeps account
+ * insights is not documented, so the reading walks back until a window without a day of data, or one Meta refuses
+ * (code 100), and stops there: that is where Meta's history ends, not a failure of the sync. A single day refused
+ * likewise stores nothing and the rest goes on. Throttling and a dead token stop the sync.
+ */
+async function accountTotals(get: GraphGet, token: string, first: string, last: string): Promise<SyncOutput['daily']> {
+  const rows: SyncOutput['daily'] = [];
+  for (let windowLast = last; windowLast >= first; windowLast = addDays(windowLast, -MAX_RANGE_DAYS)) {
+    const windowFirst = latest(first, addDays(windowLast, 1 - MAX_RANGE_DAYS));
+    let reach: z.infer<typeof insightsBody>;
+    try {
+      reach = await get(buildUrl(`${GRAPH}/me/insights`, { metric: 'reach', period: 'day', metric_type: 'time_series', ...metaRange(windowFirst, windowLast), access_token: token }), insightsBody);
+    } catch (error) {
+      if (!isItemRefusal(error)) throw error;
+      break;
+    }
+    const reachByDay = new Map<string, number>();
+    for (const value of reach.data.find((metric) => metric.name === 'reach')?.values ?? []) {
+      const day = value.end_time === undefined ? undefined : metaDayOfEndTime(value.end_time);
+      if (day !== undefined && day >= windowFirst && day <= windowLast) reachByDay.set(day, value.value);
+    }
+    if (reachByDay.size === 0) break;
+    const days = [...reachByDay.keys()].sort().reverse();
+    const perDay = await mapBounded(days, HISTORY_CONCURRENCY, async (day) => {
+      try {
+        return await get(buildUrl(`${GRAPH}/me/insights`, { metric: 'views,total_interactions', period: 'day', metric_type: 'total_value', ...metaRange(day, day), access_token: token }), insightsBody);
+      } catch (error) {
+        if (!isItemRefusal(error)) throw error;
+        return { data: [] };
+      }
+    });
+    days.forEach((day, index) => {
+      rows.push({ date: day, metricType: 'reach', value: reachByDay.get(day)! });
+      for (const metric of perDay[index]!.data) {
+        const name = METRIC_NAMES[metric.name];
+        const value = metric.total_value?.value;
+        if (name && value !== undefined) rows.push({ date: day, metricType: name, value });
+      }
+    });
+  }
+  return rows.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+}
+
+/**
+ * Each day's follows minus unfollows from `first` to `last` (within the last 30 days before today, where Meta has
+ * follower metrics). `follower_count` comes first, alone in its call (Meta refuses the whole call when it is asked
+ * outside its window): the days it has values for are the days with follower data, so an account without (under 100
+ * followers) costs one call, not thirty. Then one `follows_and_unfollows` call per such day: it is a range total.
+ */
+async function followerChanges(get: GraphGet, token: string, first: string, last: string): Promise<Map<string, number>> {
+  const net = new Map<string, number>();
+  if (first > last) return net;
+  let gained: z.infer<typeof insightsBody>;
+  try {
+    gained = await get(buildUrl(`${GRAPH}/me/insights`, { metric: 'follower_count', period: 'day', ...metaRange(first, last), access_token: token }), insightsBody);
+  } catch (error) {
+    // No follower insights for this account: the snapshot stands.
+    if (!isItemRefusal(error)) throw error;
+    return net;
+  }
+  const days = (gained.data.find((metric) => metric.name === 'follower_count')?.values ?? [])
+    .map((value) => (value.end_time === undefined ? undefined : metaDayOfEndTime(value.end_time)))
+    .filter((day): day is string => day !== undefined && day >= first && day <= last);
+  const changes = await mapBounded(days, HISTORY_CONCURRENCY, async (day) => {
+    try {
+      return netFollowChange(await get(buildUrl(`${GRAPH}/me/insights`, { metric: 'follows_and_unfollows', breakdown: 'follow_type', period: 'day', metric_type: 'total_value', ...metaRange(day, day), access_token: token }), insightsBody));
+    } catch (error) {
+      if (!isItemRefusal(error)) throw error;
+      return undefined;
+    }
+  });
+  days.forEach((day, index) => {
+    const change = changes[index];
+    if (change !== undefined) net.set(day, change);
+  });
+  return net;
+}
+
 export async function syncInstagram(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
   const { usage, get } = graphRequests(context);
   const token = input.accessToken;
@@ -220,49 +328,19 @@ export async function syncInstagram(context: ProviderContext, input: SyncInput):
     next = reachedOld ? undefined : page.paging?.next;
   }
 
-  // Account insights, day by day: totals (views, reach, interactions; as far back as the sync's window and Meta
-  // reach), and follows and unfollows (the follower history, last 30 days only). A day Meta has no data for answers
-  // an empty data set and stores nothing: missing is unknown, never 0.
+  // Account insights on Meta's days (see metaDay): the daily totals as far back as Meta answers, and the follower
+  // history of the last 30 days. Missing is unknown, never 0: a day Meta has no data for stores nothing.
   const followers = profile.followers_count;
-  const unix = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000);
-  const firstFollowerDay = latest(input.since, addDays(input.today, -FOLLOWER_INSIGHT_DAYS));
-  // The totals cover the sync's whole window: two years on a first sync, the days since the last sync otherwise
-  // (three on a daily sync; after a pause of months, every day of it Meta still keeps).
-  const firstTotalsDay = latest(input.since, addDays(input.today, -ACCOUNT_INSIGHT_HISTORY_DAYS));
-  const days: string[] = [];
-  for (let day = firstTotalsDay; day < input.today; day = addDays(day, 1)) days.push(day);
-  const perDay = await mapBounded(days, HISTORY_CONCURRENCY, async (day) => {
-    const range = { period: 'day', metric_type: 'total_value', since: String(unix(day)), until: String(unix(day) + DAY_SECONDS), access_token: token };
-    const totals = await get(buildUrl(`${GRAPH}/me/insights`, { metric: 'views,reach,total_interactions', ...range }), insightsBody);
-    const rows: SyncOutput['daily'] = [];
-    for (const metric of totals.data) {
-      const name = METRIC_NAMES[metric.name];
-      const value = metric.total_value?.value;
-      if (name && value !== undefined) rows.push({ date: day, metricType: name, value });
-    }
-    if (followers === undefined || day < firstFollowerDay) return { rows, net: undefined };
-    try {
-      const changes = await get(buildUrl(`${GRAPH}/me/insights`, { metric: 'follows_and_unfollows', breakdown: 'follow_type', ...range }), insightsBody);
-      return { rows, net: netFollowChange(changes) };
-    } catch (error) {
-      // No follower insights for this account (e.g. under 100 followers): the snapshot stands.
-      if (!isItemRefusal(error)) throw error;
-      return { rows, net: undefined };
-    }
-  });
-  const daily: SyncOutput['daily'] = [];
-  if (followers !== undefined) daily.push({ date: input.today, metricType: 'followers', value: followers });
-  const netChange = new Map<string, number>();
-  days.forEach((day, index) => {
-    const { rows, net } = perDay[index]!;
-    daily.push(...rows);
-    if (net !== undefined) netChange.set(day, net);
-  });
-  // The total at the end of each day, back from today's count, as far as the days without a gap reach. (Today's
-  // own changes so far are not known: the count read now stands for the end of yesterday as well.)
+  const lastDay = lastCompleteMetaDay(context.now());
+  const totals = await accountTotals(get, token, latest(input.since, addDays(lastDay, 1 - ACCOUNT_INSIGHT_HISTORY_DAYS)), lastDay);
+  const daily: SyncOutput['daily'] = [...totals];
   if (followers !== undefined) {
+    daily.push({ date: input.today, metricType: 'followers', value: followers });
+    const netChange = await followerChanges(get, token, latest(input.since, addDays(lastDay, 1 - FOLLOWER_INSIGHT_DAYS)), lastDay);
+    // The total at the end of each day, back from today's count, as far as the days without a gap reach. (The
+    // changes since the last whole Meta day are not known: the count read now stands for the end of it as well.)
     let laterNet = 0;
-    for (let day = addDays(input.today, -1); netChange.has(day); day = addDays(day, -1)) {
+    for (let day = lastDay; netChange.has(day); day = addDays(day, -1)) {
       daily.push({ date: day, metricType: 'followers', value: followers - laterNet });
       laterNet += netChange.get(day)!;
     }

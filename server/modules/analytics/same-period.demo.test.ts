@@ -100,7 +100,7 @@ describe('the last 30 days, on every screen', () => {
     const summary = await get<AnalyticsSummary>('/api/analytics/summary');
     const comparison = summary.comparison!;
     const perPlatform = await Promise.all(PLATFORM_NAMES.map((_, index) => get<AnalyticsResponse>(`/api/analytics/platform/${index + 1}?days=${DAYS}`)));
-    // Instagram's insights reach two years back from its first sync (its follower history 30 days): every figure is
+    // Instagram's insights reach as far back as Meta answers from its first sync (the sandbox: 90 days; its follower history 30 days): every figure is
     // compared, none left out or cut at its start. Views and engagement over the whole period but its last day (they
     // end yesterday; its follower count is today's), the same days in the previous 30: a month against a month, not
     // 30 days against a few (the +659 % of issue 24).

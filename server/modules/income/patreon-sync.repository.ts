@@ -7,7 +7,7 @@ import { chunks, insertRows } from '../../db/bulk-insert.ts';
 import type { Executor } from '../../db/client.ts';
 import { accountMetrics, patreonMembers, patreonPatronEvents } from '../../db/schema.ts';
 import { dayOf } from '../../lib/dates.ts';
-import type { PatreonSyncExtras } from '../../providers/patreon.sync.ts';
+import { pledgeMetricOf, type PatreonBilling, type PatreonSyncExtras } from '../../providers/patreon.sync.ts';
 import type { SyncExtension } from '../sync/sync-extension.ts';
 import { changesSince, historyFromList, levelsBefore, type PatronEvent, type PatronLevel, type StoredMember } from './patron-history.ts';
 
@@ -24,10 +24,11 @@ async function storedMembers(tx: Executor, connectionId: number): Promise<Map<st
  * (derived: server/db/derived-metrics.ts says so wherever they are shown). A day already holding the platform's own
  * reading keeps it.
  */
-async function storeLevelsBefore(tx: Executor, connectionId: number, levels: readonly PatronLevel[]): Promise<void> {
+async function storeLevelsBefore(tx: Executor, connectionId: number, levels: readonly PatronLevel[], billing: PatreonBilling): Promise<void> {
+  // A per-creation campaign's amounts are per paid post: stored under that name, never as monthly pledges.
   const rows = levels.flatMap((level) => [
     { connectionId, date: level.day, metricType: 'patrons', value: level.patrons },
-    { connectionId, date: level.day, metricType: 'monthly_pledges', value: level.monthlyPledgeCents / 100 },
+    { connectionId, date: level.day, metricType: pledgeMetricOf(billing), value: level.monthlyPledgeCents / 100 },
   ]);
   for (const batch of chunks(rows)) {
     const insert = insertRows(accountMetrics, batch);
@@ -41,7 +42,7 @@ export async function storePatreonSync(tx: Executor, connectionId: number, extra
   let events: PatronEvent[];
   if (stored.size === 0) {
     events = historyFromList(extras.members, today);
-    await storeLevelsBefore(tx, connectionId, levelsBefore(events, today));
+    await storeLevelsBefore(tx, connectionId, levelsBefore(events, today), extras.billing);
   } else {
     const [last] = await tx.select({ at: max(patreonMembers.lastSeenAt) }).from(patreonMembers).where(eq(patreonMembers.connectionId, connectionId));
     events = changesSince(stored, extras.members, dayOf(last?.at ?? now), today);
