@@ -99,7 +99,7 @@ describe('X users/:id/tweets', () => {
     const { sandbox } = context;
     const usage = async () => (await get(`${sandbox.baseUrl}/_sandbox/usage`)).body;
     const start = await usage();
-    expect(start).toEqual({ youtube: { dataApiUnits: expect.any(Number) }, twitter: { postReads: 0, userReads: 0 } });
+    expect(start).toEqual({ youtube: { dataApiUnits: expect.any(Number), searchCalls: expect.any(Number) }, twitter: { postReads: 0, userReads: 0 } });
     const token = await connectAs(sandbox, 'twitter', 2);
     const id = sandbox.accounts.twitter[2]!.id;
     await get(timeline(id, 'max_results=50'), bearer(token));
