@@ -16,12 +16,13 @@ export const periodTotals = z.object({
   totalFollowers: z.number(),
   /**
    * Percent over the period: engagements / views × 100, e.g. 4.2 for 4.2 %; a platform that reports
-   * impressions instead of views (LinkedIn) counts its engagements over its impressions. 0 without either.
+   * impressions instead of views (LinkedIn, X: IMPRESSION_PLATFORMS) counts its engagements over its impressions.
+   * 0 without either.
    */
   averageEngagementRate: z.number(),
-  /** Views over the period: views only (impressions are not views). */
+  /** Views over the period: views only (impressions are not views; X's views are its videos' views). */
   totalViews: z.number(),
-  /** Impressions over the period, from platforms that report impressions rather than views (LinkedIn posts). */
+  /** Impressions over the period, from platforms that report impressions rather than views (LinkedIn and X posts). */
   totalImpressions: z.number(),
   /**
    * USD, major units: YouTube estimatedRevenue over the period plus the pledges of each Patreon campaign whose
@@ -265,7 +266,7 @@ export type PlatformLine = z.infer<typeof platformLine>;
 /**
  * The trends the Analytics screen offers without a Metric filter (issue 25), in this order: views (views only, not
  * impressions), watch time (minutes), followers (followers, subscribers and patrons), engagements, and the engagement
- * rate (a percentage: engagements / views × 100, or over impressions where a platform reports no views).
+ * rate (a percentage: engagements / views × 100, or over impressions where a platform reports impressions: LinkedIn, X).
  */
 export const TREND_METRICS = ['views', 'watch_time_minutes', 'followers', 'engagements', 'engagement_rate'] as const;
 
@@ -321,9 +322,9 @@ export const DERIVATION_METHODS = {
 /** Each derivation in a creator's words, behind "How is this calculated?" where derived series are shown. */
 export const DERIVATION_EXPLANATIONS: Readonly<Partial<Record<string, string>>> = {
   [DERIVATION_METHODS.snapshots]:
-    'TikTok and X give each post’s running totals (views, likes, comments, shares), never a day’s figures. At every sync we read each post’s totals: a day’s figure is how much they grew since our previous reading. ' +
+    'TikTok and X give each post’s running totals (views, likes, comments, shares; on X impressions, and views for videos only), never a day’s figures. We read each post’s totals: a day’s figure is how much they grew since our previous reading. ' +
     'What a post had already gathered when we first read it is counted on the day it was posted, since no one can tell on which days it came. ' +
-    'A day we did not read has no figure; after a missed day, the next reading’s day holds the growth of both. X posts are read again for 30 days after they are posted, so views they gather later are not counted.',
+    'A day we did not read has no figure; after a missed day, the next reading’s day holds the growth of both. X posts are read when they are new and again at 24 hours, 7 days and 28 days old, so what they gather later is not counted.',
   [DERIVATION_METHODS.followsAndUnfollows]: 'Instagram gives today’s follower total and each day’s follows and unfollows: earlier days’ totals are counted back from today’s.',
   [DERIVATION_METHODS.gainedAndLost]:
     'YouTube gives each day’s subscribers gained and lost: the days before you connected are counted back from today’s subscriber count, which YouTube shows cut down to three figures.',

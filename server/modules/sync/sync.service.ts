@@ -16,6 +16,7 @@ import { addDays, dayOf } from '../../lib/dates.ts';
 import { MALFORMED_RESPONSE } from '../../providers/http-client.ts';
 import { PlatformError } from '../../providers/platform-error.ts';
 import { type SyncOutput } from '../../providers/provider.ts';
+import { providers } from '../../providers/registry.ts';
 import { SyncLeaseLost, type SyncRepository } from './sync.repository.ts';
 
 const MINUTE = 60_000;
@@ -155,6 +156,7 @@ export function createSyncService({ repository, platformsRepository, custody, cl
         now: finished,
         nextRunAt: new Date(finished.getTime() + intervalMs),
         cursor: { lastUsage: output.usage },
+        timedReads: providers[row.platform as PlatformName].readAgesHours !== undefined,
       });
       logger.info({ connectionId, platform: row.platform, ...stored, calls: output.usage.calls, quotaUnits: output.usage.quotaUnits }, 'sync stored');
       const followersAfter = output.followers !== undefined ? Math.min(Math.round(output.followers), 2_147_483_647) : row.followers;
