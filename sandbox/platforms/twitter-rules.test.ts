@@ -22,7 +22,7 @@ describe('X rules', () => {
     const id = context.sandbox.accounts.twitter[1]!.id;
     const page = await get(api(`/2/users/${id}/tweets?max_results=100&tweet.fields=public_metrics,attachments&expansions=attachments.media_keys&media.fields=type,public_metrics`), bearer(token));
     expect(page.status).toBe(200);
-    const posts = page.body.data as { public_metrics: Record<string, number>; attachments?: { media_keys: string[] } }[];
+    const posts = page.body.data as { id: string; public_metrics: Record<string, number>; attachments?: { media_keys: string[] } }[];
     for (const post of posts) {
       expect(post.public_metrics.impression_count).toEqual(expect.any(Number));
       expect(Object.keys(post.public_metrics).filter((key) => key.includes('view'))).toEqual([]);
@@ -42,7 +42,7 @@ describe('X rules', () => {
     const bad = await get(api(`/2/tweets?ids=${posts[0]!.id}&expansions=attachments.media_keys&media.fields=view_count`), bearer(token));
     expect(bad.status).toBe(400);
     // The lookup by ids answers the same media.
-    const ids = withMedia.slice(0, 3).map((post) => (post as unknown as { id: string }).id);
+    const ids = withMedia.slice(0, 3).map((post) => post.id);
     const lookup = await get(api(`/2/tweets?ids=${ids.join(',')}&tweet.fields=public_metrics,attachments&expansions=attachments.media_keys&media.fields=public_metrics`), bearer(token));
     expect(lookup.status).toBe(200);
     expect(lookup.body.includes.media).toHaveLength(3);
