@@ -464,12 +464,21 @@ export const connectionSyncStatus = z.object({
   connectionId: z.number().int(),
   platformName: z.string(),
   status: syncStatus,
-  /** Why the last attempt failed or waits (the platform's error in our words); null otherwise. */
+  /**
+   * Why the last attempt failed or waits (the platform's error in our words), or why the platform is paused ("X
+   * figures pause until Jan 1 while we stay within our X budget.") unless the sync failed; null otherwise.
+   */
   message: z.string().nullable(),
+  /**
+   * The platform's refreshes are paused for every creator: `platform_budget`, the operator's monthly budget for a
+   * metered platform (X) is spent, until the first instant of next month (UTC), and `message` says so in words. Null
+   * when not paused.
+   */
+  pause: z.object({ reason: z.enum(['platform_budget']), until: z.iso.datetime(), message: z.string() }).nullable(),
   lastSyncedAt: z.iso.datetime().nullable(),
   /**
-   * When the next sync is due: a failed attempt's retry (after its backoff), a platform's Retry-After, or the
-   * schedule; null when the sync has stopped until the user acts (status failed) and for inactive connections.
+   * When the next sync is due: a failed attempt's retry (after its backoff), a platform's Retry-After, the end of a
+   * pause, or the schedule; null when the sync has stopped until the user acts (status failed) and for inactive connections.
    */
   nextRunAt: z.iso.datetime().nullable(),
   /** When the last attempt failed, while failures are counted (since the last success or the user's last action). */

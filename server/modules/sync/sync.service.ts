@@ -17,6 +17,7 @@ import { MALFORMED_RESPONSE } from '../../providers/http-client.ts';
 import { PlatformError } from '../../providers/platform-error.ts';
 import { type SyncOutput } from '../../providers/provider.ts';
 import { providers } from '../../providers/registry.ts';
+import { isBudgetPauseMessage, type PlatformBudget } from './platform-budget.ts';
 import { SyncLeaseLost, type SyncRepository } from './sync.repository.ts';
 
 const MINUTE = 60_000;
@@ -65,12 +66,14 @@ export interface SyncServiceDeps {
   logger: FastifyBaseLogger;
   /** How often a live run renews its lease (default SYNC_HEARTBEAT_MS). */
   heartbeatMs?: number;
+  /** The metered platforms' monthly budgets: a paused platform is not read, and each run's billed reads are added. */
+  budget: Pick<PlatformBudget, 'pauseOf' | 'record'>;
 }
 
 /** What a run found, before the attempt is counted. */
 type Finding = { kind: 'failed' | 'retry'; message: string } | Extract<RunOutcome, { kind: 'defer' }>;
 
-export function createSyncService({ repository, platformsRepository, custody, clock, intervalMs, instanceId, logger, heartbeatMs = SYNC_HEARTBEAT_MS }: SyncServiceDeps) {
+export function createSyncService({ repository, platformsRepository, custody, clock, intervalMs, instanceId, logger, heartbeatMs = SYNC_HEARTBEAT_MS, budget }: SyncServiceDeps) {
 
   /** What went wrong, in our words (never the platform's body, which can echo request values). */
   function describe(error: unknown, platform: string): Finding {
@@ -92,6 +95,18 @@ export function createSyncService({ repository, platformsRepository, custody, cl
     const row = await platformsRepository.findConnectionById(connectionId);
     if (!row || !row.isActive) return { kind: 'skipped', reason: 'no such active connection' };
     const now = clock.now();
+    // The platform's monthly budget is spent: nothing is read (so nothing billed) until the month ends; the next try
+    // comes at the usual interval, or when the month turns if that is sooner (GET /api/sync/status says why).
+    const pause = await budget.pauseOf(row.platform, now);
+    if (pause) {
+      // A run another worker still holds (it started before the budget was reached) keeps its state.
+      const state = await repository.state(connectionId);
+      if (!(state?.status === 'running' && state.leaseUntil && state.leaseUntil > now)) {
+        const nextRunAt = new Date(Math.min(now.getTime() + intervalMs, pause.until.getTime()));
+        await repository.setStatus(connectionId, { status: 'idle', message: pause.message, nextRunAt }, now);
+      }
+      return { kind: 'skipped', reason: 'the platform’s monthly budget is spent' };
+    }
     const token = randomUUID();
     if (!(await repository.claim(connectionId, { token, owner: instanceId, jobId }, now, SYNC_LEASE_MS))) {
       return { kind: 'defer', seconds: 60, message: 'Another sync of this connection is running.' };
@@ -149,6 +164,8 @@ export function createSyncService({ repository, platformsRepository, custody, cl
           });
         });
       }
+      // Billed whether or not the run's results are stored.
+      await budget.record(row.platform, output.usage, clock.now());
       const finished = clock.now();
       const stored = await repository.storeRun(connectionId, token, output, {
         platform: row.platform as PlatformName,
@@ -194,10 +211,12 @@ export interface SyncRequestsDeps {
   /** The user's Sync: the failure count starts again and the sync is queued now (server/modules/sync/sync.jobs.ts). */
   requestNow: (connectionId: number) => Promise<{ jobId: string; status: 'queued' | 'running' }>;
   intervalMs: number;
+  budget: Pick<PlatformBudget, 'pauseOf'>;
+  clock: Clock;
 }
 
 /** What users ask of the sync engine: a sync of one of their connections now, and the state of all of them. */
-export function createSyncRequests({ repository, platformsRepository, requestNow, intervalMs }: SyncRequestsDeps) {
+export function createSyncRequests({ repository, platformsRepository, requestNow, intervalMs, budget, clock }: SyncRequestsDeps) {
   return {
     /** Another user's connection reads as absent (404). */
     async requestSync(userId: number, connectionId: number): Promise<SyncTrigger> {
@@ -209,7 +228,10 @@ export function createSyncRequests({ repository, platformsRepository, requestNow
 
     async statusesOf(userId: number): Promise<ConnectionSyncStatus[]> {
       const rows = await repository.listForUser(userId);
+      const now = clock.now();
+      const pauses = new Map(await Promise.all([...new Set(rows.map((row) => row.connection.platform))].map(async (platform) => [platform, await budget.pauseOf(platform, now)] as const)));
       return rows.map(({ connection, state }) => {
+        const pause = connection.isActive ? (pauses.get(connection.platform) ?? null) : null;
         const status = toSyncStatus(state?.status);
         const scheduled = state?.nextRunAt ?? (connection.lastSyncedAt ? new Date(connection.lastSyncedAt.getTime() + intervalMs) : null);
         // A failed sync has stopped until the user acts: no next run.
@@ -218,9 +240,12 @@ export function createSyncRequests({ repository, platformsRepository, requestNow
           connectionId: connection.id,
           platformName: platformDisplayName(connection.platform),
           status,
-          message: state?.message ?? null,
+          // A paused platform says why in words, unless the sync stopped for a reason of its own (which the user must
+          // act on; `pause` still says it); a message of an earlier pause goes once the month has turned.
+          message: pause && status !== 'failed' ? pause.message : isBudgetPauseMessage(state?.message) ? null : (state?.message ?? null),
+          pause: pause ? { reason: pause.reason, until: pause.until.toISOString(), message: pause.message } : null,
           lastSyncedAt: connection.lastSyncedAt?.toISOString() ?? null,
-          nextRunAt: runs ? (scheduled?.toISOString() ?? null) : null,
+          nextRunAt: runs ? (pause ? pause.until.toISOString() : (scheduled?.toISOString() ?? null)) : null,
           lastFailedAt: state?.lastFailedAt?.toISOString() ?? null,
           attempts: state?.attempts ?? 0,
         };

@@ -17,6 +17,7 @@ import { PlatformError } from '../../providers/platform-error.ts';
 import { providers } from '../../providers/registry.ts';
 import type { PlatformsRepository } from '../platforms/platforms.repository.ts';
 import type { TokenCustody } from '../platforms/token-custody.ts';
+import type { PlatformBudget } from './platform-budget.ts';
 import type { AgedPlatforms, YoungPostsRepository } from './young-posts.repository.ts';
 
 export const YOUNG_READ_JOB = 'young-posts-read';
@@ -54,9 +55,11 @@ export interface YoungPostsDeps {
   logger: FastifyBaseLogger;
   /** Told after each stored read: the top-10 % post alert (decision 018). Its failure is logged, never the read's. */
   onRead?: (event: { connectionId: number }) => Promise<void>;
+  /** The metered platforms' monthly budgets: a paused platform is not read, and each read's billed posts are added. */
+  budget: Pick<PlatformBudget, 'pauseOf' | 'record'>;
 }
 
-export function createYoungPostJobs({ boss, repository, platformsRepository, custody, clock, pollMinutes, logger, onRead }: YoungPostsDeps) {
+export function createYoungPostJobs({ boss, repository, platformsRepository, custody, clock, pollMinutes, logger, onRead, budget }: YoungPostsDeps) {
   const pollMs = pollMinutes * 60_000;
 
   /** Reads the counters of one connection's young posts now and stores them. */
@@ -65,6 +68,8 @@ export function createYoungPostJobs({ boss, repository, platformsRepository, cus
     if (!row || !row.isActive || row.needsReconnect || row.manual) return { kind: 'skipped', reason: 'no such connection to read' };
     if (!YOUNG_POST_PLATFORMS.includes(row.platform)) return { kind: 'skipped', reason: 'this platform has no by-id read' };
     const now = clock.now();
+    // The platform's monthly budget is spent: the posts wait (their read is due again once the month turns).
+    if (await budget.pauseOf(row.platform, now)) return { kind: 'skipped', reason: 'the platform’s monthly budget is spent' };
     const ages = AGED_PLATFORMS.get(row.platform);
     const posts = ages ? await repository.postsDueAtAges(connectionId, now, ages) : await repository.youngPosts(connectionId, now);
     if (posts.length === 0) {
@@ -75,6 +80,7 @@ export function createYoungPostJobs({ boss, repository, platformsRepository, cus
       const output = await custody.withPlatformAccess(row, ({ provider, context, accessToken }) =>
         provider.readCounters!(context, { accessToken, scope: row.scope, platformContentIds: posts.map((post) => post.platformContentId) }),
       );
+      await budget.record(row.platform, output.usage, clock.now());
       const idOf = new Map(posts.map((post) => [post.platformContentId, post.id]));
       const reads = output.counters.flatMap((entry) => {
         const contentItemId = idOf.get(entry.platformContentId);

@@ -66,6 +66,7 @@ export function connectionSyncStatus(overrides: Partial<ConnectionSyncStatus> = 
     platformName: 'YouTube',
     status: 'idle',
     message: null,
+    pause: null,
     lastSyncedAt: null,
     nextRunAt: null,
     lastFailedAt: null,
