@@ -21,14 +21,4 @@ WHERE c."id" = m."connection_id" AND c."platform" = 'twitter' AND m."metric_type
 DELETE FROM "account_metrics" m USING "platform_connections" c
 WHERE c."id" = m."connection_id" AND c."platform" = 'twitter' AND m."metric_type" = 'views';--> statement-breakpoint
 -- A new row version of each X connection: cached analytics answers (keyed by the data's fingerprint) are recomputed.
-UPDATE "platform_connections" SET "updated_at" = "updated_at" WHERE "platform" = 'twitter';--> statement-breakpoint
--- What the product spent at a metered platform (X bills each resource read) in a calendar month (UTC), shared by
--- every process: the operator's monthly budget pauses the platform's refreshes once it is reached.
-CREATE TABLE "platform_spend" (
-	"platform" text NOT NULL,
-	"month" date NOT NULL,
-	"billed_reads" bigint DEFAULT 0 NOT NULL,
-	"usd" double precision DEFAULT 0 NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "platform_spend_platform_month_pk" PRIMARY KEY("platform","month")
-);
+UPDATE "platform_connections" SET "updated_at" = "updated_at" WHERE "platform" = 'twitter';
