@@ -17,12 +17,13 @@ export const periodTotals = z.object({
   totalFollowers: z.number(),
   /**
    * Percent over the period: engagements / views × 100, e.g. 4.2 for 4.2 %; a platform that reports
-   * impressions instead of views (LinkedIn) counts its engagements over its impressions. 0 without either.
+   * impressions instead of views (LinkedIn, X: IMPRESSION_PLATFORMS) counts its engagements over its impressions.
+   * 0 without either.
    */
   averageEngagementRate: z.number(),
-  /** Views over the period: views only (impressions are not views). */
+  /** Views over the period: views only (impressions are not views; X's views are its videos' views). */
   totalViews: z.number(),
-  /** Impressions over the period, from platforms that report impressions rather than views (LinkedIn posts). */
+  /** Impressions over the period, from platforms that report impressions rather than views (LinkedIn and X posts). */
   totalImpressions: z.number(),
   /**
    * USD, major units: YouTube estimatedRevenue over the period plus the pledges of each Patreon campaign whose
@@ -266,7 +267,7 @@ export type PlatformLine = z.infer<typeof platformLine>;
 /**
  * The trends the Analytics screen offers without a Metric filter (issue 25), in this order: views (views only, not
  * impressions), watch time (minutes), followers (followers, subscribers and patrons), engagements, and the engagement
- * rate (a percentage: engagements / views × 100, or over impressions where a platform reports no views).
+ * rate (a percentage: engagements / views × 100, or over impressions where a platform reports impressions: LinkedIn, X).
  */
 export const TREND_METRICS = ['views', 'watch_time_minutes', 'followers', 'engagements', 'engagement_rate'] as const;
 
@@ -322,9 +323,9 @@ export const DERIVATION_METHODS = {
 /** Each derivation in a creator's words, behind "How is this calculated?" where derived series are shown. */
 export const DERIVATION_EXPLANATIONS: Readonly<Partial<Record<string, string>>> = {
   [DERIVATION_METHODS.snapshots]:
-    'TikTok and X give each post’s running totals (views, likes, comments, shares), never a day’s figures. At every sync we read each post’s totals: a day’s figure is how much they grew since our previous reading. ' +
+    'TikTok and X give each post’s running totals (views, likes, comments, shares; on X impressions, and views for videos only), never a day’s figures. We read each post’s totals: a day’s figure is how much they grew since our previous reading. ' +
     'What a post had already gathered when we first read it is counted on the day it was posted, since no one can tell on which days it came. ' +
-    'A day we did not read has no figure; after a missed day, the next reading’s day holds the growth of both. X posts are read again for 30 days after they are posted, so views they gather later are not counted.',
+    'A day we did not read has no figure; after a missed day, the next reading’s day holds the growth of both. X posts are read when they are new and again at 24 hours, 7 days and 28 days old, so what they gather later is not counted.',
   [DERIVATION_METHODS.followsAndUnfollows]: 'Instagram gives today’s follower total and each day’s follows and unfollows: earlier days’ totals are counted back from today’s.',
   [DERIVATION_METHODS.gainedAndLost]:
     'YouTube gives each day’s subscribers gained and lost: the days before you connected are counted back from today’s subscriber count, which YouTube shows cut down to three figures.',
@@ -478,17 +479,30 @@ export const SUBSCRIPTION_ENDED_SYNC_MESSAGE = 'Syncing is paused because your s
 export const connectionSyncStatus = z.object({
   connectionId: z.number().int(),
   platformName: z.string(),
-  /** The sync's state, or `paused` while nothing runs in the background for a reason the user did not choose here. */
+  /**
+   * The sync's state, or `paused` while nothing runs in the background for the account (its trial or subscription
+   * ended: `pausedReason`). A platform paused for everyone (an operator's budget) keeps its sync state and says so in
+   * `pause`.
+   */
   status: z.union([syncStatus, z.literal('paused')]),
   /** Why the connection is paused; null unless `status` is `paused`. */
   pausedReason: syncPauseReason.nullable(),
-  /** Why the last attempt failed or waits (the platform's error in our words), or why it is paused; null otherwise. */
+  /**
+   * Why the last attempt failed or waits (the platform's error in our words), or why it is paused ("X figures pause
+   * until Jan 1 while we stay within our X budget." unless the sync failed); null otherwise.
+   */
   message: z.string().nullable(),
+  /**
+   * The platform's refreshes are paused for every creator: `platform_budget`, the operator's monthly budget for a
+   * metered platform (X) is spent, until the first instant of next month (UTC), and `message` says so in words. Null
+   * when not paused.
+   */
+  pause: z.object({ reason: z.enum(['platform_budget']), until: z.iso.datetime(), message: z.string() }).nullable(),
   lastSyncedAt: z.iso.datetime().nullable(),
   /**
-   * When the next sync is due: a failed attempt's retry (after its backoff), a platform's Retry-After, or the
-   * schedule; null when the sync has stopped until the user acts (status failed), while it is paused and for inactive
-   * connections.
+   * When the next sync is due: a failed attempt's retry (after its backoff), a platform's Retry-After, the end of a
+   * platform's pause, or the schedule; null when the sync has stopped until the user acts (status failed), while the
+   * account is paused and for inactive connections.
    */
   nextRunAt: z.iso.datetime().nullable(),
   /** When the last attempt failed, while failures are counted (since the last success or the user's last action). */

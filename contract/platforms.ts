@@ -41,6 +41,16 @@ export const POSTS_NOT_GIVEN: Partial<Record<PlatformName, string>> = {
   patreon: "Patreon's API gives a campaign's posts without views or engagement, so there is nothing to compare them on. Members and pledges are on the Income page.",
 };
 
+/**
+ * Platforms that report impressions, not views, for their posts: their engagement rate is measured against
+ * impressions (its named base), and Total Views leaves them out. X's only views are a video's views, on few posts
+ * (docs/platforms/x.md), so its base stays impressions even on days with video views.
+ */
+export const IMPRESSION_PLATFORMS: readonly PlatformName[] = ['linkedin', 'twitter'];
+
+/** "LinkedIn and X": the impression platforms as the Total Views note names them. */
+export const IMPRESSION_PLATFORM_NAMES = 'LinkedIn and X';
+
 export const PLATFORMS_WITH_UNNAMED_CURRENCY: readonly PlatformName[] = ['patreon'];
 
 /** ISO 4217 codes the runtime knows (Node and browsers both carry the list). */

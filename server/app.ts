@@ -162,6 +162,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
       await alerts.postsMatured(event);
     },
   });
+  // The metered platforms' spend this month, shared by every process through the database.
+  metrics.observePlatformSpend(() => sync.budget.spendThisMonth());
   // Forecasts read the analytics feature's follower metric types and keep their answers in the analytics feature's
   // cache.
   const forecasts = forecastsModule(infra, {

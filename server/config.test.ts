@@ -71,6 +71,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), OPENAI_BASE_URL: 'ftp://models.example.com', OPENAI_API_KEY: 'sk-x' })).toThrow(/OPENAI_BASE_URL/);
   });
 
+  it("reads X's monthly budget in USD: none when unset or empty, refused when negative or not a number", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).platformBudgetsUsd).toEqual({});
+    expect(loadConfig({ DATA_DIR: tempDir(), X_MONTHLY_BUDGET_USD: '' }).platformBudgetsUsd).toEqual({});
+    expect(loadConfig({ DATA_DIR: tempDir(), X_MONTHLY_BUDGET_USD: '25.50' }).platformBudgetsUsd).toEqual({ twitter: 25.5 });
+    for (const refused of ['-1', 'twenty', '$25']) expect(() => loadConfig({ DATA_DIR: tempDir(), X_MONTHLY_BUDGET_USD: refused }), refused).toThrow(/X_MONTHLY_BUDGET_USD/);
+  });
+
   it('does not look at NODE_ENV', () => {
     const a = loadConfig({ DATA_DIR: tempDir(), NODE_ENV: 'production' });
     const b = loadConfig({ DATA_DIR: tempDir() });

@@ -175,6 +175,11 @@ const envSchema = z.object({
    * determine_quota_cost). Past 80 % of it the scheduler shares what is left (server/modules/quota/quota-sharing.ts).
    */
   YOUTUBE_DAILY_QUOTA_UNITS: z.coerce.number().int().min(1).default(10_000),
+  /**
+   * What X's reads may cost in a calendar month (UTC), in USD at X's published prices (each post and user read is
+   * billed). Once reached, X refreshes pause until the month ends and the operator is alerted. Unset: no budget.
+   */
+  X_MONTHLY_BUDGET_USD: z.coerce.number().min(0).optional(),
   /** Work sync jobs and run the sync schedule in this process (ROLE=web turns it off). */
   SYNC_WORKERS: booleanFlag.default(true),
   /**
@@ -240,6 +245,8 @@ export interface Config {
   /** ROLE: what this process does (HTTP, jobs, or both). */
   role: 'all' | 'web' | 'worker';
   sync: { intervalHours: number; youngPostPollMinutes: number; workers: boolean; retryLimit: number; retryDelaySeconds: number; retryMaxDelaySeconds: number; youtubeDailyQuotaUnits: number };
+  /** USD per calendar month each metered platform's reads may cost (X_MONTHLY_BUDGET_USD); absent: no budget. */
+  platformBudgetsUsd: Partial<Record<PlatformName, number>>;
   /** Where the ECB reference rates are read: `apiUrl` stands in for https://www.ecb.europa.eu; undefined: the ECB itself. */
   exchangeRates: { apiUrl: string | undefined };
   /** The model that rewords YouTube insights; undefined when OPENAI_BASE_URL and OPENAI_API_KEY are not both set. */
@@ -447,6 +454,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryMaxDelaySeconds: values.SYNC_RETRY_MAX_DELAY_SECONDS,
       youtubeDailyQuotaUnits: values.YOUTUBE_DAILY_QUOTA_UNITS,
     },
+    platformBudgetsUsd: values.X_MONTHLY_BUDGET_USD === undefined ? {} : { twitter: values.X_MONTHLY_BUDGET_USD },
     exchangeRates: { apiUrl: values.ECB_API_URL?.replace(/\/+$/, '') },
     insightRewriting:
       values.OPENAI_BASE_URL && values.OPENAI_API_KEY

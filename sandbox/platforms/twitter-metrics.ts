@@ -3,7 +3,9 @@
 // Modelled: newest first, `max_results` 5–100, `pagination_token` ← `meta.next_token` (absent on the last page),
 // only the newest 3,200 posts reachable, `since_id` / `until_id` / `start_time` / `end_time`, `public_metrics` on
 // every post, `non_public_metrics` and `organic_metrics` only on the token owner's posts from the last 30 days,
-// `x-rate-limit-*` headers on every answer, problem JSON errors.
+// `x-rate-limit-*` headers on every answer, problem JSON errors. Impressions are `impression_count` only, and views
+// exist only on video media, as `includes.media[].public_metrics.view_count` with the `attachments.media_keys`
+// expansion (corrections rule 15; docs.x.com/x-api/fundamentals/metrics): no post-level views field.
 import { PERSONAS, type Persona } from './demo-accounts.ts';
 import { bearerToken, json, listParam, problemJson, type Reply, type RouteDefinition, type SandboxRequest } from './http.ts';
 import { catalogue, contentTitle, countersAt, dayOf, DAY_MS, decodeCursor, encodeCursor, publishedBy, type ContentItem } from './metrics-data.ts';
@@ -22,6 +24,8 @@ const POST_FIELDS = [
   'organic_metrics', 'paid_partnership', 'possibly_sensitive', 'promoted_metrics', 'public_metrics', 'reply_settings', 'scopes', 'source',
   'suggested_source_links', 'suggested_source_links_with_counts', 'text', 'withheld',
 ] as const;
+/** X's media.fields (OpenAPI v2.159 `MediaFieldsParameter`). */
+const MEDIA_FIELDS = ['alt_text', 'duration_ms', 'height', 'media_key', 'non_public_metrics', 'organic_metrics', 'preview_image_url', 'promoted_metrics', 'public_metrics', 'type', 'url', 'variants', 'width'];
 const TIMELINE_PARAMS = ['max_results', 'pagination_token', 'since_id', 'until_id', 'start_time', 'end_time', 'exclude', 'tweet.fields', 'post.fields', 'expansions', 'media.fields', 'user.fields', 'poll.fields', 'place.fields'];
 const LOOKUP_PARAMS = ['ids', 'tweet.fields', 'post.fields', 'expansions', 'media.fields', 'user.fields', 'poll.fields', 'place.fields'];
 const TIMELINE_CAP = 3200;
@@ -34,6 +38,14 @@ const REPLIED_USER_ID = '783214';
 
 /** Whether a demo post is a reply to another account's post (deterministic per post). */
 export const isReply = (item: ContentItem) => item.random('reply').int(0, 99) < REPLY_PERCENT;
+/** Share of a demo account's posts that carry a video, in percent. */
+const VIDEO_PERCENT = 15;
+/** Whether a demo post carries a video (deterministic per post). */
+export const hasVideo = (item: ContentItem) => item.random('video').int(0, 99) < VIDEO_PERCENT;
+/** A video's media key: X's `7_` prefix (video) and an id next to the post's. */
+export const videoMediaKey = (item: ContentItem) => `7_${(xPostId(item) + 1n).toString()}`;
+/** A video's views: fewer than the post's impressions (a view needs the video to play). */
+export const videoViews = (impressions: number) => Math.round(impressions * 0.4);
 const TWITTER_EPOCH = 1288834974657n;
 const PRIVATE_WINDOW_MS = 30 * DAY_MS;
 
@@ -102,6 +114,7 @@ export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetr
       else if (field === 'referenced_tweets' && isReply(item)) post.referenced_tweets = [{ type: 'replied_to', id: (xPostId(item) - 1n).toString() }];
       else if (field === 'in_reply_to_user_id' && isReply(item)) post.in_reply_to_user_id = REPLIED_USER_ID;
       else if (field === 'lang') post.lang = 'en';
+      else if (field === 'attachments' && hasVideo(item)) post.attachments = { media_keys: [videoMediaKey(item)] };
       else if (field === 'possibly_sensitive') post.possibly_sensitive = false;
       else if (field === 'reply_settings') post.reply_settings = 'everyone';
       else if (field === 'non_public_metrics' && recent) post.non_public_metrics = { impression_count: counters.views, url_link_clicks: linkClicks, user_profile_clicks: profileClicks };
@@ -110,6 +123,28 @@ export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetr
       }
     }
     return post;
+  }
+
+  /** `includes.media` for the posts answered, when `attachments.media_keys` is expanded: their videos, with the media.fields asked for. */
+  function mediaIncludes(items: readonly ContentItem[], expansions: readonly string[], mediaFields: readonly string[], now: Date): Record<string, unknown> {
+    if (!expansions.includes('attachments.media_keys')) return {};
+    const media = items.filter(hasVideo).map((item) => {
+      const counters = countersAt(item, dayOf(now));
+      const entry: Record<string, unknown> = { media_key: videoMediaKey(item), type: 'video' };
+      for (const field of mediaFields) {
+        if (field === 'public_metrics') entry.public_metrics = { view_count: videoViews(counters.views) };
+        else if (field === 'duration_ms') entry.duration_ms = 15_000 + item.random('video-length').int(0, 120_000);
+      }
+      return entry;
+    });
+    return media.length > 0 ? { includes: { media } } : {};
+  }
+
+  /** The media.fields asked for, or the 400 naming the first one X does not know. */
+  function mediaFieldsOf(request: SandboxRequest, headers: Record<string, string>): string[] | Reply {
+    const fields = listParam(request.query, 'media.fields') ?? [];
+    const bad = fields.find((field) => !MEDIA_FIELDS.includes(field));
+    return bad === undefined ? fields : invalidRequest({ 'media.fields': [bad] }, `The \`media.fields\` query parameter value [${bad}] is not one of [${MEDIA_FIELDS.join(',')}]`, headers);
   }
 
   /**
@@ -149,6 +184,8 @@ export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetr
     const badField = fields.find((field) => !allowedFields.includes(field));
     if (badField) return invalidRequest({ [fieldsParam]: [badField] }, `The \`${fieldsParam}\` query parameter value [${badField}] is not one of [${allowedFields.join(',')}]`, headers);
     const expansions = listParam(query, 'expansions') ?? [];
+    const mediaFields = mediaFieldsOf(request, headers);
+    if (!Array.isArray(mediaFields)) return mediaFields;
     const badExclude = (query.get('exclude') ?? '').split(',').filter(Boolean).find((value) => value !== 'replies' && value !== 'retweets');
     if (badExclude) return invalidRequest({ exclude: [badExclude] }, `The \`exclude\` query parameter value [${badExclude}] is not one of [replies,retweets]`, headers);
     const wantsPrivate = fields.includes('non_public_metrics') || fields.includes('organic_metrics') || fields.includes('promoted_metrics');
@@ -216,7 +253,7 @@ export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetr
     }
     if (offset + maxResults < matching.length) meta.next_token = encodeCursor({ u: id, o: offset + maxResults });
     if (offset > 0) meta.previous_token = encodeCursor({ u: id, o: Math.max(0, offset - maxResults) });
-    return json(200, { ...(data.length > 0 ? { data } : {}), meta }, headers);
+    return json(200, { ...(data.length > 0 ? { data } : {}), ...mediaIncludes(page, expansions, mediaFields, now), meta }, headers);
   }
 
   /** Every demo post by its id, and whose it is (the lookup reads anyone's posts). */
@@ -257,6 +294,9 @@ export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetr
     const badField = fields.find((field) => !allowedFields.includes(field));
     if (badField) return invalidRequest({ [fieldsParam]: [badField] }, `The \`${fieldsParam}\` query parameter value [${badField}] is not one of [${allowedFields.join(',')}]`, headers);
     const wantsPrivate = fields.includes('non_public_metrics') || fields.includes('organic_metrics') || fields.includes('promoted_metrics');
+    const expansions = listParam(query, 'expansions') ?? [];
+    const mediaFields = mediaFieldsOf(request, headers);
+    if (!Array.isArray(mediaFields)) return mediaFields;
     const now = context.now();
     const found = [...new Set(ids)].map((postId) => ({ postId, post: postById(postId) })).map(({ postId, post }) => ({ postId, post: post && post.item.publishedMs <= now.getTime() ? post : undefined }));
     if (wantsPrivate && found.some(({ post }) => post && post.index !== viewer)) {
@@ -270,10 +310,11 @@ export function createTwitterMetrics(context: PlatformContext, deps: TwitterMetr
     const returned = found.flatMap(({ post }) => (post ? [post] : []));
     deps.billing.postsRead(returned.map(({ item }) => xPostId(item).toString()));
     const data = returned.map(({ item, index }) => renderPost(item, deps.users[index]!.id, { fields, expansions: [], postEra, now, owner: viewer === index }));
+    const media = mediaIncludes(returned.map(({ item }) => item), expansions, mediaFields, now);
     const errors = found
       .filter(({ post }) => !post)
       .map(({ postId }) => ({ value: postId, detail: `Could not find tweet with ids: [${postId}].`, title: 'Not Found Error', resource_type: 'tweet', parameter: 'ids', resource_id: postId, type: 'https://api.x.com/2/problems/resource-not-found' }));
-    return json(200, { ...(data.length > 0 ? { data } : {}), ...(errors.length > 0 ? { errors } : {}) }, headers);
+    return json(200, { ...(data.length > 0 ? { data } : {}), ...media, ...(errors.length > 0 ? { errors } : {}) }, headers);
   }
 
   const routes: RouteDefinition[] = [

@@ -1,9 +1,9 @@
 // Which stored account metrics are our derivation rather than a daily figure the platform reports, and how each
 // was made (docs/platforms/*.md). One definition for the analytics answers and the exports, so a chart and a file
 // never disagree about what is the platform's own number.
-//   TikTok and X keep lifetime counters only: a day's views, likes, comments and shares are the growth of each post's
-//   counters since our previous reading of it, on the reading's day, and what a post had when first read, on its
-//   publish day (migration 0024, content_growth_refresh; issue 24). DERIVATION_EXPLANATIONS says it in words.
+//   TikTok and X keep lifetime counters only: a day's views (X: impressions, and its videos' views), likes, comments
+//   and shares are the growth of each post's counters since our previous reading of it, on the reading's day, and
+//   what a post had when first read, on its publish day (migration 0024, content_growth_refresh; issue 24). DERIVATION_EXPLANATIONS says it in words.
 //   Instagram's follower history is each day's follows minus unfollows, counted back from today's total.
 //   YouTube's subscriber history before the connection is each day's subscribers gained minus lost.
 //   Patreon's paying patrons and monthly pledges before the connection come from the members list: when each member
@@ -17,7 +17,8 @@ import { sqlList } from './client.ts';
  * the connection was made are derived (later days are the platform's own figures).
  */
 export const DERIVATIONS = [
-  { platforms: ['tiktok', 'twitter'], metricTypes: ['views', 'likes', 'comments', 'shares'], method: DERIVATION_METHODS.snapshots, beforeConnection: false },
+  { platforms: ['tiktok'], metricTypes: ['views', 'likes', 'comments', 'shares'], method: DERIVATION_METHODS.snapshots, beforeConnection: false },
+  { platforms: ['twitter'], metricTypes: ['impressions', 'views', 'likes', 'comments', 'shares'], method: DERIVATION_METHODS.snapshots, beforeConnection: false },
   { platforms: ['instagram'], metricTypes: ['followers'], method: DERIVATION_METHODS.followsAndUnfollows, beforeConnection: false },
   { platforms: ['youtube'], metricTypes: ['subscribers'], method: DERIVATION_METHODS.gainedAndLost, beforeConnection: true },
   { platforms: ['patreon'], metricTypes: ['patrons', 'monthly_pledges', 'per_post_pledges'], method: DERIVATION_METHODS.memberList, beforeConnection: true },

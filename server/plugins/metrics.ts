@@ -1,7 +1,8 @@
 // Prometheus metrics (issue 16), per process (scrape every process): HTTP request durations by route and status, sync
 // runs by platform and outcome with their durations, platform calls and quota spent, the job queue's depth and oldest
 // waiting job (read from PostgreSQL at scrape time, so every process reports the shared queue), event-loop delay and
-// memory (prom-client's defaults). Served at GET /metrics only to a request bearing METRICS_TOKEN, and on a separate
+// memory (prom-client's defaults), and each metered platform's spend this month against its budget (read from the shared
+// platform_spend table at scrape time, so every process reports the same figure). Served at GET /metrics only to a request bearing METRICS_TOKEN, and on a separate
 // METRICS_PORT: without a token that port listens on loopback only (a scraper on the same machine), with one it
 // listens on HOST and asks for the token too. With neither, /metrics does not exist.
 import { timingSafeEqual } from 'node:crypto';
@@ -22,6 +23,14 @@ export interface SyncRunRecord {
   seconds: number;
   calls?: number;
   quotaUnits?: number;
+}
+
+/** A metered platform's reads this calendar month (UTC): what they cost, and its budget (null: none). */
+export interface PlatformSpendRecord {
+  platform: string;
+  usd: number;
+  billedReads: number;
+  budgetUsd: number | null;
 }
 
 export function createMetrics({ db }: { db: Database }) {
@@ -78,6 +87,26 @@ export function createMetrics({ db }: { db: Database }) {
         const route = request.routeOptions.url ?? 'unmatched';
         httpDuration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
       });
+    },
+    /** The month's spend per metered platform (X), read at each scrape from `read` (the sync feature's budget). */
+    observePlatformSpend(read: () => Promise<PlatformSpendRecord[]>) {
+      const gauge = (name: string, help: string, value: (row: PlatformSpendRecord) => number | null) =>
+        new Gauge({
+          name,
+          help,
+          labelNames: ['platform'] as const,
+          registers: [registry],
+          async collect() {
+            this.reset();
+            for (const row of await read()) {
+              const figure = value(row);
+              if (figure !== null) this.set({ platform: row.platform }, figure);
+            }
+          },
+        });
+      gauge('platform_spend_usd', "This calendar month's (UTC) spend at each metered platform, in USD at its published prices, across all processes.", (row) => row.usd);
+      gauge('platform_billed_reads', "This calendar month's (UTC) billed resource reads at each metered platform, across all processes.", (row) => row.billedReads);
+      gauge('platform_budget_usd', 'The monthly budget of each metered platform that has one (X_MONTHLY_BUDGET_USD); its refreshes pause once the spend reaches it.', (row) => row.budgetUsd);
     },
     recordSyncRun(record: SyncRunRecord) {
       const labels = { platform: record.platform, outcome: record.outcome };

@@ -123,6 +123,12 @@ export interface Provider<ExtraState = unknown, Extra = unknown> {
    * poll, server/modules/sync/young-posts.ts). Absent where the platform has no per-post counters we store.
    */
   readCounters?(context: ProviderContext, input: CounterReadInput): Promise<CounterReadOutput>;
+  /**
+   * Where every post read is billed (X): the ages, in hours after publication, at which the young-post poll reads a
+   * post again, once each, instead of every young post on every turn; the sync then reads new posts only, and each
+   * read is stored with its moment and as the day's snapshot. Absent: every post under 7 days old on every turn.
+   */
+  readAgesHours?: readonly number[];
 }
 
 export interface CounterReadInput {
@@ -207,8 +213,11 @@ export interface SyncOutput<Extra = unknown> {
    * lifetime counters (TikTok, X): the sync engine derives them from the readings (migration 0024).
    */
   dailyFromContentGrowth?: readonly string[];
-  /** Calls made and, where the platform counts them, quota units used (YouTube). */
-  usage: { calls: number; quotaUnits?: number };
+  /**
+   * Calls made and, where the platform counts them, quota units used (YouTube); where the platform bills per resource
+   * read (X), the resources billed and their price in USD at the platform's published rate.
+   */
+  usage: { calls: number; quotaUnits?: number; billedReads?: number; spendUsd?: number };
   /** What only the platform's own tables hold (YouTube's videos, traffic, reach…), stored by its sync extension in the run's transaction. */
   extra?: Extra;
 }

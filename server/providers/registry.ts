@@ -12,7 +12,7 @@ import type { Provider } from './provider.ts';
 import { tiktok } from './tiktok.ts';
 import { readTikTokCounters, syncTikTok } from './tiktok.sync.ts';
 import { twitter } from './twitter.ts';
-import { readTwitterCounters, syncTwitter } from './twitter.sync.ts';
+import { readTwitterCounters, syncTwitter, X_READ_AGES_HOURS } from './twitter.sync.ts';
 import { youtubeOAuth } from './youtube/oauth.ts';
 import { syncYouTube } from './youtube/sync.ts';
 import { readVideoCounters } from './youtube/videos.ts';
@@ -21,7 +21,7 @@ export const providers: Record<PlatformName, Provider> = {
   youtube: { ...youtubeOAuth, sync: syncYouTube, readCounters: readVideoCounters },
   instagram: { ...instagram, sync: syncInstagram, readCounters: readInstagramCounters },
   tiktok: { ...tiktok, sync: syncTikTok, readCounters: readTikTokCounters },
-  twitter: { ...twitter, sync: syncTwitter, readCounters: readTwitterCounters },
+  twitter: { ...twitter, sync: syncTwitter, readCounters: readTwitterCounters, readAgesHours: X_READ_AGES_HOURS },
   linkedin: { ...linkedin, sync: syncLinkedIn },
   patreon: { ...patreon, sync: syncPatreon },
 };

@@ -1,4 +1,4 @@
-import { date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 import { platformConnections } from './platforms.ts';
 
@@ -185,4 +185,21 @@ export const analyticsCache = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (table) => [primaryKey({ columns: [table.userId, table.cacheKey] })],
+);
+
+/**
+ * What the product spent at a metered platform (X bills each resource read, corrections row 10) in one calendar month
+ * (UTC; `month` is its first day): the resources billed and their price in USD. One row per platform and month,
+ * added to by every process, so the operator's monthly budget (X_MONTHLY_BUDGET_USD) is judged on one figure.
+ */
+export const platformSpend = pgTable(
+  'platform_spend',
+  {
+    platform: text('platform').notNull(),
+    month: date('month', { mode: 'string' }).notNull(),
+    billedReads: bigint('billed_reads', { mode: 'number' }).notNull().default(0),
+    usd: doublePrecision('usd').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ name: 'platform_spend_platform_month_pk', columns: [table.platform, table.month] })],
 );

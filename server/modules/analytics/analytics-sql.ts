@@ -1,7 +1,8 @@
 // SQL pieces the analytics queries share (analytics.repository.ts, comparison.repository.ts): which connections a
-// query reads, the product's order of platforms, follower totals, and Patreon pledges spread over days.
+// query reads, the product's order of platforms, follower totals, Patreon pledges spread over days, and the
+// engagement rate's base.
 import { type SQL, sql } from 'drizzle-orm';
-import { PLATFORM_NAMES } from '#contract/platforms.ts';
+import { IMPRESSION_PLATFORMS, PLATFORM_NAMES } from '#contract/platforms.ts';
 import { sqlList } from '../../db/client.ts';
 
 /** Account metric types that are follower totals (subscribers on YouTube, patrons on Patreon). */
@@ -35,3 +36,10 @@ export const pledgesOverDays = (connectionId: SQL, start: SQL, end: SQL) => sql`
 
 /** Order of a platform in the product's lists. */
 export const platformOrder = (column: SQL) => sql`array_position(array[${sqlList(PLATFORM_NAMES)}]::text[], ${column})`;
+
+/**
+ * What a connection's engagements are measured against (the engagement rate's base): impressions on the platforms
+ * that report impressions rather than views (IMPRESSION_PLATFORMS), else its views, else its impressions.
+ */
+export const engagementBase = (platform: SQL, views: SQL, impressions: SQL) =>
+  sql`case when ${platform} in (${sqlList(IMPRESSION_PLATFORMS)}) then ${impressions} else coalesce(nullif(${views}, 0), ${impressions}) end`;

@@ -5,7 +5,7 @@ import { PLATFORM_NAMES } from '#contract/platforms.ts';
 import { type Database, queryRows, sqlList } from '../../db/client.ts';
 import { derivationRows } from '../../db/derived-metrics.ts';
 import { completeThroughOf } from '../../db/freshness.ts';
-import { connectionScope, FOLLOWER_TYPES, type Period, platformOrder, pledgesOverDays } from './analytics-sql.ts';
+import { connectionScope, engagementBase, FOLLOWER_TYPES, type Period, platformOrder, pledgesOverDays } from './analytics-sql.ts';
 import { comparedTotals } from './comparison.repository.ts';
 
 export { FOLLOWER_TYPES, type Period } from './analytics-sql.ts';
@@ -13,7 +13,7 @@ export type { ComparedConnection, ComparedFigure, ComparisonRow, ShortenedConnec
 
 /** Account metric types that are engagements; `engagements` itself, where a platform reports it, wins over the sum. */
 export const ENGAGEMENT_PARTS = ['likes', 'reactions', 'comments', 'shares'] as const;
-/** What the engagement rate divides by: views, or impressions where a platform reports no views (LinkedIn). */
+/** What the engagement rate divides by: views, or impressions where a platform reports impressions (LinkedIn, X). */
 export const VIEW_TYPES = ['views', 'impressions'] as const;
 
 export interface AnalyticsFilter {
@@ -59,17 +59,18 @@ function cardTotalsQuery(scope: Pick<AnalyticsFilter, 'userId' | 'platform'>, st
           where m.connection_id = mine.id and m.metric_type in (${sqlList(FOLLOWER_TYPES)}) and m.date between ${startDate} and ${endDate}
           order by m.date desc limit 1
         ) latest on true)`;
-  return sql`with mine as (select c.id, c.followers from platform_connections c where ${connectionScope(scope)}),
+  return sql`with mine as (select c.id, c.platform, c.followers from platform_connections c where ${connectionScope(scope)}),
     per_day as (
-      select d.connection_id, d.date, d.views, d.impressions, d.engagements, d.revenue
+      select d.connection_id, mine.platform, d.date, d.views, d.impressions, d.engagements, d.revenue
       from account_metric_days d join mine on mine.id = d.connection_id
       where d.date between ${startDate} and ${endDate}
     ),
     per_connection as (
       select connection_id, sum(views) as views, sum(impressions) as impressions, sum(engagements) as engagements, sum(revenue) as revenue,
-        -- What this connection's engagements are measured against: its views, else its impressions.
-        coalesce(nullif(sum(views), 0), sum(impressions)) as reach
-      from per_day group by connection_id
+        -- What this connection's engagements are measured against: impressions on LinkedIn and X, else its views,
+        -- else its impressions.
+        ${engagementBase(sql`platform`, sql`sum(views)`, sql`sum(impressions)`)} as reach
+      from per_day group by connection_id, platform
     )
     select
       ${followerTotal}::float8 as followers,
@@ -229,8 +230,8 @@ export function createAnalyticsRepository(db: Database) {
 
     /**
      * Each connection's figures per day from account_metric_days over the periods (`side` is the period's index):
-     * views, impressions, engagements, and what its engagements are measured against that day (its views, else its
-     * impressions; null without engagements). One query for every period, in date order.
+     * views, impressions, engagements, and what its engagements are measured against that day (engagementBase; null
+     * without engagements). One query for every period, in date order.
      */
     dayFigures(filter: Pick<AnalyticsFilter, 'userId' | 'platform'>, periods: readonly Period[]) {
       if (periods.length === 0) return Promise.resolve([]);
@@ -238,7 +239,7 @@ export function createAnalyticsRepository(db: Database) {
         db,
         sql`select d.connection_id, c.platform, w.side, d.date::text as date, d.views::float8 as views, d.impressions::float8 as impressions,
             d.engagements::float8 as engagements,
-            case when d.engagements is not null then coalesce(nullif(d.views, 0), d.impressions) end::float8 as reach
+            case when d.engagements is not null then ${engagementBase(sql`c.platform`, sql`d.views`, sql`d.impressions`)} end::float8 as reach
           from platform_connections c
           join ${periodWindows(periods)} on true
           join account_metric_days d on d.connection_id = c.id and d.date between w.start_date and w.end_date

@@ -18,7 +18,7 @@ import { sql } from 'drizzle-orm';
 import { COMPARED_FIGURES, type ComparedFigure } from '#contract/analytics.ts';
 import { type Database, queryRows, sqlList } from '../../db/client.ts';
 import { completeThroughOf } from '../../db/freshness.ts';
-import { type ConnectionScope, connectionScope, FOLLOWER_TYPES, type Period, platformOrder, pledgesOverDays } from './analytics-sql.ts';
+import { type ConnectionScope, connectionScope, engagementBase, FOLLOWER_TYPES, type Period, platformOrder, pledgesOverDays } from './analytics-sql.ts';
 
 
 /** A connection named by the comparison (raw platform name); `figures` null: every figure the connection has. */
@@ -106,7 +106,7 @@ export async function comparedTotals(db: Database, filter: ConnectionScope, curr
         from coverage
       ),
       windows as (
-        select cut.id, cut.figure, cut.currency, s.side, s.start_date, s.end_date
+        select cut.id, cut.platform, cut.figure, cut.currency, s.side, s.start_date, s.end_date
         from cut cross join lateral (values
           ('current', ${current.startDate}::date + start_cut, through),
           ('comparison', ${comparison.startDate}::date + start_cut, comparison_end)
@@ -123,12 +123,12 @@ export async function comparedTotals(db: Database, filter: ConnectionScope, curr
             when 'revenue' then (select case when s.revenue is not null or p.amount is not null then coalesce(s.revenue, 0) + coalesce(p.amount, 0) end
               from (select case when w.currency = 'USD' then ${pledgesOverDays(sql`w.id`, sql`w.start_date`, sql`w.end_date`)} end as amount) p)
           end as value,
-          -- What engagements are measured against: views, else impressions (the cards' rate).
+          -- What engagements are measured against: the cards' rate's base (engagementBase).
           case when w.figure = 'engagement' and s.reach > 0 and s.engagements is not null then s.reach end as reach
         from windows w
         left join lateral (
           select sum(d.views) as views, sum(d.engagements) as engagements, sum(d.revenue) as revenue,
-            coalesce(nullif(sum(d.views), 0), sum(d.impressions)) as reach
+            ${engagementBase(sql`w.platform`, sql`sum(d.views)`, sql`sum(d.impressions)`)} as reach
           from account_metric_days d where d.connection_id = w.id and d.date between w.start_date and w.end_date
         ) s on w.figure <> 'followers'
       ),

@@ -21,6 +21,7 @@ import { PassThrough } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import { type BreakdownItem, type DerivedSeries, derivedSeriesSentence, type FollowerHistoryStart, followerHistoryNote, type PeriodTotals, revenueCurrencyNote, type SeriesPoint, type TopContentItem } from '#contract/analytics.ts';
 import type { ExportRecord } from '#contract/exports.ts';
+import { IMPRESSION_PLATFORM_NAMES } from '#contract/platforms.ts';
 import { drawText, registerPdfFonts } from './pdf-fonts.ts';
 
 export interface AnalyticsReport {
@@ -300,9 +301,9 @@ function drawReport(doc: Doc, report: AnalyticsReport) {
     lineBreak: false,
   });
   if (report.summary.totalImpressions > 0) {
-    // Total Views counts views only; impressions (LinkedIn) are said apart, as on the screen.
+    // Total Views counts views only; impressions (LinkedIn, X) are said apart, as on the screen.
     y += 14;
-    drawText(doc, `Total Views counts views only. LinkedIn reports impressions instead: ${formatReportNumber(report.summary.totalImpressions)} in this period.`, left, y, {
+    drawText(doc, `Total Views counts views only. ${IMPRESSION_PLATFORM_NAMES} report impressions instead: ${formatReportNumber(report.summary.totalImpressions)} in this period.`, left, y, {
       font: 'regular',
       size: 9.5,
       color: MUTED,

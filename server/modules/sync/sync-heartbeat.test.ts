@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createManualClock } from '../../test/manual-clock.ts';
 import { PlatformError } from '../../providers/platform-error.ts';
 import type { SyncOutput } from '../../providers/provider.ts';
+import { createPlatformBudget } from './platform-budget.ts';
 import { SyncLeaseLost, type SyncRepository } from './sync.repository.ts';
 import { createSyncService, SYNC_HEARTBEAT_MS, SYNC_LEASE_MS } from './sync.service.ts';
 
@@ -41,6 +42,8 @@ function setUp(options: { leaseHeld?: () => boolean; storeRun?: () => Promise<un
     intervalMs: 6 * 3_600_000,
     instanceId: 42,
     logger: silent as never,
+    // No budgets: LinkedIn is not metered, nothing is read from the database.
+    budget: createPlatformBudget({ db: undefined as never, clock, budgetsUsd: {}, logger: silent as never }),
   });
   return { service, repository, platformCall, clock };
 }

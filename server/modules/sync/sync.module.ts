@@ -6,6 +6,7 @@ import type { PlatformsRepository } from '../platforms/platforms.repository.ts';
 import type { OwnerHasAccess } from '../billing/access-sql.ts';
 import type { QuotaSharing } from '../quota/quota-sharing.ts';
 import type { TokenCustody } from '../platforms/token-custody.ts';
+import { createPlatformBudget } from './platform-budget.ts';
 import { createSyncJobs, type SyncJobsDeps } from './sync.jobs.ts';
 import { createSyncRepository } from './sync.repository.ts';
 import type { SyncExtensions } from './sync-extension.ts';
@@ -32,7 +33,8 @@ export interface SyncModuleDeps extends Pick<SyncJobsDeps, 'onUserMustAct' | 'on
 export function syncModule({ config, db, clock, logger, boss }: Infrastructure, { platformsRepository, custody, instanceId, onYoungPostsRead, extensions, ownerHasAccess, quotaSharing, ...hooks }: SyncModuleDeps) {
   const intervalMs = config.sync.intervalHours * 3_600_000;
   const repository = createSyncRepository(db, extensions, ownerHasAccess, quotaSharing);
-  const service = createSyncService({ repository, platformsRepository, custody, clock, intervalMs, instanceId, logger });
+  const budget = createPlatformBudget({ db, clock, budgetsUsd: config.platformBudgetsUsd, logger });
+  const service = createSyncService({ repository, platformsRepository, custody, clock, intervalMs, instanceId, logger, budget });
   const syncJobs = createSyncJobs({
     boss,
     service,
@@ -53,13 +55,16 @@ export function syncModule({ config, db, clock, logger, boss }: Infrastructure, 
     pollMinutes: config.sync.youngPostPollMinutes,
     logger,
     onRead: onYoungPostsRead,
+    budget,
   });
-  const requests = createSyncRequests({ repository, platformsRepository, requestNow: syncJobs.requestNow, intervalMs, clock });
+  const requests = createSyncRequests({ repository, platformsRepository, requestNow: syncJobs.requestNow, intervalMs, budget, clock });
   return {
     syncJobs,
     youngPostJobs,
     /** Each connection's sync state, for the live events. */
     statusesForUser: repository.statusesForUser,
+    /** The metered platforms' spend and budgets (/metrics reads the month's spend). */
+    budget,
     jobs: [...syncJobs.definitions, ...youngPostJobs.definitions],
     routes: (app: FastifyInstance, { requireUser }: RouteContext) => syncRoutes(app, { requests, requireUser }),
   };

@@ -4,7 +4,7 @@ import { and, asc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { PlatformName, SyncStatus } from '#contract/platforms.ts';
 import { chunks, insertRows } from '../../db/bulk-insert.ts';
 import { type Database, queryRows, sqlList, type Transaction } from '../../db/client.ts';
-import { accountMetrics, contentItems, contentMetrics, platformConnections, syncDeadLetters, syncStates } from '../../db/schema.ts';
+import { accountMetrics, contentItems, contentMetricReads, contentMetrics, platformConnections, syncDeadLetters, syncStates } from '../../db/schema.ts';
 import { ownerIsPresent } from '../../jobs/worker-presence.ts';
 import { notifyConnectionOwner } from '../../lib/event-bus.ts';
 import { type SyncOutput } from '../../providers/provider.ts';
@@ -44,7 +44,7 @@ export interface AbandonedRun {
  * published. So today's reading recomputes today and the publish days of the posts first read today, each whole (a
  * re-run of the day gives the same numbers). A day with no reading and no such post stays without a value (null).
  */
-async function storeDailyFromContentGrowth(tx: Transaction, connectionId: number, today: string, metricTypes: readonly string[]): Promise<number> {
+export async function storeDailyFromContentGrowth(tx: Transaction, connectionId: number, today: string, metricTypes: readonly string[]): Promise<number> {
   const types = sql`array[${sqlList(metricTypes)}]::text[]`;
   const [row] = (
     (await tx.execute(sql`
@@ -240,7 +240,15 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
       connectionId: number,
       token: string,
       output: SyncOutput,
-      run: { platform: PlatformName; today: string; now: Date; nextRunAt: Date; cursor: Record<string, unknown> },
+      run: {
+        platform: PlatformName;
+        today: string;
+        now: Date;
+        nextRunAt: Date;
+        cursor: Record<string, unknown>;
+        /** Also keep each counter with the moment it was read (platforms read at fixed ages: the read counts as one). */
+        timedReads?: boolean;
+      },
     ): Promise<{ accountRows: number; contentRows: number; contentMetricRows: number }> {
       return db.transaction(async (tx) => {
         // Still ours? A run whose lease expired and was taken over must not write.
@@ -281,6 +289,10 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
         for (const batch of chunks(contentValues)) {
           const insert = insertRows(contentMetrics, batch);
           if (insert) await tx.execute(sql`${insert} on conflict (content_item_id, metric_type, as_of) do update set value = excluded.value`);
+          if (run.timedReads && batch.length > 0) {
+            const reads = insertRows(contentMetricReads, batch.map(({ contentItemId, metricType, value }) => ({ contentItemId, metricType, readAt: run.now, value })));
+            if (reads) await tx.execute(sql`${reads} on conflict do nothing`);
+          }
         }
 
         const daily = [

@@ -16,6 +16,8 @@ import { addDays, dayOf } from '../../lib/dates.ts';
 import { MALFORMED_RESPONSE } from '../../providers/http-client.ts';
 import { PlatformError } from '../../providers/platform-error.ts';
 import { type SyncOutput } from '../../providers/provider.ts';
+import { providers } from '../../providers/registry.ts';
+import { isBudgetPauseMessage, type PlatformBudget } from './platform-budget.ts';
 import { SyncLeaseLost, type SyncRepository } from './sync.repository.ts';
 
 const MINUTE = 60_000;
@@ -64,12 +66,14 @@ export interface SyncServiceDeps {
   logger: FastifyBaseLogger;
   /** How often a live run renews its lease (default SYNC_HEARTBEAT_MS). */
   heartbeatMs?: number;
+  /** The metered platforms' monthly budgets: a paused platform is not read, and each run's billed reads are added. */
+  budget: Pick<PlatformBudget, 'pauseOf' | 'record'>;
 }
 
 /** What a run found, before the attempt is counted. */
 type Finding = { kind: 'failed' | 'retry'; message: string } | Extract<RunOutcome, { kind: 'defer' }>;
 
-export function createSyncService({ repository, platformsRepository, custody, clock, intervalMs, instanceId, logger, heartbeatMs = SYNC_HEARTBEAT_MS }: SyncServiceDeps) {
+export function createSyncService({ repository, platformsRepository, custody, clock, intervalMs, instanceId, logger, heartbeatMs = SYNC_HEARTBEAT_MS, budget }: SyncServiceDeps) {
 
   /** What went wrong, in our words (never the platform's body, which can echo request values). */
   function describe(error: unknown, platform: string): Finding {
@@ -92,6 +96,18 @@ export function createSyncService({ repository, platformsRepository, custody, cl
     const row = await platformsRepository.findConnectionById(connectionId);
     if (!row || !row.isActive) return { kind: 'skipped', reason: 'no such active connection' };
     const now = clock.now();
+    // The platform's monthly budget is spent: nothing is read (so nothing billed) until the month ends; the next try
+    // comes at the usual interval, or when the month turns if that is sooner (GET /api/sync/status says why).
+    const pause = await budget.pauseOf(row.platform, now);
+    if (pause) {
+      // A run another worker still holds (it started before the budget was reached) keeps its state.
+      const state = await repository.state(connectionId);
+      if (!(state?.status === 'running' && state.leaseUntil && state.leaseUntil > now)) {
+        const nextRunAt = new Date(Math.min(now.getTime() + intervalMs, pause.until.getTime()));
+        await repository.setStatus(connectionId, { status: 'idle', message: pause.message, nextRunAt }, now);
+      }
+      return { kind: 'skipped', reason: 'the platform’s monthly budget is spent' };
+    }
     const token = randomUUID();
     if (!(await repository.claim(connectionId, { token, owner: instanceId, jobId }, now, SYNC_LEASE_MS))) {
       return { kind: 'defer', seconds: 60, message: 'Another sync of this connection is running.' };
@@ -155,6 +171,8 @@ export function createSyncService({ repository, platformsRepository, custody, cl
           });
         });
       }
+      // Billed whether or not the run's results are stored.
+      await budget.record(row.platform, output.usage, clock.now());
       const finished = clock.now();
       const stored = await repository.storeRun(connectionId, token, output, {
         platform: row.platform as PlatformName,
@@ -162,6 +180,7 @@ export function createSyncService({ repository, platformsRepository, custody, cl
         now: finished,
         nextRunAt: new Date(finished.getTime() + intervalMs),
         cursor: { lastUsage: output.usage },
+        timedReads: providers[row.platform as PlatformName].readAgesHours !== undefined,
       });
       logger.info({ connectionId, platform: row.platform, ...stored, calls: output.usage.calls, quotaUnits: output.usage.quotaUnits }, 'sync stored');
       const followersAfter = output.followers !== undefined ? Math.min(Math.round(output.followers), 2_147_483_647) : row.followers;
@@ -196,14 +215,15 @@ export type SyncService = ReturnType<typeof createSyncService>;
 export interface SyncRequestsDeps {
   repository: Pick<SyncRepository, 'listForUser' | 'ownerHasAccess'>;
   platformsRepository: Pick<PlatformsRepository, 'findConnection'>;
-  clock: Clock;
   /** The user's Sync: the failure count starts again and the sync is queued now (server/modules/sync/sync.jobs.ts). */
   requestNow: (connectionId: number) => Promise<{ jobId: string; status: 'queued' | 'running' }>;
   intervalMs: number;
+  budget: Pick<PlatformBudget, 'pauseOf'>;
+  clock: Clock;
 }
 
 /** What users ask of the sync engine: a sync of one of their connections now, and the state of all of them. */
-export function createSyncRequests({ repository, platformsRepository, requestNow, intervalMs, clock }: SyncRequestsDeps) {
+export function createSyncRequests({ repository, platformsRepository, requestNow, intervalMs, budget, clock }: SyncRequestsDeps) {
   return {
     /** Another user's connection reads as absent (404). */
     async requestSync(userId: number, connectionId: number): Promise<SyncTrigger> {
@@ -219,7 +239,9 @@ export function createSyncRequests({ repository, platformsRepository, requestNow
      * they read as before and are due at once where their time passed meanwhile.
      */
     async statusesOf(userId: number): Promise<ConnectionSyncStatus[]> {
-      const [rows, hasAccess] = await Promise.all([repository.listForUser(userId), repository.ownerHasAccess(userId, clock.now())]);
+      const now = clock.now();
+      const [rows, hasAccess] = await Promise.all([repository.listForUser(userId), repository.ownerHasAccess(userId, now)]);
+      const pauses = new Map(await Promise.all([...new Set(rows.map((row) => row.connection.platform))].map(async (platform) => [platform, await budget.pauseOf(platform, now)] as const)));
       return rows.map(({ connection, state }) => {
         if (!hasAccess) {
           return {
@@ -228,12 +250,14 @@ export function createSyncRequests({ repository, platformsRepository, requestNow
             status: 'paused',
             pausedReason: 'subscription_ended',
             message: SUBSCRIPTION_ENDED_SYNC_MESSAGE,
+            pause: null,
             lastSyncedAt: connection.lastSyncedAt?.toISOString() ?? null,
             nextRunAt: null,
             lastFailedAt: state?.lastFailedAt?.toISOString() ?? null,
             attempts: state?.attempts ?? 0,
           };
         }
+        const pause = connection.isActive ? (pauses.get(connection.platform) ?? null) : null;
         const status = toSyncStatus(state?.status);
         const scheduled = state?.nextRunAt ?? (connection.lastSyncedAt ? new Date(connection.lastSyncedAt.getTime() + intervalMs) : null);
         // A failed sync has stopped until the user acts: no next run.
@@ -243,9 +267,12 @@ export function createSyncRequests({ repository, platformsRepository, requestNow
           platformName: platformDisplayName(connection.platform),
           status,
           pausedReason: null,
-          message: state?.message ?? null,
+          // A paused platform says why in words, unless the sync stopped for a reason of its own (which the user must
+          // act on; `pause` still says it); a message of an earlier pause goes once the month has turned.
+          message: pause && status !== 'failed' ? pause.message : isBudgetPauseMessage(state?.message) ? null : (state?.message ?? null),
+          pause: pause ? { reason: pause.reason, until: pause.until.toISOString(), message: pause.message } : null,
           lastSyncedAt: connection.lastSyncedAt?.toISOString() ?? null,
-          nextRunAt: runs ? (scheduled?.toISOString() ?? null) : null,
+          nextRunAt: runs ? (pause ? pause.until.toISOString() : (scheduled?.toISOString() ?? null)) : null,
           lastFailedAt: state?.lastFailedAt?.toISOString() ?? null,
           attempts: state?.attempts ?? 0,
         };

@@ -1,6 +1,7 @@
 // The young-post poll (decision 018) against the platform sandbox over real HTTP: between syncs, each connection's
 // posts under 7 days old have their public counters read by id, on the poll's cadence, and stored with the moment
-// they were read; today's snapshot follows them. Platforms without posts of ours (LinkedIn, Patreon) are never due.
+// they were read; today's snapshot follows them. X posts are read only as they reach 24 hours, 7 days and 28 days.
+// Platforms without posts of ours (LinkedIn, Patreon) are never due.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlatformName } from '#contract/platforms.ts';
@@ -97,8 +98,8 @@ describe('young-post poll', () => {
     expect(latest!.stale).toBe('0');
   });
 
-  it('reads TikTok, X and Instagram posts by id; LinkedIn and Patreon are never due', { timeout: 180_000 }, async () => {
-    for (const platform of ['tiktok', 'twitter', 'instagram'] as const) {
+  it('reads TikTok and Instagram posts by id; LinkedIn and Patreon are never due', { timeout: 180_000 }, async () => {
+    for (const platform of ['tiktok', 'instagram'] as const) {
       const { id } = await connectedAndSynced(platform, 0);
       const young = await youngCount(id);
       expect(young, platform).toBeGreaterThan(0);
@@ -112,6 +113,42 @@ describe('young-post poll', () => {
       const { id } = await connectedAndSynced(platform, 0);
       expect(await server.youngPosts.readConnection(id)).toMatchObject({ kind: 'skipped' });
     }
+  });
+
+  it('reads an X post only when it reaches 24 hours, 7 days and 28 days, once each, as the day’s snapshot', { timeout: 180_000 }, async () => {
+    const { id } = await connectedAndSynced('twitter', 0);
+    // The sync's read is timed: every post it read has its read, and none is due yet unless it crosses an age now.
+    const afterSync = await readsOf(id);
+    expect(afterSync.length).toBeGreaterThan(0);
+    expect(new Set(afterSync.map((read) => read.metric_type))).toContain('impressions');
+    const posts = await queryRows<{ id: number; published_at: Date | string }>(server.db, sql`select id, published_at from content_items where connection_id = ${id}`);
+    const ages = [24, 7 * 24, 28 * 24].map((hours) => hours * 60 * MINUTE);
+    /** The posts that cross an age in (from, to]. */
+    const crossing = (from: number, to: number) => posts.filter((post) => ages.some((age) => new Date(post.published_at).getTime() + age > from && new Date(post.published_at).getTime() + age <= to)).length;
+    const start = server.clock.now().getTime();
+    expect(await server.youngPosts.readConnection(id)).toMatchObject(crossing(start - 1, start) === 0 ? { kind: 'skipped' } : { kind: 'read' });
+
+    // A day of hourly turns: each read takes exactly the posts that crossed an age since the previous turn.
+    let previous = server.clock.now().getTime();
+    let read = 0;
+    for (let hour = 0; hour < 24; hour += 1) {
+      server.clock.advance(60 * MINUTE);
+      const now = server.clock.now().getTime();
+      const due = crossing(previous, now);
+      const outcome = await server.youngPosts.readConnection(id);
+      expect(outcome).toMatchObject(due === 0 ? { kind: 'skipped' } : { kind: 'read', posts: due });
+      read += due;
+      previous = now;
+    }
+    expect(read).toBeGreaterThan(0);
+    // Each read is also the day's snapshot: today's counters of those posts are stored, and today's figures grown.
+    const today = dayOf(server.clock.now());
+    const [snapshot] = await queryRows<{ n: number }>(server.db, sql`select count(distinct content_item_id)::int as n from content_metrics where connection_id = ${id} and as_of = ${today}::date and metric_type = 'impressions'`);
+    expect(snapshot!.n).toBeGreaterThan(0);
+    const [daily] = await queryRows<{ n: number }>(server.db, sql`select count(*)::int as n from account_metrics where connection_id = ${id} and date = ${today}::date and metric_type = 'impressions'`);
+    expect(daily!.n).toBe(1);
+    // Read again within the hour: nothing is due twice.
+    expect(await server.youngPosts.readConnection(id)).toMatchObject({ kind: 'skipped' });
   });
 
   it('skips a connection waiting for a reconnect', { timeout: 120_000 }, async () => {
@@ -128,15 +165,17 @@ describe('young-post poll', () => {
   it("reads nothing of an account whose subscription ended, and reads it again once it is renewed", { timeout: 120_000 }, async () => {
     // An account no other test here connects (a platform account links to one user only).
     const { user, id } = await connectedAndSynced('twitter', 1);
+    // The sync's own reads are timed (X is read at fixed ages); a day later the posts of its last day are due.
+    const synced = (await readsOf(id)).length;
     await server.db.execute(sql`update subscriptions set status = 'canceled' where user_id = ${user.user.id}`);
-    server.clock.advance(2 * 60 * MINUTE);
+    server.clock.advance(DAY);
     await server.youngPosts.enqueueDue();
     await server.youngPosts.drain();
-    expect(await readsOf(id)).toEqual([]);
+    expect((await readsOf(id)).length).toBe(synced);
 
     await server.db.execute(sql`update subscriptions set status = 'active' where user_id = ${user.user.id}`);
     await server.youngPosts.enqueueDue();
     await server.youngPosts.drain();
-    expect((await readsOf(id)).length).toBeGreaterThan(0);
+    expect((await readsOf(id)).length).toBeGreaterThan(synced);
   });
 });

@@ -67,6 +67,7 @@ export function connectionSyncStatus(overrides: Partial<ConnectionSyncStatus> = 
     status: 'idle',
     pausedReason: null,
     message: null,
+    pause: null,
     lastSyncedAt: null,
     nextRunAt: null,
     lastFailedAt: null,

@@ -285,7 +285,7 @@ describe('AnalyticsPage', () => {
     expect(within(topContent).getByText('Your posts published in the last 30 days, most engagement first.')).toBeTruthy();
 
     expect(cardFigures()).toEqual(['128.4K', '2.3M', '$1,234.57', '3']);
-    expect(screen.queryByText(/LinkedIn reports impressions/)).toBeNull();
+    expect(screen.queryByText(/report impressions instead/)).toBeNull();
     // The Forecasts card (its own tests are in features/forecasts): month-end income with its track record.
     const forecasts = screen.getByRole('heading', { name: 'Forecasts' }).closest('section')!;
     expect(await within(forecasts).findByText('Inside the 80 % band 9 of 12 past months')).toBeTruthy();
@@ -305,7 +305,7 @@ describe('AnalyticsPage', () => {
       'GET /api/analytics': { status: 200, body: { ...analytics, totals: { ...totals, totalImpressions: 45_600 } } },
     });
     renderPage();
-    expect(await screen.findByText('Total Views counts views only. LinkedIn reports impressions instead: 45.6K in the last 30 days.')).toBeTruthy();
+    expect(await screen.findByText('Total Views counts views only. LinkedIn and X report impressions instead: 45.6K in the last 30 days.')).toBeTruthy();
     expect(cardFigures()[1]).toBe('2.3M');
   });
 

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { type AnalyticsResponse, DERIVATION_EXPLANATIONS, type DerivedSeries, derivedSeriesSentence, followerHistoryNote, revenueCurrencyNote } from '#contract/analytics.ts';
-import { platformById } from '#contract/platforms.ts';
+import { IMPRESSION_PLATFORM_NAMES, platformById } from '#contract/platforms.ts';
 import type { WhatChangedMetric } from '#contract/what-changed.ts';
 import { useSearchParams } from 'react-router';
 import { useOnceTrue } from '../../../lib/use-once-true';
@@ -316,7 +316,7 @@ export function AnalyticsPage() {
             {currencyNote ? <p>{currencyNote}</p> : null}
             {totals.totalImpressions > 0 ? (
               <p>
-                Total Views counts views only. LinkedIn reports impressions instead: {formatCompactNumber(totals.totalImpressions)} in the last {days} days.
+                Total Views counts views only. {IMPRESSION_PLATFORM_NAMES} report impressions instead: {formatCompactNumber(totals.totalImpressions)} in the last {days} days.
               </p>
             ) : null}
             <FreshnessNote entries={freshness} />

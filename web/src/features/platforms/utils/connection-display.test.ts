@@ -48,6 +48,7 @@ describe('syncTroubleText', () => {
     status: 'idle',
     pausedReason: null,
     message: null,
+    pause: null,
     lastSyncedAt: null,
     nextRunAt: null,
     lastFailedAt: null,
@@ -86,6 +87,17 @@ describe('syncTroubleText', () => {
     );
     // Without the status list, the connection's own state still tells.
     expect(syncTroubleText(undefined, { syncStatus: 'failed', needsReconnect: false }, now)).toBe('Sync stopped. Press Sync to try again.');
+  });
+
+  it("says in words that a platform's figures pause while the operator's budget is spent", () => {
+    const budget = 'X figures pause until Jan 1 while we stay within our X budget.';
+    const pause = { reason: 'platform_budget', until: '2027-01-01T00:00:00.000Z', message: budget } as const;
+    expect(text({ platformName: 'X', message: budget, pause, nextRunAt: pause.until })).toBe(budget);
+    // An earlier failure does not hide the pause, nor the pause a sync that stopped for its own reason.
+    expect(text({ platformName: 'X', message: budget, pause, attempts: 2, lastFailedAt: '2026-11-02T14:02:00Z' })).toBe(budget);
+    expect(text({ platformName: 'X', status: 'failed', message: 'X: The platform refused the request (HTTP 403).', pause, attempts: 1 })).toBe(
+      `Stopped: The platform refused the request (HTTP 403). Press Sync to try again. ${budget}`,
+    );
   });
 });
 

@@ -59,7 +59,8 @@ function sentence(text: string | null): string {
 /**
  * What a connected account's row says about a sync in trouble, from GET /api/sync/status: a sync that stopped until
  * the user acts ('Stopped: <why> Press Sync to try again.'; reconnecting is what a refused connection needs, and its
- * row offers it), or one that failed and retries after its backoff ('Last failed 14:02: <why> Next try at 16:02.').
+ * row offers it), a platform whose refreshes pause ('X figures pause until Jan 1 while we stay within our X budget.'),
+ * or one that failed and retries after its backoff ('Last failed 14:02: <why> Next try at 16:02.').
  * Null when nothing is wrong.
  */
 export function syncTroubleText(
@@ -75,8 +76,11 @@ export function syncTroubleText(
   const why = sentence(message);
   if (status.status === 'failed') {
     const stopped = why ? `Stopped: ${why}` : 'Sync stopped.';
-    return connection.needsReconnect ? stopped : `${stopped} Press Sync to try again.`;
+    const stoppedText = connection.needsReconnect ? stopped : `${stopped} Press Sync to try again.`;
+    return status.pause ? `${stoppedText} ${status.pause.message}` : stoppedText;
   }
+  // The platform's refreshes pause for everyone (the operator's budget): the reason in words, nothing to press.
+  if (status.pause) return status.pause.message;
   if (status.attempts === 0 || !status.lastFailedAt) return null;
   const failed = `Last failed ${formatTimeOfDay(status.lastFailedAt, now, timeZone)}${why ? `: ${why}` : '.'}`;
   if (status.status === 'running') return `${failed} Trying again now.`;

@@ -560,7 +560,7 @@ describe('YouTubePage actions', { timeout: 20_000 }, () => {
       'POST /api/youtubeanalytics/sync': { status: 202, body: { connectionId: 4, jobId: 'job-1', status: 'queued' } },
       'GET /api/sync/status': () => ({
         status: 200,
-        body: [{ connectionId: 4, platformName: 'YouTube', status: syncState, message: null, lastSyncedAt: null, nextRunAt: null, lastFailedAt: null, attempts: 0 }],
+        body: [{ connectionId: 4, platformName: 'YouTube', status: syncState, message: null, pause: null, lastSyncedAt: null, nextRunAt: null, lastFailedAt: null, attempts: 0 }],
       }),
     });
     renderPage('/youtube?days=7');
