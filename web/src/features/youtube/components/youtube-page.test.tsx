@@ -221,8 +221,9 @@ describe('YouTubePage states', { timeout: 20_000 }, () => {
     expect(within(rows[1]!).getByRole('rowheader').textContent).toBe('Lisbon on $40 a dayPublished Nov 3, 2026');
     expect(first).toEqual(['48.2K', '2h 5m', '7.3%', '$212.4', '5.1%', 'View details: Lisbon on $40 a day']);
     const second = within(rows[2]!).getAllByRole('cell').map((cell) => cell.textContent);
-    // Missing values are a dash (and "Not available" to a screen reader).
-    expect(second.slice(0, 5)).toEqual(['1.2K', '—Not available', '9.1%', '—Not available', '—Not available']);
+    // A video YouTube's reports have not reached (no watch time) has its report figures "Not reported yet"; other
+    // missing values are a dash (and "Not available" to a screen reader).
+    expect(second.slice(0, 5)).toEqual(['1.2K', 'Not reported yet', '9.1%', 'Not reported yet', '—Not available']);
     expect(within(rows[1]!).getByText('7.3%').closest('span[class*="text-"]')!.className).toContain('text-yellow-300');
     expect(within(rows[2]!).getByText('9.1%').closest('span[class*="text-emerald"]')).toBeTruthy();
     expect(within(rows[3]!).getByText('3.2%').closest('span[class*="text-red"]')).toBeTruthy();
