@@ -357,6 +357,7 @@ describe('access tokens', () => {
         platformName: 'YouTube',
         status: 'failed',
         pausedReason: null,
+        pause: null,
         lastSyncedAt: null,
         nextRunAt: null,
         message: expect.stringContaining('Connect it again'),
