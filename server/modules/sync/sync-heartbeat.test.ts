@@ -37,7 +37,7 @@ function setUp(options: { leaseHeld?: () => boolean; storeRun?: () => Promise<un
   const service = createSyncService({
     repository: repository as unknown as SyncRepository,
     platformsRepository: { findConnectionById: async () => connection } as never,
-    custody: { withPlatformAccess: () => platformCall.promise, readProfile: async () => ({}), logPlatformFailure() {} } as never,
+    custody: { providers: {}, withPlatformAccess: () => platformCall.promise, readProfile: async () => ({}), logPlatformFailure() {} } as never,
     clock,
     intervalMs: 6 * 3_600_000,
     instanceId: 42,
