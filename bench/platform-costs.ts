@@ -56,7 +56,7 @@ const PATREON_DAILY_CALLS_PER_CLIENT = 100 * 30 * 60 * 24;
 const PATREON_DAILY_CALLS_PER_TOKEN = 100 * 60 * 24;
 /** Instagram, TikTok, LinkedIn, Patreon and YouTube charge nothing per call (their API terms; platform-apis.md §0). */
 const FREE = 0;
-/** The creator's plan, per month: the fees should stay under 5 % of it (issue 37). */
+/** The creator's plan, per month: the fees should stay under 5 % of it: the platforms must not eat the price. */
 const FEE_BUDGET_USD = 1;
 const CREATORS = 1_000;
 

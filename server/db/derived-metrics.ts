@@ -3,7 +3,7 @@
 // never disagree about what is the platform's own number.
 //   TikTok and X keep lifetime counters only: a day's views (X: impressions, and its videos' views), likes, comments
 //   and shares are the growth of each post's counters since our previous reading of it, on the reading's day, and
-//   what a post had when first read, on its publish day (migration 0024, content_growth_refresh; issue 24). DERIVATION_EXPLANATIONS says it in words.
+//   what a post had when first read, on its publish day (migration 0024, content_growth_refresh). DERIVATION_EXPLANATIONS says it in words.
 //   Instagram's follower history is each day's follows minus unfollows, counted back from today's total.
 //   YouTube's subscriber history before the connection is each day's subscribers gained minus lost.
 //   Patreon's paying patrons and monthly pledges before the connection come from the members list: when each member

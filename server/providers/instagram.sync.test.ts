@@ -1,4 +1,4 @@
-// The Instagram adapter's account insights against the platform sandbox (issue 24: a history start is not growth;
+// The Instagram adapter's account insights against the platform sandbox (a history start is not growth;
 // ../shared/platform-apis-corrections.md rows 14–21): a first sync reads the daily totals as far back as Meta answers
 // (the sandbox's horizon is a switch: 90 days by default, empty or refused past it; two years), 30 days a call at
 // most, on Meta's days (07:00 UTC); `follower_count` alone in its call, inside its window; the follower changes for

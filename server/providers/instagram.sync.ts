@@ -3,7 +3,7 @@
 // metaDay below). Follower history is derived backwards from today's followers_count with each day's follows minus
 // unfollows (`follows_and_unfollows` by `follow_type`): `follower_count` counts new followers only (gross, never
 // negative), so it cannot give a total; it only says which days have follower data. The account's daily totals
-// (views, reach, interactions) are read back as far as Meta answers on the first sync (issue 24: a history start is
+// (views, reach, interactions) are read back as far as Meta answers on the first sync (a history start is
 // not growth), within a two-year bound; follower insights only reach the last 30 days.
 import { z } from 'zod';
 import { addDays, dayOf } from '../lib/dates.ts';
