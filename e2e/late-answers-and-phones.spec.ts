@@ -90,15 +90,16 @@ test.describe('late answers and phones', () => {
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.goto(`${server.baseUrl}/dashboard`);
       // The cards compare like with like: TikTok and X left out (their views come only from post counters, from the
-      // first sync on), and the note says so. Instagram's first sync read two years of insights: it is compared over
-      // the whole 30 days, neither left out nor shortened, so the note does not name it.
+      // first sync on), and the note says so. Instagram answers follower_count for the last 30 days only, so its
+      // followers are left out too; its views come from two years of insights and are compared over the whole 30 days.
       const notes = page.getByTestId('dashboard-card-notes');
       await notes.getByText('Some platforms are left out of the change — why?').click({ timeout: 30_000 });
       const note = notes.getByText(/^Changes leave out /);
       await expect(note).toBeVisible();
       await expect(note).toContainText('TikTok');
       await expect(note).toContainText('Twitter');
-      await expect(note).not.toContainText('Instagram');
+      await expect(note).toContainText("Instagram (Ivy Chen)'s followers,");
+      await expect(note).not.toContainText(/Instagram \(Ivy Chen\)'s [a-z ]*views/);
       // Connected Platforms shows no change: connecting one is not growth.
       await expect(page.getByText(/platforms? vs previous 30 days/)).toHaveCount(0);
 
