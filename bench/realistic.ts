@@ -7,6 +7,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
+import { withSessionSettings } from '../server/db/client.ts';
 import { randomToken, sha256 } from '../server/lib/secure-random.ts';
 import { quantileOfSorted, startBenchServer } from './lib/bench-server.ts';
 import { HISTORY_DAYS, SEED_VERSION, SEEDED_TABLES, USERNAME_PREFIX, USERS, seed, seededVersion } from './lib/realistic-seed.ts';
@@ -298,15 +299,49 @@ const loadBefore = os.loadavg()[0]!;
     throw new Error(`the summary answers ${summary.totalViews} views for ${first.username}, the history holds ${expected.views}: not measuring the seeded data`);
   }
 }
+// The settings the answers were measured under, as the product's own pool sees them (the server's defaults with the
+// product's session settings on top, server/db/client.ts), and the server's jit default beside.
+const productSession = new pg.Client({ connectionString: withSessionSettings(databaseUrl) });
+await productSession.connect();
+const serverJit = ((await client.query(`select current_setting('jit') as jit`)).rows[0] as { jit: string }).jit;
+const postgres = (
+  await productSession.query(
+    `select current_setting('server_version') as version, current_setting('jit') as jit,
+       current_setting('shared_buffers') as shared_buffers, current_setting('work_mem') as work_mem`,
+  )
+).rows[0] as { version: string; jit: string; shared_buffers: string; work_mem: string };
+await productSession.end();
 const saturated = await runPhase(scripts.slice(0, SATURATED_USERS), 0);
 const paced = await runPhase(scripts.slice(SATURATED_USERS), THINK_MS);
-out(`${USERS} users, ${CLIENTS} concurrent clients; machine load average ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} after, on ${os.availableParallelism()} CPUs`);
+const loadAfter = os.loadavg()[0]!;
+out(`${USERS} users, ${CLIENTS} concurrent clients; machine load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, on ${os.availableParallelism()} CPUs`);
+out(`PostgreSQL ${postgres.version}: jit ${postgres.jit} on the product's connections (the server's default: ${serverJit}), shared_buffers ${postgres.shared_buffers}, work_mem ${postgres.work_mem}`);
 printPhase(`saturated, no think time (users 1–${SATURATED_USERS})`, saturated, false);
 printPhase(`paced, ${THINK_MS} ms mean think time (users ${SATURATED_USERS + 1}–${USERS}); the targets are judged here`, paced, true);
 out('');
 out(
   `ms; ÷ bare is a p95 over the bare route's p95 in the same phase; the export is a file download (CSV, 90 days), shown against the same targets. ` +
     `Offered load in the paced phase: ${(paced.total / paced.seconds).toFixed(0)}/s, ${((100 * paced.total) / paced.seconds / (saturated.total / saturated.seconds)).toFixed(0)} % of the saturated throughput.`,
+);
+
+// One line for machines: the judged (paced) figures, the saturated throughput and what they ran under.
+const round1 = (value: number) => Math.round(value * 10) / 10;
+out(
+  JSON.stringify({
+    realistic: {
+      saturatedRps: Math.round(saturated.total / saturated.seconds),
+      bareP95: round1(paced.bareP95),
+      calls: (['summary', 'analytics', 'video list', 'video detail', 'export csv'] as Call[]).map((call) => ({
+        call,
+        coldP50: round1(paced.figures(call, 'cold').p50),
+        coldP95: round1(paced.figures(call, 'cold').p95),
+        warmP95: paced.figures(call, 'warm').n ? round1(paced.figures(call, 'warm').p95) : null,
+      })),
+      nonSuccess: [...saturated.failures, ...paced.failures].reduce<Record<string, number>>((all, [status, n]) => ({ ...all, [status]: (all[status] ?? 0) + n }), {}),
+      postgres: { ...postgres, serverDefaultJit: serverJit },
+      loadAverage: [round1(loadBefore), round1(loadAfter)],
+    },
+  }),
 );
 
 await client.end();
