@@ -51,6 +51,25 @@ export const accountMetricDays = pgTable(
   (table) => [primaryKey({ columns: [table.connectionId, table.date] })],
 );
 
+/**
+ * The metric types a connection holds and the first and last day of each, kept by triggers on account_metrics and
+ * content_metrics (migration 0033): what the read path asks about a connection's history without reading it.
+ */
+export const metricSpans = pgTable(
+  'metric_spans',
+  {
+    connectionId: integer('connection_id')
+      .notNull()
+      .references(() => platformConnections.id, { onDelete: 'cascade' }),
+    /** 'account' (account_metrics, by date) or 'content' (content_metrics, by as_of). */
+    source: text('source').notNull(),
+    metricType: text('metric_type').notNull(),
+    firstDay: date('first_day', { mode: 'string' }).notNull(),
+    lastDay: date('last_day', { mode: 'string' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.connectionId, table.source, table.metricType] })],
+);
+
 /** A video, post or tweet of a connection. */
 export const contentItems = pgTable(
   'content_items',

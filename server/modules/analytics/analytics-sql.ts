@@ -8,6 +8,12 @@ import { sqlList } from '../../db/client.ts';
 /** Account metric types that are follower totals (subscribers on YouTube, patrons on Patreon). */
 export const FOLLOWER_TYPES = ['followers', 'subscribers', 'patrons'] as const;
 
+/**
+ * Account metric types of which any one gives a day an engagement figure in account_metric_days (migration 0022: the
+ * platform's own `engagements`, else likes + reactions + comments + shares).
+ */
+export const ENGAGEMENT_DAY_TYPES = ['engagements', 'likes', 'reactions', 'comments', 'shares'] as const;
+
 /** A period, inclusive YYYY-MM-DD days. */
 export interface Period {
   startDate: string;

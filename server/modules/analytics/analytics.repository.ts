@@ -379,15 +379,11 @@ export function createAnalyticsRepository(db: Database) {
       );
     },
 
-    /** Metric types present in the user's data. */
+    /** Metric types present in the user's data (account or content), from the spans the writes keep (migration 0033). */
     async metricTypes(userId: number): Promise<string[]> {
       const rows = await queryRows<{ metric_type: string }>(
         db,
-        sql`select distinct t.metric_type from platform_connections c
-          cross join lateral (
-            (select distinct m.metric_type from account_metrics m where m.connection_id = c.id)
-            union (select distinct cm.metric_type from content_metrics cm where cm.connection_id = c.id)
-          ) t
+        sql`select distinct s.metric_type from platform_connections c join metric_spans s on s.connection_id = c.id
           where c.user_id = ${userId} and c.is_active order by 1`,
       );
       return rows.map((row) => row.metric_type);

@@ -18,7 +18,7 @@ import { sql } from 'drizzle-orm';
 import { COMPARED_FIGURES, type ComparedFigure } from '#contract/analytics.ts';
 import { type Database, queryRows, sqlList } from '../../db/client.ts';
 import { completeThroughOf } from '../../db/freshness.ts';
-import { type ConnectionScope, connectionScope, engagementBase, FOLLOWER_TYPES, type Period, platformOrder, pledgesOverDays } from './analytics-sql.ts';
+import { type ConnectionScope, connectionScope, ENGAGEMENT_DAY_TYPES, engagementBase, FOLLOWER_TYPES, type Period, platformOrder, pledgesOverDays } from './analytics-sql.ts';
 
 
 /** A connection named by the comparison (raw platform name); `figures` null: every figure the connection has. */
@@ -72,22 +72,24 @@ export async function comparedTotals(db: Database, filter: ConnectionScope, curr
         select c.id, c.platform, c.display_name, c.currency, c.connected_at, ${completeThroughOf('c')} as through
         from platform_connections c where ${connectionScope(filter)}
       ),
-      -- Each figure's first and last stored day: index lookups on account_metric_days' primary key, from either end.
+      -- Each figure's first and last stored day, from the spans the writes keep (migration 0033): a figure's days are
+      -- those with any of its metric types (account_metric_days' definitions), so its span is theirs combined.
       coverage as (
         select x.id, x.platform, x.display_name, x.currency, f.figure, f.first_day,
           least(${current.endDate}::date, f.last_day) as through,
           count(*) over (partition by x.id) as held
         from connections x
         cross join lateral (
-          select (select min(d.date) from account_metric_days d where d.connection_id = x.id and d.followers is not null) as followers_from,
-            (select max(d.date) from account_metric_days d where d.connection_id = x.id and d.followers is not null) as followers_to,
-            (select min(d.date) from account_metric_days d where d.connection_id = x.id and d.views is not null) as views_from,
-            (select max(d.date) from account_metric_days d where d.connection_id = x.id and d.views is not null) as views_to,
-            (select min(d.date) from account_metric_days d where d.connection_id = x.id and d.engagements is not null) as engagement_from,
-            (select max(d.date) from account_metric_days d where d.connection_id = x.id and d.engagements is not null) as engagement_to,
-            (select min(d.date) from account_metric_days d where d.connection_id = x.id and d.revenue is not null) as revenue_from,
-            (select max(d.date) from account_metric_days d where d.connection_id = x.id and d.revenue is not null) as revenue_to,
-            case when x.currency = 'USD' then (select min(m.date) from account_metrics m where m.connection_id = x.id and m.metric_type = 'monthly_pledges') end as pledges_from
+          select min(s.first_day) filter (where s.metric_type in (${sqlList(FOLLOWER_TYPES)})) as followers_from,
+            max(s.last_day) filter (where s.metric_type in (${sqlList(FOLLOWER_TYPES)})) as followers_to,
+            min(s.first_day) filter (where s.metric_type = 'views') as views_from,
+            max(s.last_day) filter (where s.metric_type = 'views') as views_to,
+            min(s.first_day) filter (where s.metric_type in (${sqlList(ENGAGEMENT_DAY_TYPES)})) as engagement_from,
+            max(s.last_day) filter (where s.metric_type in (${sqlList(ENGAGEMENT_DAY_TYPES)})) as engagement_to,
+            min(s.first_day) filter (where s.metric_type = 'revenue') as revenue_from,
+            max(s.last_day) filter (where s.metric_type = 'revenue') as revenue_to,
+            case when x.currency = 'USD' then min(s.first_day) filter (where s.metric_type = 'monthly_pledges') end as pledges_from
+          from metric_spans s where s.connection_id = x.id and s.source = 'account'
         ) k
         cross join lateral (values
           ('followers', k.followers_from, k.followers_to),
