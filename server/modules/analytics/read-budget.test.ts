@@ -78,7 +78,7 @@ describe('read budget: two years against eight', () => {
     { name: 'summary', path: () => '/api/analytics/summary' },
     { name: 'metric types', path: () => '/api/analytics/metrics' },
     { name: 'analytics, 30 days', path: () => '/api/analytics?days=30' },
-    { name: 'analytics, 90 days, one platform', path: (history) => `/api/analytics?days=90&platformId=${history.connections.youtube}` },
+    { name: 'analytics, 90 days, YouTube only', path: () => '/api/analytics?days=90&platformId=1' },
     { name: 'video list', path: () => '/api/youtubeanalytics/videos?page=1&pageSize=25&sort=views&order=desc' },
     { name: 'video detail', path: (history) => `/api/youtubeanalytics/videos/${history.videoIds[0]}` },
   ];
