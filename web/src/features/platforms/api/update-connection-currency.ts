@@ -1,4 +1,5 @@
-// PATCH /api/platformconnections/{id}: the currency of a Patreon campaign's pledges, which Patreon's API never names.
+// PATCH /api/platformconnections/{id}: the currency of a Patreon campaign's pledges, as the creator chooses it (the
+// first sync sets the one the campaign's pledge events name; a choice made here is never replaced).
 import { mutationOptions } from '@tanstack/react-query';
 import type { PlatformConnection } from '#contract/platforms.ts';
 import { api } from '../../../lib/api-client';
