@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { IncomeGranularity } from '#contract/income.ts';
+import { CampaignCurrencyBanner } from '../../../components/campaign-currency-banner';
 import { ExportMenu } from '../../../components/export-menu';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -70,6 +71,7 @@ export function IncomePage() {
         description="What you earn on YouTube and Patreon, and from where"
         actions={<ExportMenu onExport={(format) => exportIncome(range, format)} fallbackName={`income-${range.startDate}-${range.endDate}`} />}
       />
+      <CampaignCurrencyBanner />
       <div className="mb-6 flex flex-wrap items-end gap-4">
         <div className="w-full sm:w-auto">
           <label htmlFor={`${id}-range`} className="text-sm font-medium text-slate-300">
