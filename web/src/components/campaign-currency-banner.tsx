@@ -1,6 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import { connectionsAwaitingCurrency } from '../lib/connection-currency';
-import { accountHandle, platformConnectionsQueryOptions } from '../lib/platform-connections';
+import { accountHandle, type PlatformConnection } from '../lib/platform-connections';
 import { CampaignCurrency } from './campaign-currency';
 import { Notice } from './ui/notice';
 
@@ -8,9 +7,8 @@ import { Notice } from './ui/notice';
  * Asks the currency of each Patreon campaign whose pledge events named none, on the Dashboard and Income, until the
  * creator answers: without it the pledges are added to no total, and no currency is ever assumed for them.
  */
-export function CampaignCurrencyBanner() {
-  const connections = useQuery(platformConnectionsQueryOptions());
-  const awaiting = connectionsAwaitingCurrency(connections.data);
+export function CampaignCurrencyBanner({ connections }: { connections: readonly PlatformConnection[] | undefined }) {
+  const awaiting = connectionsAwaitingCurrency(connections);
   if (awaiting.length === 0) return null;
   return (
     <div className="mb-6 space-y-3">

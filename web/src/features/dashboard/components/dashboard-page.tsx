@@ -190,7 +190,7 @@ export function DashboardPage() {
     <>
       <title>Dashboard · Analytics Hub</title>
       <PageHeader title="Dashboard" description="Overview of your social media analytics" />
-      <CampaignCurrencyBanner />
+      <CampaignCurrencyBanner connections={connectionList} />
       <div className="space-y-6">
         <section aria-label="Summary">
           <div className="grid gap-4 sm:grid-cols-3">
