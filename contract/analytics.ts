@@ -35,7 +35,7 @@ export const periodTotals = z.object({
   /**
    * Patreon pledges never added to totalRevenue because they are not in US dollars (no conversion is made), per
    * campaign currency: `periodAmount` over the period's days (the rule of totalRevenue), `monthlyAmount` the latest
-   * monthly level; currency null for campaigns whose currency the creator has not set.
+   * monthly level; currency null for campaigns whose currency neither Patreon nor the creator has named.
    */
   pledgesNotInUsd: z.array(
     z.object({ currency: z.string().nullable(), periodAmount: z.number(), monthlyAmount: z.number(), connections: z.number().int() }),
@@ -155,7 +155,7 @@ export function revenueCurrencyNote(
   const parts = pledges.map((pledge) =>
     pledge.currency
       ? `${figure(pledge)} in ${pledge.currency} (${campaigns(pledge.connections)}, not converted)`
-      : `${figure(pledge)} from ${campaigns(pledge.connections)} whose currency is not set yet (set it on the Platforms page)`,
+      : `${figure(pledge)} from ${campaigns(pledge.connections)} whose currency Patreon did not name (choose it on the Platforms page)`,
   );
   return `Total Revenue counts US dollars only. Patreon pledges left out: ${parts.join('; ')}.`;
 }

@@ -59,7 +59,7 @@ export const incomeExportQuery = rangeChecks(
 );
 export type IncomeExportQuery = z.infer<typeof incomeExportQuery>;
 
-/** A sum in one currency; currency null: a Patreon campaign whose currency the creator has not set yet. */
+/** A sum in one currency; currency null: a Patreon campaign whose currency neither Patreon nor the creator has named. */
 export const currencyAmount = z.object({ currency: z.string().nullable(), amount: z.number() });
 export type CurrencyAmount = z.infer<typeof currencyAmount>;
 

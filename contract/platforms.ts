@@ -29,10 +29,6 @@ export function platformById(id: number): PlatformName | undefined {
 }
 
 /**
- * Platforms whose amounts come without a currency: a Patreon campaign's pledges are in the campaign's currency, and
- * no API field names it. The creator sets it on the connection; until then the amounts are summed with nothing.
- */
-/**
  * What a platform does not give of a creator's posts, said where the posts would be: its sync stores none, and an
  * empty list must not read as "not synced yet" (issue 24).
  */
@@ -51,6 +47,11 @@ export const IMPRESSION_PLATFORMS: readonly PlatformName[] = ['linkedin', 'twitt
 /** "LinkedIn and X": the impression platforms as the Total Views note names them. */
 export const IMPRESSION_PLATFORM_NAMES = 'LinkedIn and X';
 
+/**
+ * Platforms whose amounts come without a currency: a Patreon campaign's pledges are in the campaign's currency, which
+ * no campaign, member or tier field names. The first sync sets it on the connection from the campaign's pledge events
+ * (`currency_code`); when they name none the creator chooses it, and until then the amounts are added to no total.
+ */
 export const PLATFORMS_WITH_UNNAMED_CURRENCY: readonly PlatformName[] = ['patreon'];
 
 /** ISO 4217 codes the runtime knows (Node and browsers both carry the list). */
@@ -107,8 +108,9 @@ export const platformConnection = z.object({
    */
   missingPermissions: z.array(z.object({ permission: z.string(), label: z.string(), provides: z.array(z.string()) })),
   /**
-   * ISO 4217 code of the amounts of a platform that names no currency (Patreon: the campaign's currency), as the
-   * creator set it; null until set, and always null for platforms whose amounts name their currency.
+   * ISO 4217 code of the amounts of a platform whose amounts name no currency (Patreon: the campaign's currency), as
+   * the first sync read it from the campaign's pledge events or as the creator chose it (a choice is never replaced);
+   * null while neither has named it, and always null for platforms whose amounts name their currency.
    */
   currency: z.string().nullable(),
   isActive: z.boolean(),

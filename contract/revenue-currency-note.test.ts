@@ -13,7 +13,7 @@ describe('revenueCurrencyNote', () => {
         { currency: null, monthlyAmount: 99, connections: 2 },
       ]),
     ).toBe(
-      'Total Revenue counts US dollars only. Patreon pledges left out: €1,234.50 a month in EUR (1 campaign, not converted); 99.00 a month from 2 campaigns whose currency is not set yet (set it on the Platforms page).',
+      'Total Revenue counts US dollars only. Patreon pledges left out: €1,234.50 a month in EUR (1 campaign, not converted); 99.00 a month from 2 campaigns whose currency Patreon did not name (choose it on the Platforms page).',
     );
   });
 

@@ -61,7 +61,7 @@ test.describe('platform connections', () => {
     expect(problems).toEqual([]);
   });
 
-  test('TikTok with permissions unticked says what is missing; a Patreon campaign gets its currency', async ({ page, server, smtp }) => {
+  test('TikTok with permissions unticked says what is missing; a Patreon campaign gets its currency from Patreon, and the creator can change it', async ({ page, server, smtp }) => {
     const problems = watchPageProblems(page);
     await signInWithTrial(page, server, smtp);
     await page.getByRole('link', { name: 'Platforms' }).click();
@@ -83,12 +83,14 @@ test.describe('platform connections', () => {
     await page.getByRole('radio').nth(1).check();
     await page.getByRole('button', { name: 'Authorize' }).click();
     await expect(page.getByText('Successfully connected!')).toBeVisible();
+    // The first sync reads the campaign's currency from its pledge events (the sandbox's second campaign: euros).
+    await expect(page.getByText('Its pledges are counted in EUR, the currency your campaign charges in.')).toBeVisible({ timeout: 30_000 });
     const currency = accounts.getByLabel(/Campaign currency/);
-    await expect(currency).toHaveValue('');
-    await currency.selectOption('EUR');
-    await expect(accounts.getByText('Pledges are counted in EUR.', { exact: false })).toBeVisible();
+    await expect(currency).toHaveValue('EUR');
+    await currency.selectOption('GBP');
+    await expect(accounts.getByText('Pledges are counted in GBP.', { exact: false })).toBeVisible();
     await page.reload();
-    await expect(accounts.getByLabel(/Campaign currency/)).toHaveValue('EUR');
+    await expect(accounts.getByLabel(/Campaign currency/)).toHaveValue('GBP');
     await expectAccessible(page);
     expect(problems).toEqual([]);
   });

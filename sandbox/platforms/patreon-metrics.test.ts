@@ -140,6 +140,54 @@ describe('Patreon campaign members', () => {
     expect((await page('include=pledge_history&page%5Bcount%5D=1000')).data).toHaveLength(500);
   });
 
+  it('include=pledge_history (Patreon/platform-documentation _endpoints_v2.md, _resources_v2.md "Pledge Event"): each member\'s pledge events in included, with the fields[pledge-event] asked for, currency_code the campaign\'s', async () => {
+    const { sandbox } = context;
+    for (const [account, currency] of [[0, 'USD'], [1, 'EUR']] as const) {
+      const token = await connectAs(sandbox, 'patreon', account);
+      const id = await campaignId(token);
+      const page = await get(api(`campaigns/${id}/members?include=pledge_history&fields%5Bmember%5D=patron_status,is_gifted,campaign_lifetime_support_cents&fields%5Bpledge-event%5D=currency_code,type,payment_status,amount_cents,date&page%5Bcount%5D=1000`), bearer(token));
+      expect(page.status).toBe(200);
+      expect(page.body.data).toHaveLength(500);
+      const events = new Map<string, any>(page.body.included.filter((item: any) => item.type === 'pledge-event').map((item: any) => [item.id, item]));
+      expect(events.size).toBeGreaterThan(0);
+      for (const event of events.values()) {
+        expect(Object.keys(event.attributes).sort()).toEqual(['amount_cents', 'currency_code', 'date', 'payment_status', 'type']);
+        expect(event.attributes.currency_code).toBe(currency);
+        expect(['pledge_start', 'subscription', 'pledge_delete']).toContain(event.attributes.type);
+      }
+      for (const member of page.body.data) {
+        const history = member.relationships.pledge_history.data;
+        for (const link of history) expect(events.has(link.id)).toBe(true);
+        // A gifted membership is paid by someone else: no pledge of the member's own. A paying member's paid events
+        // add up to what they have paid the campaign.
+        if (member.attributes.is_gifted) expect(history).toEqual([]);
+        const paid = history.map((link: any) => events.get(link.id).attributes).filter((event: any) => event.payment_status === 'Paid');
+        expect(paid.reduce((sum: number, event: any) => sum + event.amount_cents, 0)).toBe(member.attributes.campaign_lifetime_support_cents);
+        if (history.length > 0) expect(events.get(history[0].id).attributes.type).toBe('pledge_start');
+      }
+    }
+  });
+
+  it('pledge events carry no attribute unless asked for, refuse one they do not have, and appear only with include=pledge_history', async () => {
+    const { sandbox } = context;
+    const token = await connectAs(sandbox, 'patreon', 1);
+    const id = await campaignId(token);
+    const bare = await get(api(`campaigns/${id}/members?include=pledge_history&page%5Bcount%5D=20`), bearer(token));
+    const events = bare.body.included.filter((item: any) => item.type === 'pledge-event');
+    expect(events.length).toBeGreaterThan(0);
+    for (const event of events) expect(event.attributes).toEqual({});
+    const refused = await get(api(`campaigns/${id}/members?include=pledge_history&fields%5Bpledge-event%5D=currency`), bearer(token));
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].detail).toMatch(/currency is not a valid attribute of pledge-event/);
+    const without = await get(api(`campaigns/${id}/members?fields%5Bpledge-event%5D=currency_code&page%5Bcount%5D=20`), bearer(token));
+    expect(without.status).toBe(200);
+    expect(JSON.stringify({ data: without.body.data, included: without.body.included })).not.toMatch(/currency_code|pledge_history/);
+    sandbox.settings.patreonPledgeHistory = 'empty';
+    const empty = await get(api(`campaigns/${id}/members?include=pledge_history&fields%5Bpledge-event%5D=currency_code&page%5Bcount%5D=20`), bearer(token));
+    expect(empty.body.included).toEqual([]);
+    for (const member of empty.body.data) expect(member.relationships.pledge_history.data).toEqual([]);
+  });
+
   it('rule 29 (row 28): on a campaign billed per post, member amounts are per post: no cadence of months, annual pledges not multiplied', async () => {
     const token = await connectAs(context.sandbox, 'patreon', 0);
     const id = await campaignId(token);

@@ -2,8 +2,8 @@
 //
 // Modelled: `GET /api/oauth2/v2/campaigns` and `/campaigns/:id` (scope `campaigns`, `patron_count` = active patrons
 // by the sandbox clock); `GET /api/oauth2/v2/campaigns/:id/members` (scope `campaigns.members`) with
-// `include=currently_entitled_tiers,user`, sparse `fields[member|tier|user]`, `page[count]` (served as at most 1000,
-// 500 with `include=pledge_history`) and
+// `include=currently_entitled_tiers,user,pledge_history`, sparse `fields[member|tier|user|pledge-event]`, `page[count]`
+// (served as at most 1000, 500 with `include=pledge_history`) and
 // `page[cursor]` ← `meta.pagination.cursors.next` (null on the last page), `meta.pagination.total`. Members are a
 // fixed generated population (patreon-population.ts: joins with weekly seasonality and bumps after the same
 // creator's YouTube uploads, departures by cancellation or declined charge, free trials, gifts, annual pledges) whose
@@ -14,6 +14,7 @@ import { bearerToken, json, type Reply, type RouteDefinition, type SandboxReques
 import { DAY_MS, decodeCursor, encodeCursor } from './metrics-data.ts';
 import type { OAuthStore } from './oauth-core.ts';
 import { chargeAt, chargesMade, type Member, patreonPopulation, statusOf, type Tier } from './patreon-population.ts';
+import { PLEDGE_EVENT_ATTRIBUTES, PLEDGE_EVENT_TYPE, pledgeHistory } from './patreon-pledge-events.ts';
 import type { PlatformContext, RenderedFailure } from './platform-module.ts';
 import { youtubeChannel } from './youtube.ts';
 import { youtubeVideos } from './youtube-metrics.ts';
@@ -23,8 +24,9 @@ const TIER_ATTRIBUTES = ['amount_cents', 'created_at', 'description', 'discord_r
 const MEMBER_USER_ATTRIBUTES = ['full_name', 'first_name', 'last_name', 'vanity', 'url', 'image_url', 'thumb_url', 'created'];
 
 /**
- * The currency each demo campaign charges in. The API carries none (amounts are in the campaign's currency): theo's
- * kitchen charges in euros, so a product that assumes dollars shows the wrong money.
+ * The currency each demo campaign charges in. No campaign, member or tier attribute carries it (amounts are in the
+ * campaign's currency); only the pledge events of `include=pledge_history` name it (`currency_code`,
+ * patreon-pledge-events.ts). theo's kitchen charges in euros, so a product that assumes dollars shows the wrong money.
  */
 export const PATREON_CAMPAIGN_CURRENCIES: Record<string, string> = { maya: 'USD', theo: 'EUR', ivy: 'USD' };
 const CURRENCY_SIGNS: Record<string, string> = { USD: '$', EUR: '€' };
@@ -72,7 +74,7 @@ export function createPatreonMetrics(context: PlatformContext, deps: PatreonMetr
     const names = TIER_NAMES[persona.key] ?? TIER_NAMES.maya!;
     const currency = PATREON_CAMPAIGN_CURRENCIES[persona.key] ?? 'USD';
     const tiers: Tier[] = TIER_AMOUNTS[currency]!.map((amountCents, position) => ({ id: String(random.int(1_000_000, 9_999_999)), title: names[position]!, amountCents, description: `${names[position]} — ${CURRENCY_SIGNS[currency]}${amountCents / 100} a month.` }));
-    return { tiers, members: campaignMembers(persona, creator, tiers) };
+    return { tiers, currency, members: campaignMembers(persona, creator, tiers) };
   });
 
   /** The campaign's patron_count: active paying patrons (free trials and gifts pay nothing). */
@@ -131,7 +133,7 @@ export function createPatreonMetrics(context: PlatformContext, deps: PatreonMetr
     const allowed = authorize(request, 'campaigns.members');
     if ('error' in allowed) return allowed.error;
     const { index } = allowed;
-    const parsed = sparseFields(request, { member: deps.attributes.member ?? [], tier: TIER_ATTRIBUTES, user: MEMBER_USER_ATTRIBUTES, campaign: deps.attributes.campaign ?? [] });
+    const parsed = sparseFields(request, { member: deps.attributes.member ?? [], tier: TIER_ATTRIBUTES, user: MEMBER_USER_ATTRIBUTES, campaign: deps.attributes.campaign ?? [], [PLEDGE_EVENT_TYPE]: PLEDGE_EVENT_ATTRIBUTES });
     if ('error' in parsed) return parsed.error;
     const { fields } = parsed;
     const includes = (request.query.get('include') ?? '').split(',').map((value) => value.trim()).filter(Boolean);
@@ -209,6 +211,13 @@ export function createPatreonMetrics(context: PlatformContext, deps: PatreonMetr
         });
       }
       if (includes.includes('campaign')) relationships.campaign = { data: { id: deps.creators[index]!.campaignId, type: 'campaign' } };
+      if (includes.includes('pledge_history')) {
+        // `settings.patreonPledgeHistory: 'empty'`: a campaign whose members carry no pledge events, so nothing names
+        // its currency and the product must ask the creator.
+        const events = context.settings.patreonPledgeHistory === 'empty' ? [] : pledgeHistory(member, nowMs, perCharge, populations[index]!.currency);
+        relationships.pledge_history = { data: events.map((event) => ({ id: event.id, type: PLEDGE_EVENT_TYPE })) };
+        for (const event of events) included.set(`${PLEDGE_EVENT_TYPE}:${event.id}`, { attributes: pick(fields[PLEDGE_EVENT_TYPE], event.attributes), id: event.id, type: PLEDGE_EVENT_TYPE });
+      }
       return { attributes: pick(fields.member, values), id: member.id, ...(Object.keys(relationships).length > 0 ? { relationships } : {}), type: 'member' };
     });
     const nextCursor = offset + count < existing.length ? encodeCursor({ c: deps.creators[index]!.campaignId, o: offset + count }) : null;

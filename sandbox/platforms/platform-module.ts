@@ -43,6 +43,11 @@ export interface SandboxSettings {
   instagramOldDays: 'empty' | 'refuse';
   /** Patreon campaigns' billing: by the month, or per paid post (`is_monthly: false`, `pay_per_name: "creation"`; row 28, rule 29). */
   patreonBilling: 'monthly' | 'per_creation';
+  /**
+   * What `include=pledge_history` holds: each member's pledge events (`recorded`, the default), or none (`empty`: a
+   * campaign whose members never pledged, so no `currency_code` names its currency).
+   */
+  patreonPledgeHistory: 'recorded' | 'empty';
 }
 
 /**

@@ -191,6 +191,7 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
     instagramAccountInsightDays: 90,
     instagramOldDays: 'empty',
     patreonBilling: 'monthly',
+    patreonPledgeHistory: 'recorded',
   };
   const quotaUnits = new Map<string, number>();
   const context: PlatformContext = { now, store, credentials, appKeys, allowedRedirectUris: options.allowedRedirectUris ?? [], publicBaseUrl, settings, quotaUnits };

@@ -1,7 +1,8 @@
 // The Patreon adapter against the platform sandbox (../shared/platform-apis-corrections.md rows 27–29): members in
 // pages of 1000 (the documented size), a per-creation campaign's amounts stored as per-post pledges and never
-// divided into a month, and requests paced to Patreon's limits so the sandbox never has to answer 429. Through the
-// product (sync engine, database) and the adapter alone.
+// divided into a month, requests paced to Patreon's limits so the sandbox never has to answer 429, and the campaign's
+// currency read from its pledge events (`currency_code`) while the connection has none. Through the product (sync
+// engine, database) and the adapter alone.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountMetrics, platformConnections } from '../db/schema.ts';
@@ -9,7 +10,7 @@ import { type Account, connect, platformSandboxOf, signUpWithAccess } from '../t
 import { syncNow } from '../test/sync.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 import { createPacer, PATREON_LIMITS } from './patreon-pacing.ts';
-import { syncPatreon } from './patreon.sync.ts';
+import { campaignCurrencyOf, type PatreonSyncExtras, type PatreonSyncState, syncPatreon } from './patreon.sync.ts';
 import { PlatformError } from './platform-error.ts';
 import type { SyncOutput } from './provider.ts';
 
@@ -37,13 +38,16 @@ function demoConnection(index: number) {
   return connections.get(index)!;
 }
 
-/** The adapter alone on a demo connection (Maya: more than 1000 members), with `pacer`. */
-async function runAdapter(index: number, pacer = createPacer()): Promise<SyncOutput<{ billing: string; members: { paying: boolean; monthlyAmountCents: number }[] }>> {
+/**
+ * The adapter alone on a demo connection (Maya: more than 1000 members), with `pacer`; `state`: what the sync
+ * extension knows (a connection whose currency is known by default, as after its first sync).
+ */
+async function runAdapter(index: number, pacer = createPacer(), state: PatreonSyncState = { currency: 'USD' }): Promise<SyncOutput<PatreonSyncExtras>> {
   const { connectionId } = await demoConnection(index);
   const [connection] = await server.db.select().from(platformConnections).where(eq(platformConnections.id, connectionId));
   const { context, accessToken } = await server.tokenCustody.withPlatformAccess(connection!, async (access) => access);
   const today = server.clock.now().toISOString().slice(0, 10);
-  return syncPatreon(context, { accessToken, platformUserId: connection!.platformUserId, scope: connection!.scope, since: today, today, firstSync: false, contentSince: server.clock.now(), knownContentIds: new Set() }, pacer);
+  return syncPatreon(context, { accessToken, platformUserId: connection!.platformUserId, scope: connection!.scope, since: today, today, firstSync: false, contentSince: server.clock.now(), knownContentIds: new Set(), extraState: state }, pacer);
 }
 
 const metric = (output: SyncOutput, type: string) => output.daily.find((row) => row.metricType === type)?.value;
@@ -56,6 +60,43 @@ describe('members pages', () => {
     const members = output.extra!.members.length;
     expect(members).toBeGreaterThan(1000);
     expect(sandbox.countCalls('patreon', 'campaign.members') - before).toBe(Math.ceil(members / 1000));
+  });
+});
+
+describe('the campaign currency, from the pledge events (Patreon/platform-documentation _resources_v2.md "Pledge Event": currency_code)', () => {
+  it('while the connection has none, the first members page brings its members\' pledge events (500 a page then, row 27): their one currency is the campaign\'s', async () => {
+    const sandbox = platformSandboxOf(server);
+    for (const [index, currency] of [[0, 'USD'], [1, 'EUR']] as const) {
+      const before = sandbox.countCalls('patreon', 'campaign.members');
+      const output = await runAdapter(index, createPacer(), { currency: null });
+      expect(output.extra!.campaignCurrency).toBe(currency);
+      // No request of its own: the first page is the one read anyway, 500 members instead of 1000.
+      const members = output.extra!.members.length;
+      expect(sandbox.countCalls('patreon', 'campaign.members') - before).toBe(1 + Math.ceil(Math.max(0, members - 500) / 1000));
+    }
+  });
+
+  it('a connection with a currency reads no pledge events and names none; neither does a campaign whose events name none', async () => {
+    expect((await runAdapter(1, createPacer(), { currency: 'GBP' })).extra!.campaignCurrency).toBeNull();
+    const { settings } = platformSandboxOf(server);
+    settings.patreonPledgeHistory = 'empty';
+    try {
+      const output = await runAdapter(1, createPacer(), { currency: null });
+      expect(output.extra!.campaignCurrency).toBeNull();
+      // The members are read all the same.
+      expect(output.extra!.members.length).toBeGreaterThan(0);
+    } finally {
+      settings.patreonPledgeHistory = 'recorded';
+    }
+  });
+
+  it('one known ISO 4217 code, or nothing: patrons paying in several currencies name no campaign currency', () => {
+    expect(campaignCurrencyOf(['EUR', 'eur', ' EUR '])).toBe('EUR');
+    expect(campaignCurrencyOf(['EUR', 'USD'])).toBeNull();
+    expect(campaignCurrencyOf([])).toBeNull();
+    expect(campaignCurrencyOf([null, undefined, ''])).toBeNull();
+    expect(campaignCurrencyOf(['XYZ'])).toBeNull();
+    expect(campaignCurrencyOf(['EURO'])).toBeNull();
   });
 });
 

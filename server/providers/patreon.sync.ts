@@ -3,12 +3,18 @@
 // billed by the month stores `monthly_pledges`; one billed per paid post (`is_monthly: false`, row 28) stores
 // `per_post_pledges`, what its paying patrons pledge for each paid post: that is no monthly figure (how many posts a
 // month are paid, and each member's monthly cap, are not in the API), so none is made of it. Requests are paced to
-// Patreon's limits (patreon-pacing.ts, row 29). No per-post metrics exist. The pledges are
-// in the campaign's currency, which no API field names: the connection's currency (set by the creator) says which.
+// Patreon's limits (patreon-pacing.ts, row 29). No per-post metrics exist. The pledges are in the campaign's
+// currency, which no campaign, member or tier attribute names; the members' pledge events do (`currency_code`,
+// `include=pledge_history`, Patreon/platform-documentation `_resources_v2.md` "Pledge Event"). While the connection
+// has no currency, the first members page is read with its members' pledge events (500 a page then, row 27): the
+// one currency they all name is the campaign's, handed to the sync extension, which sets it on the connection unless
+// the creator has chosen one. Events naming several currencies (patrons may pay in their own) or none name nothing:
+// the creator is asked.
 // Each member as read (status, paying, monthly amount, pledge start, last charge) goes to the sync extension
 // (server/modules/income/patreon-sync.repository.ts), which keeps patreon_members and writes who started or stopped
 // paying (patreon_patron_events; decision 022).
 import { z } from 'zod';
+import { isKnownCurrency } from '#contract/platforms.ts';
 import { buildUrl, callCounter, parseBody, type PlatformResponse } from './http-client.ts';
 import { retryAfterSeconds } from './http-date.ts';
 import { patreonPacer, type Pacer } from './patreon-pacing.ts';
@@ -39,6 +45,7 @@ const membersBody = z.looseObject({
       }),
     }),
   ),
+  included: z.array(z.looseObject({ type: z.string(), attributes: z.looseObject({ currency_code: z.string().nullish() }).optional() })).optional(),
   meta: z.looseObject({ pagination: z.looseObject({ cursors: z.looseObject({ next: z.string().nullable().optional() }).optional() }).optional() }).optional(),
 });
 
@@ -78,6 +85,24 @@ export type PatreonBilling = 'monthly' | 'per_creation';
 export interface PatreonSyncExtras {
   members: PatreonMemberRead[];
   billing: PatreonBilling;
+  /**
+   * The campaign's ISO 4217 currency as its pledge events name it (`currency_code`), or null: not read (the
+   * connection has one), or the events named none or more than one.
+   */
+  campaignCurrency: string | null;
+}
+
+/** What the sync extension knows before the run: the connection's currency (null: not known yet). */
+export interface PatreonSyncState {
+  currency: string | null;
+}
+
+/** The one known currency `codes` all name, else null (none, several, or not an ISO 4217 code). */
+export function campaignCurrencyOf(codes: readonly (string | null | undefined)[]): string | null {
+  const named = new Set(codes.filter((code): code is string => typeof code === 'string' && code.trim() !== '').map((code) => code.trim().toUpperCase()));
+  if (named.size !== 1) return null;
+  const [code] = [...named];
+  return /^[A-Z]{3}$/.test(code!) && isKnownCurrency(code!) ? code! : null;
 }
 
 /** The daily metric a campaign's pledge total is stored as, by its billing. */
@@ -86,7 +111,7 @@ export const pledgeMetricOf = (billing: PatreonBilling) => (billing === 'monthly
 const validDate = (value: string | null | undefined): string | null => (value && Number.isFinite(Date.parse(value)) ? new Date(Date.parse(value)).toISOString() : null);
 
 /** `pacer`: the process's own unless a test brings one on its clock. */
-export async function syncPatreon(context: ProviderContext, input: SyncInput, pacer: Pacer = patreonPacer): Promise<SyncOutput<PatreonSyncExtras>> {
+export async function syncPatreon(context: ProviderContext, input: SyncInput<PatreonSyncState>, pacer: Pacer = patreonPacer): Promise<SyncOutput<PatreonSyncExtras>> {
   const { usage, call } = callCounter();
   const headers = { authorization: `Bearer ${input.accessToken}` };
   async function get<T>(url: string, schema: z.ZodType<T>): Promise<T> {
@@ -99,7 +124,7 @@ export async function syncPatreon(context: ProviderContext, input: SyncInput, pa
   const daily: SyncOutput['daily'] = [];
   const campaign = campaigns.data[0];
   // A patron without a campaign of their own has no patrons.
-  if (!campaign) return { followers: 0, daily: [{ date: input.today, metricType: 'patrons', value: 0 }], content: [], usage, extra: { members: [], billing: 'monthly' } };
+  if (!campaign) return { followers: 0, daily: [{ date: input.today, metricType: 'patrons', value: 0 }], content: [], usage, extra: { members: [], billing: 'monthly', campaignCurrency: null } };
   // `is_monthly`: "true if the campaign charges per month, false if the campaign charges per-post" (_resources_v2.md).
   const billing: PatreonBilling = campaign.attributes?.is_monthly === false ? 'per_creation' : 'monthly';
 
@@ -107,16 +132,25 @@ export async function syncPatreon(context: ProviderContext, input: SyncInput, pa
   let patrons = 0;
   let pledgeCents = 0;
   const read: PatreonMemberRead[] = [];
+  // The currency once, from the page read anyway: no request of its own (sparse, only `currency_code`).
+  const readsCurrency = (input.extraState?.currency ?? null) === null;
+  const currencyCodes: (string | null | undefined)[] = [];
   let cursor: string | undefined;
+  let firstPage = true;
   do {
+    const withPledgeHistory = readsCurrency && firstPage;
     const page = await get(
       buildUrl(membersUrl(campaign.id), {
         'fields[member]': 'patron_status,currently_entitled_amount_cents,pledge_cadence,is_free_trial,is_gifted,pledge_relationship_start,last_charge_date,last_charge_status,campaign_lifetime_support_cents',
-        'page[count]': '1000',
+        ...(withPledgeHistory ? { include: 'pledge_history', 'fields[pledge-event]': 'currency_code' } : {}),
+        // "If pledge events are requested in includes, it has 500 results in one page" (_endpoints_v2.md, row 27).
+        'page[count]': withPledgeHistory ? '500' : '1000',
         'page[cursor]': cursor,
       }),
       membersBody,
     );
+    firstPage = false;
+    if (withPledgeHistory) for (const item of page.included ?? []) if (item.type === 'pledge-event') currencyCodes.push(item.attributes?.currency_code);
     for (const member of page.data) {
       const attributes = member.attributes;
       // A per-post amount is no month's: never divided by a cadence (a per-creation campaign has none).
@@ -148,5 +182,5 @@ export async function syncPatreon(context: ProviderContext, input: SyncInput, pa
   daily.push({ date: input.today, metricType: 'members', value: members });
   daily.push({ date: input.today, metricType: 'patrons', value: patrons });
   daily.push({ date: input.today, metricType: pledgeMetricOf(billing), value: Math.round(pledgeCents) / 100 });
-  return { followers: patrons, daily, content: [], usage, extra: { members: read, billing } };
+  return { followers: patrons, daily, content: [], usage, extra: { members: read, billing, campaignCurrency: readsCurrency ? campaignCurrencyOf(currencyCodes) : null } };
 }

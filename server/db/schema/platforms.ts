@@ -55,7 +55,8 @@ export const platformConnections = pgTable(
     scope: text('scope'),
     /**
      * ISO 4217 code of the amounts the platform reports without naming a currency (a Patreon campaign's pledges are
-     * in the campaign's currency, which no API field carries): set by the creator; null until then.
+     * in the campaign's currency, which only its pledge events name): set by the first sync from those events when
+     * the connection has none, or by the creator (never replaced by a sync); null until either names it.
      */
     currency: text('currency'),
     needsReconnect: boolean('needs_reconnect').notNull().default(false),

@@ -457,7 +457,8 @@ export function createAnalyticsRepository(db: Database) {
      * last read on or before the day, over the days of the day's month (the income view's rule, income-maths.ts
      * pledgeForDay), so 'the last 30 days' are the same days and the same amount on every screen; days before a
      * campaign's first reading count nothing. `monthly`: the latest level up to endDate. The currency is the
-     * connection's as the creator set it (null: not set); amounts of different currencies are never added together.
+     * connection's, as Patreon named it or the creator chose it (null: neither did); amounts of different currencies
+     * are never added together.
      */
     async pledgesByCurrency(filter: Pick<AnalyticsFilter, 'userId' | 'platform' | 'startDate' | 'endDate'>) {
       return queryRows<{ currency: string | null; amount: number; monthly: number; connections: number }>(

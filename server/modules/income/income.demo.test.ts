@@ -31,6 +31,7 @@ describe('the income view on the demo accounts', () => {
     expect(youtube.status).toBe(200);
     const patreon = await connect(server, account, 'patreon', { account: 0 });
     expect(patreon.status).toBe(200);
+    // Chosen before the first sync: kept, though Patreon's pledge events name dollars for this campaign.
     expect((await server.request('PATCH', `/api/platformconnections/${patreon.body.id}`, { token: account.token, body: { currency: 'EUR' } })).status).toBe(200);
     for (const connectionId of [youtube.body.id, patreon.body.id]) expect((await syncNow(server, account.token, connectionId)).status).toMatchObject({ status: 'idle' });
 

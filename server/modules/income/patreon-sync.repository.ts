@@ -1,13 +1,15 @@
 // Patreon's tables in the sync engine's one slot (server/modules/sync/sync-extension.ts), registered in
 // server/app.ts: each sync upserts the members as read (patreon_members) and writes who started or stopped paying
 // (patreon_patron_events, patron-history.ts, decision 022), in the run's transaction. Re-running a sync the same day
-// writes nothing twice: the stored state already says who pays, and the events' key refuses a repeat.
-import { eq, max, sql } from 'drizzle-orm';
+// writes nothing twice: the stored state already says who pays, and the events' key refuses a repeat. The campaign's
+// currency, when its pledge events name one, is set on a connection that has none: a currency the creator chose is
+// never replaced.
+import { and, eq, isNull, max, sql } from 'drizzle-orm';
 import { chunks, insertRows } from '../../db/bulk-insert.ts';
 import type { Executor } from '../../db/client.ts';
-import { accountMetrics, patreonMembers, patreonPatronEvents } from '../../db/schema.ts';
+import { accountMetrics, patreonMembers, patreonPatronEvents, platformConnections } from '../../db/schema.ts';
 import { dayOf } from '../../lib/dates.ts';
-import { pledgeMetricOf, type PatreonBilling, type PatreonSyncExtras } from '../../providers/patreon.sync.ts';
+import { pledgeMetricOf, type PatreonBilling, type PatreonSyncExtras, type PatreonSyncState } from '../../providers/patreon.sync.ts';
 import type { SyncExtension } from '../sync/sync-extension.ts';
 import { changesSince, historyFromList, levelsBefore, type PatronEvent, type PatronLevel, type StoredMember } from './patron-history.ts';
 
@@ -36,7 +38,25 @@ async function storeLevelsBefore(tx: Executor, connectionId: number, levels: rea
   }
 }
 
+/** The connection's currency before the run: the adapter reads the campaign's only while there is none. */
+async function loadPatreonState(db: Executor, connectionId: number): Promise<PatreonSyncState> {
+  const [row] = await db.select({ currency: platformConnections.currency }).from(platformConnections).where(eq(platformConnections.id, connectionId));
+  return { currency: row?.currency ?? null };
+}
+
+/**
+ * Sets the currency the campaign's pledge events name on a connection without one. The condition is in the update
+ * itself, so a currency the creator set while the sync ran is kept too.
+ */
+async function storeCampaignCurrency(tx: Executor, connectionId: number, currency: string, now: Date): Promise<void> {
+  await tx
+    .update(platformConnections)
+    .set({ currency, updatedAt: now })
+    .where(and(eq(platformConnections.id, connectionId), isNull(platformConnections.currency)));
+}
+
 export async function storePatreonSync(tx: Executor, connectionId: number, extras: PatreonSyncExtras, _contentIdOf: ReadonlyMap<string, number>, now: Date): Promise<void> {
+  if (extras.campaignCurrency !== null) await storeCampaignCurrency(tx, connectionId, extras.campaignCurrency, now);
   const today = dayOf(now);
   const stored = await storedMembers(tx, connectionId);
   let events: PatronEvent[];
@@ -85,7 +105,7 @@ export async function storePatreonSync(tx: Executor, connectionId: number, extra
   }
 }
 
-export const patreonSyncExtension: SyncExtension<undefined, PatreonSyncExtras> = {
-  loadState: async () => undefined,
+export const patreonSyncExtension: SyncExtension<PatreonSyncState, PatreonSyncExtras> = {
+  loadState: loadPatreonState,
   store: storePatreonSync,
 };

@@ -8,8 +8,11 @@ export type { PlatformConnection };
 
 export const platformConnectionsQueryKey = ['platform-connections'] as const;
 
-/** Analytics are built from the connections, so they go stale with them (the dashboard's summary, for one). */
-export const connectionDependentQueryKeys = [platformConnectionsQueryKey, ['analytics']] as const;
+/**
+ * Analytics and income are built from the connections, so they go stale with them (the dashboard's summary, for one;
+ * Income's totals when a campaign's currency is chosen).
+ */
+export const connectionDependentQueryKeys = [platformConnectionsQueryKey, ['analytics'], ['income']] as const;
 
 /** After a connect or disconnect: refetch the list now, and the numbers built from it when next shown. */
 export async function invalidateConnectionData(queryClient: QueryClient): Promise<void> {

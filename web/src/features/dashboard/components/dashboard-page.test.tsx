@@ -138,6 +138,27 @@ describe('DashboardPage', () => {
   });
 
 
+  it("asks a synced Patreon campaign's currency when Patreon named none, until the creator answers; the totals are read again", async () => {
+    let currency: string | null = null;
+    const patreon = () => connection({ id: 5, platformId: 6, platformName: 'Patreon', platform: 'patreon', platformUsername: 'mayamakes', followers: 87, currency, lastSyncedAt: '2026-11-22T09:00:00.000Z' });
+    const server = mockServer({
+      'GET /api/analytics/summary': { status: 200, body: { ...summary, pledgesNotInUsd: currency ? [] : [{ currency: null, monthlyAmount: 310, periodAmount: 310, connections: 1 }] } },
+      'GET /api/platformconnections': () => ({ status: 200, body: [connections[0]!, patreon()] }),
+      'PATCH /api/platformconnections/5': () => {
+        currency = 'USD';
+        return { status: 200, body: patreon() };
+      },
+    });
+    renderDashboard();
+    const banner = (await screen.findByText('Which currency does your Patreon campaign @mayamakes charge in?')).closest('[role="status"]') as HTMLElement;
+    // Above the cards: the first thing read.
+    expect(banner.compareDocumentPosition(screen.getByRole('region', { name: 'Summary' })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const summaries = server.count('GET /api/analytics/summary');
+    fireEvent.change(within(banner).getByLabelText(/Campaign currency/), { target: { value: 'USD' } });
+    await eventually(() => expect(screen.queryByText(/Which currency does your Patreon campaign/)).toBeNull());
+    await eventually(() => expect(server.count('GET /api/analytics/summary')).toBeGreaterThan(summaries));
+  });
+
   it('shows loading placeholders, then the empty state with a way to connect', async () => {
     mockServer({
       'GET /api/analytics/summary': { status: 200, body: { ...summary, totalFollowers: 0, averageEngagementRate: 0, connectedPlatforms: 0 } },

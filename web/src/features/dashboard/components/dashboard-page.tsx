@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { CampaignCurrencyBanner } from '../../../components/campaign-currency-banner';
 import { PlatformBadge } from '../../../components/platform-badge';
 import { ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -189,6 +190,7 @@ export function DashboardPage() {
     <>
       <title>Dashboard · Analytics Hub</title>
       <PageHeader title="Dashboard" description="Overview of your social media analytics" />
+      <CampaignCurrencyBanner connections={connectionList} />
       <div className="space-y-6">
         <section aria-label="Summary">
           <div className="grid gap-4 sm:grid-cols-3">

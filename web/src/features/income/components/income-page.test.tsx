@@ -2,7 +2,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { eventually } from '../../../test/eventually';
 import type { IncomeResponse } from '#contract/income.ts';
+import type { PlatformConnection } from '#contract/platforms.ts';
+import { platformConnection } from '../../../test/factories';
 import { IncomePage } from './income-page';
 
 // Chart.js needs a canvas; the charts' text alternatives are what these tests read.
@@ -10,12 +13,19 @@ vi.mock('react-chartjs-2', () => ({ Bar: () => null, Line: () => null }));
 
 type Reply = { status: number; body?: unknown };
 
-function mockServer(reply: (url: URL) => Reply) {
+/** Answers the income calls with `reply` (and records them); the connections with `connections`. */
+function mockServer(reply: (url: URL) => Reply, connections: PlatformConnection[] = []) {
   const calls: URL[] = [];
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (input: string) => {
+    vi.fn(async (input: string, init?: RequestInit) => {
       const url = new URL(input, 'http://localhost');
+      if (url.pathname.startsWith('/api/platformconnections')) {
+        // PATCH …/{id}: the creator's currency, kept on the connection as the server does.
+        const patched = connections.find((connection) => url.pathname.endsWith(`/${connection.id}`));
+        if (init?.method === 'PATCH' && patched) patched.currency = JSON.parse(String(init.body)).currency;
+        return new Response(JSON.stringify(patched ?? connections), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      }
       calls.push(url);
       const answer = reply(url);
       return new Response(JSON.stringify(answer.body ?? null), { status: answer.status, headers: { 'Content-Type': 'application/json' } });
@@ -114,6 +124,30 @@ describe('IncomePage', () => {
     expect(await screen.findByText('Nothing to chart: no amount in this period can be shown in USD.')).toBeTruthy();
     expect(screen.queryByRole('img', { name: /Income by month and source/ })).toBeNull();
     expect(screen.getByText(/Not in the chart \(no rate or no currency set\)/)).toBeTruthy();
+  });
+
+  it("asks the currency of a Patreon campaign whose pledges named none until the creator answers, then counts its pledges", async () => {
+    const patreon = platformConnection({ id: 5, platformId: 6, platformName: 'Patreon', platform: 'patreon', platformUsername: 'theo', currency: null, lastSyncedAt: '2026-11-02T09:00:00.000Z' });
+    const calls = mockServer(() => ({ status: 200, body: answer('month') }), [patreon, platformConnection({ id: 6, lastSyncedAt: '2026-11-02T09:00:00.000Z' })]);
+    renderPage();
+    const banner = (await screen.findByText('Which currency does your Patreon campaign @theo charge in?')).closest('[role="status"]') as HTMLElement;
+    expect(banner.textContent).toContain('Its pledges are not in your totals until you choose');
+    await screen.findByTestId('income-currency-note');
+    const asked = calls.length;
+    fireEvent.change(within(banner).getByLabelText(/Campaign currency/), { target: { value: 'EUR' } });
+    await eventually(() => expect(screen.queryByText('Which currency does your Patreon campaign @theo charge in?')).toBeNull());
+    // The income is read again: its totals now count the campaign.
+    await eventually(() => expect(calls.length).toBeGreaterThan(asked));
+  });
+
+  it('asks nothing when every campaign has its currency, or has not finished its first sync', async () => {
+    mockServer(() => ({ status: 200, body: answer('month') }), [
+      platformConnection({ id: 5, platform: 'patreon', platformName: 'Patreon', currency: 'EUR', lastSyncedAt: '2026-11-02T09:00:00.000Z' }),
+      platformConnection({ id: 7, platform: 'patreon', platformName: 'Patreon', currency: null, lastSyncedAt: null }),
+    ]);
+    renderPage();
+    await screen.findByTestId('income-currency-note');
+    expect(screen.queryByText(/Which currency does your Patreon campaign/)).toBeNull();
   });
 
   it('says in words when nothing is connected, and when the call failed', async () => {

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { IncomeGranularity } from '#contract/income.ts';
+import { CampaignCurrencyBanner } from '../../../components/campaign-currency-banner';
 import { ExportMenu } from '../../../components/export-menu';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -9,6 +10,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { Notice } from '../../../components/ui/notice';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { platformConnectionsQueryOptions } from '../../../lib/platform-connections';
 import { exportIncome } from '../api/export-income';
 import { incomeQueryOptions } from '../api/get-income';
 import { RANGE_OPTIONS, rangeDates, readIncomeState } from '../utils/income-range';
@@ -28,6 +30,8 @@ export function IncomePage() {
   const today = new Date().toISOString().slice(0, 10);
   const range = { ...rangeDates(state, today), granularity: state.granularity };
   const income = useQuery(incomeQueryOptions(range));
+  // For the campaigns whose currency is still to be chosen (the banner); the income answers without them.
+  const connections = useQuery(platformConnectionsQueryOptions());
 
   const update = (changes: Record<string, string>) => {
     const next = new URLSearchParams(searchParams);
@@ -70,6 +74,7 @@ export function IncomePage() {
         description="What you earn on YouTube and Patreon, and from where"
         actions={<ExportMenu onExport={(format) => exportIncome(range, format)} fallbackName={`income-${range.startDate}-${range.endDate}`} />}
       />
+      <CampaignCurrencyBanner connections={connections.data} />
       <div className="mb-6 flex flex-wrap items-end gap-4">
         <div className="w-full sm:w-auto">
           <label htmlFor={`${id}-range`} className="text-sm font-medium text-slate-300">

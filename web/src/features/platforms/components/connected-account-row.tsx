@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ConnectionSyncStatus } from '#contract/analytics.ts';
-import { PLATFORMS_WITH_UNNAMED_CURRENCY } from '#contract/platforms.ts';
 import { wordList } from '#contract/words.ts';
+import { CampaignCurrency } from '../../../components/campaign-currency';
 import { Badge } from '../../../components/ui/badge';
 import { PlatformBadge } from '../../../components/platform-badge';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
+import { takesCampaignCurrency } from '../../../lib/connection-currency';
 import { formatFollowerCount } from '../../../lib/follower-count';
 import { formatDate } from '../../../lib/format';
 import { logError } from '../../../lib/log';
@@ -24,7 +25,6 @@ import { syncUnderWay } from '../../../lib/sync-progress';
 import { syncStatusQueryOptions } from '../../../lib/sync-status';
 import { serverMessage } from '../utils/action-error';
 import { accountName, lastSyncedText, reconnectDeadlineText, syncTroubleText, trackedHistoryText } from '../utils/connection-display';
-import { CampaignCurrency } from './campaign-currency';
 import { DisconnectDialog } from './disconnect-dialog';
 
 function SyncIcon() {
@@ -194,7 +194,7 @@ export function ConnectedAccountRow({ connection, syncState }: ConnectedAccountR
         </Button>
       </div>
       </div>
-      {PLATFORMS_WITH_UNNAMED_CURRENCY.includes(connection.platform) && !connection.manual ? <CampaignCurrency connection={connection} /> : null}
+      {takesCampaignCurrency(connection) ? <CampaignCurrency connection={connection} /> : null}
       {connection.missingPermissions.length > 0 && !connection.needsReconnect ? (
         <MissingPermissionsNote
           connection={connection}

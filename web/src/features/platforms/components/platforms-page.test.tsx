@@ -236,9 +236,9 @@ describe('PlatformsPage', () => {
     expect(server.count('GET /api/oauth/tiktok/auth-url')).toBe(1);
   });
 
-  it("sets a Patreon campaign's currency, which Patreon never names, and shows a refusal in words", async () => {
+  it("lets the creator choose a Patreon campaign's currency when its pledges on Patreon named none", async () => {
     let currency: string | null = null;
-    const patreon = () => connection({ id: 5, platformId: 6, platformName: 'Patreon', platform: 'patreon', platformUsername: null, platformUserId: 'patreon-991', followers: 87, currency });
+    const patreon = () => connection({ id: 5, platformId: 6, platformName: 'Patreon', platform: 'patreon', platformUsername: null, platformUserId: 'patreon-991', followers: 87, currency, lastSyncedAt: '2026-11-02T09:00:00.000Z' });
     const server = mockServer({
       ...base,
       'GET /api/platformconnections': () => ({ status: 200, body: [patreon()] }),
@@ -250,9 +250,9 @@ describe('PlatformsPage', () => {
     renderPage();
     const select = (await screen.findByLabelText(/Campaign currency/)) as HTMLSelectElement;
     expect(select.value).toBe('');
-    expect(screen.getByText(/Until you set it, pledges are added to no total\./)).toBeTruthy();
+    expect(screen.getByText(/did not say which currency your campaign charges in\. Choose it and your pledges are counted in your totals\./)).toBeTruthy();
     fireEvent.change(select, { target: { value: 'EUR' } });
-    await eventually(() => expect(screen.getByText(/Pledges are counted in EUR\./)).toBeTruthy());
+    await eventually(() => expect(screen.getByText(/Pledges are counted in EUR\. If your campaign charges in another currency, choose it here\./)).toBeTruthy());
     expect(server.calls.find((call) => call.key === 'PATCH /api/platformconnections/5')?.body).toEqual({ currency: 'EUR' });
     expect(((await screen.findByLabelText(/Campaign currency/)) as HTMLSelectElement).value).toBe('EUR');
   });
@@ -387,6 +387,53 @@ describe('PlatformsPage', () => {
 
     fireEvent.click(within(banner).getByRole('button', { name: 'Dismiss' }));
     await eventually(() => expect(screen.queryByText('Successfully connected!')).toBeNull());
+  });
+
+  it("after connecting Patreon: the first sync reads the campaign's currency; when Patreon named none, the connect result asks it", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let phase: 'syncing' | 'named' | 'unnamed' = 'syncing';
+    let chosen: string | null = null;
+    const patreon = () =>
+      connection({
+        id: 5,
+        platformId: 6,
+        platformName: 'Patreon',
+        platform: 'patreon',
+        platformUsername: 'theo',
+        lastSyncedAt: phase === 'syncing' ? null : '2026-11-02T09:00:00.000Z',
+        currency: chosen ?? (phase === 'named' ? 'EUR' : null),
+      });
+    const server = mockServer({
+      ...base,
+      'GET /api/platformconnections': () => ({ status: 200, body: [patreon()] }),
+      'GET /api/sync/status': () => ({
+        status: 200,
+        body: [connectionSyncStatus({ connectionId: 5, platformName: 'Patreon', ...(phase === 'syncing' ? { status: 'running', lastSyncedAt: null } : { status: 'idle', lastSyncedAt: '2026-11-02T09:00:00.000Z' }) })],
+      }),
+      'PATCH /api/platformconnections/5': () => {
+        chosen = 'GBP';
+        return { status: 200, body: patreon() };
+      },
+    });
+    const view = renderPage({ connected: { connectionId: 5, name: 'Patreon', handle: '@theo' } });
+    const banner = async () => (await screen.findByText('Successfully connected!')).closest('[role="status"]') as HTMLElement;
+    await eventually(async () => expect((await banner()).textContent).toContain('Its campaign currency is read from your pledges on Patreon during that sync.'));
+
+    phase = 'named';
+    await act(() => vi.advanceTimersByTimeAsync(1_100));
+    await eventually(async () => expect((await banner()).textContent).toContain('Its pledges are counted in EUR, the currency your campaign charges in.'));
+    expect(within(await banner()).queryByLabelText(/Campaign currency/)).toBeNull();
+    view.unmount();
+
+    // Patreon's pledge events named no currency: the result asks, and the answer is sent.
+    phase = 'unnamed';
+    renderPage({ connected: { connectionId: 5, name: 'Patreon', handle: '@theo' } });
+    const select = (await within(await banner()).findByLabelText(/Campaign currency/)) as HTMLSelectElement;
+    expect(select.value).toBe('');
+    expect((await banner()).textContent).toContain("Patreon's records did not say which currency your campaign charges in.");
+    fireEvent.change(select, { target: { value: 'GBP' } });
+    await eventually(() => expect(server.calls.find((call) => call.key === 'PATCH /api/platformconnections/5')?.body).toEqual({ currency: 'GBP' }));
+    await eventually(async () => expect((await banner()).textContent).toContain('Its pledges are counted in GBP'));
   });
 
   it('does not reload after leaving the screen', async () => {

@@ -2,13 +2,15 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { ConnectionSyncStatus } from '#contract/analytics.ts';
+import { CampaignCurrency } from '../../../components/campaign-currency';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Notice } from '../../../components/ui/notice';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { invalidateConnectionData, platformConnectionsQueryOptions } from '../../../lib/platform-connections';
+import { takesCampaignCurrency } from '../../../lib/connection-currency';
+import { invalidateConnectionData, platformConnectionsQueryOptions, type PlatformConnection } from '../../../lib/platform-connections';
 import { platformsQueryOptions } from '../api/get-platforms';
 import { mayPoll, SYNC_STATUS_POLL_MS, syncUnderWay } from '../../../lib/sync-progress';
 import { syncStatusQueryOptions } from '../../../lib/sync-status';
@@ -42,8 +44,28 @@ function LoadingList({ label, rows, className }: { label: string; rows: number; 
   );
 }
 
+/**
+ * What the connect result says of a Patreon campaign's currency: read from its pledges during the first sync, and
+ * asked here when they named none (its pledges are added to no total until then).
+ */
+function CampaignCurrencyResult({ connection }: { connection: PlatformConnection }) {
+  if (connection.lastSyncedAt === null) return <p>Its campaign currency is read from your pledges on Patreon during that sync.</p>;
+  if (connection.currency) return <p>Its pledges are counted in {connection.currency}, the currency your campaign charges in.</p>;
+  return <CampaignCurrency connection={connection} className="mt-1 rounded-md border border-emerald-500/30 bg-slate-900/60 p-3" />;
+}
+
 /** Where the OAuth callback lands: the new account is connected, and its first sync has started below. */
-function ConnectedBanner({ connected, syncState, onDismiss }: { connected: ConnectedNotice; syncState: ConnectionSyncStatus | undefined; onDismiss: () => void }) {
+function ConnectedBanner({
+  connected,
+  connection,
+  syncState,
+  onDismiss,
+}: {
+  connected: ConnectedNotice;
+  connection: PlatformConnection | undefined;
+  syncState: ConnectionSyncStatus | undefined;
+  onDismiss: () => void;
+}) {
   const account = `${connected.name} account${connected.handle ? ` ${connected.handle}` : ''}`;
   let progress = 'Its first sync is running now: its numbers appear on the Dashboard when it finishes.';
   if (syncState?.status === 'idle' && syncState.lastSyncedAt) progress = 'Its first sync is done: its numbers are on the Dashboard.';
@@ -53,6 +75,7 @@ function ConnectedBanner({ connected, syncState, onDismiss }: { connected: Conne
       <p>
         Your {account} is connected. {progress}
       </p>
+      {connection && takesCampaignCurrency(connection) ? <CampaignCurrencyResult connection={connection} /> : null}
       <div className="flex flex-wrap gap-2">
         <ButtonLink to="/dashboard" size="sm">
           Go to Dashboard
@@ -105,6 +128,7 @@ export function PlatformsPage() {
   const banner = connected ? (
     <ConnectedBanner
       connected={connected}
+      connection={connected.connectionId === null ? undefined : connections.data?.find((connection) => connection.id === connected.connectionId)}
       syncState={connected.connectionId === null ? undefined : syncStatus.data?.find((status) => status.connectionId === connected.connectionId)}
       onDismiss={dismissConnected}
     />

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
-import { logError } from '../../../lib/log';
-import { invalidateConnectionData, type PlatformConnection } from '../../../lib/platform-connections';
-import { updateConnectionCurrencyMutationOptions } from '../api/update-connection-currency';
-import { serverMessage } from '../utils/action-error';
+import { ApiError, messageFromBody } from '../lib/api-client';
+import { updateConnectionCurrencyMutationOptions } from '../lib/connection-currency';
+import { logError } from '../lib/log';
+import { invalidateConnectionData, type PlatformConnection } from '../lib/platform-connections';
 
 /** The currencies creators charge in most, first; every other ISO 4217 code follows. */
 const COMMON_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY', 'BRL', 'MXN', 'SEK', 'CHF'];
@@ -17,11 +17,18 @@ const currencyOptions = (codes: readonly string[]) =>
     </option>
   ));
 
+/** What the picker says under its label, by what is known of the campaign's currency. */
+export function campaignCurrencyHint(connection: Pick<PlatformConnection, 'currency' | 'lastSyncedAt'>): string {
+  if (connection.currency) return `Pledges are counted in ${connection.currency}. If your campaign charges in another currency, choose it here.`;
+  if (connection.lastSyncedAt === null) return 'Read from your pledges on Patreon during the first sync.';
+  return "Patreon's records did not say which currency your campaign charges in. Choose it and your pledges are counted in your totals.";
+}
+
 /**
- * Patreon charges each campaign in the currency its creator chose and its API never says which: the creator tells us
- * here. Until then the pledges are shown apart and added to no dollar total.
+ * A Patreon campaign's currency: the first sync reads it from the campaign's pledge events; the creator can choose
+ * another at any time, and a choice is never replaced by a sync.
  */
-export function CampaignCurrency({ connection }: { connection: PlatformConnection }) {
+export function CampaignCurrency({ connection, className = 'mt-3 rounded-md border border-slate-700 bg-slate-900/60 p-3' }: { connection: PlatformConnection; className?: string }) {
   const queryClient = useQueryClient();
   const selectId = useId();
   const update = useMutation({
@@ -30,14 +37,13 @@ export function CampaignCurrency({ connection }: { connection: PlatformConnectio
     onError: (error) => logError(`Setting the currency of connection ${connection.id} failed`, error),
   });
   const value = update.isPending ? (update.variables.currency ?? '') : (connection.currency ?? '');
+  const failure = update.isError ? ((update.error instanceof ApiError ? messageFromBody(update.error.body) : undefined) ?? 'Please try again.') : null;
   return (
-    <div className="mt-3 rounded-md border border-slate-700 bg-slate-900/60 p-3 text-sm text-slate-300">
+    <div className={`text-sm text-slate-300 ${className}`}>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
         <label htmlFor={selectId} className="flex-1">
           Campaign currency
-          <span className="block text-xs text-slate-400">
-            Patreon does not tell apps which currency a campaign charges in. {connection.currency ? `Pledges are counted in ${connection.currency}.` : 'Until you set it, pledges are added to no total.'}
-          </span>
+          <span className="block text-xs text-slate-400">{campaignCurrencyHint(connection)}</span>
         </label>
         <select
           id={selectId}
@@ -46,14 +52,14 @@ export function CampaignCurrency({ connection }: { connection: PlatformConnectio
           disabled={update.isPending}
           onChange={(event) => update.mutate({ connectionId: connection.id, currency: event.target.value || null })}
         >
-          <option value="">Not set</option>
+          <option value="">Not chosen</option>
           <optgroup label="Common">{currencyOptions(COMMON_CURRENCIES)}</optgroup>
           <optgroup label="All currencies">{currencyOptions(OTHER_CURRENCIES)}</optgroup>
         </select>
       </div>
-      {update.isError ? (
+      {failure ? (
         <p role="alert" className="mt-2 text-red-300">
-          Couldn't set the currency. {serverMessage(update.error)}
+          Couldn't set the currency. {failure}
         </p>
       ) : null}
     </div>
