@@ -11,7 +11,8 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { exportIncome } from '../api/export-income';
 import { incomeQueryOptions } from '../api/get-income';
-import { RANGE_OPTIONS, rangeDates, readIncomeState } from '../utils/income-range';
+import { incomeCorrections, RANGE_OPTIONS, rangeDates, readIncomeState } from '../utils/income-range';
+import { AddressCorrectionNotice, useAddressCorrections } from '../../../lib/use-address-corrections';
 import { hasIncomeData } from '../utils/income-view';
 import { IncomeBody } from './income-body';
 
@@ -25,6 +26,8 @@ export function IncomePage() {
   const id = useId();
   const [searchParams, setSearchParams] = useSearchParams();
   const state = readIncomeState(searchParams);
+  // What the address asked for and the page cannot show is replaced by what it shows, and said in one line.
+  const addressNotice = useAddressCorrections(incomeCorrections(searchParams));
   const today = new Date().toISOString().slice(0, 10);
   const range = { ...rangeDates(state, today), granularity: state.granularity };
   const income = useQuery(incomeQueryOptions(range));
@@ -70,6 +73,7 @@ export function IncomePage() {
         description="What you earn on YouTube and Patreon, and from where"
         actions={<ExportMenu onExport={(format) => exportIncome(range, format)} fallbackName={`income-${range.startDate}-${range.endDate}`} />}
       />
+      <AddressCorrectionNotice message={addressNotice} className="mb-4" />
       <div className="mb-6 flex flex-wrap items-end gap-4">
         <div className="w-full sm:w-auto">
           <label htmlFor={`${id}-range`} className="text-sm font-medium text-slate-300">
