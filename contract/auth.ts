@@ -84,7 +84,14 @@ export const confirmEmailRequest = z.strictObject({
   token: z.string({ error: 'Token is required' }).min(1, 'Token is required').max(200, 'Token is malformed'),
 });
 export type ConfirmEmailRequest = z.infer<typeof confirmEmailRequest>;
-export const confirmEmailResponse = z.object({ message: z.string() });
+/**
+ * POST /api/auth/confirm-email. 200 'Your email is confirmed. You can sign in now.' (alreadyConfirmed false); 200 'Your
+ * email is already confirmed: this link was used before. You can sign in.' (alreadyConfirmed true) when the link is the
+ * one that confirmed the account's current address; any other token, user id or an expired link: 400 bad_request
+ * 'This confirmation link is invalid or has expired. Request a new one.', the same answer whether the account exists.
+ */
+export const confirmEmailResponse = z.object({ message: z.string(), alreadyConfirmed: z.boolean() });
+export type ConfirmEmailResponse = z.infer<typeof confirmEmailResponse>;
 
 export const resendConfirmationRequest = z.strictObject({ email });
 export type ResendConfirmationRequest = z.infer<typeof resendConfirmationRequest>;

@@ -66,6 +66,8 @@ export interface AppDependencies {
   logStream?: DestinationStream;
   /** Routes that only exist in sandbox mode (mailbox, ...); mounted by server/main.ts. */
   sandboxRoutes?: (app: FastifyInstance) => void;
+  /** The sandbox mailbox's page when it runs (mounted with sandboxRoutes): the web app links to it from "check your email". */
+  sandboxMailboxPath?: string;
 }
 
 export interface App {
@@ -97,7 +99,7 @@ export interface App {
   startDraining(): void;
 }
 
-export async function buildApp({ config, database, clock = systemClock, logStream, sandboxRoutes }: AppDependencies): Promise<App> {
+export async function buildApp({ config, database, clock = systemClock, logStream, sandboxRoutes, sandboxMailboxPath }: AppDependencies): Promise<App> {
   const app = await createFastify(config, logStream);
   if (!config.smtpUrl) throw new Error('No SMTP server: configure SMTP_URL or run with the sandbox mailbox');
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger: app.log });
@@ -212,6 +214,8 @@ export async function buildApp({ config, database, clock = systemClock, logStrea
   app.withTypeProvider<ZodTypeProvider>().get('/api/config/public', { schema: { response: { 200: publicConfigResponse } } }, async () => ({
     sandbox: config.sandbox && !config.isStripeConfigured,
     paymentLinkUrl: config.stripe.paymentLink ?? null,
+    // Checked like the routes below: never a link to a mailbox behind a public address.
+    mailboxUrl: config.sandbox && sandboxRoutes && sandboxMailboxPath ? sandboxMailboxPath : null,
   }));
   const metricsPort = await serveMetrics(app, metrics, { token: config.metrics.token, port: config.metrics.port, host: config.host });
   // Only server/main.ts passes these, and only while the sandbox may run (loopback HOST and PUBLIC_URL); checked again

@@ -30,6 +30,10 @@ it('starts on an empty data directory, answers (the API docs too, with the sandb
   // The API docs with the sandbox mailbox's pages mounted (no SMTP_URL): routes without a schema, left out of the
   // document, which once made it answer 500 (issue 25).
   for (const document of ['/api/openapi.json', '/api/docs/json']) expect((await fetch(`http://127.0.0.1:${port}${document}`)).status, document).toBe(200);
+  // The web app's "check your email" screens link to the mailbox the sandbox keeps the mail in.
+  const publicConfig = (await (await fetch(`http://127.0.0.1:${port}/api/config/public`)).json()) as { mailboxUrl: string };
+  expect(publicConfig).toMatchObject({ sandbox: true, mailboxUrl: '/sandbox/mail' });
+  expect((await fetch(`http://127.0.0.1:${port}${publicConfig.mailboxUrl}`)).status).toBe(200);
   run.child.kill('SIGTERM');
   expect(await run.exit).toBe(0);
   expect(run.output()).toContain('shutting down');
@@ -61,7 +65,7 @@ it('checklist 28: with a public PUBLIC_URL, /sandbox/* is never mounted, no stan
     expect(await response.text(), sandboxPath).not.toContain('Sandbox mailbox');
   }
   const publicConfig = await fetch(`http://127.0.0.1:${port}/api/config/public`);
-  expect(await publicConfig.json()).toMatchObject({ sandbox: false });
+  expect(await publicConfig.json()).toMatchObject({ sandbox: false, mailboxUrl: null });
   run.child.kill('SIGTERM');
   expect(await run.exit).toBe(0);
   // Nothing the process wrote, from start to exit, holds a secret's value.

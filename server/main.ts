@@ -37,12 +37,14 @@ async function main() {
 
   const sandboxParts: { close(): Promise<void> }[] = [];
   let sandboxRoutes: ((app: import('fastify').FastifyInstance) => void) | undefined;
+  let sandboxMailboxPath: string | undefined;
   if (sandboxCode && !config.smtpUrl) {
     const mailbox = await sandboxCode.startSandboxMailbox({ directory: path.join(config.dataDir, 'mail'), logger: log });
     config = { ...config, smtpUrl: mailbox.smtpUrl };
     sandboxRoutes = mailbox.routes;
+    sandboxMailboxPath = mailbox.pagePath;
     sandboxParts.push(mailbox);
-    log.info({ url: `${config.publicUrl}/sandbox/mail` }, 'sandbox mailbox: no SMTP_URL, emails are kept locally');
+    log.info({ url: `${config.publicUrl}${mailbox.pagePath}` }, 'sandbox mailbox: no SMTP_URL, emails are kept locally');
   }
 
   // The sandbox posts webhooks to the app, so it must know the app's port before the app (which needs the
@@ -83,7 +85,7 @@ async function main() {
     log.info({ url: ecbSandbox.baseUrl }, 'ECB sandbox: no real YouTube or Patreon credentials, the income view converts with local reference rates');
   }
 
-  const { app, startDraining } = await buildApp({ config, database, sandboxRoutes });
+  const { app, startDraining } = await buildApp({ config, database, sandboxRoutes, sandboxMailboxPath });
 
   let closing = false;
   const shutdown = async (signal: string) => {

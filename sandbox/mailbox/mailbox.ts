@@ -9,8 +9,13 @@ import type { FastifyInstance } from 'fastify';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
+/** Where the mailbox lists its messages, on the app's own origin. */
+export const SANDBOX_MAILBOX_PATH = '/sandbox/mail';
+
 export interface SandboxMailbox {
   smtpUrl: string;
+  /** The page listing the messages (SANDBOX_MAILBOX_PATH). */
+  pagePath: string;
   directory: string;
   routes(app: FastifyInstance): void;
   close(): Promise<void>;
@@ -67,9 +72,10 @@ export async function startSandboxMailbox({ directory, logger }: { directory: st
 
   return {
     smtpUrl: `smtp://127.0.0.1:${port}`,
+    pagePath: SANDBOX_MAILBOX_PATH,
     directory,
     routes(app) {
-      app.get('/sandbox/mail', async (_request, reply) => {
+      app.get(SANDBOX_MAILBOX_PATH, async (_request, reply) => {
         const messages = await listMessages();
         const items = messages
           .map(

@@ -34,7 +34,10 @@ export const emailConfirmationTokens = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    /** SHA-256 of the token; the token itself is only ever in the email. */
+    /**
+     * SHA-256 of the token; the token itself is only ever in the email. Once used, 'used:' and the hash: the link then
+     * answers that the address is already confirmed instead of that it is invalid.
+     */
     tokenHash: text('token_hash').notNull(),
     /** The address the link was sent to: confirming proves this address, not whatever the account holds later. */
     email: text('email').notNull(),

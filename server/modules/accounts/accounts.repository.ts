@@ -5,6 +5,12 @@ import type { SubscriptionAccessFields } from '../billing/subscription-state.ts'
 import { platformDataFingerprint } from '../../db/platform-data-fingerprint.ts';
 
 export type UserRow = typeof users.$inferSelect;
+
+/**
+ * How a used confirmation token's hash is kept: marked, so it can never match an unused token's hash again, and still
+ * found by the hash of the link that used it.
+ */
+const usedTokenHash = (tokenHash: string) => `used:${tokenHash}`;
 export type SessionRow = typeof sessions.$inferSelect;
 
 /** Who is calling: resolved once per request, from the bearer session (or an event-stream ticket). */
@@ -88,12 +94,25 @@ export function createAccountsRepository(db: Database) {
       });
     },
 
-    /** Deletes and returns the token in one statement, so a token can be used once even under concurrency. */
-    async consumeConfirmationToken(userId: number, tokenHash: string) {
+    /**
+     * Marks the token used and returns it, in one statement, so a token can be used once even under concurrency; an
+     * expired token is left as it is. A used token stays, marked, so that its link can later say it was used.
+     */
+    async consumeConfirmationToken(userId: number, tokenHash: string, now: Date) {
       const [row] = await db
-        .delete(emailConfirmationTokens)
-        .where(and(eq(emailConfirmationTokens.userId, userId), eq(emailConfirmationTokens.tokenHash, tokenHash)))
+        .update(emailConfirmationTokens)
+        .set({ tokenHash: usedTokenHash(tokenHash) })
+        .where(and(eq(emailConfirmationTokens.userId, userId), eq(emailConfirmationTokens.tokenHash, tokenHash), gt(emailConfirmationTokens.expiresAt, now)))
         .returning();
+      return row;
+    },
+
+    /** The account's token with this hash if it was used already (consumeConfirmationToken), else undefined. */
+    async findUsedConfirmationToken(userId: number, tokenHash: string) {
+      const [row] = await db
+        .select()
+        .from(emailConfirmationTokens)
+        .where(and(eq(emailConfirmationTokens.userId, userId), eq(emailConfirmationTokens.tokenHash, usedTokenHash(tokenHash))));
       return row;
     },
 

@@ -1,6 +1,6 @@
 // Sign-up, email confirmation, sign-in and sessions. Routes only translate HTTP to these functions.
 import type { FastifyBaseLogger } from 'fastify';
-import type { LoginRequest, RegisteredUser, User } from '#contract/auth.ts';
+import type { ConfirmEmailResponse, LoginRequest, RegisteredUser, User } from '#contract/auth.ts';
 import type { AccountSession } from '#contract/settings.ts';
 import { LOGIN_LIMITS, REGISTER_LIMIT_PER_IP } from '../../lib/account-limits.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -28,6 +28,8 @@ const CONFIRMATION_TOKEN_TTL_MS = 48 * HOUR;
 
 const INVALID_CREDENTIALS = 'Invalid username or password';
 const INVALID_CONFIRMATION = 'This confirmation link is invalid or has expired. Request a new one.';
+const CONFIRMED = 'Your email is confirmed. You can sign in now.';
+const ALREADY_CONFIRMED = 'Your email is already confirmed: this link was used before. You can sign in.';
 const RESEND_ACCEPTED = 'If an account with that email is waiting for confirmation, a new confirmation link is on its way.';
 
 function uniqueViolation(error: unknown): string | undefined {
@@ -154,15 +156,18 @@ export function createAccountsService({
     });
   }
 
-  async function confirmEmail({ userId, token }: { userId: number; token: string }) {
-    const consumed = await repository.consumeConfirmationToken(userId, sha256(token));
-    const user = consumed ? await repository.findUserById(userId) : undefined;
-    const valid =
-      consumed !== undefined &&
-      user !== undefined &&
-      consumed.expiresAt.getTime() > clock.now().getTime() &&
-      consumed.email.toLowerCase() === user.email.toLowerCase();
+  async function confirmEmail({ userId, token }: { userId: number; token: string }): Promise<ConfirmEmailResponse> {
+    const tokenHash = sha256(token);
+    const consumed = await repository.consumeConfirmationToken(userId, tokenHash, clock.now());
+    const user = await repository.findUserById(userId);
+    const valid = consumed !== undefined && user !== undefined && consumed.email.toLowerCase() === user.email.toLowerCase();
     if (!valid || !user) {
+      // Said only to whoever holds the link that confirmed this address: a guessed id or token learns nothing.
+      const used = consumed === undefined ? await repository.findUsedConfirmationToken(userId, tokenHash) : undefined;
+      if (used && user?.emailConfirmedAt && used.email.toLowerCase() === user.email.toLowerCase()) {
+        logger.info({ event: 'email.confirmation_reused', userId }, 'confirmation link opened again');
+        return { message: ALREADY_CONFIRMED, alreadyConfirmed: true };
+      }
       logger.info({ event: 'email.confirmation_rejected', userId }, 'confirmation rejected');
       throw new AppError('bad_request', INVALID_CONFIRMATION);
     }
@@ -174,7 +179,7 @@ export function createAccountsService({
       welcomeEmail({ to: user.email, name: user.firstName, platformsUrl: `${publicUrl}/platforms`, billingUrl: `${publicUrl}/billing` }),
     );
     await onEmailConfirmed?.({ id: user.id, email: user.email });
-    return { message: 'Your email is confirmed. You can sign in now.' };
+    return { message: CONFIRMED, alreadyConfirmed: false };
   }
 
   async function resendConfirmation(email: string, ip: string) {

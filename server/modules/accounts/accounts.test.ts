@@ -136,14 +136,46 @@ describe('POST /api/auth/register', () => {
 });
 
 describe('email confirmation', () => {
-  it('checklist 6: confirms once with the emailed token, and never again', async () => {
+  it('checklist 6: confirms once with the emailed token; opened again, the link says the address is already confirmed', async () => {
     const account = await server.signUp({ confirm: false });
     const params = confirmationLinkParams(await server.smtp.waitFor((mail) => isConfirmationMailTo(mail, account.email)));
     const first = await server.request('POST', '/api/auth/confirm-email', { body: { userId: params.userId, token: params.token } });
     expect(first.status).toBe(200);
+    expect(first.body).toEqual({ message: 'Your email is confirmed. You can sign in now.', alreadyConfirmed: false });
+    const [confirmed] = await server.db.select().from(users).where(eq(users.id, params.userId));
+    // Weeks later, past the link's 48 hours: still the same answer, and nothing is confirmed a second time.
+    server.clock.advance(30 * DAY);
     const again = await server.request('POST', '/api/auth/confirm-email', { body: { userId: params.userId, token: params.token } });
-    expect(again.status).toBe(400);
-    expect(again.body).toEqual({ message: 'This confirmation link is invalid or has expired. Request a new one.', code: 'bad_request' });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ message: 'Your email is already confirmed: this link was used before. You can sign in.', alreadyConfirmed: true });
+    const [after] = await server.db.select().from(users).where(eq(users.id, params.userId));
+    expect(after!.emailConfirmedAt).toEqual(confirmed!.emailConfirmedAt);
+    // The used token is kept marked, never as a hash an unused token could match.
+    const tokens = await server.db.select().from(emailConfirmationTokens).where(eq(emailConfirmationTokens.userId, params.userId));
+    expect(tokens.map((token) => token.tokenHash)).toEqual([`used:${sha256(params.token)}`]);
+  });
+
+  it('checklist 6: says "already confirmed" only to the link that confirmed the address: a guessed token, another account’s used link or a link of an address since changed hear the generic answer', async () => {
+    const alice = await server.signUp({ confirm: false });
+    const bob = await server.signUp({ confirm: false });
+    const aliceParams = confirmationLinkParams(await server.smtp.waitFor((mail) => isConfirmationMailTo(mail, alice.email)));
+    const bobParams = confirmationLinkParams(await server.smtp.waitFor((mail) => isConfirmationMailTo(mail, bob.email)));
+    for (const params of [aliceParams, bobParams]) {
+      expect((await server.request('POST', '/api/auth/confirm-email', { body: { userId: params.userId, token: params.token } })).status).toBe(200);
+    }
+    const lastCharacter = aliceParams.token.at(-1) === 'A' ? 'B' : 'A';
+    const answers = [
+      await server.request('POST', '/api/auth/confirm-email', { body: { userId: aliceParams.userId, token: aliceParams.token.slice(0, -1) + lastCharacter } }),
+      await server.request('POST', '/api/auth/confirm-email', { body: { userId: bobParams.userId, token: aliceParams.token } }),
+      await server.request('POST', '/api/auth/confirm-email', { body: { userId: 2_000_000_000, token: aliceParams.token } }),
+    ];
+    // Bob's address changes: the link that confirmed the old one no longer speaks for the account.
+    await server.db.update(users).set({ email: `moved_${unique()}@example.com` }).where(eq(users.id, bobParams.userId));
+    answers.push(await server.request('POST', '/api/auth/confirm-email', { body: { userId: bobParams.userId, token: bobParams.token } }));
+    for (const response of answers) {
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ message: 'This confirmation link is invalid or has expired. Request a new one.', code: 'bad_request' });
+    }
   });
 
   it('checklist 6: refuses a token for another user, a token one character off, and an expired token, with one generic message', async () => {

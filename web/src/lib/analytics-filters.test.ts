@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyticsQueryOptions } from './analytics-query';
-import { customComparisonPeriod, defaultCompareFrom, filtersFromSearchParams, hasClearableFilters, metricTypeLabel, searchParamsWithFilters } from './analytics-filters';
+import { correctedSearchParams } from './address-corrections';
+import { customComparisonPeriod, defaultCompareFrom, filterCorrections, filtersFromSearchParams, hasClearableFilters, metricTypeLabel, searchParamsWithFilters } from './analytics-filters';
 
 const params = (query: string) => new URLSearchParams(query);
 
@@ -91,5 +92,47 @@ describe('metricTypeLabel', () => {
     expect(metricTypeLabel('adImpressions')).toBe('Ad impressions');
     expect(metricTypeLabel('estimated_ad_revenue')).toBe('Estimated ad revenue');
     expect(metricTypeLabel('monthly_pledges')).toBe('Monthly pledges');
+  });
+});
+
+describe('filterCorrections', () => {
+  const corrected = (query: string, metricTypes?: string[]) => {
+    const corrections = filterCorrections(params(query), metricTypes);
+    return { search: correctedSearchParams(params(query), corrections).toString(), messages: corrections.flatMap((correction) => (correction.message ? [correction.message] : [])) };
+  };
+
+  it('corrects a range outside 7, 30 and 90 days, or no number at all, to the 30 days the page shows', () => {
+    expect(corrected('days=100000')).toEqual({ search: '', messages: ['The address asked for 100000 days; showing the last 30 days.'] });
+    expect(corrected('days=-5&platform=3')).toEqual({ search: 'platform=3', messages: ['The address asked for -5 days; showing the last 30 days.'] });
+    expect(corrected('days=abc')).toEqual({ search: '', messages: ['The address asked for “abc” days; showing the last 30 days.'] });
+    expect(corrected('days=' + 'x'.repeat(500)).messages[0]).toBe(`The address asked for “${'x'.repeat(30)}…” days; showing the last 30 days.`);
+  });
+
+  it('leaves every value the page reads alone, the defaults written out and an empty or null platform included (spec section 5)', () => {
+    for (const query of ['', 'days=30', 'days=7&platform=6&metric=likes', 'platform=null', 'platform=', 'metric=all', 'compare=year', 'compare=custom&compareFrom=2026-01-01']) {
+      expect({ query, corrections: filterCorrections(params(query), ['likes']) }).toEqual({ query, corrections: [] });
+    }
+  });
+
+  it('corrects an unknown platform to all platforms', () => {
+    expect(corrected('platform=99&days=7')).toEqual({ search: 'days=7', messages: ['The address asked for the platform 99; showing all platforms.'] });
+  });
+
+  it('corrects a metric the account has none of, once its metrics are known', () => {
+    expect(filterCorrections(params('metric=nonsense'))).toEqual([]);
+    expect(corrected('metric=nonsense', ['likes', 'views'])).toEqual({ search: '', messages: ['The address asked for the metric “nonsense”; showing all metrics.'] });
+  });
+
+  it('corrects an unknown comparison, a custom one without a readable first day, and a first day without a custom comparison', () => {
+    expect(corrected('compare=later')).toEqual({ search: '', messages: ['The address asked for the comparison “later”; showing the comparison with the previous period.'] });
+    expect(corrected('compare=custom&compareFrom=2026-02-31')).toEqual({
+      search: '',
+      messages: ['The address asked for a custom comparison from “2026-02-31”; showing the comparison with the previous period.'],
+    });
+    expect(corrected('compare=custom').messages).toEqual(['The address asked for a custom comparison from no day; showing the comparison with the previous period.']);
+    expect(corrected('compare=none&compareFrom=2026-01-01')).toEqual({
+      search: 'compare=none',
+      messages: ['The address asked for a comparison from “2026-01-01” without a custom comparison; showing no comparison.'],
+    });
   });
 });

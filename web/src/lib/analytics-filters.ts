@@ -3,6 +3,7 @@
 // the default.
 import { ANALYTICS_DATE_RANGES, DEFAULT_ANALYTICS_DAYS } from '#contract/analytics.ts';
 import { type CompareMode, DEFAULT_COMPARE_MODE, shiftDay } from '#contract/comparison.ts';
+import { type AddressCorrection, addressCorrection, quotedValue } from './address-corrections';
 
 export type DateRangeDays = (typeof ANALYTICS_DATE_RANGES)[number];
 
@@ -71,6 +72,47 @@ export function filtersFromSearchParams(params: URLSearchParams): AnalyticsFilte
     compare,
     compareFrom: compare === 'custom' ? compareFrom : null,
   };
+}
+
+/** What the page compares with, in the notice's words. */
+const COMPARING_WITH: Readonly<Record<CompareMode, string>> = {
+  previous: 'the comparison with the previous period',
+  year: 'the comparison with the same period last year',
+  custom: 'the custom comparison',
+  none: 'no comparison',
+};
+
+/**
+ * The values of the address that `filtersFromSearchParams` could not read, each with what the page shows instead.
+ * `metricTypes`: the metrics the account has (GET /analytics/metrics); a metric outside them is corrected once known.
+ * An empty or 'null' platform or metric is no filter (spec section 5), not a mistake.
+ */
+export function filterCorrections(params: URLSearchParams, metricTypes?: readonly string[]): AddressCorrection[] {
+  const filters = filtersFromSearchParams(params);
+  const corrections: AddressCorrection[] = [];
+  const days = params.get('days');
+  if (days !== null && String(filters.days) !== days.trim()) {
+    corrections.push(addressCorrection('days', `${quotedValue(days)} days`, `the last ${filters.days} days`));
+  }
+  const platform = params.get('platform');
+  if (platform !== null && !['', 'null'].includes(platform.trim()) && filters.platformId === null) {
+    corrections.push(addressCorrection('platform', `the platform ${quotedValue(platform)}`, 'all platforms'));
+  }
+  if (metricTypes !== undefined && filters.metricType !== null && !metricTypes.includes(filters.metricType)) {
+    corrections.push(addressCorrection('metric', `the metric ${quotedValue(filters.metricType)}`, 'all metrics'));
+  }
+  const compare = params.get('compare');
+  const compareFrom = params.get('compareFrom');
+  const shownCompare = COMPARING_WITH[filters.compare];
+  if (compare !== null && compare !== filters.compare) {
+    const asked = compare === 'custom' ? `a custom comparison from ${compareFrom === null ? 'no day' : quotedValue(compareFrom)}` : `the comparison ${quotedValue(compare)}`;
+    corrections.push(addressCorrection('compare', asked, shownCompare));
+    // The comparison's first day goes with it; the sentence above says so.
+    if (compareFrom !== null) corrections.push({ param: 'compareFrom', corrected: null, message: null });
+  } else if (compareFrom !== null && filters.compareFrom === null) {
+    corrections.push(addressCorrection('compareFrom', `a comparison from ${quotedValue(compareFrom)} without a custom comparison`, shownCompare));
+  }
+  return corrections;
 }
 
 /** The custom comparison period: compareFrom and as many days as the range (like with like), or null. */

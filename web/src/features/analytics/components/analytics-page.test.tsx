@@ -181,6 +181,40 @@ afterEach(() => {
 });
 
 describe('AnalyticsPage', () => {
+  it.each([
+    ['100000', 'The address asked for 100000 days; showing the last 30 days.'],
+    ['-5', 'The address asked for -5 days; showing the last 30 days.'],
+    ['abc', 'The address asked for “abc” days; showing the last 30 days.'],
+  ])('corrects ?days=%s in the address to the 30 days it shows, and says so in one line', async (days, notice) => {
+    const server = mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/analytics/metrics': { status: 200, body: ['followers', 'likes'] },
+      'GET /api/analytics': { status: 200, body: analytics },
+    });
+    renderPage(`/analytics?days=${days}&platform=3&postsPage=0`);
+    const line = await screen.findByText(notice, { exact: false });
+    expect(line.getAttribute('role')).toBe('status');
+    expect(line.textContent).toBe(`${notice} The address asked for page 0 of the posts; showing the first page.`);
+    expect(search()).toBe('?platform=3');
+    await screen.findByRole('img', { name: 'Followers growth, last 30 days, TikTok' });
+    expect(server.analyticsCalls()).toEqual(['GET /api/analytics?days=30&platformId=3']);
+    // The creator's next change takes the line away.
+    fireEvent.change(screen.getByRole('combobox', { name: 'Date Range' }), { target: { value: '7' } });
+    expect(search()).toBe('?platform=3&days=7');
+    expect(screen.queryByText(notice, { exact: false })).toBeNull();
+  });
+
+  it('corrects a metric the account has none of to all metrics once its metrics are known', async () => {
+    mockServer({
+      'GET /api/analytics/summary': { status: 200, body: summary },
+      'GET /api/analytics/metrics': { status: 200, body: ['followers', 'likes'] },
+      'GET /api/analytics': { status: 200, body: analytics },
+    });
+    renderPage('/analytics?metric=nonsense&days=7');
+    expect(await screen.findByText('The address asked for the metric “nonsense”; showing all metrics.')).toBeTruthy();
+    expect(search()).toBe('?days=7');
+  });
+
   it("says on the followers trend that a tracked public YouTube channel keeps only the last 30 days (YouTube's policy)", { timeout: 20_000 }, async () => {
     const followers = [...Array.from({ length: 28 }, () => null), 1_000, 1_010];
     const withFollowersTrend: AnalyticsResponse = {

@@ -21,13 +21,15 @@ import { metricTypesQueryOptions } from '../api/get-metric-types';
 import {
   ANALYTICS_PLATFORM_OPTIONS,
   CLEARED_FILTERS,
+  filterCorrections,
   filtersFromSearchParams,
   searchParamsWithFilters,
   type AnalyticsFilters,
 } from '../../../lib/analytics-filters';
 import { engagementChartData, followersGrowthChart, isEmptySeries, platformDistributionData, rankTopContent } from '../utils/chart-data';
 import { TrendPanel } from './trend-panel';
-import { postsStateFromSearchParams, searchParamsWithPosts, type PostsTableState } from '../utils/posts-table-state';
+import { postsCorrections, postsStateFromSearchParams, searchParamsWithPosts, type PostsTableState } from '../utils/posts-table-state';
+import { AddressCorrectionNotice, useAddressCorrections } from '../../../lib/use-address-corrections';
 import { AnalyticsFilterBar } from './analytics-filter-bar';
 import { AnalyticsSkeleton } from './analytics-skeleton';
 import { ForecastsCard } from '../../forecasts/components/forecasts-card';
@@ -139,6 +141,8 @@ export function AnalyticsPage() {
   // The same query as the posts panel's (one fetch): the panel below it waits for the table's height to be known.
   const posts = useQuery(postsQueryOptions(postsState));
   const postsAnswered = useOnceTrue(!posts.isPending);
+  // What the address asked for and the page cannot show is replaced by what it shows, and said in one line.
+  const addressNotice = useAddressCorrections([...filterCorrections(searchParams, metricTypes.data), ...postsCorrections(searchParams)]);
   const [explaining, setExplaining] = useState<WhatChangedMetric | null>(null);
   const queryClient = useQueryClient();
 
@@ -237,6 +241,7 @@ export function AnalyticsPage() {
         }
       />
   );
+  const correctionNotice = <AddressCorrectionNotice message={addressNotice} className="mb-4" />;
 
   // No layout shift: until the numbers and the summary have answered the first time, the screen below the header is a
   // skeleton; then it is drawn in one piece (the notes under the cards decide where everything below them goes).
@@ -246,6 +251,7 @@ export function AnalyticsPage() {
       <>
         <title>Analytics · Analytics Hub</title>
         {header}
+        {correctionNotice}
         <AnalyticsSkeleton />
       </>
     );
@@ -255,6 +261,7 @@ export function AnalyticsPage() {
     <>
       <title>Analytics · Analytics Hub</title>
       {header}
+      {correctionNotice}
       <div className="space-y-6">
         <section aria-label="Summary" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
           <StatCard dense

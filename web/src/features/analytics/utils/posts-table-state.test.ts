@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nextPostsSort, postsFilterQuery, postsStateFromSearchParams, searchParamsWithPosts } from './posts-table-state';
+import { correctedSearchParams } from '../../../lib/address-corrections';
+import { nextPostsSort, postsCorrections, postsFilterQuery, postsStateFromSearchParams, searchParamsWithPosts } from './posts-table-state';
 
 describe('posts table state in the URL', () => {
   it('reads the defaults from an empty URL and falls back on anything unknown', () => {
@@ -36,5 +37,23 @@ describe('posts table state in the URL', () => {
   it('asks the API for the same filter and order', () => {
     expect(postsFilterQuery({ platform: null, sort: 'typical', order: 'asc' }).toString()).toBe('sort=typical&order=asc');
     expect(postsFilterQuery({ platform: 'linkedin', sort: 'views', order: 'desc' }).toString()).toBe('sort=views&order=desc&platform=linkedin');
+  });
+});
+
+describe('postsCorrections', () => {
+  it('corrects each unreadable value to what the panel shows, keeping the other params', () => {
+    const address = new URLSearchParams('days=7&postsPlatform=myspace&postsSort=title&postsOrder=up&postsPage=0');
+    const corrections = postsCorrections(address);
+    expect(correctedSearchParams(address, corrections).toString()).toBe('days=7');
+    expect(corrections.map((correction) => correction.message)).toEqual([
+      'The address asked for posts from “myspace”; showing posts from every platform.',
+      'The address asked for posts sorted by “title”; showing the newest posts first.',
+      'The address asked for posts in the order “up”; showing the newest or highest first.',
+      'The address asked for page 0 of the posts; showing the first page.',
+    ]);
+  });
+
+  it('leaves readable values alone', () => {
+    expect(postsCorrections(new URLSearchParams('postsPlatform=tiktok&postsSort=views&postsOrder=asc&postsPage=3'))).toEqual([]);
   });
 });

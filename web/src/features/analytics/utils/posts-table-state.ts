@@ -4,6 +4,7 @@
 // defaults are left out of the URL.
 import { CONTENT_SORT_KEYS, type ContentSortKey, type ContentSortOrder } from '#contract/content.ts';
 import { PLATFORM_NAMES, type PlatformName } from '#contract/platforms.ts';
+import { type AddressCorrection, addressCorrection, quotedValue } from '../../../lib/address-corrections';
 
 /** Rows a page of the panel shows (the API allows up to MAX_CONTENT_PAGE_SIZE). */
 export const POSTS_PAGE_SIZE = 10;
@@ -40,6 +41,21 @@ export function postsStateFromSearchParams(params: URLSearchParams): PostsTableS
     order: order === 'asc' || order === 'desc' ? order : defaultPostsOrder(sortKey),
     page: positiveInteger(params.get(PARAMS.page)) ?? 1,
   };
+}
+
+/** The Posts panel's values in the address that `postsStateFromSearchParams` could not read, and what it shows instead. */
+export function postsCorrections(params: URLSearchParams): AddressCorrection[] {
+  const state = postsStateFromSearchParams(params);
+  const corrections: AddressCorrection[] = [];
+  const platform = params.get(PARAMS.platform);
+  if (platform !== null && state.platform === null) corrections.push(addressCorrection(PARAMS.platform, `posts from ${quotedValue(platform)}`, 'posts from every platform'));
+  const sort = params.get(PARAMS.sort);
+  if (sort !== null && sort !== state.sort) corrections.push(addressCorrection(PARAMS.sort, `posts sorted by ${quotedValue(sort)}`, 'the newest posts first'));
+  const order = params.get(PARAMS.order);
+  if (order !== null && order !== state.order) corrections.push(addressCorrection(PARAMS.order, `posts in the order ${quotedValue(order)}`, 'the newest or highest first'));
+  const page = params.get(PARAMS.page);
+  if (page !== null && String(state.page) !== page.trim()) corrections.push(addressCorrection(PARAMS.page, `page ${quotedValue(page)} of the posts`, 'the first page'));
+  return corrections;
 }
 
 /**

@@ -35,7 +35,7 @@ afterEach(() => {
 
 describe('ConfirmEmailPage', () => {
   it('posts the single-use token exactly once, even under StrictMode', async () => {
-    const fetchMock = stubFetch(200, { message: 'Email confirmed. You can now sign in.' });
+    const fetchMock = stubFetch(200, { message: 'Email confirmed. You can now sign in.', alreadyConfirmed: false });
     renderAt('/confirm-email?userId=7&token=abc');
     expect(await screen.findByRole('heading', { name: 'Email Confirmed Successfully!' })).toBeTruthy();
     expect(screen.getByText('Email confirmed. You can now sign in.')).toBeTruthy();
@@ -44,6 +44,16 @@ describe('ConfirmEmailPage', () => {
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/auth/confirm-email');
     expect(JSON.parse(String(init.body))).toEqual({ userId: 7, token: 'abc' });
+  });
+
+  it('says a link opened again is already confirmed, and offers sign-in rather than a new link', async () => {
+    stubFetch(200, { message: 'Your email is already confirmed: this link was used before. You can sign in.', alreadyConfirmed: true });
+    renderAt('/confirm-email?userId=7&token=abc');
+    expect(await screen.findByRole('heading', { name: 'Email Already Confirmed' })).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('Your email is already confirmed: this link was used before. You can sign in.');
+    expect(screen.getByRole('link', { name: 'Go to Sign In' }).getAttribute('href')).toBe('/login');
+    expect(screen.queryByRole('link', { name: 'Resend confirmation email' })).toBeNull();
+    expect(screen.queryByText(/invalid or has expired/)).toBeNull();
   });
 
   it('shows Confirmation Failed with the server message and ways forward', async () => {

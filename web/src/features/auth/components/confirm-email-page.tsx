@@ -52,6 +52,20 @@ export function ConfirmEmailPage() {
     );
   }
 
+  if (confirmation.isSuccess && confirmation.data.alreadyConfirmed) {
+    // The link that confirmed the address, opened again: nothing is wrong, and nothing to resend.
+    return (
+      <AuthLayout title="Email Already Confirmed" documentTitle="Email Already Confirmed · Analytics Hub">
+        <Notice tone="info">
+          <p>{confirmation.data.message}</p>
+        </Notice>
+        <ButtonLink to="/login" className="mt-6 w-full">
+          Go to Sign In
+        </ButtonLink>
+      </AuthLayout>
+    );
+  }
+
   if (confirmation.isSuccess) {
     return (
       <AuthLayout title="Email Confirmed Successfully!" documentTitle="Email Confirmed · Analytics Hub">

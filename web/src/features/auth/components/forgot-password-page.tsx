@@ -5,6 +5,7 @@ import { Notice } from '../../../components/ui/notice';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
 import { serverMessageOr } from '../../../lib/api-client';
+import { SandboxMailboxLink } from './sandbox-mailbox-link';
 import { AuthLayout } from '../../../components/auth-layout';
 import { BackToSignIn } from './back-to-sign-in';
 import { requestPasswordResetMutationOptions } from '../api/password-reset';
@@ -33,6 +34,7 @@ export function ForgotPasswordPage() {
           <Notice tone="success" title="Check your inbox">
             <p>{reset.data.message}</p>
             <p>Your username is in the email too.</p>
+            <SandboxMailboxLink />
           </Notice>
         ) : null}
         {reset.isError ? (

@@ -237,6 +237,34 @@ describe('LoginPage', () => {
     expect((screen.getByLabelText('Password') as HTMLInputElement).value).toBe('');
   });
 
+  it.each([
+    [{ sandbox: true, paymentLinkUrl: null, mailboxUrl: '/sandbox/mail' }, '/sandbox/mail'],
+    [{ sandbox: false, paymentLinkUrl: null, mailboxUrl: null }, null],
+    // A mailbox path with the sandbox off is never linked to.
+    [{ sandbox: false, paymentLinkUrl: null, mailboxUrl: '/sandbox/mail' }, null],
+  ])('after signing up with %j, links to the sandbox mailbox only while the sandbox runs', async (config, href) => {
+    mockServer({
+      'POST /api/auth/register': { status: 201, body: { user: { ...user, emailConfirmed: false }, message: 'Registered' } },
+      'GET /api/config/public': { status: 200, body: config },
+    });
+    renderLogin();
+    submit("Don't have an account? Sign up");
+    type('Username', 'ada');
+    type('Email', 'ada@example.com');
+    type('Password', 'correct-horse');
+    submit('Sign up');
+    expect(await screen.findByText('Registration Successful!')).toBeTruthy();
+    if (href === null) {
+      // The configuration has answered: the success notice is drawn without the link.
+      await waitFor(() => expect(fetch).toHaveBeenCalledWith('/api/config/public', expect.anything()));
+      await act(async () => {});
+      expect(screen.queryByRole('link', { name: 'Open the sandbox mailbox' })).toBeNull();
+    } else {
+      expect((await screen.findByRole('link', { name: 'Open the sandbox mailbox' })).getAttribute('href')).toBe(href);
+      expect(screen.getByText(/Sandbox: no email leaves this machine/)).toBeTruthy();
+    }
+  });
+
   it('shows the server message when sign-up is refused', async () => {
     mockServer({ 'POST /api/auth/register': { status: 409, body: { message: 'Username is already taken' } } });
     renderLogin();

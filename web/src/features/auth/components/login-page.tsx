@@ -24,6 +24,7 @@ import {
 } from '../utils/auth-feedback';
 import { AuthLayout } from '../../../components/auth-layout';
 import { ErrorBox } from './error-box';
+import { SandboxMailboxLink } from './sandbox-mailbox-link';
 
 type Mode = 'sign-in' | 'sign-up';
 
@@ -126,6 +127,7 @@ export function LoginPage() {
         {registered ? (
           <Notice tone="success" title="Registration Successful!">
             <p>Please check your email and click the confirmation link to activate your account.</p>
+            <SandboxMailboxLink />
             <p>
               <Link to="/resend-confirmation" className="font-medium text-emerald-200 underline underline-offset-2 hover:text-white">
                 Didn&apos;t receive the email? Resend confirmation
@@ -138,6 +140,7 @@ export function LoginPage() {
           <Notice tone="warning" title="Email Confirmation Required">
             <p>{feedback.message}</p>
             {feedback.email ? <p>A confirmation email was sent to {feedback.email}</p> : null}
+            <SandboxMailboxLink />
             {resendMutation.isSuccess ? <p className="font-medium">{resendMutation.data.message}</p> : null}
             {resendMutation.isError ? <p className="font-medium text-red-200">{RESEND_FROM_LOGIN_FAILED}</p> : null}
             <Button

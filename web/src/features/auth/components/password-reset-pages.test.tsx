@@ -53,6 +53,21 @@ describe('ForgotPasswordPage', () => {
     expect(screen.getByRole('link', { name: 'Back to Sign In' }).getAttribute('href')).toBe('/login');
   });
 
+  it('links to the sandbox mailbox while the sandbox runs', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string) => {
+        const body = input === '/api/config/public' ? { sandbox: true, paymentLinkUrl: null, mailboxUrl: '/sandbox/mail' } : { message: 'A link is on its way.' };
+        return new Response(JSON.stringify(body), { status: input === '/api/config/public' ? 200 : 202, headers: { 'Content-Type': 'application/json' } });
+      }),
+    );
+    renderAt('/forgot-password');
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'maya@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Email me a reset link' }));
+    expect(await screen.findByText('A link is on its way.')).toBeTruthy();
+    expect((await screen.findByRole('link', { name: 'Open the sandbox mailbox' })).getAttribute('href')).toBe('/sandbox/mail');
+  });
+
   it('says why when the server refuses (too many requests)', async () => {
     stubFetch(429, { message: 'Too many emails requested for this address. Try again later.', code: 'rate_limited' });
     renderAt('/forgot-password');

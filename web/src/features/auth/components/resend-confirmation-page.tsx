@@ -6,6 +6,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
 import { resendConfirmationMutationOptions } from '../api/resend-confirmation';
 import { serverMessageOr } from '../../../lib/api-client';
+import { SandboxMailboxLink } from './sandbox-mailbox-link';
 import { AuthLayout } from '../../../components/auth-layout';
 import { BackToSignIn } from './back-to-sign-in';
 
@@ -32,6 +33,7 @@ export function ResendConfirmationPage() {
         {resend.isSuccess ? (
           <Notice tone="success" title="Email Sent Successfully!">
             <p>{resend.data.message || 'Check your inbox for the confirmation link.'}</p>
+            <SandboxMailboxLink />
           </Notice>
         ) : null}
         {resend.isError ? (

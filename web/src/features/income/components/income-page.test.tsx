@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../../../test/eventually';
 import type { IncomeResponse } from '#contract/income.ts';
@@ -34,12 +34,17 @@ function mockServer(reply: (url: URL) => Reply, connections: PlatformConnection[
   return calls;
 }
 
-function renderPage() {
+function LocationProbe() {
+  return <output data-testid="location">{useLocation().search}</output>;
+}
+
+function renderPage(path = '/income') {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={['/income']}>
+      <MemoryRouter initialEntries={[path]}>
         <IncomePage />
+        <LocationProbe />
       </MemoryRouter>
     </QueryClientProvider>,
   );
@@ -93,6 +98,16 @@ afterEach(() => {
 });
 
 describe('IncomePage', () => {
+  it('corrects an unknown range in the address to the 6 months it shows, and says so in one line', async () => {
+    const calls = mockServer(() => ({ status: 200, body: answer('month') }));
+    renderPage('/income?range=10y&by=day');
+    expect((await screen.findByText(/^The address asked for/)).getAttribute('role')).toBe('status');
+    expect(screen.getByText('The address asked for the range “10y”; showing the last 6 months.')).toBeTruthy();
+    expect(screen.getByTestId('location').textContent).toBe('?by=day');
+    expect((screen.getByRole('combobox', { name: 'Period' }) as HTMLSelectElement).value).toBe('6m');
+    expect(calls.every((url) => url.searchParams.get('granularity') === 'day')).toBe(true);
+  });
+
   it('shows the rate’s source and date, keeps amounts without a rate out of every sum, and the patrons table', async () => {
     const calls = mockServer((url) => ({ status: 200, body: answer(url.searchParams.get('granularity') === 'day' ? 'day' : 'month') }));
     renderPage();

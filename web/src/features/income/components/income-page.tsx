@@ -13,7 +13,8 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { platformConnectionsQueryOptions } from '../../../lib/platform-connections';
 import { exportIncome } from '../api/export-income';
 import { incomeQueryOptions } from '../api/get-income';
-import { RANGE_OPTIONS, rangeDates, readIncomeState } from '../utils/income-range';
+import { incomeCorrections, RANGE_OPTIONS, rangeDates, readIncomeState } from '../utils/income-range';
+import { AddressCorrectionNotice, useAddressCorrections } from '../../../lib/use-address-corrections';
 import { hasIncomeData } from '../utils/income-view';
 import { IncomeBody } from './income-body';
 
@@ -27,6 +28,8 @@ export function IncomePage() {
   const id = useId();
   const [searchParams, setSearchParams] = useSearchParams();
   const state = readIncomeState(searchParams);
+  // What the address asked for and the page cannot show is replaced by what it shows, and said in one line.
+  const addressNotice = useAddressCorrections(incomeCorrections(searchParams));
   const today = new Date().toISOString().slice(0, 10);
   const range = { ...rangeDates(state, today), granularity: state.granularity };
   const income = useQuery(incomeQueryOptions(range));
@@ -74,7 +77,11 @@ export function IncomePage() {
         description="What you earn on YouTube and Patreon, and from where"
         actions={<ExportMenu onExport={(format) => exportIncome(range, format)} fallbackName={`income-${range.startDate}-${range.endDate}`} />}
       />
+<<<<<<< HEAD
       <CampaignCurrencyBanner connections={connections.data} />
+=======
+      <AddressCorrectionNotice message={addressNotice} className="mb-4" />
+>>>>>>> h4
       <div className="mb-6 flex flex-wrap items-end gap-4">
         <div className="w-full sm:w-auto">
           <label htmlFor={`${id}-range`} className="text-sm font-medium text-slate-300">

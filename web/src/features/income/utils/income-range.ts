@@ -1,5 +1,6 @@
 // The income screen's range and granularity live in the URL (?range=12m&by=month): a shared link shows the same view.
 import type { IncomeGranularity } from '#contract/income.ts';
+import { type AddressCorrection, addressCorrection, quotedValue } from '../../../lib/address-corrections';
 
 export const RANGE_OPTIONS = [
   { value: '30d', label: 'Last 30 days', days: 30 },
@@ -23,6 +24,20 @@ export function readIncomeState(search: URLSearchParams): IncomeScreenState {
   const range = RANGE_OPTIONS.find((option) => option.value === search.get('range'))?.value ?? DEFAULT_RANGE;
   const granularity: IncomeGranularity = search.get('by') === 'day' ? 'day' : 'month';
   return { range, granularity };
+}
+
+/** The Income screen's values in the address that `readIncomeState` could not read, and what it shows instead. */
+export function incomeCorrections(search: URLSearchParams): AddressCorrection[] {
+  const state = readIncomeState(search);
+  const corrections: AddressCorrection[] = [];
+  const range = search.get('range');
+  if (range !== null && range !== state.range) {
+    const shown = RANGE_OPTIONS.find((option) => option.value === state.range)!.label.toLowerCase();
+    corrections.push(addressCorrection('range', `the range ${quotedValue(range)}`, `the ${shown}`));
+  }
+  const by = search.get('by');
+  if (by !== null && by !== state.granularity) corrections.push(addressCorrection('by', `income by ${quotedValue(by)}`, `income by ${state.granularity}`));
+  return corrections;
 }
 
 /**

@@ -389,6 +389,7 @@ describe('PlatformsPage', () => {
     await eventually(() => expect(screen.queryByText('Successfully connected!')).toBeNull());
   });
 
+<<<<<<< HEAD
   it("after connecting Patreon: the first sync reads the campaign's currency; when Patreon named none, the connect result asks it", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let phase: 'syncing' | 'named' | 'unnamed' = 'syncing';
@@ -434,6 +435,48 @@ describe('PlatformsPage', () => {
     fireEvent.change(select, { target: { value: 'GBP' } });
     await eventually(() => expect(server.calls.find((call) => call.key === 'PATCH /api/platformconnections/5')?.body).toEqual({ currency: 'GBP' }));
     await eventually(async () => expect((await banner()).textContent).toContain('Its pledges are counted in GBP'));
+=======
+  describe('the daily report offer once the first sync is done', () => {
+    const preferences = { frequency: 'off', weekday: 1, hour: 8, timeZone: 'UTC', nextReportAt: null, saved: false };
+    const synced = (overrides: Record<string, Handler>) =>
+      mockServer({
+        ...base,
+        'GET /api/platformconnections': { status: 200, body: [connection({ lastSyncedAt: new Date().toISOString() })] },
+        'GET /api/sync/status': { status: 200, body: [connectionSyncStatus({ status: 'idle', lastSyncedAt: new Date().toISOString() })] },
+        'GET /api/settings/account': { status: 200, body: { user: {}, pendingEmail: null, timeZone: null, displayCurrency: 'USD' } },
+        ...overrides,
+      });
+
+    it('once the first sync is done, turns the daily report on in one click, in this device’s time zone while the account has none, and says when the first one arrives', async () => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      const saved = deferred();
+      let done = false;
+      const server = synced({
+        'GET /api/reports/preferences': { status: 200, body: preferences },
+        'PUT /api/reports/preferences': () => saved.promise,
+        'GET /api/sync/status': () => ({ status: 200, body: [connectionSyncStatus(done ? { status: 'idle', lastSyncedAt: new Date().toISOString() } : { status: 'running' })] }),
+      });
+      renderPage({ connected: { connectionId: 4, name: 'YouTube', handle: '@maya' } });
+      // While the first sync runs there is nothing to report yet: not even the preferences are asked for.
+      expect(await screen.findByText(/Its first sync is running now/)).toBeTruthy();
+      expect(server.count('GET /api/reports/preferences')).toBe(0);
+      done = true;
+      await act(() => vi.advanceTimersByTimeAsync(1_100));
+      const button = await screen.findByRole('button', { name: 'Send me a daily report' });
+      fireEvent.click(button);
+      await eventually(() =>
+        expect(server.calls.filter((call) => call.key === 'PUT /api/reports/preferences')).toEqual([
+          { key: 'PUT /api/reports/preferences', body: { frequency: 'daily', weekday: 1, hour: 8, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone } },
+        ]),
+      );
+      expect(button.getAttribute('aria-busy')).toBe('true');
+      await act(async () => saved.resolve({ status: 200, body: { ...preferences, frequency: 'daily', saved: true, nextReportAt: '2026-11-23T08:00:00.000Z' } }));
+      const banner = screen.getByText('Successfully connected!').closest('[role="status"]') as HTMLElement;
+      await eventually(() => expect(banner.textContent).toContain('Daily report on. The first one arrives Mon, Nov 23, 08:00.'));
+      expect(within(banner).getByRole('link', { name: 'Change it in Settings' }).getAttribute('href')).toBe('/settings');
+      expect(within(banner).queryByRole('button', { name: 'Send me a daily report' })).toBeNull();
+    });
+>>>>>>> h4
   });
 
   it('does not reload after leaving the screen', async () => {

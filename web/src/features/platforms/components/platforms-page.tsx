@@ -17,6 +17,7 @@ import { syncStatusQueryOptions } from '../../../lib/sync-status';
 import { connectedAccountNames } from '../utils/connection-display';
 import { type ConnectedNotice, connectedNoticeOf } from '../utils/oauth-platform';
 import { ConnectedAccountRow } from './connected-account-row';
+import { DailyReportOffer } from './daily-report-offer';
 import { PlatformCard } from './platform-card';
 import { TrackProfileForm } from './track-profile-form';
 
@@ -68,7 +69,8 @@ function ConnectedBanner({
 }) {
   const account = `${connected.name} account${connected.handle ? ` ${connected.handle}` : ''}`;
   let progress = 'Its first sync is running now: its numbers appear on the Dashboard when it finishes.';
-  if (syncState?.status === 'idle' && syncState.lastSyncedAt) progress = 'Its first sync is done: its numbers are on the Dashboard.';
+  const firstSyncDone = syncState?.status === 'idle' && Boolean(syncState.lastSyncedAt);
+  if (firstSyncDone) progress = 'Its first sync is done: its numbers are on the Dashboard.';
   else if (syncState && !syncUnderWay(syncState) && syncState.status !== 'idle') progress = 'Its first sync has not finished: the account below says why.';
   return (
     <Notice tone="success" title="Successfully connected!">
@@ -76,6 +78,7 @@ function ConnectedBanner({
         Your {account} is connected. {progress}
       </p>
       {connection && takesCampaignCurrency(connection) ? <CampaignCurrencyResult connection={connection} /> : null}
+      {firstSyncDone ? <DailyReportOffer /> : null}
       <div className="flex flex-wrap gap-2">
         <ButtonLink to="/dashboard" size="sm">
           Go to Dashboard

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeSchedule, formatNextReport, hourLabel, initialReportForm } from './report-preferences';
+import { describeSchedule, formatNextReport, hourLabel, initialReportForm, offersDailyReport } from './report-preferences';
 
 const saved = { frequency: 'weekly' as const, weekday: 5, hour: 18, timeZone: 'Asia/Tokyo', nextReportAt: '2026-11-06T09:00:00.000Z', saved: true };
 
@@ -20,4 +20,15 @@ describe('report preferences', () => {
     expect(formatNextReport('2026-11-06T09:00:00.000Z', 'Asia/Tokyo')).toBe('Fri, Nov 6, 18:00');
   });
 
+});
+
+describe('offersDailyReport', () => {
+  it('offers the daily report only while reports were never set up', () => {
+    expect(offersDailyReport({ ...saved, frequency: 'off', nextReportAt: null, saved: false })).toBe(true);
+    // An Off chosen in Settings stays off; reports already on need no offer; no preferences (a plan without reports).
+    expect(offersDailyReport({ ...saved, frequency: 'off', nextReportAt: null, saved: true })).toBe(false);
+    expect(offersDailyReport(saved)).toBe(false);
+    expect(offersDailyReport({ ...saved, frequency: 'daily' })).toBe(false);
+    expect(offersDailyReport(undefined)).toBe(false);
+  });
 });

@@ -40,3 +40,11 @@ export function formatNextReport(iso: string, timeZone: string, locale?: string)
     hourCycle: 'h23',
   }).format(new Date(iso));
 }
+
+/**
+ * Whether the one-click daily report is offered (after a first sync): only while reports were never set up, so an
+ * Off chosen in Settings stays off; never without preferences to read (not loaded, or a plan without reports).
+ */
+export function offersDailyReport(preferences: ReportPreferences | undefined): boolean {
+  return preferences !== undefined && !preferences.saved && preferences.frequency === 'off';
+}

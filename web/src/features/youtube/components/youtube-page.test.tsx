@@ -315,6 +315,17 @@ describe('YouTubePage states', { timeout: 20_000 }, () => {
 });
 
 describe('YouTubePage actions', { timeout: 20_000 }, () => {
+  it('corrects unreadable values in the address to what it shows, and says so in one line', async () => {
+    const server = connectedServer();
+    renderPage('/youtube?days=100000&sort=likes');
+    await screen.findByRole('table', { name: /^Video Performance/ });
+    const notice = screen.getByText(/^The address asked for/);
+    expect(notice.getAttribute('role')).toBe('status');
+    expect(notice.textContent).toBe('The address asked for 100000 days; showing the last 30 days. The address asked for videos sorted by “likes”; showing the newest videos first.');
+    expect(screen.getByTestId('location').textContent).toBe('');
+    expect(server.matching('GET /api/youtubeanalytics/videos')).toEqual(['GET /api/youtubeanalytics/videos?page=1&pageSize=25&sort=publishedAt&order=desc']);
+  });
+
   it('sorts and pages the table on the server, keeping the state in the URL', async () => {
     const server = connectedServer();
     renderPage();

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { AddressCorrectionNotice, useAddressCorrections } from '../../../lib/use-address-corrections';
 import { NOT_ENOUGH_EVIDENCE } from '#contract/insight-evidence.ts';
 import { useOnceTrue } from '../../../lib/use-once-true';
 import type { Insight, YoutubeVideo } from '#contract/youtube.ts';
@@ -24,6 +25,7 @@ import { useYoutubeSync, type SyncMessageTone } from '../hooks/use-youtube-sync'
 import {
   daysFromSearchParams,
   searchParamsWith,
+  youtubeCorrections,
   tableStateFromSearchParams,
   type VideoTableState,
   type YoutubeDays,
@@ -88,6 +90,9 @@ export function YouTubePage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const days = daysFromSearchParams(searchParams);
   const table = tableStateFromSearchParams(searchParams);
+  // What the address asked for and the page cannot show is replaced by what it shows, and said in one line.
+  const addressCorrection = useAddressCorrections(youtubeCorrections(searchParams));
+  const addressNotice = <AddressCorrectionNotice message={addressCorrection} className="mb-4" />;
   const queryClient = useQueryClient();
   const summary = useQuery(performanceSummaryQueryOptions(days));
   const connections = useQuery(platformConnectionsQueryOptions());
@@ -143,6 +148,7 @@ export function YouTubePage() {
       <>
         {title}
         {header}
+        {addressNotice}
         {summary.isError ? (
           <Card>
             <div role="alert" className="flex flex-col items-start gap-3">
@@ -212,6 +218,7 @@ export function YouTubePage() {
           </>
         }
       />
+      {addressNotice}
       {/* The live regions stay mounted; only with a line to show do they tuck under the header. Empty, their margins
           collapsed with the header's and left 8 px above the cards, where the other pages have 24 (issue 25). */}
       <div

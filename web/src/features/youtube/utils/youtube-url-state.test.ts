@@ -6,8 +6,10 @@ import {
   searchParamsWith,
   tableStateFromSearchParams,
   videosQueryString,
+  youtubeCorrections,
   DEFAULT_VIDEO_TABLE_STATE,
 } from './youtube-url-state';
+import { correctedSearchParams } from '../../../lib/address-corrections';
 
 const params = (query: string) => new URLSearchParams(query);
 
@@ -76,5 +78,30 @@ describe('pageCount', () => {
     expect(pageCount(2_000, 25)).toBe(80);
     expect(pageCount(26, 25)).toBe(2);
     expect(pageCount(0, 25)).toBe(1);
+  });
+});
+
+describe('youtubeCorrections', () => {
+  it('corrects each unreadable value to what the page shows, keeping the other params', () => {
+    const address = params('days=100000&page=-2&sort=likes&order=sideways&other=kept');
+    const corrections = youtubeCorrections(address);
+    expect(correctedSearchParams(address, corrections).toString()).toBe('other=kept');
+    expect(corrections.map((correction) => correction.message)).toEqual([
+      'The address asked for 100000 days; showing the last 30 days.',
+      'The address asked for page -2 of the videos; showing the first page.',
+      'The address asked for videos sorted by “likes”; showing the newest videos first.',
+      'The address asked for the order “sideways”; showing videos by publish date, newest first.',
+    ]);
+    expect(youtubeCorrections(params('sort=title&order=up'))[0]!.message).toBe('The address asked for the order “up”; showing videos by title, A to Z.');
+  });
+
+  it('cuts a search longer than the page reads to the part it searches for', () => {
+    const address = params(`q=${'a'.repeat(250)}`);
+    const corrections = youtubeCorrections(address);
+    expect(corrections).toEqual([{ param: 'q', corrected: 'a'.repeat(200), message: 'The address asked for a search of 250 characters; searching for its first 200.' }]);
+  });
+
+  it('leaves readable values alone', () => {
+    expect(youtubeCorrections(params('days=90&page=4&sort=views&order=asc&q=studio'))).toEqual([]);
   });
 });

@@ -8,6 +8,10 @@ import {
   YOUTUBE_DATE_RANGES,
   type VideoSortKey,
 } from '#contract/youtube.ts';
+import { type AddressCorrection, addressCorrection, quotedValue } from '../../../lib/address-corrections';
+
+/** The title search is cut to this many characters. */
+const MAX_SEARCH_LENGTH = 200;
 
 export type YoutubeDays = (typeof YOUTUBE_DATE_RANGES)[number];
 export type SortOrder = 'asc' | 'desc';
@@ -47,8 +51,47 @@ export function tableStateFromSearchParams(params: URLSearchParams): VideoTableS
     page: positiveInteger(params.get('page')) ?? 1,
     sort,
     order,
-    search: (params.get('q') ?? '').trim().slice(0, 200),
+    search: (params.get('q') ?? '').trim().slice(0, MAX_SEARCH_LENGTH),
   };
+}
+
+/** The columns as the table heads name them, for the notice. */
+const SORT_LABELS: Readonly<Record<VideoSortKey, string>> = {
+  publishedAt: 'publish date',
+  views: 'views',
+  watchTime: 'watch time',
+  engagement: 'engagement',
+  revenue: 'revenue',
+  ctr: 'click-through rate',
+  title: 'title',
+};
+
+/** The YouTube page's values in the address that its parsers could not read, and what it shows instead. */
+export function youtubeCorrections(params: URLSearchParams): AddressCorrection[] {
+  const days = daysFromSearchParams(params);
+  const table = tableStateFromSearchParams(params);
+  const corrections: AddressCorrection[] = [];
+  const daysParam = params.get('days');
+  if (daysParam !== null && String(days) !== daysParam.trim()) corrections.push(addressCorrection('days', `${quotedValue(daysParam)} days`, `the last ${days} days`));
+  const page = params.get('page');
+  if (page !== null && String(table.page) !== page.trim()) corrections.push(addressCorrection('page', `page ${quotedValue(page)} of the videos`, 'the first page'));
+  const sort = params.get('sort');
+  if (sort !== null && sort !== table.sort) corrections.push(addressCorrection('sort', `videos sorted by ${quotedValue(sort)}`, 'the newest videos first'));
+  const order = params.get('order');
+  if (order !== null && order !== table.order) {
+    // An unreadable order is the column's natural one: titles A to Z, dates newest and numbers highest first.
+    const shown = table.order === 'asc' ? 'A to Z' : table.sort === 'publishedAt' ? 'newest first' : 'highest first';
+    corrections.push(addressCorrection('order', `the order ${quotedValue(order)}`, `videos by ${SORT_LABELS[table.sort]}, ${shown}`));
+  }
+  const search = params.get('q');
+  if (search !== null && search.trim().length > MAX_SEARCH_LENGTH) {
+    corrections.push({
+      param: 'q',
+      corrected: table.search,
+      message: `The address asked for a search of ${search.trim().length} characters; searching for its first ${MAX_SEARCH_LENGTH}.`,
+    });
+  }
+  return corrections;
 }
 
 /**
@@ -58,7 +101,7 @@ export function tableStateFromSearchParams(params: URLSearchParams): VideoTableS
 export function searchParamsWith(current: URLSearchParams, change: Partial<VideoTableState> & { days?: YoutubeDays }): URLSearchParams | null {
   const before = { ...tableStateFromSearchParams(current), days: daysFromSearchParams(current) };
   const after = { ...before, ...change };
-  if (change.search !== undefined) after.search = change.search.trim().slice(0, 200);
+  if (change.search !== undefined) after.search = change.search.trim().slice(0, MAX_SEARCH_LENGTH);
   const resetsPage = after.sort !== before.sort || after.order !== before.order || after.search !== before.search;
   if (resetsPage && change.page === undefined) after.page = 1;
   if (
