@@ -77,11 +77,8 @@ export function IncomePage() {
         description="What you earn on YouTube and Patreon, and from where"
         actions={<ExportMenu onExport={(format) => exportIncome(range, format)} fallbackName={`income-${range.startDate}-${range.endDate}`} />}
       />
-<<<<<<< HEAD
       <CampaignCurrencyBanner connections={connections.data} />
-=======
       <AddressCorrectionNotice message={addressNotice} className="mb-4" />
->>>>>>> h4
       <div className="mb-6 flex flex-wrap items-end gap-4">
         <div className="w-full sm:w-auto">
           <label htmlFor={`${id}-range`} className="text-sm font-medium text-slate-300">

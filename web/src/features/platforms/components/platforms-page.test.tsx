@@ -389,7 +389,6 @@ describe('PlatformsPage', () => {
     await eventually(() => expect(screen.queryByText('Successfully connected!')).toBeNull());
   });
 
-<<<<<<< HEAD
   it("after connecting Patreon: the first sync reads the campaign's currency; when Patreon named none, the connect result asks it", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let phase: 'syncing' | 'named' | 'unnamed' = 'syncing';
@@ -435,7 +434,8 @@ describe('PlatformsPage', () => {
     fireEvent.change(select, { target: { value: 'GBP' } });
     await eventually(() => expect(server.calls.find((call) => call.key === 'PATCH /api/platformconnections/5')?.body).toEqual({ currency: 'GBP' }));
     await eventually(async () => expect((await banner()).textContent).toContain('Its pledges are counted in GBP'));
-=======
+  });
+
   describe('the daily report offer once the first sync is done', () => {
     const preferences = { frequency: 'off', weekday: 1, hour: 8, timeZone: 'UTC', nextReportAt: null, saved: false };
     const synced = (overrides: Record<string, Handler>) =>
@@ -476,7 +476,6 @@ describe('PlatformsPage', () => {
       expect(within(banner).getByRole('link', { name: 'Change it in Settings' }).getAttribute('href')).toBe('/settings');
       expect(within(banner).queryByRole('button', { name: 'Send me a daily report' })).toBeNull();
     });
->>>>>>> h4
   });
 
   it('does not reload after leaving the screen', async () => {
