@@ -2,6 +2,7 @@
 // sync status, which a user whose subscription ended still gets (server/plugins/access.ts, the lapsed allowlist).
 import { z } from 'zod';
 import { comparisonPeriod, comparisonQueryFields, isoDate } from './comparison.ts';
+import { formatBareAmount, formatMoney } from './money.ts';
 import { syncStatus } from './sync-status.ts';
 import { wordList } from './words.ts';
 
@@ -144,10 +145,8 @@ export function revenueCurrencyNote(
   pledges: readonly { currency: string | null; monthlyAmount: number; periodAmount?: number; connections: number }[],
 ): string | null {
   if (pledges.length === 0) return null;
-  const amount = (value: number, currency: string | null) =>
-    currency
-      ? new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value)
-      : new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+  // An unset currency is named in the sentence itself, hence the bare amount.
+  const amount = (value: number, currency: string | null) => (currency ? formatMoney(value, currency) : formatBareAmount(value));
   const campaigns = (count: number) => (count === 1 ? '1 campaign' : `${count} campaigns`);
   // Over a period's days where the caller counted them (the cards), else the latest month's level.
   const figure = (pledge: (typeof pledges)[number]) =>

@@ -21,6 +21,7 @@ import { PassThrough } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import { type BreakdownItem, type DerivedSeries, derivedSeriesSentence, type FollowerHistoryStart, followerHistoryNote, type PeriodTotals, revenueCurrencyNote, type SeriesPoint, type TopContentItem } from '#contract/analytics.ts';
 import type { ExportRecord } from '#contract/exports.ts';
+import { formatMoney } from '#contract/money.ts';
 import { IMPRESSION_PLATFORM_NAMES } from '#contract/platforms.ts';
 import { drawText, registerPdfFonts } from './pdf-fonts.ts';
 
@@ -67,7 +68,6 @@ export const generatedLabel = (date: Date) => `${date.toISOString().slice(0, 16)
 
 const wholeNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const compactNumber = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
-export const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
 export const formatReportNumber = (value: number | null) => (value === null ? '' : wholeNumber.format(value));
 
@@ -287,7 +287,7 @@ function drawReport(doc: Doc, report: AnalyticsReport) {
       [
         ['Total Followers', formatReportNumber(report.summary.totalFollowers)],
         ['Total Views', formatReportNumber(report.summary.totalViews)],
-        ['Total Revenue', usd.format(report.summary.totalRevenue)],
+        ['Total Revenue', formatMoney(report.summary.totalRevenue)],
         ['Engagement Rate', `${formatReportNumber(report.summary.averageEngagementRate)}%`],
         ['Connected Platforms', String(report.summary.connectedPlatforms)],
       ],

@@ -4,7 +4,7 @@
 import type { ChartData, ChartDataset } from 'chart.js';
 import type { DailyValues, DerivedSeries, MetricTrend, PlatformLine, SeriesPoint } from '#contract/analytics.ts';
 import { shiftDay } from '#contract/comparison.ts';
-import { formatCalendarDay, formatCompactNumber, formatCurrency, formatPercentage } from '../../lib/format';
+import { formatCalendarDay, formatCompactNumber, formatMoney, formatPercentage } from '../../lib/format';
 import type { ChartTextRow } from './chart-frame';
 import { chartColors } from './chart-theme';
 import { comparisonLineStyle } from './comparison-overlay';
@@ -49,7 +49,7 @@ export function trendValueFormat(metric: string): TrendValueFormat {
 const formatters: Record<TrendValueFormat, (value: number) => string> = {
   compact: formatCompactNumber,
   percent: formatPercentage,
-  currency: formatCurrency,
+  currency: formatMoney,
 };
 
 /** The days of a period of `length` days from `startDate`. */

@@ -12,7 +12,7 @@ import { Card } from '../../../components/ui/card';
 import { HowCalculated } from '../../../components/ui/how-calculated';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
-import { formatCalendarDay, formatCompactNumber, formatCurrency } from '../../../lib/format';
+import { formatCalendarDay, formatCompactNumber, formatMoney } from '../../../lib/format';
 import { exportAnalytics } from '../api/export-analytics';
 import { analyticsQueryOptions } from '../../../lib/analytics-query';
 import { POSTS_QUERY_ROOT, postsQueryOptions } from '../api/get-posts';
@@ -284,7 +284,7 @@ export function AnalyticsPage() {
           />
           <StatCard dense
             label="Total Revenue"
-            value={totals ? formatCurrency(totals.totalRevenue) : undefined}
+            value={totals ? formatMoney(totals.totalRevenue) : undefined}
             failed={cardsFailed}
             change={cardChange(comparison, (compared) => compared.totalRevenue, CHANGE_RULES.revenue, days)}
             onExplainChange={() => setExplaining('revenue')}

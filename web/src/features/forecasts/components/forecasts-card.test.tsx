@@ -48,10 +48,10 @@ describe('ForecastsCard', () => {
     const income = await screen.findByRole('region', { name: 'Income this month, to Nov 30, 2026' });
     expect(calls).toEqual(['/api/forecasts']);
     const youtube = within(income).getByRole('heading', { name: 'YouTube revenue' }).closest('section')!;
-    expect(within(youtube).getByText('$4,410')).toBeTruthy();
-    expect(within(youtube).getByText('80 % interval: $4,121 to $4,761')).toBeTruthy();
+    expect(within(youtube).getByText('$4.4K')).toBeTruthy();
+    expect(within(youtube).getByText('80 % interval: $4.1K to $4.8K')).toBeTruthy();
     expect(within(youtube).getByText('Inside the 80 % band 9 of 12 past months')).toBeTruthy();
-    expect(within(youtube).getByText('$2,870.4 so far, the rest forecast')).toBeTruthy();
+    expect(within(youtube).getByText('$2.9K so far, the rest forecast')).toBeTruthy();
     const patreon = within(income).getByRole('heading', { name: 'Patreon pledges' }).closest('section')!;
     expect(within(patreon).getByText('Not enough history yet (40 of 90 days)')).toBeTruthy();
     expect(within(income).getByText('Not enough history yet for every source.')).toBeTruthy();
@@ -113,10 +113,10 @@ describe('MonthlyProjection', () => {
   it('shows the month’s YouTube revenue forecast with its interval and track record', async () => {
     mockServer(() => ({ status: 200, body: forecastsAnswer() }));
     renderWith(<MonthlyProjection />);
-    expect(await screen.findByText('$4,410')).toBeTruthy();
-    expect(screen.getByText('80 % interval: $4,121 to $4,761')).toBeTruthy();
+    expect(await screen.findByText('$4.4K')).toBeTruthy();
+    expect(screen.getByText('80 % interval: $4.1K to $4.8K')).toBeTruthy();
     expect(screen.getByText('Inside the 80 % band 9 of 12 past months')).toBeTruthy();
-    expect(screen.getByText('YouTube revenue for the month to Nov 30, 2026: $2,870.4 so far, the rest forecast from Nov 19, 2026.')).toBeTruthy();
+    expect(screen.getByText('YouTube revenue for the month to Nov 30, 2026: $2.9K so far, the rest forecast from Nov 19, 2026.')).toBeTruthy();
   });
 
   it('says when there is not enough history', async () => {

@@ -6,7 +6,7 @@ import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Pagination } from '../../../components/ui/pagination';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { formatCompactNumber, formatCurrency, formatDate, formatPercentage } from '../../../lib/format';
+import { formatCompactNumber, formatMoney, formatDate, formatPercentage } from '../../../lib/format';
 import { logError } from '../../../lib/log';
 import { videosQueryOptions } from '../api/get-videos';
 import { ENGAGEMENT_TEXT_CLASSES, engagementLevel, formatWatchTime } from '../utils/youtube-format';
@@ -112,7 +112,7 @@ function VideoRow({ video, onOpen }: { video: YoutubeVideo; onOpen: (video: Yout
       </td>
       <td className={numberCell}>
         {/* No watch time either: the video is not in YouTube's reports yet (with watch time, no revenue is no access). */}
-        <ValueText text={video.estimatedRevenue === null ? null : formatCurrency(video.estimatedRevenue)} notReported={video.watchTimeMinutes === null} />
+        <ValueText text={video.estimatedRevenue === null ? null : formatMoney(video.estimatedRevenue)} notReported={video.watchTimeMinutes === null} />
       </td>
       <td className={numberCell}>
         <ValueText text={video.clickThroughRate === null ? null : formatPercentage(video.clickThroughRate)} />
