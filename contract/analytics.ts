@@ -168,8 +168,6 @@ export const DEFAULT_ANALYTICS_DAYS = 30;
  */
 export const MAX_ANALYTICS_PAGE_SIZE = 1000;
 export const DEFAULT_ANALYTICS_PAGE_SIZE = 100;
-/** The 5-colour cycle of the platform breakdown (spec section 9). */
-export const PLATFORM_COLOURS = ['#3B82F6', '#EF4444', '#10B981', '#F59E0B', '#8B5CF6'] as const;
 
 const MAX_DAYS = 730;
 
@@ -244,6 +242,7 @@ export const breakdownItem = z.object({
   followers: z.number(),
   /** Its exact share of all followers, in per cent (not rounded: a screen rounds it once, to what it shows). */
   percentage: z.number(),
+  /** The platform's colour of every chart (contract/platform-palette.ts), never one chosen by its rank. */
   color: z.string(),
 });
 export type BreakdownItem = z.infer<typeof breakdownItem>;

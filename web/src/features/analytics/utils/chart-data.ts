@@ -3,7 +3,8 @@
 import type { ChartData } from 'chart.js';
 import type { AnalyticsResponse, BreakdownItem, SeriesPoint, TopContentItem } from '#contract/analytics.ts';
 import { followersTrendChart, periodDays, type TrendComparison, valuesOnDays } from '../../../components/charts/trend-lines';
-import { chartColors, colorAt, DOUGHNUT_DEFAULT_PALETTE } from '../../../components/charts/chart-theme';
+import { chartColors } from '../../../components/charts/chart-theme';
+import { platformColour } from '../../../lib/platform-palette';
 import { type ComparisonOverlay, overlaidLineChart } from '../../../components/charts/comparison-overlay';
 import { formatCalendarDay, formatCompactNumber, formatPercentage } from '../../../lib/format';
 
@@ -98,8 +99,7 @@ export function isEmptySeries(points: readonly SeriesPoint[] | undefined): boole
 
 /**
  * Platform Distribution: one slice per platform with followers; the legend label carries the percentage
- * ('YouTube (50.0%)'). The server colours each platform from the 5-colour cycle (contract PLATFORM_COLOURS);
- * an item without a colour falls back to the doughnut's 7-colour default palette (spec section 9).
+ * ('YouTube (50.0%)'). Each slice is its platform's colour of every chart (the platform palette), whatever its rank.
  */
 export function platformDistributionData(items: readonly BreakdownItem[]): { data: ChartData<'doughnut', number[], string>; rows: ChartTableRow[] } {
   const slices = items.filter((item) => item.followers > 0);
@@ -110,7 +110,7 @@ export function platformDistributionData(items: readonly BreakdownItem[]): { dat
         {
           label: 'Followers',
           data: slices.map((item) => item.followers),
-          backgroundColor: slices.map((item, index) => item.color || colorAt(DOUGHNUT_DEFAULT_PALETTE, index)),
+          backgroundColor: slices.map((item) => platformColour(item.name)),
           borderColor: chartColors.tooltipBackground,
           borderWidth: 2,
         },
