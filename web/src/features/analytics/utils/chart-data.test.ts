@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TopContentItem } from '#contract/analytics.ts';
 import { PLATFORM_PALETTE } from '../../../lib/platform-palette';
 import {
+  emptyPanelText,
   engagementChartData,
   followersChartData,
   isEmptySeries,
@@ -155,5 +156,20 @@ describe('rankTopContent', () => {
       '1 engagement',
       '0 engagements',
     ]);
+  });
+});
+
+describe('emptyPanelText', () => {
+  const followers = ['followers', 'subscribers', 'patrons'];
+  it('says a panel does not apply to a Metric it does not draw, and how to see it', () => {
+    expect(emptyPanelText('revenue', followers, 'Followers', 'No followers data available')).toBe('Followers are not part of Metric = Revenue: clear the Metric filter to see them.');
+    expect(emptyPanelText('watch_time_minutes', ['likes'], 'Engagements', 'No engagement data available')).toBe(
+      'Engagements are not part of Metric = Watch time (minutes): clear the Metric filter to see them.',
+    );
+  });
+
+  it('keeps the empty message where the panel applies: no Metric, or one it draws', () => {
+    expect(emptyPanelText(null, followers, 'Followers', 'No followers data available')).toBe('No followers data available');
+    expect(emptyPanelText('subscribers', followers, 'Followers', 'No followers data available')).toBe('No followers data available');
   });
 });

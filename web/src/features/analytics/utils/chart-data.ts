@@ -6,6 +6,7 @@ import { followersTrendChart, periodDays, type TrendComparison, valuesOnDays } f
 import { chartColors } from '../../../components/charts/chart-theme';
 import { platformColour } from '../../../lib/platform-palette';
 import { type ComparisonOverlay, overlaidLineChart } from '../../../components/charts/comparison-overlay';
+import { metricTypeLabel } from '../../../lib/analytics-filters';
 import { formatCalendarDay, formatCompactNumber, formatPercentage } from '../../../lib/format';
 
 /** Spec section 9: the Top Content list shows 5 items. */
@@ -152,4 +153,13 @@ export function rankTopContent(items: readonly TopContentItem[]): RankedContent[
       url: item.url,
       published: item.publishedAt ? formatCalendarDay(item.publishedAt.slice(0, 10)) : null,
     }));
+}
+
+/**
+ * What an empty panel says: with a Metric chosen that the panel does not draw (Metric = Revenue has no followers),
+ * that it does not apply and how to see it, rather than "no data" under cards that show the figures.
+ */
+export function emptyPanelText(metricType: string | null, panelMetrics: readonly string[], panel: string, noData: string): string {
+  if (metricType === null || panelMetrics.includes(metricType)) return noData;
+  return `${panel} are not part of Metric = ${metricTypeLabel(metricType)}: clear the Metric filter to see them.`;
 }
