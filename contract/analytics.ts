@@ -2,6 +2,7 @@
 // sync status, which a user whose subscription ended still gets (server/plugins/access.ts, the lapsed allowlist).
 import { z } from 'zod';
 import { comparisonPeriod, comparisonQueryFields, isoDate } from './comparison.ts';
+import { formatBareAmount, formatMoney } from './money.ts';
 import { syncStatus } from './sync-status.ts';
 import { wordList } from './words.ts';
 
@@ -144,10 +145,8 @@ export function revenueCurrencyNote(
   pledges: readonly { currency: string | null; monthlyAmount: number; periodAmount?: number; connections: number }[],
 ): string | null {
   if (pledges.length === 0) return null;
-  const amount = (value: number, currency: string | null) =>
-    currency
-      ? new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value)
-      : new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+  // An unset currency is named in the sentence itself, hence the bare amount.
+  const amount = (value: number, currency: string | null) => (currency ? formatMoney(value, currency) : formatBareAmount(value));
   const campaigns = (count: number) => (count === 1 ? '1 campaign' : `${count} campaigns`);
   // Over a period's days where the caller counted them (the cards), else the latest month's level.
   const figure = (pledge: (typeof pledges)[number]) =>
@@ -169,8 +168,6 @@ export const DEFAULT_ANALYTICS_DAYS = 30;
  */
 export const MAX_ANALYTICS_PAGE_SIZE = 1000;
 export const DEFAULT_ANALYTICS_PAGE_SIZE = 100;
-/** The 5-colour cycle of the platform breakdown (spec section 9). */
-export const PLATFORM_COLOURS = ['#3B82F6', '#EF4444', '#10B981', '#F59E0B', '#8B5CF6'] as const;
 
 const MAX_DAYS = 730;
 
@@ -245,6 +242,7 @@ export const breakdownItem = z.object({
   followers: z.number(),
   /** Its exact share of all followers, in per cent (not rounded: a screen rounds it once, to what it shows). */
   percentage: z.number(),
+  /** The platform's colour of every chart (contract/platform-palette.ts), never one chosen by its rank. */
   color: z.string(),
 });
 export type BreakdownItem = z.infer<typeof breakdownItem>;

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { isoDate } from './comparison.ts';
 import { EXPORT_FORMATS } from './exports.ts';
+import { formatMoney } from './money.ts';
 
 export const INCOME_GRANULARITIES = ['day', 'month'] as const;
 export type IncomeGranularity = (typeof INCOME_GRANULARITIES)[number];
@@ -145,11 +146,6 @@ export const incomeResponse = z.object({
   hasIncomeSources: z.boolean(),
 });
 export type IncomeResponse = z.infer<typeof incomeResponse>;
-
-export function formatMoney(amount: number, currency: string | null): string {
-  if (!currency) return `${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} (currency not set)`;
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
-}
 
 const formatRateDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 

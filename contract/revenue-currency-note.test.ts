@@ -13,13 +13,13 @@ describe('revenueCurrencyNote', () => {
         { currency: null, monthlyAmount: 99, connections: 2 },
       ]),
     ).toBe(
-      'Total Revenue counts US dollars only. Patreon pledges left out: €1,234.50 a month in EUR (1 campaign, not converted); 99.00 a month from 2 campaigns whose currency Patreon did not name (choose it on the Platforms page).',
+      'Total Revenue counts US dollars only. Patreon pledges left out: €1,235 a month in EUR (1 campaign, not converted); 99.00 a month from 2 campaigns whose currency Patreon did not name (choose it on the Platforms page).',
     );
   });
 
   it('says the amount over the period where the cards counted its days', () => {
     expect(revenueCurrencyNote([{ currency: 'EUR', periodAmount: 2256.34, monthlyAmount: 2300, connections: 1 }])).toBe(
-      'Total Revenue counts US dollars only. Patreon pledges left out: €2,256.34 over these days in EUR (1 campaign, not converted).',
+      'Total Revenue counts US dollars only. Patreon pledges left out: €2,256 over these days in EUR (1 campaign, not converted).',
     );
   });
 });

@@ -1,3 +1,4 @@
+import { formatMoney } from '#contract/money.ts';
 import { PLAN } from '#contract/billing.ts';
 import type { OutgoingMail } from '../mail/mailer.ts';
 import { escapeHtml, mailDocument, mailGreeting } from '../../lib/html.ts';
@@ -101,7 +102,7 @@ export function welcomeEmail({ to, name, platformsUrl, billingUrl }: { to: strin
   const greeting = mailGreeting(name);
   const ready = 'Your email is confirmed and your Analytics Hub account is ready. Two things to do first:';
   const connect = 'Connect a platform: YouTube, Instagram, TikTok, Twitter (X), LinkedIn or Patreon. Your numbers appear after its first sync.';
-  const trial = `The Pro plan is $${(PLAN.priceCents / 100).toFixed(0)} a month with a ${PLAN.trialDays}-day free trial; cancel before the trial ends and you pay nothing. Start it, or see where it stands, on Billing.`;
+  const trial = `The Pro plan is ${formatMoney(PLAN.priceCents / 100, PLAN.currency)} a month with a ${PLAN.trialDays}-day free trial; cancel before the trial ends and you pay nothing. Start it, or see where it stands, on Billing.`;
   return {
     to,
     subject: WELCOME_SUBJECT,

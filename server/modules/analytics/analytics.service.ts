@@ -21,10 +21,10 @@ import {
   DEFAULT_ANALYTICS_DAYS,
   DEFAULT_ANALYTICS_PAGE_SIZE,
   metricTypesResponse,
-  PLATFORM_COLOURS,
 } from '#contract/analytics.ts';
 import { type ComparisonPeriod, type ComparisonRequest, resolveComparison } from '#contract/comparison.ts';
 import { PLATFORM_NAMES, type PlatformName, platformDisplayName } from '#contract/platforms.ts';
+import { platformColour } from '#contract/platform-palette.ts';
 import { engagementRate } from '../../lib/engagement-rate.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -159,7 +159,7 @@ export function createAnalyticsService({ repository, clock, cached }: { reposito
         // The exact share: each screen rounds it once, as it shows it (a share rounded here and shown to a decimal
         // read 17.0 % for 17.5 %).
         percentage: totalFollowers > 0 ? (Number(row.followers) / totalFollowers) * 100 : 0,
-        color: PLATFORM_COLOURS[index % PLATFORM_COLOURS.length]!,
+        color: platformColour(row.platform),
       })),
       topContent: top.map((row) => ({
         id: String(row.id),

@@ -2,7 +2,7 @@
 // and their validation, paging, and isolation between users.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLATFORM_COLOURS } from '#contract/analytics.ts';
+import { PLATFORM_PALETTE } from '#contract/platform-palette.ts';
 import { accountMetrics, platformConnections } from '../../db/schema.ts';
 import { analyticsFactory } from '../../test/analytics-factory.ts';
 import { type Account, signUpWithAccess } from '../../test/platforms.ts';
@@ -65,8 +65,8 @@ describe('GET /api/analytics', () => {
       { date: '2026-11-01', value: 35 },
     ]);
     expect(response.body.platformBreakdown).toEqual([
-      { name: 'YouTube', followers: 1010, percentage: (1010 / 1520) * 100, color: PLATFORM_COLOURS[0] },
-      { name: 'TikTok', followers: 510, percentage: (510 / 1520) * 100, color: PLATFORM_COLOURS[1] },
+      { name: 'YouTube', followers: 1010, percentage: (1010 / 1520) * 100, color: PLATFORM_PALETTE.youtube },
+      { name: 'TikTok', followers: 510, percentage: (510 / 1520) * 100, color: PLATFORM_PALETTE.tiktok },
     ]);
     expect(response.body.topContent.map((item: { title: string; engagement: number; platform: string }) => [item.title, item.engagement, item.platform])).toEqual([
       ['Beta', 62, 'YouTube'],
@@ -117,7 +117,8 @@ describe('GET /api/analytics', () => {
     expect(likes.body.followerHistoryStarts).toEqual([]);
     const platform = await get('/api/analytics/platform/3?days=7');
     expect(platform.status).toBe(200);
-    expect(platform.body.platformBreakdown).toEqual([{ name: 'TikTok', followers: 510, percentage: 100, color: PLATFORM_COLOURS[0] }]);
+    // TikTok keeps its own colour alone as beside YouTube: a platform's colour never depends on its rank.
+    expect(platform.body.platformBreakdown).toEqual([{ name: 'TikTok', followers: 510, percentage: 100, color: PLATFORM_PALETTE.tiktok }]);
   });
 
   it('answers 400 for values that are not what the spec allows', async () => {

@@ -3,6 +3,7 @@
 // uploads against the back catalogue; the top 10 items; YouTube revenue as views × RPM by LMDI), each part with its
 // share and its place in the creator's own window-to-window variation. Sum-type parts are plain differences; every
 // split that cannot cover the whole change from stored rows carries a "not attributed" part, so each still sums.
+import { formatMoney } from '#contract/money.ts';
 import { revenueCurrencyNote } from '#contract/analytics.ts';
 import { daysInPeriod, shiftDay } from '#contract/comparison.ts';
 import { platformDisplayName } from '#contract/platforms.ts';
@@ -358,7 +359,7 @@ export function createWhatChangedService({ repository, trafficSourceName }: { re
         if (!funnel.available) splits.push(unavailable('funnel', 'YouTube revenue: views × RPM', basis, youtubeChange, `Not available: ${funnel.reason}.`));
         else {
           const rpm = (measured: Measured) => (measured.youtubeViews > 0 ? (measured.youtubeRevenue / measured.youtubeViews) * 1000 : null);
-          const money = (value: number | null) => (value === null ? 'none (no views)' : `$${value.toFixed(2)}`);
+          const money = (value: number | null) => (value === null ? 'none (no views)' : formatMoney(value));
           const pastFunnel = (factor: 'views' | 'rpm') => {
             const changes: number[] = [];
             for (let k = 0; k + 1 < past.length; k += 1) {

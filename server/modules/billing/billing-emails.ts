@@ -1,3 +1,4 @@
+import { formatMoney } from '#contract/money.ts';
 import { PLAN } from '#contract/billing.ts';
 import type { OutgoingMail } from '../mail/mailer.ts';
 import { escapeHtml, mailDocument, mailGreeting } from '../../lib/html.ts';
@@ -25,7 +26,7 @@ export function trialStartedEmail({ to, name, trialEnd, timeZone, cardOnFile, bi
 }): OutgoingMail {
   const greeting = mailGreeting(name);
   const ends = formatTrialEnd(trialEnd, timeZone);
-  const price = `$${(PLAN.priceCents / 100).toFixed(0)} a month`;
+  const price = `${formatMoney(PLAN.priceCents / 100, PLAN.currency)} a month`;
   const started = `Your ${PLAN.trialDays}-day free trial of Analytics Hub ${PLAN.name} has started. It ends on ${ends}.`;
   const charge = cardOnFile
     ? `When it ends, your card is charged ${price} until you cancel.`

@@ -83,7 +83,7 @@ describe('the trial-started mail', () => {
     await startTrial(account, GOOD_CARD);
     await server.mailer.idle();
     const [mail] = trialMails(account);
-    expect(mail!.text).toContain('When it ends, your card is charged $20 a month until you cancel.');
+    expect(mail!.text).toContain('When it ends, your card is charged $20.00 a month until you cancel.');
     expect(mail!.text).toContain('To cancel before you are charged, open Billing and choose Cancel Subscription before Sunday, December 27, 2026 at 8:00 AM (UTC).');
   });
 

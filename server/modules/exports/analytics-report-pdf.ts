@@ -21,6 +21,8 @@ import { PassThrough } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import { type BreakdownItem, type DerivedSeries, derivedSeriesSentence, type FollowerHistoryStart, followerHistoryNote, type PeriodTotals, revenueCurrencyNote, type SeriesPoint, type TopContentItem } from '#contract/analytics.ts';
 import type { ExportRecord } from '#contract/exports.ts';
+import { formatMoney } from '#contract/money.ts';
+import { platformColour } from '#contract/platform-palette.ts';
 import { IMPRESSION_PLATFORM_NAMES } from '#contract/platforms.ts';
 import { drawText, registerPdfFonts } from './pdf-fonts.ts';
 
@@ -67,7 +69,6 @@ export const generatedLabel = (date: Date) => `${date.toISOString().slice(0, 16)
 
 const wholeNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const compactNumber = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
-export const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
 export const formatReportNumber = (value: number | null) => (value === null ? '' : wholeNumber.format(value));
 
@@ -203,7 +204,10 @@ function slicePath(cx: number, cy: number, outer: number, inner: number, from: n
   ].join(' ');
 }
 
-/** Platform Distribution: a doughnut and a legend with each platform's followers and percentage. */
+/**
+ * Platform Distribution: a doughnut and a legend with each platform's followers and percentage, in the platform's
+ * colour of every chart; a hairline edge keeps the light ones (X) visible on paper.
+ */
 function doughnut(doc: Doc, breakdown: readonly BreakdownItem[], x: number, y: number) {
   const total = breakdown.reduce((sum, item) => sum + Math.max(0, item.followers), 0);
   const cx = x + 70;
@@ -215,15 +219,15 @@ function doughnut(doc: Doc, breakdown: readonly BreakdownItem[], x: number, y: n
     const share = total > 0 ? Math.max(0, item.followers) / total : 0;
     if (share <= 0) continue;
     if (share >= 0.9999) {
-      doc.circle(cx, cy, outer).circle(cx, cy, inner).fill(item.color, 'even-odd');
+      doc.circle(cx, cy, outer).circle(cx, cy, inner).lineWidth(0.5).fillAndStroke(platformColour(item.name), MUTED, 'even-odd');
     } else {
-      doc.path(slicePath(cx, cy, outer, inner, angle, angle + share * 2 * Math.PI)).fill(item.color);
+      doc.path(slicePath(cx, cy, outer, inner, angle, angle + share * 2 * Math.PI)).lineWidth(0.5).fillAndStroke(platformColour(item.name), MUTED);
     }
     angle += share * 2 * Math.PI;
   }
   let legendY = y + 14;
   for (const item of breakdown) {
-    doc.rect(x + 160, legendY + 1, 9, 9).fill(item.color);
+    doc.rect(x + 160, legendY + 1, 9, 9).lineWidth(0.5).fillAndStroke(platformColour(item.name), MUTED);
     drawText(doc, item.name, x + 176, legendY, { font: 'bold', size: 10, color: INK, lineBreak: false });
     drawText(doc, `${formatReportNumber(item.followers)} followers`, x + 280, legendY, { font: 'regular', size: 10, color: MUTED, lineBreak: false });
     drawText(doc, `${item.percentage.toFixed(1)}%`, x + 420, legendY, { font: 'bold', size: 10, color: INK, width: 50, align: 'right', lineBreak: false });
@@ -287,7 +291,7 @@ function drawReport(doc: Doc, report: AnalyticsReport) {
       [
         ['Total Followers', formatReportNumber(report.summary.totalFollowers)],
         ['Total Views', formatReportNumber(report.summary.totalViews)],
-        ['Total Revenue', usd.format(report.summary.totalRevenue)],
+        ['Total Revenue', formatMoney(report.summary.totalRevenue)],
         ['Engagement Rate', `${formatReportNumber(report.summary.averageEngagementRate)}%`],
         ['Connected Platforms', String(report.summary.connectedPlatforms)],
       ],

@@ -2,7 +2,8 @@
 // own `income` call, so they are the signed-in user's and hold the same rule: an amount is in the display currency
 // only with its rate's source and date, and amounts without a rate stay in their own currency, never summed.
 import { EXPORT_CONTENT_TYPES } from '#contract/exports.ts';
-import { formatMoney, INCOME_SOURCE_LABELS, type IncomeExportQuery, type IncomeResponse, incomeCurrencyNote } from '#contract/income.ts';
+import { INCOME_SOURCE_LABELS, type IncomeExportQuery, type IncomeResponse, incomeCurrencyNote } from '#contract/income.ts';
+import { formatMoney } from '#contract/money.ts';
 import { platformDisplayName } from '#contract/platforms.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { dayOf } from '../../lib/dates.ts';

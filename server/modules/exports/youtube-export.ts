@@ -6,6 +6,7 @@
 // the PDF is a bounded report: the channel's numbers, a views chart and the first PDF_RECORD_LIMIT videos.
 import { type YoutubeVideosExportQuery, EXPORT_CONTENT_TYPES, PDF_RECORD_LIMIT, YOUTUBE_VIDEO_CSV_COLUMNS } from '#contract/exports.ts';
 import { DEFAULT_YOUTUBE_DAYS, MAX_VIDEO_PAGE_SIZE, type PerformanceSummary, type YoutubeVideo } from '#contract/youtube.ts';
+import { formatMoney } from '#contract/money.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { dayOf } from '../../lib/dates.ts';
 import type { YoutubeService } from '../youtube/youtube.service.ts';
@@ -23,7 +24,6 @@ import {
   sectionTitle,
   summaryCards,
   table,
-  usd,
   writePdf,
 } from './analytics-report-pdf.ts';
 import { CSV_BOM, csvLine, csvNumber, csvText } from './csv.ts';
@@ -98,7 +98,7 @@ function drawYoutubeReport(doc: PDFKit.PDFDocument, report: YoutubeReport) {
         ['Total Views', summary.totalViews === null ? 'Not available' : formatReportNumber(summary.totalViews)],
         ['Watch Time (hours)', summary.totalWatchTime === null ? 'Not available' : formatReportNumber(Math.round((summary.totalWatchTime / 60) * 10) / 10)],
         ['Avg Engagement', summary.averageEngagement === null ? 'Not available' : `${formatReportNumber(Math.round(summary.averageEngagement * 100) / 100)}%`],
-        ['Revenue', summary.totalRevenue === null ? 'Not available' : usd.format(summary.totalRevenue)],
+        ['Revenue', summary.totalRevenue === null ? 'Not available' : formatMoney(summary.totalRevenue)],
       ],
       y,
     ) + 24;
@@ -133,7 +133,7 @@ function drawYoutubeReport(doc: PDFKit.PDFDocument, report: YoutubeReport) {
         { header: 'Views', width: 60, align: 'right', cell: (video) => formatReportNumber(video.views) },
         { header: 'Watch (min)', width: 58, align: 'right', cell: (video) => formatReportNumber(video.watchTimeMinutes) },
         { header: 'Eng. %', width: 42, align: 'right', cell: (video) => formatReportNumber(video.engagementRate === null ? null : Math.round(video.engagementRate * 100) / 100) },
-        { header: 'Revenue', width: CONTENT_WIDTH - 438, align: 'right', cell: (video) => (video.estimatedRevenue === null ? '' : usd.format(video.estimatedRevenue)) },
+        { header: 'Revenue', width: CONTENT_WIDTH - 438, align: 'right', cell: (video) => (video.estimatedRevenue === null ? '' : formatMoney(video.estimatedRevenue)) },
       ],
       ranked,
       y,

@@ -2,6 +2,7 @@
 // unsubscribe link; the List-Unsubscribe headers make it one click in mail clients (RFC 2369, RFC 8058).
 import type { OutgoingMail } from '../mail/mailer.ts';
 import type { ReportPeriod } from './report-schedule.ts';
+import { formatMoney } from '#contract/money.ts';
 import { escapeHtml } from '../../lib/html.ts';
 
 export interface KeyNumbers {
@@ -36,7 +37,6 @@ export interface ReportData {
 }
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
 /** "+12.5%", "−3.0%", "no change", "new" when the previous period had 0, "nothing to compare" without figures. */
 function changeLabel({ current, previous }: ComparedFigure): string {
@@ -61,7 +61,7 @@ function keyNumberRows(data: ReportData) {
     { label: 'Followers', value: integer.format(current.followers), change: changeLabel(compared.followers) },
     { label: 'Views', value: integer.format(current.views), change: changeLabel(compared.views) },
     { label: 'Engagement rate', value: `${current.engagementRate.toFixed(2)}%`, change: changeLabel(compared.engagementRate) },
-    { label: 'Revenue', value: usd.format(current.revenue), change: changeLabel(compared.revenue) },
+    { label: 'Revenue', value: formatMoney(current.revenue), change: changeLabel(compared.revenue) },
   ];
 }
 

@@ -62,7 +62,7 @@ export function AppShell() {
     <div className="min-h-screen bg-slate-950 md:flex">
       <a
         href="#main"
-        className="sr-only rounded bg-indigo-600 px-3 py-2 text-white focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-[60]"
+        className="sr-only rounded bg-indigo-600 text-white focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-[60] focus:px-3 focus:py-2"
       >
         Skip to content
       </a>

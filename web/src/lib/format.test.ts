@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCalendarDay, formatCompactNumber, formatCurrency, formatDate, formatMoney, formatPercentage, getDisplayTimeZone, setDisplayTimeZone } from './format';
+import { formatCalendarDay, formatCompactNumber, formatDate, formatMoney, formatMoneyInFull, formatPercentage, getDisplayTimeZone, setDisplayTimeZone } from './format';
 
 describe('formatCompactNumber', () => {
   it('uses US English compact notation with at most one decimal', () => {
@@ -48,20 +48,14 @@ describe('formatDate', () => {
   });
 });
 
-describe('formatCurrency', () => {
-  it('shows US dollars with 0 to 2 decimals', () => {
-    expect(formatCurrency(20)).toBe('$20');
-    expect(formatCurrency(19.5)).toBe('$19.5');
-    expect(formatCurrency(1234.567)).toBe('$1,234.57');
-    expect(formatCurrency(0)).toBe('$0');
-  });
-});
-
 describe('formatMoney', () => {
-  it('always shows two decimals in the given currency', () => {
-    expect(formatMoney(20)).toBe('$20.00');
+  it('is the shared money rule: two decimals under 1,000, compact above, in the given currency', () => {
+    expect(formatMoney(7.6)).toBe('$7.60');
+    expect(formatMoney(19.67)).toBe('$19.67');
     expect(formatMoney(20, 'usd')).toBe('$20.00');
-    expect(formatMoney(1234.5, 'EUR')).toBe('€1,234.50');
+    expect(formatMoney(2620.48)).toBe('$2,620');
+    expect(formatMoneyInFull(2620.48)).toBe('$2,620.48');
+    expect(formatMoney(1234.5, 'EUR')).toBe('€1,235');
   });
 });
 

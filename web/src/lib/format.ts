@@ -28,13 +28,6 @@ export function setDisplayTimeZone(zone: string | null): void {
 export function getDisplayTimeZone(): string | undefined {
   return displayTimeZone;
 }
-const currencyFormatter = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  minimumFractionDigits: 0,
-  maximumFractionDigits: 2,
-});
-
 function finiteOrZero(value: number): number {
   return Number.isFinite(value) ? value : 0;
 }
@@ -61,25 +54,8 @@ export function formatCalendarDay(day: string): string {
   return calendarDayFormatter.format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))));
 }
 
-/** US dollars with 0 to 2 decimals: 20 → '$20', 19.5 → '$19.5', 1234.567 → '$1,234.57'. */
-export function formatCurrency(value: number): string {
-  return currencyFormatter.format(finiteOrZero(value));
-}
-
-/** Money with exactly two decimals in the given currency, for prices and invoices: 20 → '$20.00'. */
-export function formatMoney(value: number, currency = 'USD'): string {
-  try {
-    return new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency: currency.toUpperCase(),
-      minimumFractionDigits: 2,
-      maximumFractionDigits: 2,
-    }).format(finiteOrZero(value));
-  } catch {
-    // An unknown currency code: show the amount with its code rather than failing the screen.
-    return `${finiteOrZero(value).toFixed(2)} ${currency.toUpperCase()}`;
-  }
-}
+/** Money: two decimals under 1,000, compact above; one rule shared with the server's PDFs and mails. */
+export { formatMoney, formatMoneyInFull } from '#contract/money.ts';
 
 /** A value already in percent units, one decimal: 4.56 → '4.6%'. */
 export function formatPercentage(value: number): string {

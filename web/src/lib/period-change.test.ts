@@ -31,11 +31,11 @@ describe('periodChange', () => {
     expect(periodChange(40, 0, CHANGE_RULES.revenue, previous30)).toMatchObject({
       direction: 'up',
       tone: 'good',
-      figure: '$40 (from $0)',
-      words: 'up $40 from $0 versus the previous 30 days',
+      figure: '$40.00 (from $0.00)',
+      words: 'up $40.00 from $0.00 versus the previous 30 days',
     });
     expect(periodChange(0, 0, CHANGE_RULES.revenue, previous30)).toMatchObject({ direction: 'flat', figure: 'no change' });
-    expect(periodChange(10, -5, CHANGE_RULES.revenue, previous30)).toMatchObject({ direction: 'up', figure: '$15 (from -$5)' });
+    expect(periodChange(10, -5, CHANGE_RULES.revenue, previous30)).toMatchObject({ direction: 'up', figure: '$15.00 (from -$5.00)' });
   });
 
   it('measures rates in percentage points', () => {

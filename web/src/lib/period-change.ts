@@ -3,7 +3,7 @@
 // versus the previous 30 days"). Pure, so every rule is tested alone.
 import type { ComparisonPeriod } from '#contract/comparison.ts';
 import { comparisonNote, type NamedInComparison, type ShortenedInComparison } from '#contract/comparison-note.ts';
-import { formatCalendarDay, formatCompactNumber, formatCurrency, formatPercentage } from './format';
+import { formatCalendarDay, formatCompactNumber, formatMoney, formatPercentage } from './format';
 
 /**
  * How a card's change is measured: `relative` in per cent of the comparison figure (counts, money), `points` as a
@@ -105,7 +105,7 @@ export function periodChange(current: number | null, previous: number | null, ru
  */
 export const CHANGE_RULES = {
   count: { measure: 'relative', better: 'up', format: formatCompactNumber },
-  revenue: { measure: 'relative', better: 'up', format: formatCurrency },
+  revenue: { measure: 'relative', better: 'up', format: formatMoney },
   rate: { measure: 'points', better: 'up', format: formatPercentage },
 } satisfies Record<string, ChangeRule>;
 

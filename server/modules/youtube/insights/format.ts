@@ -5,14 +5,13 @@ import { formatEffect, formatInterval, formatSampleSizes, type InsightEvidence }
 export { formatEffect, formatEvidenceLine, formatInterval, formatSampleSizes } from '#contract/insight-evidence.ts';
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 export const formatCount = (value: number) => integer.format(value);
 /** A percent value (already × 100), one decimal: "4.2 %". */
 export const formatPercent = (value: number) => `${oneDecimal.format(value)} %`;
 /** A ratio such as 2.1×. */
 export const formatRatio = (value: number) => `${oneDecimal.format(value)}×`;
-export const formatMoney = (value: number) => money.format(value);
+export { formatMoney } from '#contract/money.ts';
 
 /** Seconds as m:ss or h:mm:ss. */
 export function formatDuration(seconds: number): string {

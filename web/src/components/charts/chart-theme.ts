@@ -1,12 +1,9 @@
 // The one look every chart shares (spec section 2, Analytics: dark theme, light text, grey ticks, faint grid
-// lines, at most 7 x-axis ticks) and the colour palettes of spec section 9. Plain data, types and formatters (no chart.js runtime), so
-// shaping functions and tests can use it without loading the chart library. The platform 5-colour cycle is
-// the contract's PLATFORM_COLOURS (the server colours the breakdown with it).
+// lines, at most 7 x-axis ticks). Plain data, types and formatters (no chart.js runtime), so shaping functions and
+// tests can use it without loading the chart library. Platforms' colours are the platform palette's
+// (lib/platform-palette.ts), the same on every chart.
 import type { ChartOptions, Scale } from 'chart.js';
 import { formatCompactNumber } from '../../lib/format';
-
-/** Spec section 9: doughnut default palette, 7 colours (used when the data carries no colour of its own). */
-export const DOUGHNUT_DEFAULT_PALETTE = ['#6366f1', '#22c55e', '#f97316', '#e11d48', '#06b6d4', '#a855f7', '#eab308'] as const;
 
 /** Spec section 9: the x-axis shows at most 7 ticks. */
 export const X_AXIS_MAX_TICKS = 7;
@@ -38,11 +35,6 @@ export const chartColors = {
   lineFill: 'rgba(129, 140, 248, 0.2)',
   bar: '#2dd4bf', // teal-400
 } as const;
-
-/** The colour of the index-th item in a list, cycling through a palette. */
-export function colorAt(palette: readonly string[], index: number): string {
-  return palette[((index % palette.length) + palette.length) % palette.length] ?? '#6366f1';
-}
 
 const tooltip = {
   backgroundColor: chartColors.tooltipBackground,

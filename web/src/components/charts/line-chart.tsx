@@ -2,7 +2,7 @@
 import { CategoryScale, Chart, Filler, LinearScale, LineElement, PointElement, Tooltip, type ChartData, type ChartOptions } from 'chart.js';
 import { useMemo } from 'react';
 import { Line } from 'react-chartjs-2';
-import { formatCurrency, formatPercentage } from '../../lib/format';
+import { formatMoney, formatPercentage } from '../../lib/format';
 import { ChartFrame, type ChartTextRow, useDrawnKeyPlugin } from './chart-frame';
 import { lineChartOptions, lineChartOptionsWithValueFormat, withXTickFilter } from './chart-theme';
 
@@ -14,7 +14,7 @@ export type LineChartValueFormat = 'compact' | 'percent' | 'currency';
 const optionsByFormat: Record<LineChartValueFormat, ChartOptions<'line'>> = {
   compact: lineChartOptions(),
   percent: lineChartOptionsWithValueFormat((value) => (Number.isInteger(value) ? `${value}%` : formatPercentage(value))),
-  currency: lineChartOptionsWithValueFormat(formatCurrency),
+  currency: lineChartOptionsWithValueFormat(formatMoney),
 };
 
 interface LineChartProps {

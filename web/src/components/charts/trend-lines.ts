@@ -4,21 +4,12 @@
 import type { ChartData, ChartDataset } from 'chart.js';
 import type { DailyValues, DerivedSeries, MetricTrend, PlatformLine, SeriesPoint } from '#contract/analytics.ts';
 import { shiftDay } from '#contract/comparison.ts';
-import { formatCalendarDay, formatCompactNumber, formatCurrency, formatPercentage } from '../../lib/format';
+import { formatCalendarDay, formatCompactNumber, formatMoney, formatPercentage } from '../../lib/format';
+import { platformColour } from '../../lib/platform-palette';
 import type { ChartTextRow } from './chart-frame';
 import { chartColors } from './chart-theme';
 import { comparisonLineStyle } from './comparison-overlay';
 
-/** One colour per platform, the same on every chart, readable on the dark theme (the combined line is indigo). */
-export const PLATFORM_LINE_COLOURS: Readonly<Record<string, string>> = {
-  YouTube: '#f87171',
-  Instagram: '#f472b6',
-  TikTok: '#22d3ee',
-  Twitter: '#a3e635',
-  LinkedIn: '#60a5fa',
-  Patreon: '#fbbf24',
-};
-const OTHER_PLATFORM_COLOUR = '#cbd5e1';
 
 /** What a trend charts, in a creator's words. */
 export const TREND_LABELS: Readonly<Record<string, string>> = {
@@ -49,7 +40,7 @@ export function trendValueFormat(metric: string): TrendValueFormat {
 const formatters: Record<TrendValueFormat, (value: number) => string> = {
   compact: formatCompactNumber,
   percent: formatPercentage,
-  currency: formatCurrency,
+  currency: formatMoney,
 };
 
 /** The days of a period of `length` days from `startDate`. */
@@ -123,7 +114,7 @@ export function trendChart(input: TrendInput): TrendChart {
   const named: { label: string; values: DailyValues }[] = [];
 
   for (const line of input.platforms) {
-    const colour = PLATFORM_LINE_COLOURS[line.platform] ?? OTHER_PLATFORM_COLOUR;
+    const colour = platformColour(line.platform);
     const label = input.derivedPlatforms?.has(line.platform) ? `${line.platform} (derived)` : line.platform;
     datasets.push({
       label,

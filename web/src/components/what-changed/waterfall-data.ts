@@ -3,7 +3,7 @@
 // whole change starts at the previous period's total and ends at the current one's; a split of YouTube's part of it
 // starts at 0 and ends at that part.
 import type { WhatChangedResponse, WhatChangedSplit } from '#contract/what-changed.ts';
-import { formatCurrency } from '../../lib/format';
+import { formatMoneyInFull } from '../../lib/format';
 
 export type WaterfallKind = 'total' | 'up' | 'down';
 
@@ -35,9 +35,10 @@ export function waterfallBars(answer: Pick<WhatChangedResponse, 'current' | 'pre
   return bars;
 }
 
-/** A figure in the metric's unit: views whole, revenue in US dollars to the cent. */
+/** A figure in the metric's unit: views whole, revenue in US dollars by the one money rule. */
 export function formatFigure(metric: WhatChangedResponse['metric'], value: number): string {
-  if (metric === 'revenue') return value < 0 ? `−${formatMoneyCents(-value)}` : formatMoneyCents(value);
+  // To the cent, never rounded: the panel says its parts add up to the change exactly, and so they must read.
+  if (metric === 'revenue') return value < 0 ? `−${formatMoneyInFull(-value)}` : formatMoneyInFull(value);
   return value.toLocaleString('en-US').replace('-', '−');
 }
 
@@ -46,8 +47,6 @@ export function formatSignedChange(metric: WhatChangedResponse['metric'], value:
   if (value === 0) return metric === 'revenue' ? '$0.00' : '0';
   return `${value > 0 ? '+' : ''}${formatFigure(metric, value)}`;
 }
-
-const formatMoneyCents = (value: number) => (Number.isInteger(value * 100) ? new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value) : formatCurrency(value));
 
 /** A share of the split's change in per cent, one decimal: 0.4212 → '42.1%'; none when the change is 0. */
 export function formatShare(share: number | null): string {

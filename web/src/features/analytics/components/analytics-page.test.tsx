@@ -318,7 +318,7 @@ describe('AnalyticsPage', () => {
     // Which posts these are, in words: the period's own.
     expect(within(topContent).getByText('Your posts published in the last 30 days, most engagement first.')).toBeTruthy();
 
-    expect(cardFigures()).toEqual(['128.4K', '2.3M', '$1,234.57', '3']);
+    expect(cardFigures()).toEqual(['128.4K', '2.3M', '$1,235', '3']);
     expect(screen.queryByText(/report impressions instead/)).toBeNull();
     // The Forecasts card (its own tests are in features/forecasts): month-end income with its track record.
     const forecasts = screen.getByRole('heading', { name: 'Forecasts' }).closest('section')!;

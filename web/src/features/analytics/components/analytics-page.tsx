@@ -12,7 +12,7 @@ import { Card } from '../../../components/ui/card';
 import { HowCalculated } from '../../../components/ui/how-calculated';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
-import { formatCalendarDay, formatCompactNumber, formatCurrency } from '../../../lib/format';
+import { formatCalendarDay, formatCompactNumber, formatMoney } from '../../../lib/format';
 import { exportAnalytics } from '../api/export-analytics';
 import { analyticsQueryOptions } from '../../../lib/analytics-query';
 import { POSTS_QUERY_ROOT, postsQueryOptions } from '../api/get-posts';
@@ -26,7 +26,7 @@ import {
   searchParamsWithFilters,
   type AnalyticsFilters,
 } from '../../../lib/analytics-filters';
-import { engagementChartData, followersGrowthChart, isEmptySeries, platformDistributionData, rankTopContent } from '../utils/chart-data';
+import { emptyPanelText, engagementChartData, followersGrowthChart, isEmptySeries, platformDistributionData, rankTopContent } from '../utils/chart-data';
 import { TrendPanel } from './trend-panel';
 import { postsCorrections, postsStateFromSearchParams, searchParamsWithPosts, type PostsTableState } from '../utils/posts-table-state';
 import { AddressCorrectionNotice, useAddressCorrections } from '../../../lib/use-address-corrections';
@@ -87,6 +87,10 @@ function periodLabel(filters: AnalyticsFilters): string {
 /** /analytics: the four numbers, the filters (kept in the URL) and the charts (spec section 2). */
 const FOLLOWER_METRICS = ['followers', 'subscribers'];
 const ENGAGEMENT_METRICS = ['likes', 'comments', 'shares'];
+/** The metric types each panel draws (the server's follower types and engagement parts), for its empty text. */
+const FOLLOWER_PANEL_METRICS = ['followers', 'subscribers', 'patrons'];
+const ENGAGEMENT_PANEL_METRICS = ['engagements', 'likes', 'reactions', 'comments', 'shares'];
+
 
 /**
  * Which part of a chart we derived rather than read as the platform's daily figure (TikTok and X keep lifetime
@@ -291,7 +295,7 @@ export function AnalyticsPage() {
           />
           <StatCard dense
             label="Total Revenue"
-            value={totals ? formatCurrency(totals.totalRevenue) : undefined}
+            value={totals ? formatMoney(totals.totalRevenue) : undefined}
             failed={cardsFailed}
             change={cardChange(comparison, (compared) => compared.totalRevenue, CHANGE_RULES.revenue, days)}
             onExplainChange={() => setExplaining('revenue')}
@@ -371,7 +375,7 @@ export function AnalyticsPage() {
                 </Suspense>
               ),
               isEmptySeries(data?.followersOverTime),
-              'No followers data available',
+              emptyPanelText(filters.metricType, FOLLOWER_PANEL_METRICS, 'Followers', 'No followers data available'),
             )}
             {data && !isEmptySeries(data.followersOverTime) && followerNotes ? (
               <ChartNotes derived={derivedFor(data.derivedSeries, FOLLOWER_METRICS).length > 0}>
@@ -394,7 +398,7 @@ export function AnalyticsPage() {
                 </Suspense>
               ),
               isEmptySeries(data?.engagementOverTime),
-              'No engagement data available',
+              emptyPanelText(filters.metricType, ENGAGEMENT_PANEL_METRICS, 'Engagements', 'No engagement data available'),
             )}
             {/* The spec's title over a count: say what the bars are, so a bar of 40 is not read as 40 % (issue 25). Under
                 the chart, so it lines up with Followers Growth beside it. */}

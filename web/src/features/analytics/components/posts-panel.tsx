@@ -15,10 +15,16 @@ import { exportPosts } from '../api/export-posts';
 import { postsQueryOptions } from '../api/get-posts';
 import { nextPostsSort, POSTS_PAGE_SIZE, type PostsTableState } from '../utils/posts-table-state';
 
-const COLUMNS: { sort: ContentSortKey; name: string; align: 'left' | 'right' }[] = [
+/**
+ * Engagements is a column from `sm` up: on a phone (390 px) the post, its views and how it compares with the typical
+ * post fill the width, and a fourth column put the last heading's sort button past the screen's edge.
+ */
+const FROM_SM = 'hidden sm:table-cell';
+
+const COLUMNS: { sort: ContentSortKey; name: string; align: 'left' | 'right'; fromSm?: boolean }[] = [
   { sort: 'publishedAt', name: 'Post', align: 'left' },
   { sort: 'views', name: 'Views', align: 'right' },
-  { sort: 'engagements', name: 'Engagements', align: 'right' },
+  { sort: 'engagements', name: 'Engagements', align: 'right', fromSm: true },
   { sort: 'typical', name: 'vs your typical', align: 'left' },
 ];
 
@@ -56,7 +62,7 @@ function SortableHeader({ column, state, onSort }: { column: (typeof COLUMNS)[nu
     <th
       scope="col"
       aria-sort={active ? (state.order === 'asc' ? 'ascending' : 'descending') : undefined}
-      className={`px-3 py-2 font-medium whitespace-nowrap ${column.align === 'right' ? 'text-right' : 'text-left'} ${sticky ? `${STICKY_CELL} bg-slate-950` : ''}`}
+      className={`px-3 py-2 font-medium whitespace-nowrap ${column.align === 'right' ? 'text-right' : 'text-left'} ${sticky ? `${STICKY_CELL} bg-slate-950` : ''} ${column.fromSm ? FROM_SM : ''}`}
     >
       <button
         type="button"
@@ -93,7 +99,7 @@ function PostRow({ post }: { post: ContentPost }) {
   const account = post.account.username ? `@${post.account.username.replace(/^@/, '')}` : post.account.name;
   return (
     <tr className={`border-t border-slate-800 align-middle ${ROW_HEIGHT}`}>
-      <th scope="row" className={`max-w-[11rem] min-w-[11rem] px-3 py-3 text-left font-normal sm:max-w-[24rem] sm:min-w-[16rem] ${STICKY_CELL} bg-slate-900`}>
+      <th scope="row" className={`max-w-[9rem] min-w-[9rem] px-3 py-3 text-left font-normal sm:max-w-[24rem] sm:min-w-[16rem] ${STICKY_CELL} bg-slate-900`}>
         <span className="line-clamp-2 font-medium break-words text-white" title={title}>
           {post.url ? (
             <a href={post.url} target="_blank" rel="noreferrer" className="hover:underline">
@@ -116,7 +122,7 @@ function PostRow({ post }: { post: ContentPost }) {
       <td className={numberCell}>
         <Count value={post.views} />
       </td>
-      <td className={numberCell}>
+      <td className={`${numberCell} ${FROM_SM}`}>
         <Count value={post.engagements} />
       </td>
       <td className="min-w-[15rem] px-3 py-3 text-sm">
@@ -213,7 +219,7 @@ export function PostsPanel({ state, onChange }: PostsPanelProps) {
       <>
         {/* Narrow screens scroll the table sideways (the post column stays); the region is focusable so keyboards can scroll it too. */}
         <div role="region" aria-labelledby={`${id}-caption`} tabIndex={0} className="relative -mx-5 overflow-x-auto sm:mx-0 sm:rounded-lg sm:border sm:border-slate-800">
-          <table className={`w-full min-w-[40rem] text-sm transition-opacity ${posts.isPlaceholderData ? 'opacity-60' : ''}`} aria-busy={posts.isFetching}>
+          <table className={`w-full text-sm sm:min-w-[40rem] transition-opacity ${posts.isPlaceholderData ? 'opacity-60' : ''}`} aria-busy={posts.isFetching}>
             <caption id={`${id}-caption`} className="sr-only">
               Posts, sorted by {sortWords}, {state.order === 'asc' ? 'ascending' : 'descending'}, page {state.page} of {pages}
             </caption>

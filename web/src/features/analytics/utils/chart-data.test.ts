@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TopContentItem } from '#contract/analytics.ts';
-import { DOUGHNUT_DEFAULT_PALETTE } from '../../../components/charts/chart-theme';
+import { PLATFORM_PALETTE } from '../../../lib/platform-palette';
 import {
+  emptyPanelText,
   engagementChartData,
   followersChartData,
   isEmptySeries,
@@ -89,7 +90,7 @@ describe('isEmptySeries', () => {
 });
 
 describe('platformDistributionData', () => {
-  it('puts the percentage in the legend label, keeps the server colour and skips platforms without followers', () => {
+  it('puts the percentage in the legend label, colours each platform by the palette whatever its rank, and skips platforms without followers', () => {
     // 60 000 + 30 000 + 10 000 = 100 000 → 60 %, 30 %, 10 %.
     const chart = platformDistributionData([
       { name: 'YouTube', followers: 60_000, percentage: 60, color: '#3B82F6' },
@@ -99,7 +100,7 @@ describe('platformDistributionData', () => {
     ]);
     expect(chart.data.labels).toEqual(['YouTube (60.0%)', 'Instagram (30.0%)', 'TikTok (10.0%)']);
     expect(chart.data.datasets[0]!.data).toEqual([60_000, 30_000, 10_000]);
-    expect(chart.data.datasets[0]!.backgroundColor).toEqual(['#3B82F6', '#EF4444', DOUGHNUT_DEFAULT_PALETTE[2]]);
+    expect(chart.data.datasets[0]!.backgroundColor).toEqual([PLATFORM_PALETTE.youtube, PLATFORM_PALETTE.instagram, PLATFORM_PALETTE.tiktok]);
     expect(chart.rows).toEqual([
       { label: 'YouTube', value: '60K followers, 60.0%' },
       { label: 'Instagram', value: '30K followers, 30.0%' },
@@ -155,5 +156,20 @@ describe('rankTopContent', () => {
       '1 engagement',
       '0 engagements',
     ]);
+  });
+});
+
+describe('emptyPanelText', () => {
+  const followers = ['followers', 'subscribers', 'patrons'];
+  it('says a panel does not apply to a Metric it does not draw, and how to see it', () => {
+    expect(emptyPanelText('revenue', followers, 'Followers', 'No followers data available')).toBe('Followers are not part of Metric = Revenue: clear the Metric filter to see them.');
+    expect(emptyPanelText('watch_time_minutes', ['likes'], 'Engagements', 'No engagement data available')).toBe(
+      'Engagements are not part of Metric = Watch time (minutes): clear the Metric filter to see them.',
+    );
+  });
+
+  it('keeps the empty message where the panel applies: no Metric, or one it draws', () => {
+    expect(emptyPanelText(null, followers, 'Followers', 'No followers data available')).toBe('No followers data available');
+    expect(emptyPanelText('subscribers', followers, 'Followers', 'No followers data available')).toBe('No followers data available');
   });
 });

@@ -3,8 +3,10 @@
 import type { ChartData } from 'chart.js';
 import type { AnalyticsResponse, BreakdownItem, SeriesPoint, TopContentItem } from '#contract/analytics.ts';
 import { followersTrendChart, periodDays, type TrendComparison, valuesOnDays } from '../../../components/charts/trend-lines';
-import { chartColors, colorAt, DOUGHNUT_DEFAULT_PALETTE } from '../../../components/charts/chart-theme';
+import { chartColors } from '../../../components/charts/chart-theme';
+import { platformColour } from '../../../lib/platform-palette';
 import { type ComparisonOverlay, overlaidLineChart } from '../../../components/charts/comparison-overlay';
+import { metricTypeLabel } from '../../../lib/analytics-filters';
 import { formatCalendarDay, formatCompactNumber, formatPercentage } from '../../../lib/format';
 
 /** Spec section 9: the Top Content list shows 5 items. */
@@ -98,8 +100,7 @@ export function isEmptySeries(points: readonly SeriesPoint[] | undefined): boole
 
 /**
  * Platform Distribution: one slice per platform with followers; the legend label carries the percentage
- * ('YouTube (50.0%)'). The server colours each platform from the 5-colour cycle (contract PLATFORM_COLOURS);
- * an item without a colour falls back to the doughnut's 7-colour default palette (spec section 9).
+ * ('YouTube (50.0%)'). Each slice is its platform's colour of every chart (the platform palette), whatever its rank.
  */
 export function platformDistributionData(items: readonly BreakdownItem[]): { data: ChartData<'doughnut', number[], string>; rows: ChartTableRow[] } {
   const slices = items.filter((item) => item.followers > 0);
@@ -110,7 +111,7 @@ export function platformDistributionData(items: readonly BreakdownItem[]): { dat
         {
           label: 'Followers',
           data: slices.map((item) => item.followers),
-          backgroundColor: slices.map((item, index) => item.color || colorAt(DOUGHNUT_DEFAULT_PALETTE, index)),
+          backgroundColor: slices.map((item) => platformColour(item.name)),
           borderColor: chartColors.tooltipBackground,
           borderWidth: 2,
         },
@@ -152,4 +153,13 @@ export function rankTopContent(items: readonly TopContentItem[]): RankedContent[
       url: item.url,
       published: item.publishedAt ? formatCalendarDay(item.publishedAt.slice(0, 10)) : null,
     }));
+}
+
+/**
+ * What an empty panel says: with a Metric chosen that the panel does not draw (Metric = Revenue has no followers),
+ * that it does not apply and how to see it, rather than "no data" under cards that show the figures.
+ */
+export function emptyPanelText(metricType: string | null, panelMetrics: readonly string[], panel: string, noData: string): string {
+  if (metricType === null || panelMetrics.includes(metricType)) return noData;
+  return `${panel} are not part of Metric = ${metricTypeLabel(metricType)}: clear the Metric filter to see them.`;
 }

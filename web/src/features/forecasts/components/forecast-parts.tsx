@@ -1,13 +1,13 @@
 // The pieces every forecast is shown with (decision 024): the middle figure, its 80 % interval in words, the track
 // record beside it, and "not enough history yet" instead of a number.
 import { type ForecastInterval, notEnoughHistorySentence, type TrackRecord, trackRecordSentence } from '#contract/forecasts.ts';
-import { formatCalendarDay, formatCurrency } from '../../../lib/format';
+import { formatCalendarDay, formatMoney } from '../../../lib/format';
 
 export type ForecastFormat = 'money' | 'count';
 
 const wholeNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 /** Money to the dollar; counts in full (a compact "91.1K to 91.1K" would hide the interval). */
-export const formatForecastValue = (value: number, format: ForecastFormat) => (format === 'money' ? formatCurrency(Math.round(value)) : wholeNumber.format(value));
+export const formatForecastValue = (value: number, format: ForecastFormat) => (format === 'money' ? formatMoney(Math.round(value)) : wholeNumber.format(value));
 
 /** "80 % interval: $1,200 to $1,450". */
 export const intervalSentence = (estimate: ForecastInterval, format: ForecastFormat) =>

@@ -51,7 +51,7 @@ describe('ForecastsCard', () => {
     expect(within(youtube).getByText('$4,410')).toBeTruthy();
     expect(within(youtube).getByText('80 % interval: $4,121 to $4,761')).toBeTruthy();
     expect(within(youtube).getByText('Inside the 80 % band 9 of 12 past months')).toBeTruthy();
-    expect(within(youtube).getByText('$2,870.4 so far, the rest forecast')).toBeTruthy();
+    expect(within(youtube).getByText('$2,870 so far, the rest forecast')).toBeTruthy();
     const patreon = within(income).getByRole('heading', { name: 'Patreon pledges' }).closest('section')!;
     expect(within(patreon).getByText('Not enough history yet (40 of 90 days)')).toBeTruthy();
     expect(within(income).getByText('Not enough history yet for every source.')).toBeTruthy();
@@ -116,7 +116,7 @@ describe('MonthlyProjection', () => {
     expect(await screen.findByText('$4,410')).toBeTruthy();
     expect(screen.getByText('80 % interval: $4,121 to $4,761')).toBeTruthy();
     expect(screen.getByText('Inside the 80 % band 9 of 12 past months')).toBeTruthy();
-    expect(screen.getByText('YouTube revenue for the month to Nov 30, 2026: $2,870.4 so far, the rest forecast from Nov 19, 2026.')).toBeTruthy();
+    expect(screen.getByText('YouTube revenue for the month to Nov 30, 2026: $2,870 so far, the rest forecast from Nov 19, 2026.')).toBeTruthy();
   });
 
   it('says when there is not enough history', async () => {

@@ -9,7 +9,7 @@ import { Card } from '../../../components/ui/card';
 import { HowCalculated } from '../../../components/ui/how-calculated';
 import { Notice } from '../../../components/ui/notice';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { formatCalendarDay, formatCurrency } from '../../../lib/format';
+import { formatCalendarDay, formatMoney } from '../../../lib/format';
 import { forecastsQueryOptions } from '../api/get-forecasts';
 import { ForecastFigure, formatForecastValue, milestoneIntervalSentence } from './forecast-parts';
 
@@ -47,7 +47,7 @@ function Income({ income }: { income: ForecastsResponse['income'] }) {
             <IncomeTile
               title="YouTube revenue"
               source={income.youtube}
-              note={income.youtube.estimate ? `${formatCurrency(income.youtube.knownSoFar)} so far, the rest forecast` : 'Estimated revenue of the month'}
+              note={income.youtube.estimate ? `${formatMoney(income.youtube.knownSoFar)} so far, the rest forecast` : 'Estimated revenue of the month'}
             />
           ) : null}
           {income.patreon ? <IncomeTile title="Patreon pledges" source={income.patreon} note="Monthly pledges at month end, US dollars" /> : null}

@@ -1,7 +1,7 @@
 // YouTube's "Monthly Projection" (spec section 9): the month's estimated revenue as the forecast gives it (decision
 // 024), with its 80 % interval and track record, in place of the period's revenue ÷ days × 30.
 import { useQuery } from '@tanstack/react-query';
-import { formatCalendarDay, formatCurrency } from '../../../lib/format';
+import { formatCalendarDay, formatMoney } from '../../../lib/format';
 import { forecastsQueryOptions } from '../api/get-forecasts';
 import { ForecastFigure } from './forecast-parts';
 
@@ -22,7 +22,7 @@ export function MonthlyProjection() {
       <ForecastFigure estimate={youtube.estimate} record={youtube.trackRecord} historyDays={youtube.historyDays} format="money" />
       <p className="mt-1 text-xs text-slate-400">
         YouTube revenue for the month to {formatCalendarDay(income.monthEnd)}
-        {youtube.estimate ? `: ${formatCurrency(youtube.knownSoFar)} so far, the rest forecast` : ''}
+        {youtube.estimate ? `: ${formatMoney(youtube.knownSoFar)} so far, the rest forecast` : ''}
         {youtube.asOf ? ` from ${formatCalendarDay(youtube.asOf)}` : ''}.
       </p>
     </div>

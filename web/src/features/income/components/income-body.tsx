@@ -1,12 +1,12 @@
 import { useMemo } from 'react';
-import { formatMoney, type IncomeResponse, incomeCurrencyNote } from '#contract/income.ts';
+import { type IncomeResponse, incomeCurrencyNote } from '#contract/income.ts';
 import { platformDisplayName } from '#contract/platforms.ts';
 import { LineChart } from '../../../components/charts/line-chart';
 import { ChartSlot } from '../../../components/charts/chart-slot';
 import { StackedBarChart } from '../../../components/charts/stacked-bar-chart';
 import { Card } from '../../../components/ui/card';
 import { PanelNotes } from '../../../components/ui/panel-notes';
-import { formatCompactNumber } from '../../../lib/format';
+import { formatCompactNumber, formatMoney } from '../../../lib/format';
 import { PatronConversionPanel } from './patron-conversion-panel';
 import { hasChartableIncome, periodLabel, stackedSeries, totalSeries } from '../utils/income-view';
 

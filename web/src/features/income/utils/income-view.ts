@@ -2,12 +2,14 @@
 // the display currency; an amount without a rate is left out of every bar and listed beside it instead.
 import type { IncomePeriod, IncomeResponse, IncomeSource } from '#contract/income.ts';
 import { INCOME_SOURCE_LABELS, INCOME_SOURCES } from '#contract/income.ts';
+import { PLATFORM_PALETTE, YOUTUBE_REVENUE_SHADES } from '../../../lib/platform-palette';
 
+/** YouTube's parts in shades of YouTube's colour, Patreon in Patreon's: the platforms' colours of every chart. */
 export const SOURCE_COLOURS: Record<IncomeSource, string> = {
-  youtube_ad: '#f87171', // red-400
-  youtube_premium: '#fbbf24', // amber-400
-  youtube_other: '#fb923c', // orange-400
-  patreon_pledges: '#2dd4bf', // teal-400
+  youtube_ad: YOUTUBE_REVENUE_SHADES.ad,
+  youtube_premium: YOUTUBE_REVENUE_SHADES.premium,
+  youtube_other: YOUTUBE_REVENUE_SHADES.other,
+  patreon_pledges: PLATFORM_PALETTE.patreon,
 };
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -7,7 +7,7 @@ import { ChangeButton, ChangeLine } from '../../../components/ui/change-line';
 import { WhatChangedPanel } from '../../../components/what-changed/what-changed-panel';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
-import { formatCompactNumber, formatCurrency, formatPercentage } from '../../../lib/format';
+import { formatCompactNumber, formatMoney, formatPercentage } from '../../../lib/format';
 import { revenueTrendChartData } from '../utils/youtube-chart-data';
 import { cardChange, CHANGE_RULES, comparisonLabel } from '../../../lib/period-change';
 import { shareOf } from '../utils/youtube-format';
@@ -20,7 +20,7 @@ import { ShareRow, Stat, ValueText } from './value-marks';
 const LineChart = lazy(async () => ({ default: (await import('../../../components/charts/line-chart')).LineChart }));
 
 function money(value: number | null): string | null {
-  return value === null ? null : formatCurrency(value);
+  return value === null ? null : formatMoney(value);
 }
 
 function Box({ title, children, note, noteTone = 'plain' }: { title: string; children: ReactNode; note?: string; noteTone?: 'plain' | 'estimate' }) {
@@ -160,7 +160,7 @@ function RevenueDetails({ summary }: { summary: PerformanceSummary }) {
                     </span>
                     <span className="text-xs text-slate-400">{formatCompactNumber(video.views)} views</span>
                   </span>
-                  <span className="shrink-0 font-medium text-white tabular-nums">{formatCurrency(video.revenue)}</span>
+                  <span className="shrink-0 font-medium text-white tabular-nums">{formatMoney(video.revenue)}</span>
                 </li>
               ))}
             </ol>
@@ -174,7 +174,7 @@ function RevenueDetails({ summary }: { summary: PerformanceSummary }) {
               {bySource.map((source) => (
                 <ShareRow key={source.source} label={source.source} percentage={source.percentage} barClassName="bg-emerald-400/80">
                   <span className="sr-only">about </span>
-                  {formatCurrency(source.revenue)} · {formatPercentage(source.percentage)}
+                  {formatMoney(source.revenue)} · {formatPercentage(source.percentage)}
                 </ShareRow>
               ))}
             </ul>

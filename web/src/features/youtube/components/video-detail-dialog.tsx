@@ -5,7 +5,7 @@ import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
-import { formatCalendarDay, formatCompactNumber, formatCurrency, formatDate, formatPercentage } from '../../../lib/format';
+import { formatCalendarDay, formatCompactNumber, formatMoney, formatDate, formatPercentage } from '../../../lib/format';
 import { logError } from '../../../lib/log';
 import { videoQueryOptions } from '../api/get-video';
 import { videoBenchmarkQueryOptions } from '../api/get-video-benchmark';
@@ -274,7 +274,7 @@ function VideoDetailBody({ video }: { video: YoutubeVideo }) {
           <ValueText text={shown.averagePercentageViewed === null ? null : formatPercentage(shown.averagePercentageViewed)} />
         </Stat>
         <Stat label="Revenue">
-          <ValueText text={shown.estimatedRevenue === null ? null : formatCurrency(shown.estimatedRevenue)} notReported={shown.watchTimeMinutes === null} />
+          <ValueText text={shown.estimatedRevenue === null ? null : formatMoney(shown.estimatedRevenue)} notReported={shown.watchTimeMinutes === null} />
         </Stat>
         <Stat label="Watch time">
           <ValueText text={formatWatchTime(shown.watchTimeMinutes)} notReported={shown.watchTimeMinutes === null} />
@@ -287,7 +287,7 @@ function VideoDetailBody({ video }: { video: YoutubeVideo }) {
         </Stat>
         <Stat label="Ad revenue">
           <ValueText
-            text={shown.estimatedAdRevenue === null ? null : formatCurrency(shown.estimatedAdRevenue)}
+            text={shown.estimatedAdRevenue === null ? null : formatMoney(shown.estimatedAdRevenue)}
             estimated={estimated('estimatedAdRevenue')}
           />
         </Stat>

@@ -6,7 +6,7 @@ import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Pagination } from '../../../components/ui/pagination';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { formatCompactNumber, formatCurrency, formatDate, formatPercentage } from '../../../lib/format';
+import { formatCompactNumber, formatMoney, formatDate, formatPercentage } from '../../../lib/format';
 import { logError } from '../../../lib/log';
 import { videosQueryOptions } from '../api/get-videos';
 import { ENGAGEMENT_TEXT_CLASSES, engagementLevel, formatWatchTime } from '../utils/youtube-format';
@@ -45,6 +45,11 @@ const COLUMN_NAMES: Record<VideoSortKey, string> = {
 };
 
 const numberCell = 'px-3 py-3 text-right whitespace-nowrap tabular-nums';
+/**
+ * Engagement, revenue and CTR are columns from `sm` up: on a phone (390 px) their headings' sort buttons lay past the
+ * screen's edge. There the row's details dialog shows them, and the Sort by list sorts by them.
+ */
+const FROM_SM = 'hidden sm:table-cell';
 
 interface SortableHeaderProps {
   sortKey: VideoSortKey;
@@ -53,6 +58,8 @@ interface SortableHeaderProps {
   align?: 'left' | 'right';
   /** The first column stays in view while a narrow screen scrolls the table sideways. */
   sticky?: boolean;
+  /** Left out on a phone (the dialog and the Sort by list have it), so no heading's button lies past the screen's edge. */
+  fromSm?: boolean;
 }
 
 const STICKY_CELL = 'sticky left-0 z-10 shadow-[1px_0_0_0_var(--color-slate-800)]';
@@ -63,14 +70,14 @@ const STICKY_CELL = 'sticky left-0 z-10 shadow-[1px_0_0_0_var(--color-slate-800)
 const STICKY_ACTION_CELL = 'sticky right-0 z-10 shadow-[-1px_0_0_0_var(--color-slate-800)] sm:static sm:shadow-none';
 
 /** A column heading that sorts: a button inside the th, with aria-sort on the th for the current column. */
-function SortableHeader({ sortKey, state, onSort, align = 'right', sticky = false }: SortableHeaderProps) {
+function SortableHeader({ sortKey, state, onSort, align = 'right', sticky = false, fromSm = false }: SortableHeaderProps) {
   const active = state.sort === sortKey;
   const arrow = active ? (state.order === 'asc' ? '▲' : '▼') : '↕';
   return (
     <th
       scope="col"
       aria-sort={active ? (state.order === 'asc' ? 'ascending' : 'descending') : undefined}
-      className={`px-3 py-2 font-medium whitespace-nowrap ${align === 'right' ? 'text-right' : 'text-left'} ${sticky ? `${STICKY_CELL} bg-slate-950` : ''}`}
+      className={`px-3 py-2 font-medium whitespace-nowrap ${align === 'right' ? 'text-right' : 'text-left'} ${sticky ? `${STICKY_CELL} bg-slate-950` : ''} ${fromSm ? FROM_SM : ''}`}
     >
       <button
         type="button"
@@ -101,7 +108,7 @@ function VideoRow({ video, onOpen }: { video: YoutubeVideo; onOpen: (video: Yout
       <td className={numberCell}>
         <ValueText text={formatWatchTime(video.watchTimeMinutes)} notReported={video.watchTimeMinutes === null} />
       </td>
-      <td className={numberCell}>
+      <td className={`${numberCell} ${FROM_SM}`}>
         {video.engagementRate === null ? (
           <MissingValue />
         ) : (
@@ -110,11 +117,11 @@ function VideoRow({ video, onOpen }: { video: YoutubeVideo; onOpen: (video: Yout
           </span>
         )}
       </td>
-      <td className={numberCell}>
+      <td className={`${numberCell} ${FROM_SM}`}>
         {/* No watch time either: the video is not in YouTube's reports yet (with watch time, no revenue is no access). */}
-        <ValueText text={video.estimatedRevenue === null ? null : formatCurrency(video.estimatedRevenue)} notReported={video.watchTimeMinutes === null} />
+        <ValueText text={video.estimatedRevenue === null ? null : formatMoney(video.estimatedRevenue)} notReported={video.watchTimeMinutes === null} />
       </td>
-      <td className={numberCell}>
+      <td className={`${numberCell} ${FROM_SM}`}>
         <ValueText text={video.clickThroughRate === null ? null : formatPercentage(video.clickThroughRate)} />
       </td>
       <td className={`px-3 py-3 text-right whitespace-nowrap ${STICKY_ACTION_CELL} bg-slate-900`}>
@@ -212,7 +219,7 @@ export function VideoTable({ state, onChange, onOpen, revenueAccess }: VideoTabl
           tabIndex={0}
           className="relative -mx-5 overflow-x-auto sm:mx-0 sm:rounded-lg sm:border sm:border-slate-800"
         >
-          <table className={`w-full min-w-[46rem] text-sm transition-opacity ${videos.isPlaceholderData ? 'opacity-60' : ''}`} aria-busy={videos.isFetching}>
+          <table className={`w-full text-sm sm:min-w-[46rem] transition-opacity ${videos.isPlaceholderData ? 'opacity-60' : ''}`} aria-busy={videos.isFetching}>
             <caption id={`${id}-caption`} className="sr-only">
               Video Performance, sorted by {sortLabel.toLowerCase()}, page {state.page} of {pages}
             </caption>
@@ -221,9 +228,9 @@ export function VideoTable({ state, onChange, onOpen, revenueAccess }: VideoTabl
                 <SortableHeader sortKey="title" state={state} onSort={sort} align="left" sticky />
                 <SortableHeader sortKey="views" state={state} onSort={sort} />
                 <SortableHeader sortKey="watchTime" state={state} onSort={sort} />
-                <SortableHeader sortKey="engagement" state={state} onSort={sort} />
-                <SortableHeader sortKey="revenue" state={state} onSort={sort} />
-                <SortableHeader sortKey="ctr" state={state} onSort={sort} />
+                <SortableHeader sortKey="engagement" state={state} onSort={sort} fromSm />
+                <SortableHeader sortKey="revenue" state={state} onSort={sort} fromSm />
+                <SortableHeader sortKey="ctr" state={state} onSort={sort} fromSm />
                 <th scope="col" className={`px-3 py-2 text-right font-medium ${STICKY_ACTION_CELL} bg-slate-950`}>
                   Actions
                 </th>

@@ -219,7 +219,7 @@ describe('YouTubePage states', { timeout: 20_000 }, () => {
     ]);
     const first = within(rows[1]!).getAllByRole('cell').map((cell) => cell.textContent);
     expect(within(rows[1]!).getByRole('rowheader').textContent).toBe('Lisbon on $40 a dayPublished Nov 3, 2026');
-    expect(first).toEqual(['48.2K', '2h 5m', '7.3%', '$212.4', '5.1%', 'View details: Lisbon on $40 a day']);
+    expect(first).toEqual(['48.2K', '2h 5m', '7.3%', '$212.40', '5.1%', 'View details: Lisbon on $40 a day']);
     const second = within(rows[2]!).getAllByRole('cell').map((cell) => cell.textContent);
     // A video YouTube's reports have not reached (no watch time) has its report figures "Not reported yet"; other
     // missing values are a dash (and "Not available" to a screen reader).
@@ -236,7 +236,7 @@ describe('YouTubePage states', { timeout: 20_000 }, () => {
 
     const revenue = section('Revenue Analytics');
     const stats = within(revenue).getAllByRole('definition').map((value) => value.textContent);
-    expect(stats.slice(0, 2)).toEqual(['$4,321.5', '▲ 12.2% vs previous 30 daysup 12.2 per cent versus the previous 30 days: what changed in Total Revenue']);
+    expect(stats.slice(0, 2)).toEqual(['$4,322', '▲ 12.2% vs previous 30 daysup 12.2 per cent versus the previous 30 days: what changed in Total Revenue']);
     expect(within(revenue).getByText(/^YouTube revenue complete through Nov 20, 2026 · synced /)).toBeTruthy();
     expect(within(revenue).getByText('Estimated from views by traffic source')).toBeTruthy();
     expect(within(revenue).getByText('YouTube search')).toBeTruthy();
@@ -452,7 +452,7 @@ describe('YouTubePage actions', { timeout: 20_000 }, () => {
     fireEvent.click(await screen.findByRole('button', { name: 'View details: Lisbon on $40 a day' }));
     const dialog = await screen.findByRole('dialog', { name: 'Lisbon on $40 a day' });
     const numbers = within(dialog).getAllByRole('definition').map((value) => value.textContent);
-    expect(numbers.slice(0, 4)).toEqual(['48.2K', '7.3%', '46.2%', '$212.4']);
+    expect(numbers.slice(0, 4)).toEqual(['48.2K', '7.3%', '46.2%', '$212.40']);
     // A fallback value (impressions = 1.2 × views) is marked as an estimate, in words for screen readers too.
     await waitFor(() => expect(within(dialog).getAllByRole('definition').map((value) => value.textContent)).toContain('57.8Kest.(estimated)'));
     const chart = await within(dialog).findByRole('img', { name: /Audience retention of Lisbon on \$40 a day/ });

@@ -48,8 +48,8 @@ describe('revenueTrendChartData with the comparison period', () => {
       ['Previous 7 days', [5, 6.5]],
     ]);
     expect(chart.rows).toEqual([
-      { label: 'Nov 1, 2026', value: 'no figure; previous 7 days (Oct 25, 2026): $5' },
-      { label: 'Nov 2, 2026', value: '$12; previous 7 days (Oct 26, 2026): $6.5' },
+      { label: 'Nov 1, 2026', value: 'no figure; previous 7 days (Oct 25, 2026): $5.00' },
+      { label: 'Nov 2, 2026', value: '$12.00; previous 7 days (Oct 26, 2026): $6.50' },
     ]);
   });
 });
@@ -63,8 +63,8 @@ describe('revenueTrendChartData', () => {
     expect(chart.data.labels).toEqual(['Nov 20, 2026', 'Nov 21, 2026']);
     expect(chart.data.datasets[0]?.data).toEqual([140, 152.5]);
     expect(chart.rows).toEqual([
-      { label: 'Nov 20, 2026', value: '$140' },
-      { label: 'Nov 21, 2026', value: '$152.5' },
+      { label: 'Nov 20, 2026', value: '$140.00' },
+      { label: 'Nov 21, 2026', value: '$152.50' },
     ]);
   });
 });

@@ -5,7 +5,7 @@ import type { Demographic, RetentionPoint, RevenueAnalytics } from '#contract/yo
 import type { ChartTextRow } from '../../../components/charts/chart-frame';
 import { chartColors } from '../../../components/charts/chart-theme';
 import { type ComparisonOverlay, overlaidLineChart } from '../../../components/charts/comparison-overlay';
-import { formatCalendarDay, formatCurrency, formatPercentage } from '../../../lib/format';
+import { formatCalendarDay, formatMoney, formatPercentage } from '../../../lib/format';
 
 export interface LineChartModel {
   /** A line may leave a day out (null) where only the comparison has it. */
@@ -81,7 +81,7 @@ export function revenueTrendChartData(trend: RevenueAnalytics['trend'], overlay?
     sorted.map((point) => ({ date: point.date, value: point.revenue })),
     current,
     overlay,
-    formatCurrency,
+    formatMoney,
   );
 }
 

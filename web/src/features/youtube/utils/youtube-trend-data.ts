@@ -2,6 +2,7 @@
 // subscribers per day, and a video's views. Pure; a day without a figure stays null (a gap), never 0.
 import type { VideoViewsDay, YoutubeChannelDay } from '#contract/youtube.ts';
 import { formatCalendarDay, formatCompactNumber } from '../../../lib/format';
+import { PLATFORM_PALETTE } from '../../../lib/platform-palette';
 import type { LineChartModel } from './youtube-chart-data';
 
 export interface DailySeries {
@@ -41,7 +42,7 @@ export const minutesToHours = (minutes: number) => Math.round((minutes / 60) * 1
 export type ChannelTrendMetric = 'views' | 'watchTime' | 'subscribers';
 
 export const CHANNEL_TREND_SERIES: Record<ChannelTrendMetric, DailySeries & { pick: (day: YoutubeChannelDay) => number | null; title: string; column: string }> = {
-  views: { title: 'Views per day', column: 'Views', label: 'Views', color: '#f87171', format: formatCompactNumber, pick: (day) => day.views },
+  views: { title: 'Views per day', column: 'Views', label: 'Views', color: PLATFORM_PALETTE.youtube, format: formatCompactNumber, pick: (day) => day.views },
   watchTime: {
     title: 'Watch time per day (hours)',
     column: 'Hours watched',
@@ -76,7 +77,7 @@ export const hasValues = (points: readonly { value: number | null }[] | readonly
 export function videoViewsChartData(days: readonly VideoViewsDay[], label: string, joinGaps: boolean): LineChartModel {
   return datedLineChartData(
     days.map((day) => ({ date: day.date, value: day.views })),
-    { label, color: '#f87171', format: formatCompactNumber },
+    { label, color: PLATFORM_PALETTE.youtube, format: formatCompactNumber },
     joinGaps,
   );
 }
