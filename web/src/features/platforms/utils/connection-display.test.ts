@@ -53,6 +53,7 @@ describe('syncTroubleText', () => {
     nextRunAt: null,
     lastFailedAt: null,
     attempts: 0,
+    action: null,
     ...overrides,
   });
   const text = (overrides: Partial<ConnectionSyncStatus>, connection: Pick<PlatformConnection, 'syncStatus' | 'needsReconnect'> = healthy) =>
