@@ -153,11 +153,11 @@ function twitterFailure(response: PlatformResponse): Failure & { errorCode?: str
   return { ...byStatus(response.status), errorCode };
 }
 
-/** LinkedIn (5.5): `code` and `serviceErrorCode`; daily limits reset at midnight UTC, with no header. */
+/** LinkedIn (5.5): `code` and `serviceErrorCode`; daily limits reset at midnight UTC (documented with no header; a Retry-After still wins). */
 function linkedinFailure(response: PlatformResponse): Failure & { errorCode?: string; retryAfterSeconds?: number } {
   const body = linkedinError.safeParse(response.body).data;
   const errorCode = body?.code ?? (body?.serviceErrorCode !== undefined ? String(body.serviceErrorCode) : undefined);
-  if (response.status === 429) return { ...RATE_LIMITED, errorCode, retryAfterSeconds: secondsUntilUtcMidnight(response.receivedAt) };
+  if (response.status === 429) return { ...RATE_LIMITED, errorCode, retryAfterSeconds: retryAfterSeconds(response) ?? secondsUntilUtcMidnight(response.receivedAt) };
   if (response.status === 401) return { ...TOKEN_REFUSED, errorCode };
   if (response.status === 403) return { ...needsCreator(CREATOR_ACTIONS.linkedinPermission), errorCode: errorCode ?? 'ACCESS_DENIED' };
   if (response.status === 400 && body?.message?.startsWith('Input field validation failure')) return { ...NO_DATA, errorCode: 'validation_failure' };
