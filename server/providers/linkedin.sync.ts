@@ -4,7 +4,8 @@
 // (corrections rows 3–6). An app without post analytics (403) keeps the follower history.
 import type { z } from 'zod';
 import { addDays } from '../lib/dates.ts';
-import { apiError, buildUrl, callCounter, parseBody } from './http-client.ts';
+import { platformFailure } from './failure-rule.ts';
+import { buildUrl, callCounter, parseBody } from './http-client.ts';
 import {
   analyticsDayBody,
   FOLLOWERS_URL,
@@ -44,7 +45,7 @@ export async function syncLinkedIn(context: ProviderContext, input: SyncInput): 
   let followers: number | undefined;
   if (hasScope(input.scope, 'r_member_profileAnalytics')) {
     const now = await send(buildUrl(FOLLOWERS_URL, { q: 'me' }));
-    if (now.status !== 200) throw apiError(now, 'linkedin', 'metrics');
+    if (now.status !== 200) throw platformFailure('linkedin', 'metrics', now);
     followers = parseBody(followersNowBody, now, 'linkedin', 'metrics').elements[0]?.memberFollowersCount;
     if (followers !== undefined) {
       const days = await readDailyRanges(send, (range) => `${buildUrl(FOLLOWERS_URL, { q: 'dateRange' })}&${range}`, followerDayBody, window, ranges);

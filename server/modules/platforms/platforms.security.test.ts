@@ -363,6 +363,7 @@ describe('access tokens', () => {
         message: expect.stringContaining('Connect it again'),
         lastFailedAt: server.clock.now().toISOString(),
         attempts: 1,
+        action: null,
       },
     ]);
     // Connecting again clears it.

@@ -13,6 +13,7 @@ const status = (connectionId: number, state: ConnectionSyncStatus['status'], mes
   nextRunAt: null,
   lastFailedAt: null,
   attempts: 0,
+  action: null,
 });
 
 describe('syncProgress', () => {
@@ -87,6 +88,7 @@ const youtubeStatus = (overrides: Partial<ConnectionSyncStatus>): ConnectionSync
   nextRunAt: null,
   lastFailedAt: null,
   attempts: 0,
+  action: null,
   ...overrides,
 });
 

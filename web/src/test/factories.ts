@@ -72,6 +72,7 @@ export function connectionSyncStatus(overrides: Partial<ConnectionSyncStatus> = 
     nextRunAt: null,
     lastFailedAt: null,
     attempts: 0,
+    action: null,
     ...overrides,
   };
 }
