@@ -1,0 +1,58 @@
+// A sync read as a set of named parts (the profile, a window of days, one post's metrics, a report): a part the
+// platform does not answer is recorded as missing and the rest goes on, so one refused call loses only itself. What
+// stops the whole run is what no other part can escape: the account is throttled (every part would be refused too)
+// or the grant is dead (every part needs a new one). Those propagate, and the engine defers or stops the run.
+import { MALFORMED_RESPONSE } from './http-client.ts';
+import { PlatformError, ReconnectRequired } from './platform-error.ts';
+import type { MissingPart, ProviderContext } from './provider.ts';
+
+/** Whether this failure ends the whole run rather than the one part: a throttle of the account, or a dead grant. */
+export function endsTheRun(error: unknown): boolean {
+  if (error instanceof ReconnectRequired) return true;
+  if (!(error instanceof PlatformError)) return false;
+  return error.kind === 'rate_limited' || error.kind === 'unauthorized' || error.kind === 'invalid_grant';
+}
+
+/** Why a part is missing, in our words with the platform's status and code (never its body, which can echo request values). */
+export function missingReason(error: unknown): string {
+  if (!(error instanceof PlatformError)) return 'an unexpected error occurred';
+  const { status, errorCode } = error.details;
+  const code = errorCode && errorCode !== MALFORMED_RESPONSE ? `, code ${errorCode}` : '';
+  return `${error.message}${status ? ` (HTTP ${status}${code})` : ''}`;
+}
+
+/**
+ * The parts of one run. `read(part, work)` answers the part's result, or undefined once it is recorded as missing;
+ * `missing` lists them; `failedWhole()` says whether nothing at all was read, with the first failure (the run then
+ * fails as before, rather than store an empty success).
+ */
+export function syncParts(context: Pick<ProviderContext, 'now' | 'logger'>) {
+  const missing: MissingPart[] = [];
+  let read = 0;
+  let firstFailure: unknown;
+  return {
+    missing,
+    async read<T>(part: string, work: () => Promise<T>): Promise<T | undefined> {
+      try {
+        const result = await work();
+        read += 1;
+        return result;
+      } catch (error) {
+        if (!(error instanceof PlatformError) || endsTheRun(error)) throw error;
+        firstFailure ??= error;
+        missing.push({ part, reason: missingReason(error), at: context.now().toISOString() });
+        context.logger.warn({ part, reason: missingReason(error) }, 'a sync part could not be read; the rest goes on');
+        return undefined;
+      }
+    },
+    /** Throws the first failure when parts failed and none was read: nothing to store, the run failed whole. */
+    throwIfNothingRead(): void {
+      if (read === 0 && firstFailure !== undefined) throw firstFailure;
+    },
+  };
+}
+
+/** The previous run's missing parts whose name starts with `prefix`, with the rest of the name (e.g. a window's days). */
+export function retriedParts(parts: readonly MissingPart[] | undefined, prefix: string): string[] {
+  return (parts ?? []).filter((entry) => entry.part.startsWith(prefix)).map((entry) => entry.part.slice(prefix.length));
+}
