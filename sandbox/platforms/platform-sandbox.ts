@@ -4,11 +4,13 @@
 //
 // Addressing: the real URL `https://<host><path>?<query>` is served at `<baseUrl>/<host><path>?<query>`
 // (`url()` performs the same rewrite the product does). Consent pages let a tester pick a generated demo
-// account; tests drive the same pages with `authorize()`, inject failures with `failNext()` and read `calls`.
+// account; tests drive the same pages with `authorize()`, inject failures with `failNext()` or, over HTTP, with
+// `POST /_sandbox/faults` (faults.ts), and read `calls`.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PLATFORM_NAMES, type DemoAccount, type PlatformName } from './demo-accounts.ts';
-import { BodyTooLargeError, html, json, malformedJson, readBody, Router, type FailureGroup, type FailureKind, type FailureOptions, type Reply, type SandboxRequest } from './http.ts';
+import { BodyTooLargeError, html, json, malformedJson, readBody, Router, type FailureGroup, type FailureKind, type FailureOptions, type Reply, type RouteMatch, type SandboxRequest } from './http.ts';
+import { FaultBook, FaultInputError, faultReply, type Fault } from './faults.ts';
 import { createInstagram } from './instagram.ts';
 import { createLinkedin } from './linkedin.ts';
 import { fingerprint, generateAppKeys, generateCredentials, OAuthStore, type AppKeys, type ClientCredentials, type RevokedToken } from './oauth-core.ts';
@@ -24,6 +26,7 @@ import { DEFAULT_QUOTA_LIMITS } from './youtube-quota.ts';
 export type { PlatformName } from './demo-accounts.ts';
 export type { DemoAccount } from './demo-accounts.ts';
 export type { RevokedToken } from './oauth-core.ts';
+export type { Fault } from './faults.ts';
 
 export interface PlatformSandboxOptions {
   /** Listen host; default 127.0.0.1. */
@@ -73,6 +76,8 @@ export interface SandboxCall {
   /** The sandbox path without the query (which may hold tokens), e.g. `/oauth2.googleapis.com/token`. */
   path: string;
   at: Date;
+  /** The id of the injected fault that answered instead of the platform, if one did. */
+  fault?: string;
 }
 
 export interface AuthorizeOptions {
@@ -104,8 +109,13 @@ export interface PlatformSandbox {
    * YouTube Data API quota units used so far (list calls cost 1 unit): in total, or for one API key or access token.
    */
   quotaUnitsUsed(credential?: string): number;
-  /** Every request received, oldest first. */
-  calls: { platform: PlatformName; endpoint: string; method: string; path: string; at: Date }[];
+  /**
+   * Faults injected over HTTP (`/_sandbox/faults`) or here: `add` takes the same JSON and throws on bad input,
+   * `list` answers the active and the spent ones with how often each fired.
+   */
+  faults: Pick<FaultBook, 'add' | 'list' | 'clear' | 'remove'>;
+  /** Every request received, oldest first (a faulted one too, with the fault's id). */
+  calls: SandboxCall[];
   countCalls(platform: PlatformName, endpoint: string): number;
   /** Tokens revoked so far (by a revoke endpoint, or as a family after a refresh-token or code replay). */
   revokedTokens: readonly RevokedToken[];
@@ -205,6 +215,7 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
   const router = new Router(PLATFORM_NAMES.flatMap((platform) => modules[platform].routes));
 
   const calls: SandboxCall[] = [];
+  const faults = new FaultBook((platform) => modules[platform].hosts, now);
   const failures = new Map<string, { kind: FailureKind; options: FailureOptions }[]>();
   const held = new Set<ServerResponse>();
 
@@ -228,6 +239,39 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
     if (group !== 'metrics' && (kind === 'token_expired' || kind === 'revoked')) return module.failure(group, 'invalid_grant', request, options);
     const reply = module.failure(group, kind, request, options);
     return options.retryAfter === undefined ? reply : { ...reply, headers: { ...reply.headers, 'retry-after': options.retryAfter } };
+  }
+
+  /** The `calls` name of a request the router matched (or matched but for its method), else `unknown`. */
+  function endpointNameOf(match: RouteMatch, sandboxRequest: SandboxRequest): string {
+    if (!match) return 'unknown';
+    const route = 'wrongMethod' in match ? match.wrongMethod : match.route;
+    if (typeof route.endpoint === 'string') return route.endpoint;
+    return 'wrongMethod' in match ? 'unknown' : route.endpoint(sandboxRequest);
+  }
+
+  async function faultsEndpoint(method: string, sandboxPath: string, request: IncomingMessage): Promise<Reply> {
+    const id = sandboxPath === '/_sandbox/faults' ? null : sandboxPath.slice('/_sandbox/faults/'.length);
+    if (id !== null) {
+      if (method !== 'DELETE') return json(405, { error: 'method_not_allowed', message: 'A single fault can only be deleted (DELETE /_sandbox/faults/:id).' });
+      return faults.remove(id) ? json(200, { deleted: id }) : json(404, { error: 'not_found', message: `No fault with id "${id}".` });
+    }
+    if (method === 'GET') return json(200, faults.list());
+    if (method === 'DELETE') return json(200, { cleared: faults.clear() });
+    if (method !== 'POST') return json(405, { error: 'method_not_allowed', message: 'Use GET, POST or DELETE on /_sandbox/faults.' });
+    let input: unknown;
+    try {
+      input = JSON.parse((await readBody(request)).toString('utf8'));
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) throw error;
+      return json(400, { error: 'invalid_json', message: 'The body must be JSON: {platform, method?, host?, path, query?, status, body?, headers?, times?}.' });
+    }
+    try {
+      const fault: Fault = faults.add(input);
+      return json(201, fault);
+    } catch (error) {
+      if (error instanceof FaultInputError) return json(400, { error: 'invalid_fault', message: error.message });
+      throw error;
+    }
   }
 
   function usageReport() {
@@ -258,12 +302,21 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
       // What the platforms would have billed or counted since the sandbox started (YouTube's Data API units, X's
       // billable reads), so a benchmark or an operator can see the spend of a sync.
       if (sandboxPath === '/_sandbox/usage' && method === 'GET') return send(response, json(200, usageReport()));
+      if (sandboxPath === '/_sandbox/faults' || sandboxPath.startsWith('/_sandbox/faults/')) return send(response, await faultsEndpoint(method, sandboxPath, request));
       const platform = router.platformOf(realHost);
       if (!platform) {
         return send(response, json(404, { error: 'not_found', message: `The platform sandbox does not serve the host "${rawHost}". Address a real URL https://<host><path> as ${baseUrl}/<host><path>.` }));
       }
       const at = now();
       const match = router.match(realHost, method, path);
+      const fault = faults.take({ platform, method, host: realHost, path, query });
+      if (fault) {
+        if (method !== 'GET' && method !== 'HEAD') await readBody(request);
+        const endpoint = endpointNameOf(match, { method, host: realHost, path, query, headers: request.headers, rawBody: Buffer.alloc(0), params: match && 'params' in match ? match.params : {} });
+        calls.push({ platform, endpoint, method, path: sandboxPath, at, fault: fault.id });
+        logger.info({ platform, endpoint, method, status: fault.status, injectedFault: fault.id }, 'platform sandbox request');
+        return send(response, faultReply(fault));
+      }
       if (!match || 'wrongMethod' in match) {
         const endpoint = match ? (typeof match.wrongMethod.endpoint === 'string' ? match.wrongMethod.endpoint : 'unknown') : 'unknown';
         calls.push({ platform, endpoint, method, path: sandboxPath, at });
@@ -356,6 +409,7 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
       const key = `${platform}:${endpoint}`;
       failures.set(key, [...(failures.get(key) ?? []), { kind: failure, options }]);
     },
+    faults,
     quotaUnitsUsed: (credential) => (credential === undefined ? [...quotaUnits.values()].reduce((sum, units) => sum + units, 0) : (quotaUnits.get(credential) ?? 0)),
     calls,
     countCalls: (platform, endpoint) => calls.filter((call) => call.platform === platform && call.endpoint === endpoint).length,
