@@ -40,7 +40,8 @@ export function syncParts(context: Pick<ProviderContext, 'now' | 'logger'>) {
       } catch (error) {
         if (!(error instanceof PlatformError) || endsTheRun(error)) throw error;
         firstFailure ??= error;
-        missing.push({ part, reason: missingReason(error), at: context.now().toISOString() });
+        // A part read in several calls (a history of days) is missing once.
+        if (!missing.some((entry) => entry.part === part)) missing.push({ part, reason: missingReason(error), at: context.now().toISOString() });
         context.logger.warn({ part, reason: missingReason(error) }, 'a sync part could not be read; the rest goes on');
         return undefined;
       }
