@@ -2,14 +2,20 @@
 // their parts `<kind>` or `<kind>:<detail>` (server/providers/sync-parts.ts); a kind not listed here reads as its name.
 import type { MissingPart } from '../../providers/provider.ts';
 
+/** `2026-01-01..2026-01-30` as words. */
+const days = (range: string) => range.replace('..', ' to ');
+
 const WORDS: Record<string, (detail: string) => string> = {
   profile: () => 'the profile and follower count',
   posts: () => 'the posts list',
   'post-metrics': (detail) => `the metrics of post ${detail}`,
   'post-counters': (detail) => `the counters of posts ${detail}`,
-  'account-days': (detail) => `the account figures of ${detail.replace('..', ' to ')}`,
-  'follower-history': () => 'the follower history',
-  'post-analytics': (detail) => `the daily ${detail.toLowerCase()} figures`,
+  'account-days': (detail) => `the account figures of ${days(detail)}`,
+  'follower-history': (detail) => (detail ? `the follower history of ${days(detail)}` : 'the follower history'),
+  'post-analytics': (detail) => {
+    const [queryType = '', range = ''] = detail.split(':');
+    return `the daily ${queryType.toLowerCase()} figures${range ? ` of ${days(range)}` : ''}`;
+  },
   members: () => 'the members list',
   report: (detail) => `the ${detail} report`,
 };

@@ -150,3 +150,56 @@ describe('Instagram', () => {
     expect(sandbox.calls.some((call) => call.platform === 'instagram' && 'fault' in call)).toBe(true);
   });
 });
+
+describe('TikTok', () => {
+  it('the profile failing: the videos are stored, the sync is partial for the follower count, and the next run reads it', async () => {
+    const { account, connectionId } = await connectNew('tiktok', 0);
+    await injectFault(server, { platform: 'tiktok', path: '/v2/user/info', status: 500, body: { data: {}, error: { code: 'internal_error', message: 'Something went wrong.', log_id: '20261102100000' } } });
+    const { status } = await syncNow(server, account.token, connectionId);
+    expect(status).toMatchObject({ status: 'idle', state: 'partial', missingParts: ['the profile and follower count: The platform could not answer (HTTP 500, code internal_error)'] });
+    expect((await storedDays(connectionId, 'followers')).size).toBe(0);
+    const videos = await server.db.select().from(contentItems).where(eq(contentItems.connectionId, connectionId));
+    expect(videos.length).toBeGreaterThan(0);
+
+    expect(await runScheduledRetry(connectionId, account.token)).toMatchObject({ state: 'ok', missingParts: [] });
+    expect((await storedDays(connectionId, 'followers')).size).toBe(1);
+  });
+});
+
+describe('X', () => {
+  it('the posts list failing: the follower count is stored, the sync is partial for the posts, and the next run reads them', async () => {
+    const { account, connectionId } = await connectNew('twitter', 0);
+    await injectFault(server, { platform: 'twitter', path: '/2/users/*/tweets', status: 503, body: { title: 'Service Unavailable', detail: 'Service Unavailable', type: 'about:blank', status: 503 } });
+    const { status } = await syncNow(server, account.token, connectionId);
+    expect(status).toMatchObject({ status: 'idle', state: 'partial', missingParts: ['the posts list: The platform could not answer (HTTP 503)'] });
+    expect((await storedDays(connectionId, 'followers')).size).toBe(1);
+    expect(await server.db.select().from(contentItems).where(eq(contentItems.connectionId, connectionId))).toEqual([]);
+
+    expect(await runScheduledRetry(connectionId, account.token)).toMatchObject({ state: 'ok', missingParts: [] });
+    expect((await server.db.select().from(contentItems).where(eq(contentItems.connectionId, connectionId))).length).toBeGreaterThan(0);
+  });
+});
+
+describe('LinkedIn', () => {
+  it('one analytics range failing: every other range and metric is stored, the sync is partial for that range, and the next run reads it', async () => {
+    const { account, connectionId } = await connectNew('linkedin', 0);
+    await injectFault(server, { platform: 'linkedin', path: '/rest/memberCreatorPostAnalytics', query: { queryType: 'IMPRESSION' }, status: 500, body: { status: 500, serviceErrorCode: 0, code: 'INTERNAL_SERVER_ERROR', message: 'Internal Server Error' } });
+    const { status } = await syncNow(server, account.token, connectionId);
+    expect(status).toMatchObject({ status: 'idle', state: 'partial' });
+    expect(status!.missingParts).toHaveLength(1);
+    const [words] = status!.missingParts;
+    const range = /^the daily impression figures of (\d{4}-\d\d-\d\d) to (\d{4}-\d\d-\d\d): The platform could not answer \(HTTP 500\)$/.exec(words!);
+    expect(range, words).not.toBeNull();
+    const [, first, last] = range!;
+    const inRange = (day: string) => day >= first! && day <= last!;
+    const impressions = await storedDays(connectionId, 'impressions');
+    const reactions = await storedDays(connectionId, 'reactions');
+    expect([...impressions.keys()].filter(inRange)).toEqual([]);
+    expect([...reactions.keys()].filter(inRange).length).toBeGreaterThan(0);
+    expect([...impressions.keys()].filter((day) => !inRange(day)).length).toBeGreaterThan(0);
+
+    expect(await runScheduledRetry(connectionId, account.token)).toMatchObject({ state: 'ok', missingParts: [] });
+    const recovered = await storedDays(connectionId, 'impressions');
+    expect([...recovered.keys()].filter(inRange).length).toBe([...reactions.keys()].filter(inRange).length);
+  });
+});
