@@ -260,7 +260,7 @@ async function accountWindow(get: GraphGet, token: string, parts: Parts, first: 
       if (name && value !== undefined) rows.push({ date: day, metricType: name, value });
     }
   });
-  return rows.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return rows;
 }
 
 /**
@@ -417,6 +417,8 @@ export async function syncInstagram(context: ProviderContext, input: SyncInput):
     if (rangeFirst <= last) daily.push(...((await accountWindow(get, token, parts, rangeFirst, last)) ?? []));
   }
 
+  // In day order, whichever window came first: the same rows on the same answers.
+  daily.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   const followers = checkpoint.followers ?? undefined;
   if (followers !== undefined) {
     daily.push({ date: input.today, metricType: 'followers', value: followers });
