@@ -6,12 +6,18 @@ import { MALFORMED_RESPONSE } from './http-client.ts';
 import { PlatformError, ReconnectRequired } from './platform-error.ts';
 import type { MissingPart, ProviderContext } from './provider.ts';
 
-/** Whether this failure ends the whole run rather than the one part: a throttle of the account, or a dead grant. */
+/**
+ * Whether this failure ends the whole run rather than the one part: a throttle of the account, a dead grant, or an
+ * answer we cannot read (the sync engine stops on it rather than retry: our reading and the platform disagree).
+ */
 export function endsTheRun(error: unknown): boolean {
   if (error instanceof ReconnectRequired) return true;
   if (!(error instanceof PlatformError)) return false;
-  return error.kind === 'rate_limited' || error.kind === 'unauthorized' || error.kind === 'invalid_grant';
+  return error.kind === 'rate_limited' || error.kind === 'unauthorized' || error.kind === 'invalid_grant' || error.details.errorCode === MALFORMED_RESPONSE;
 }
+
+/** Parts failed in a row before anything was read: the platform is not answering at all, and the run ends (retried whole). */
+const FAILURES_BEFORE_OUTAGE = 3;
 
 /** Why a part is missing, in our words with the platform's status and code (never its body, which can echo request values). */
 export function missingReason(error: unknown): string {
@@ -29,6 +35,7 @@ export function missingReason(error: unknown): string {
 export function syncParts(context: Pick<ProviderContext, 'now' | 'logger'>) {
   const missing: MissingPart[] = [];
   let read = 0;
+  let failures = 0;
   let firstFailure: unknown;
   return {
     missing,
@@ -40,6 +47,9 @@ export function syncParts(context: Pick<ProviderContext, 'now' | 'logger'>) {
       } catch (error) {
         if (!(error instanceof PlatformError) || endsTheRun(error)) throw error;
         firstFailure ??= error;
+        failures += 1;
+        // Not one part answered: an outage, not a missing part; asking every other part would only fail as well.
+        if (read === 0 && failures >= FAILURES_BEFORE_OUTAGE) throw firstFailure;
         // A part read in several calls (a history of days) is missing once.
         if (!missing.some((entry) => entry.part === part)) missing.push({ part, reason: missingReason(error), at: context.now().toISOString() });
         context.logger.warn({ part, reason: missingReason(error) }, 'a sync part could not be read; the rest goes on');
