@@ -43,7 +43,10 @@ describe('retries, backoff and dead letter', () => {
     const { retryLimit, retryDelaySeconds, retryMaxDelaySeconds } = server.config.sync;
     const policy = { baseMs: retryDelaySeconds * 1000, capMs: retryMaxDelaySeconds * 1000 };
     // Each attempt asks for both of its parts (the profile, the videos), and both fail.
-    for (let call = 0; call < 2 * (retryLimit + 1); call += 1) sandbox.failNext('tiktok', 'metrics', 'server_error');
+    for (let attempt = 0; attempt <= retryLimit; attempt += 1) {
+      sandbox.failNext('tiktok', 'profile', 'server_error');
+      sandbox.failNext('tiktok', 'metrics', 'server_error');
+    }
     const message = 'TikTok: The platform could not answer (HTTP 500, internal_error).';
     const calls = sandbox.countCalls('tiktok', 'video.list');
 
@@ -96,7 +99,10 @@ describe('retries, backoff and dead letter', () => {
     const poison = await connectNew('twitter', 1);
     const healthy = await connectNew('linkedin', 1);
     // Each attempt asks for both of its parts (the profile, the posts), and both fail.
-    for (let call = 0; call < 2 * (server.config.sync.retryLimit + 1); call += 1) sandbox.failNext('twitter', 'metrics', 'server_error');
+    for (let attempt = 0; attempt <= server.config.sync.retryLimit; attempt += 1) {
+      sandbox.failNext('twitter', 'profile', 'server_error');
+      sandbox.failNext('twitter', 'metrics', 'server_error');
+    }
     await server.request('POST', `/api/sync/platform/${poison.connectionId}`, { token: poison.account.token });
     await server.request('POST', `/api/sync/platform/${healthy.connectionId}`, { token: healthy.account.token });
     const outcomes = await server.sync.drain({ ignoreStartAfter: true });
