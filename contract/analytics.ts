@@ -521,6 +521,12 @@ export const connectionSyncStatus = z.object({
   state: syncCompleteness,
   /** What the last stored run could not read, each in words with the platform's reason; empty when nothing is missing. */
   missingParts: z.array(z.string()),
+  /**
+   * What the creator must do before the sync can go on, when it stopped for a reason only they can fix
+   * (`needs_creator`: a permission not given, not a Business account, the app's access): `message` says it in words
+   * and ends with "press Retry" (POST /api/sync/platform/{connectionId} runs the sync again). Null otherwise.
+   */
+  action: z.object({ kind: z.literal('needs_creator'), message: z.string() }).nullable(),
 });
 export type ConnectionSyncStatus = z.infer<typeof connectionSyncStatus>;
 export const syncStatusResponse = z.array(connectionSyncStatus);

@@ -7,8 +7,8 @@
 // not growth), within a two-year bound; follower insights only reach the last 30 days.
 import { z } from 'zod';
 import { addDays, dayOf } from '../lib/dates.ts';
-import { buildUrl, callCounter, count, parseBody, type PlatformResponse } from './http-client.ts';
-import { retryAfterSeconds } from './http-date.ts';
+import { failureRuleOf, platformFailure } from './failure-rule.ts';
+import { buildUrl, callCounter, count, parseBody } from './http-client.ts';
 import { PlatformError } from './platform-error.ts';
 import { type CounterReadInput, type CounterReadOutput, type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
 import { retriedParts, syncParts } from './sync-parts.ts';
@@ -85,7 +85,6 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item:
   return results;
 }
 
-const graphError = z.looseObject({ error: z.looseObject({ code: z.number().optional(), error_subcode: z.number().optional(), message: z.string().optional() }) });
 const profileBody = z.looseObject({ id: z.string(), followers_count: count.optional() });
 const mediaBody = z.looseObject({
   data: z.array(
@@ -115,45 +114,13 @@ const insightsBody = z.looseObject({
   ),
 });
 
-const businessUseCaseUsage = z.record(z.string(), z.array(z.looseObject({ estimated_time_to_regain_access: z.number().nonnegative().optional() })));
-
 /**
- * The longest `estimated_time_to_regain_access` (minutes) in `X-Business-Use-Case-Usage`, in seconds: the only
- * time Graph throttling signals (2.7). Undefined when absent, zero or unreadable.
+ * A Graph answer about one thing we can do without (one media's insights, one day's follower changes): what the
+ * failure rule calls skip_part (failure-rule.ts), e.g. code 100 with subcode 2108006 (media posted before the account
+ * became a business account), "(#10) Not enough viewers", or code 100 for a day or metric Meta has nothing for.
+ * Throttling, a dead token and a permission only the creator can give stop the sync.
  */
-function regainAccessSeconds(response: PlatformResponse): number | undefined {
-  const header = response.headers.get('x-business-use-case-usage');
-  if (!header) return undefined;
-  let usage: unknown;
-  try {
-    usage = JSON.parse(header);
-  } catch {
-    return undefined;
-  }
-  const minutes = Object.values(businessUseCaseUsage.safeParse(usage).data ?? {}).flatMap((entries) => entries.map((entry) => entry.estimated_time_to_regain_access ?? 0));
-  const longest = Math.max(0, ...minutes);
-  return longest > 0 ? longest * 60 : undefined;
-}
-
-/** Graph errors are keyed by `error.code`, not the HTTP status (2.7). */
-function graphFailure(response: PlatformResponse, operation: string): PlatformError {
-  const parsed = graphError.safeParse(response.body);
-  const code = parsed.success ? parsed.data.error.code : undefined;
-  const details = { status: response.status, errorCode: code !== undefined ? String(code) : undefined, retryAfterSeconds: retryAfterSeconds(response) ?? regainAccessSeconds(response) };
-  if (response.status === 429 || (code !== undefined && [4, 17, 32, 613, 80002].includes(code))) {
-    return new PlatformError('rate_limited', 'instagram', operation, 'The platform is rate limiting us', details);
-  }
-  if (code === 190 || response.status === 401) return new PlatformError('unauthorized', 'instagram', operation, 'The platform refused the access token', details);
-  return new PlatformError('unavailable', 'instagram', operation, 'The platform could not answer', details);
-}
-
-/**
- * A Graph answer about one thing we can do without (one media's insights, one day's follower changes): any 4xx that
- * is neither throttling nor a dead token, e.g. code 100 with subcode 2108006 (media posted before the account became
- * a business account), code 10 (too few viewers) or code 100 (a metric unavailable for the item).
- */
-const isItemRefusal = (error: unknown) =>
-  error instanceof PlatformError && error.kind === 'unavailable' && error.details.errorCode !== 'malformed_response' && (error.details.status ?? 500) >= 400 && (error.details.status ?? 500) < 500;
+const isItemRefusal = (error: unknown) => error instanceof PlatformError && failureRuleOf(error).rule === 'skip_part';
 
 /** Follows minus unfollows from a `follows_and_unfollows` answer broken down by `follow_type`; undefined when absent. */
 function netFollowChange(body: z.infer<typeof insightsBody>): number | undefined {
@@ -165,12 +132,12 @@ function netFollowChange(body: z.infer<typeof insightsBody>): number | undefined
 
 const METRIC_NAMES: Record<string, string> = { views: 'views', likes: 'likes', comments: 'comments', shares: 'shares', total_interactions: 'engagements', reach: 'reach', saved: 'saves' };
 
-/** Graph calls, counted; a refusal is read by graphFailure (throttling waits, a dead token reconnects). */
+/** Graph calls, counted; a refusal is read by the failure rule (throttling waits, a dead token reconnects). */
 function graphRequests(context: ProviderContext) {
   const { usage, call } = callCounter();
   async function get<T>(url: string, schema: z.ZodType<T>): Promise<T> {
     const response = await call(context, { platform: 'instagram', operation: 'metrics', url });
-    if (response.status !== 200) throw graphFailure(response, 'metrics');
+    if (response.status !== 200) throw platformFailure('instagram', 'metrics', response);
     return parseBody(schema, response, 'instagram', 'metrics');
   }
   return { usage, get };

@@ -3,7 +3,8 @@
 // Sources: docs/platforms/linkedin.md and ../shared/platform-apis-corrections.md rows 1–6.
 import { z } from 'zod';
 import { addDays } from '../lib/dates.ts';
-import { apiError, count, parseBody, type PlatformResponse } from './http-client.ts';
+import { platformFailure } from './failure-rule.ts';
+import { count, parseBody, type PlatformResponse } from './http-client.ts';
 import { sendVersioned } from './linkedin-version.ts';
 import type { ProviderContext } from './provider.ts';
 
@@ -151,8 +152,8 @@ async function readPages<T>(send: Send, url: string, schema: z.ZodType<Paged<T>>
   const elements: T[] = [];
   for (let start = 0; ; ) {
     const response = await send(`${url}&start=${start}&count=${PAGE_COUNT}`);
-    if (isValidationFailure(response)) throw new RangeRefused('LinkedIn refused the range', { cause: apiError(response, 'linkedin', 'metrics') });
-    if (response.status !== 200) throw apiError(response, 'linkedin', 'metrics');
+    if (isValidationFailure(response)) throw new RangeRefused('LinkedIn refused the range', { cause: platformFailure('linkedin', 'metrics', response) });
+    if (response.status !== 200) throw platformFailure('linkedin', 'metrics', response);
     const page = parseBody(schema, response, 'linkedin', 'metrics');
     elements.push(...page.elements);
     start += page.elements.length;

@@ -4,7 +4,8 @@
 // (corrections rows 3–6). An app without post analytics (403) keeps the follower history.
 import type { z } from 'zod';
 import { addDays } from '../lib/dates.ts';
-import { apiError, buildUrl, callCounter, parseBody } from './http-client.ts';
+import { platformFailure } from './failure-rule.ts';
+import { buildUrl, callCounter, parseBody } from './http-client.ts';
 import {
   analyticsDayBody,
   FOLLOWERS_URL,
@@ -70,7 +71,7 @@ export async function syncLinkedIn(context: ProviderContext, input: SyncInput): 
   if (hasScope(input.scope, 'r_member_profileAnalytics')) {
     const now = await parts.read('profile', async () => {
       const response = await send(buildUrl(FOLLOWERS_URL, { q: 'me' }));
-      if (response.status !== 200) throw apiError(response, 'linkedin', 'metrics');
+      if (response.status !== 200) throw platformFailure('linkedin', 'metrics', response);
       return parseBody(followersNowBody, response, 'linkedin', 'metrics');
     });
     followers = now?.elements[0]?.memberFollowersCount;

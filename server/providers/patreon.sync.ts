@@ -9,8 +9,8 @@
 // (server/modules/income/patreon-sync.repository.ts), which keeps patreon_members and writes who started or stopped
 // paying (patreon_patron_events; decision 022).
 import { z } from 'zod';
+import { platformFailure } from './failure-rule.ts';
 import { buildUrl, callCounter, parseBody, type PlatformResponse } from './http-client.ts';
-import { retryAfterSeconds } from './http-date.ts';
 import { patreonPacer, type Pacer } from './patreon-pacing.ts';
 import { PlatformError } from './platform-error.ts';
 import { type ProviderContext, type SyncInput, type SyncOutput } from './provider.ts';
@@ -18,7 +18,6 @@ import { type ProviderContext, type SyncInput, type SyncOutput } from './provide
 const CAMPAIGNS_URL = 'https://www.patreon.com/api/oauth2/v2/campaigns';
 const membersUrl = (campaignId: string) => `https://www.patreon.com/api/oauth2/v2/campaigns/${encodeURIComponent(campaignId)}/members`;
 
-const errorsBody = z.looseObject({ errors: z.array(z.looseObject({ retry_after_seconds: z.number().optional() })) });
 const campaignsBody = z.looseObject({
   data: z.array(z.looseObject({ id: z.string(), attributes: z.looseObject({ patron_count: z.number().optional(), is_monthly: z.boolean().nullable().optional(), pay_per_name: z.string().nullable().optional() }).optional() })),
 });
@@ -42,13 +41,7 @@ const membersBody = z.looseObject({
   meta: z.looseObject({ pagination: z.looseObject({ cursors: z.looseObject({ next: z.string().nullable().optional() }).optional() }).optional() }).optional(),
 });
 
-function patreonFailure(response: PlatformResponse): PlatformError {
-  const retryAfter = errorsBody.safeParse(response.body).data?.errors[0]?.retry_after_seconds ?? retryAfterSeconds(response);
-  const details = { status: response.status, retryAfterSeconds: retryAfter };
-  if (response.status === 429) return new PlatformError('rate_limited', 'patreon', 'metrics', 'The platform is rate limiting us', details);
-  if (response.status === 401) return new PlatformError('unauthorized', 'patreon', 'metrics', 'The platform refused the access token', details);
-  return new PlatformError('unavailable', 'patreon', 'metrics', 'The platform could not answer', details);
-}
+const patreonFailure = (response: PlatformResponse) => platformFailure('patreon', 'metrics', response);
 
 /** One member as read today: what the income view's patron history needs (no names, no emails). */
 export interface PatreonMemberRead {

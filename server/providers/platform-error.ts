@@ -1,4 +1,5 @@
-// What went wrong at a platform, in the terms the product acts on.
+// What went wrong at a platform, in the terms the product acts on. Which refusal is which kind is decided in one
+// place, failure-rule.ts.
 import type { PlatformName } from '#contract/platforms.ts';
 
 /**
@@ -14,7 +15,19 @@ export type PlatformErrorKind =
   | 'not_found'
   | 'rate_limited'
   /** 5xx, timeout, network failure, or a response we could not parse. */
-  | 'unavailable';
+  | 'unavailable'
+  /** Only the creator can fix it (a permission not given, not a Business account…): `details.userAction` says how. */
+  | 'needs_creator'
+  /** Data the platform does not have (a day too old, media without insights): that part is left out, the rest stands. */
+  | 'skip';
+
+export interface PlatformErrorDetails {
+  status?: number;
+  errorCode?: string;
+  retryAfterSeconds?: number;
+  /** needs_creator: what the creator must do, in their words (ours, never the platform's text). */
+  userAction?: string;
+}
 
 export class PlatformError extends Error {
   constructor(
@@ -22,7 +35,7 @@ export class PlatformError extends Error {
     readonly platform: PlatformName,
     readonly operation: string,
     message: string,
-    readonly details: { status?: number; errorCode?: string; retryAfterSeconds?: number } = {},
+    readonly details: PlatformErrorDetails = {},
   ) {
     super(message);
     this.name = 'PlatformError';

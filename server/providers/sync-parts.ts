@@ -1,19 +1,22 @@
 // A sync read as a set of named parts (the profile, a window of days, one post's metrics, a report): a part the
 // platform does not answer is recorded as missing and the rest goes on, so one refused call loses only itself. What
-// stops the whole run is what no other part can escape: the account is throttled (every part would be refused too)
-// or the grant is dead (every part needs a new one). Those propagate, and the engine defers or stops the run.
+// stops the whole run is what no other part can escape (endsTheRun): the account is throttled, the grant is dead, or
+// the creator must act. Those propagate, and the engine defers or stops the run (sync.service.ts describe()).
+import { failureRuleOf } from './failure-rule.ts';
 import { MALFORMED_RESPONSE } from './http-client.ts';
 import { PlatformError, ReconnectRequired } from './platform-error.ts';
 import type { MissingPart, ProviderContext } from './provider.ts';
 
 /**
- * Whether this failure ends the whole run rather than the one part: a throttle of the account, a dead grant, or an
- * answer we cannot read (the sync engine stops on it rather than retry: our reading and the platform disagree).
+ * Whether this failure ends the whole run rather than the one part, by the one failure rule (failure-rule.ts): the
+ * account is throttled, the grant is dead, only the creator can fix it (never retried blindly: the sync stops with
+ * their action), or an answer we cannot read (the sync engine stops on it: our reading and the platform disagree).
  */
 export function endsTheRun(error: unknown): boolean {
   if (error instanceof ReconnectRequired) return true;
   if (!(error instanceof PlatformError)) return false;
-  return error.kind === 'rate_limited' || error.kind === 'unauthorized' || error.kind === 'invalid_grant' || error.details.errorCode === MALFORMED_RESPONSE;
+  const { rule } = failureRuleOf(error);
+  return rule === 'reconnect' || rule === 'needs_creator' || error.kind === 'rate_limited' || error.details.errorCode === MALFORMED_RESPONSE;
 }
 
 /** Parts failed in a row before anything was read: the platform is not answering at all, and the run ends (retried whole). */
@@ -46,6 +49,8 @@ export function syncParts(context: Pick<ProviderContext, 'now' | 'logger'>) {
         return result;
       } catch (error) {
         if (!(error instanceof PlatformError) || endsTheRun(error)) throw error;
+        // Data the platform does not have (skip_part): nothing to read again, the rest stands.
+        if (failureRuleOf(error).rule === 'skip_part') return undefined;
         firstFailure ??= error;
         failures += 1;
         // Not one part answered: an outage, not a missing part; asking every other part would only fail as well.

@@ -1,7 +1,8 @@
 // TikTok sync (docs/platforms/tiktok.md): lifetime counters only. Each sync stores today's follower count and
 // every video's counters as a dated snapshot, so the history grows from the day of connection.
 import { z } from 'zod';
-import { apiError, buildUrl, callCounter, count, parseBody } from './http-client.ts';
+import { platformFailure } from './failure-rule.ts';
+import { buildUrl, callCounter, count, parseBody } from './http-client.ts';
 import { syncParts } from './sync-parts.ts';
 import { CONTENT_GROWTH_METRICS, type CounterReadInput, type CounterReadOutput, hasScope, type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
 
@@ -46,7 +47,7 @@ function tiktokRequests(context: ProviderContext, accessToken: string) {
   async function request<T>(url: string, schema: z.ZodType<T>, json?: unknown): Promise<T> {
     const response = await call(context, { platform: 'tiktok', operation: 'metrics', method: json ? 'POST' : 'GET', url, headers, json });
     const code = errorEnvelope.safeParse(response.body).data?.error.code;
-    if (response.status !== 200 || (code !== undefined && code !== 'ok')) throw apiError(response.status === 200 ? { ...response, status: 500 } : response, 'tiktok', 'metrics', code);
+    if (response.status !== 200 || (code !== undefined && code !== 'ok')) throw platformFailure('tiktok', 'metrics', response);
     return parseBody(schema, response, 'tiktok', 'metrics');
   }
   return { usage, request };

@@ -5,7 +5,8 @@
 // `impression_count` is stored as impressions, never as views (corrections row 9): X's only views are a video's
 // `view_count`, on the media object of the `attachments.media_keys` expansion.
 import { z } from 'zod';
-import { apiError, buildUrl, callCounter, count, parseBody } from './http-client.ts';
+import { platformFailure } from './failure-rule.ts';
+import { buildUrl, callCounter, count, parseBody } from './http-client.ts';
 import { PlatformError } from './platform-error.ts';
 import { type CounterReadInput, type CounterReadOutput, type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
 import { syncParts } from './sync-parts.ts';
@@ -74,7 +75,7 @@ export const X_CONTENT_GROWTH_METRICS = ['impressions', 'views', 'likes', 'comme
 /** X's timestamp form, `YYYY-MM-DDTHH:mm:ssZ`. */
 const rfc3339Seconds = (date: Date) => `${date.toISOString().slice(0, 19)}Z`;
 
-/** X calls with one token, counted; a 429 waits until the window X names resets. */
+/** X calls with one token, counted; a refusal is read by the failure rule (a 429 waits until the window X names resets). */
 function twitterRequests(context: ProviderContext, accessToken: string) {
   const { usage: calls, call } = callCounter();
   const usage: SyncOutput['usage'] = calls;
@@ -86,15 +87,7 @@ function twitterRequests(context: ProviderContext, accessToken: string) {
   }
   async function get<T>(url: string, schema: z.ZodType<T>): Promise<T> {
     const response = await call(context, { platform: 'twitter', operation: 'metrics', url, headers });
-    if (response.status !== 200) {
-      const error = apiError(response, 'twitter', 'metrics');
-      // X says when the window resets (epoch seconds), not how long to wait.
-      const reset = Number(response.headers.get('x-rate-limit-reset'));
-      if (error.kind === 'rate_limited' && error.details.retryAfterSeconds === undefined && Number.isFinite(reset) && reset > 0) {
-        throw new PlatformError('rate_limited', 'twitter', 'metrics', error.message, { ...error.details, retryAfterSeconds: Math.max(1, Math.ceil(reset - context.now().getTime() / 1000)) });
-      }
-      throw error;
-    }
+    if (response.status !== 200) throw platformFailure('twitter', 'metrics', response);
     return parseBody(schema, response, 'twitter', 'metrics');
   }
   return { usage, get, bill };

@@ -365,6 +365,7 @@ describe('access tokens', () => {
         attempts: 1,
         state: 'failed',
         missingParts: [],
+        action: null,
       },
     ]);
     // Connecting again clears it.

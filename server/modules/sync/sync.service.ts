@@ -14,6 +14,7 @@ import type { TokenCustody } from '../platforms/token-custody.ts';
 import { ReconnectRequired, SupersededGrant } from '../../providers/platform-error.ts';
 import { addDays, dayOf } from '../../lib/dates.ts';
 import { MALFORMED_RESPONSE } from '../../providers/http-client.ts';
+import { failureRuleOf, isCreatorAction } from '../../providers/failure-rule.ts';
 import { PlatformError } from '../../providers/platform-error.ts';
 import type { MissingPart, SyncOutput } from '../../providers/provider.ts';
 import { providers } from '../../providers/registry.ts';
@@ -97,11 +98,25 @@ export function createSyncService({ repository, platformsRepository, custody, cl
     if (error instanceof ReconnectRequired) return { kind: 'failed', message: `${name} no longer accepts this connection. Connect it again.` };
     if (error instanceof PlatformError) {
       const status = error.details.status ? ` (HTTP ${error.details.status}${error.details.errorCode && error.details.errorCode !== MALFORMED_RESPONSE ? `, ${error.details.errorCode}` : ''})` : '';
-      if (error.kind === 'rate_limited') return { kind: 'defer', seconds: error.details.retryAfterSeconds ?? null, message: `${name} is rate limiting us; the sync will resume later.` };
       if (error.details.errorCode === MALFORMED_RESPONSE) return { kind: 'failed', message: `${name} sent a response we could not read${status}. Nothing was stored.` };
       if (error.kind === 'not_found') return { kind: 'failed', message: `${name}: ${error.message}.` };
-      if (error.kind === 'invalid_grant' || error.kind === 'unauthorized') return { kind: 'failed', message: `${name} no longer accepts this connection. Connect it again.` };
-      return { kind: 'retry', message: `${name}: ${error.message}${status}.` };
+      // The one rule for failures (server/providers/failure-rule.ts).
+      const decision = failureRuleOf(error);
+      switch (decision.rule) {
+        case 'needs_creator':
+          // Retrying would be refused the same way until the creator acts: the sync stops and says what to do.
+          return { kind: 'failed', message: decision.action! };
+        case 'reconnect':
+          return { kind: 'failed', message: `${name} no longer accepts this connection. Connect it again.` };
+        case 'retry_later':
+          if (error.kind === 'rate_limited') return { kind: 'defer', seconds: decision.waitSeconds, message: `${name} is rate limiting us; the sync will resume later.` };
+          // An outage that says when to come back (a 503 with Retry-After) is waited out, not counted as a failure.
+          if (decision.waitSeconds !== null) return { kind: 'defer', seconds: decision.waitSeconds, message: `${name}: ${error.message}${status}; the sync will resume later.` };
+          return { kind: 'retry', message: `${name}: ${error.message}${status}.` };
+        case 'skip_part':
+          // A part the provider did not expect to be missing: the whole run is retried (nothing was stored).
+          return { kind: 'retry', message: `${name}: ${error.message}${status}.` };
+      }
     }
     logger.error({ err: error, platform }, 'sync failed unexpectedly');
     return { kind: 'retry', message: `${name} could not be synced: an unexpected error occurred.` };
@@ -280,6 +295,7 @@ export function createSyncRequests({ repository, platformsRepository, requestNow
             attempts: state?.attempts ?? 0,
             state: 'paused',
             missingParts: (state?.missingParts ?? []).map(missingPartInWords),
+            action: null,
           };
         }
         const pause = connection.isActive ? (pauses.get(connection.platform) ?? null) : null;
@@ -303,6 +319,7 @@ export function createSyncRequests({ repository, platformsRepository, requestNow
           attempts: state?.attempts ?? 0,
           state: completeness({ status, attempts: state?.attempts ?? 0, needsReconnect: connection.needsReconnect, paused: pause !== null, missingParts: missingParts.length }),
           missingParts: missingParts.map(missingPartInWords),
+          action: status === 'failed' && connection.isActive && isCreatorAction(state?.message) ? { kind: 'needs_creator', message: state.message } : null,
         };
       });
     },

@@ -1,7 +1,8 @@
 // One sync's (or one on-demand read's) YouTube client over the shared HTTP client: every call counted by API and
 // quota unit, every answer checked, Google's quota and rate-limit refusals turned into waits.
 import { z } from 'zod';
-import { apiError, buildUrl, callCounter, MALFORMED_RESPONSE, parseBody, type PlatformRequest, type PlatformResponse } from '../http-client.ts';
+import { platformFailure } from '../failure-rule.ts';
+import { buildUrl, callCounter, MALFORMED_RESPONSE, parseBody, type PlatformRequest, type PlatformResponse } from '../http-client.ts';
 import { retryAfterSeconds } from '../http-date.ts';
 import { PlatformError } from '../platform-error.ts';
 import type { ProviderContext } from '../provider.ts';
@@ -64,12 +65,12 @@ export async function spendDataApiUnit(context: ProviderContext, response: Platf
  * runs out the deferral budget before the reset.
  */
 export function youtubeFailure(response: PlatformResponse, operation: string): PlatformError {
-  const reason = googleError.safeParse(response.body).data?.error.errors?.[0]?.reason;
-  if (response.status === 403 && reason && ['quotaExceeded', 'rateLimitExceeded', 'userRateLimitExceeded'].includes(reason)) {
-    const retryAfter = retryAfterSeconds(response) ?? (reason === 'quotaExceeded' ? secondsUntilQuotaReset(response.receivedAt) : 60);
-    return new PlatformError('rate_limited', 'youtube', operation, 'The platform is rate limiting us', { status: 403, errorCode: reason, retryAfterSeconds: retryAfter });
+  const failure = platformFailure('youtube', operation, response);
+  if (failure.kind === 'rate_limited' && failure.details.status === 403 && failure.details.retryAfterSeconds === undefined) {
+    const retryAfter = failure.details.errorCode === 'quotaExceeded' ? secondsUntilQuotaReset(response.receivedAt) : 60;
+    return new PlatformError('rate_limited', 'youtube', operation, failure.message, { ...failure.details, retryAfterSeconds: retryAfter });
   }
-  return apiError(response, 'youtube', operation, reason);
+  return failure;
 }
 
 export const malformed = (operation: string, status = 200) =>

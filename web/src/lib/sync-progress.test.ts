@@ -15,6 +15,7 @@ const status = (connectionId: number, state: ConnectionSyncStatus['status'], mes
   attempts: 0,
   state: state === 'paused' ? 'paused' : state === 'failed' ? 'failed' : 'ok',
   missingParts: [],
+  action: null,
 });
 
 describe('syncProgress', () => {
@@ -91,6 +92,7 @@ const youtubeStatus = (overrides: Partial<ConnectionSyncStatus>): ConnectionSync
   attempts: 0,
   state: 'ok',
   missingParts: [],
+  action: null,
   ...overrides,
 });
 

@@ -74,6 +74,7 @@ export function connectionSyncStatus(overrides: Partial<ConnectionSyncStatus> = 
     attempts: 0,
     state: 'ok',
     missingParts: [],
+    action: null,
     ...overrides,
   };
 }

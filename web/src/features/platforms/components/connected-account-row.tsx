@@ -63,6 +63,22 @@ function MissingPermissionsNote({ connection, busy, reconnecting, onAllow }: { c
   );
 }
 
+/**
+ * A sync stopped because only the creator can fix what the platform refused (a permission, the account type): what
+ * to do in words, and Retry, which runs the sync again once they have.
+ */
+function CreatorActionNote({ message, who, busy, syncing, onRetry }: { message: string; who: string; busy: boolean; syncing: boolean; onRetry: () => void }) {
+  return (
+    <div className="mt-3 flex flex-col gap-2 rounded-md border border-amber-500/40 bg-amber-500/10 p-3 text-sm text-amber-100 sm:flex-row sm:items-center">
+      <p className="flex-1">{message}</p>
+      <Button size="sm" disabled={busy || syncing} aria-label={syncing ? undefined : `Retry ${who}`} onClick={onRetry}>
+        {syncing ? <Spinner /> : null}
+        {syncing ? 'Syncing...' : 'Retry'}
+      </Button>
+    </div>
+  );
+}
+
 interface ConnectedAccountRowProps {
   connection: PlatformConnection;
   /** The connection's entry in GET /sync/status: why a sync failed, when it tries next, whether it stopped. */
@@ -195,6 +211,18 @@ export function ConnectedAccountRow({ connection, syncState }: ConnectedAccountR
       </div>
       </div>
       {PLATFORMS_WITH_UNNAMED_CURRENCY.includes(connection.platform) && !connection.manual ? <CampaignCurrency connection={connection} /> : null}
+      {syncState?.action && !connection.needsReconnect ? (
+        <CreatorActionNote
+          message={syncState.action.message}
+          who={who}
+          busy={busy}
+          syncing={syncing}
+          onRetry={() => {
+            resetErrors();
+            sync.mutate(connection.id);
+          }}
+        />
+      ) : null}
       {connection.missingPermissions.length > 0 && !connection.needsReconnect ? (
         <MissingPermissionsNote
           connection={connection}

@@ -367,6 +367,36 @@ describe('PlatformsPage', () => {
     expect(await screen.findByText(`Partial: the posts list is missing, retrying at ${formatTimeOfDay(nextRunAt, new Date())}. The platform could not answer (HTTP 503).`)).toBeTruthy();
   });
 
+  it('says in words what a sync stopped for the creator needs, and Retry runs the sync again', async () => {
+    const action = 'Instagram needs a Business or Creator account for insights: switch it in the Instagram app (Settings › Account type and tools), then press Retry.';
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let retried = false;
+    const server = mockServer({
+      ...base,
+      'GET /api/platformconnections': () => ({ status: 200, body: [connection({ platform: 'instagram', platformName: 'Instagram', syncStatus: retried ? 'queued' : 'failed' })] }),
+      'GET /api/sync/status': () => ({
+        status: 200,
+        body: [
+          retried
+            ? connectionSyncStatus({ platformName: 'Instagram', status: 'queued' })
+            : connectionSyncStatus({ platformName: 'Instagram', status: 'failed', message: action, attempts: 1, lastFailedAt: new Date().toISOString(), action: { kind: 'needs_creator', message: action } }),
+        ],
+      }),
+      'POST /api/sync/platform/4': () => {
+        retried = true;
+        return { status: 202, body: { connectionId: 4, jobId: '1', status: 'queued' } };
+      },
+    });
+    renderPage();
+    expect(await screen.findByText(action)).toBeTruthy();
+    // Said once, not again as the row's trouble line.
+    expect(screen.queryByText(/^Stopped:/)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Retry Instagram @maya' }));
+    await eventually(() => expect(server.count('POST /api/sync/platform/4')).toBe(1));
+    await act(() => vi.advanceTimersByTimeAsync(2_100));
+    await eventually(() => expect(screen.queryByText(action)).toBeNull());
+  });
+
   it("after the OAuth callback: 'Successfully connected!', the first sync's progress, then the synced account", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let synced = false;

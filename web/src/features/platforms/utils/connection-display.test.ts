@@ -55,6 +55,7 @@ describe('syncTroubleText', () => {
     attempts: 0,
     state: 'ok',
     missingParts: [],
+    action: null,
     ...overrides,
   });
   const text = (overrides: Partial<ConnectionSyncStatus>, connection: Pick<PlatformConnection, 'syncStatus' | 'needsReconnect'> = healthy) =>
@@ -96,6 +97,9 @@ describe('syncTroubleText', () => {
     expect(text({ status: 'failed', message: 'YouTube no longer accepts this connection. Connect it again.', attempts: 1 }, { syncStatus: 'failed', needsReconnect: true })).toBe(
       'Stopped: YouTube no longer accepts this connection. Connect it again.',
     );
+    // What the creator must do has a note of its own (with Retry): the trouble line does not say it twice.
+    const action = 'TikTok did not give us permission to read this: connect TikTok again and leave every permission ticked, then press Retry.';
+    expect(text({ status: 'failed', message: action, attempts: 1, action: { kind: 'needs_creator', message: action } })).toBeNull();
     // Without the status list, the connection's own state still tells.
     expect(syncTroubleText(undefined, { syncStatus: 'failed', needsReconnect: false }, now)).toBe('Sync stopped. Press Sync to try again.');
   });

@@ -70,6 +70,8 @@ export function syncTroubleText(
   timeZone?: string,
 ): string | null {
   if (!status) return connection.syncStatus === 'failed' ? 'Sync stopped. Press Sync to try again.' : null;
+  // A sync stopped until the creator acts says what to do in its own note, with its Retry (ConnectedAccountRow).
+  if (status.action && !connection.needsReconnect) return status.pause ? status.pause.message : null;
   // The row names the platform already: 'TikTok: The platform could not answer' reads 'The platform could not answer'.
   const prefix = `${status.platformName}: `;
   const message = status.message?.startsWith(prefix) ? status.message.slice(prefix.length) : status.message;
