@@ -188,7 +188,7 @@ describe('LinkedIn', () => {
     expect(status).toMatchObject({ status: 'idle', state: 'partial' });
     expect(status!.missingParts).toHaveLength(1);
     const [words] = status!.missingParts;
-    const range = /^the daily impression figures of (\d{4}-\d\d-\d\d) to (\d{4}-\d\d-\d\d): The platform could not answer \(HTTP 500\)$/.exec(words!);
+    const range = /^the daily impression figures of (\d{4}-\d\d-\d\d) to (\d{4}-\d\d-\d\d): The platform could not answer \(HTTP 500(, code [A-Z_]+)?\)$/.exec(words!);
     expect(range, words).not.toBeNull();
     const [, first, last] = range!;
     const inRange = (day: string) => day >= first! && day <= last!;
