@@ -474,6 +474,10 @@ export const SUBSCRIPTION_ENDED_SYNC_MESSAGE = 'Syncing is paused because your s
  * GET /api/sync/status: one entry per connection of the user. Open to an account whose trial or subscription ended
  * (the access gate's lapsed allowlist): its connections then read `paused`, with the reason.
  */
+/** GET /api/sync/status `state`: how complete a connection's data is (see connectionSyncStatus). */
+export const syncCompleteness = z.enum(['ok', 'partial', 'failed', 'paused']);
+export type SyncCompleteness = z.infer<typeof syncCompleteness>;
+
 export const connectionSyncStatus = z.object({
   connectionId: z.number().int(),
   platformName: z.string(),
@@ -507,6 +511,14 @@ export const connectionSyncStatus = z.object({
   lastFailedAt: z.iso.datetime().nullable(),
   /** Failed attempts since the last success or the user's last action (Sync, reconnect, settings change). */
   attempts: z.number().int().min(0),
+  /**
+   * How complete the connection's data is, in one word: `ok` (the last run read everything), `partial` (it was
+   * stored without `missingParts`, read again at `nextRunAt`), `failed` (the last attempt failed, or the sync
+   * stopped until the user acts) or `paused` (the account's access ended, or the platform's budget is spent).
+   */
+  state: syncCompleteness,
+  /** What the last stored run could not read, each in words with the platform's reason; empty when nothing is missing. */
+  missingParts: z.array(z.string()),
   /**
    * What the creator must do before the sync can go on, when it stopped for a reason only they can fix
    * (`needs_creator`: a permission not given, not a Business account, the app's access): `message` says it in words

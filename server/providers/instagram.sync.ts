@@ -11,6 +11,7 @@ import { failureRuleOf, platformFailure } from './failure-rule.ts';
 import { buildUrl, callCounter, count, parseBody } from './http-client.ts';
 import { PlatformError } from './platform-error.ts';
 import { type CounterReadInput, type CounterReadOutput, type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
+import { retriedParts, syncParts } from './sync-parts.ts';
 
 const GRAPH = 'https://graph.instagram.com/v25.0';
 const MEDIA_FIELDS = 'id,caption,media_type,media_product_type,permalink,timestamp,like_count,comments_count';
@@ -177,52 +178,56 @@ type GraphGet = ReturnType<typeof graphRequests>['get'];
 function metaRange(first: string, last: string) {
   return { since: String(metaDayStart(first)), until: String(metaDayStart(addDays(last, 1))) };
 }
+type Parts = ReturnType<typeof syncParts>;
+
+/** A Graph read whose item refusal (isItemRefusal: data Meta does not have) answers `absent` instead of failing the part. */
+async function unlessRefused<T, A>(read: () => Promise<T>, absent: A): Promise<T | A> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!isItemRefusal(error)) throw error;
+    return absent;
+  }
+}
 
 /**
- * The account's daily totals from `first` to `last`, newest first, 30 days at a time (the longest range Meta
- * answers). Each window starts with one `reach` time series (one value per Meta day that has data): its days are
- * the days the window has, and only those get their one `total_value` call for `views` and `total_interactions`
- * (those metrics have no time series: one total per range, so one call per day). How far back Meta keeps account
- * insights is not documented, so the reading walks back until a window without a day of data, or one Meta refuses
- * (code 100), and stops there: that is where Meta's history ends, not a failure of the sync. A single day refused
- * likewise stores nothing and the rest goes on. Throttling and a dead token stop the sync.
+ * The account's daily totals of one window of at most 30 days (the longest range Meta answers): one `reach` time
+ * series (one value per Meta day that has data), whose days are the days the window has, and only those get their
+ * one `total_value` call for `views` and `total_interactions` (those metrics have no time series: one total per
+ * range, so one call per day). Answers null when the window has no day of data, or Meta refuses it (code 100): how
+ * far back Meta keeps account insights is not documented, so that is where its history ends, not a failure. A day
+ * refused likewise stores nothing. A window or a day Meta fails to answer is a missing part (`account-days:<first>..
+ * <last>`), read again on the next run; undefined when the whole window is. Throttling and a dead token stop the sync.
  */
-async function accountTotals(get: GraphGet, token: string, first: string, last: string): Promise<SyncOutput['daily']> {
-  const rows: SyncOutput['daily'] = [];
-  for (let windowLast = last; windowLast >= first; windowLast = addDays(windowLast, -MAX_RANGE_DAYS)) {
-    const windowFirst = latest(first, addDays(windowLast, 1 - MAX_RANGE_DAYS));
-    let reach: z.infer<typeof insightsBody>;
-    try {
-      reach = await get(buildUrl(`${GRAPH}/me/insights`, { metric: 'reach', period: 'day', metric_type: 'time_series', ...metaRange(windowFirst, windowLast), access_token: token }), insightsBody);
-    } catch (error) {
-      if (!isItemRefusal(error)) throw error;
-      break;
-    }
-    const reachByDay = new Map<string, number>();
-    for (const value of reach.data.find((metric) => metric.name === 'reach')?.values ?? []) {
-      const day = value.end_time === undefined ? undefined : metaDayOfEndTime(value.end_time);
-      if (day !== undefined && day >= windowFirst && day <= windowLast) reachByDay.set(day, value.value);
-    }
-    if (reachByDay.size === 0) break;
-    const days = [...reachByDay.keys()].sort().reverse();
-    const perDay = await mapBounded(days, HISTORY_CONCURRENCY, async (day) => {
-      try {
-        return await get(buildUrl(`${GRAPH}/me/insights`, { metric: 'views,total_interactions', period: 'day', metric_type: 'total_value', ...metaRange(day, day), access_token: token }), insightsBody);
-      } catch (error) {
-        if (!isItemRefusal(error)) throw error;
-        return { data: [] };
-      }
-    });
-    days.forEach((day, index) => {
-      rows.push({ date: day, metricType: 'reach', value: reachByDay.get(day)! });
-      for (const metric of perDay[index]!.data) {
-        const name = METRIC_NAMES[metric.name];
-        const value = metric.total_value?.value;
-        if (name && value !== undefined) rows.push({ date: day, metricType: name, value });
-      }
-    });
+async function accountWindow(get: GraphGet, token: string, parts: Parts, first: string, last: string): Promise<SyncOutput['daily'] | null | undefined> {
+  const reach = await parts.read(`account-days:${first}..${last}`, () =>
+    unlessRefused(() => get(buildUrl(`${GRAPH}/me/insights`, { metric: 'reach', period: 'day', metric_type: 'time_series', ...metaRange(first, last), access_token: token }), insightsBody), null),
+  );
+  if (reach === undefined || reach === null) return reach;
+  const reachByDay = new Map<string, number>();
+  for (const value of reach.data.find((metric) => metric.name === 'reach')?.values ?? []) {
+    const day = value.end_time === undefined ? undefined : metaDayOfEndTime(value.end_time);
+    if (day !== undefined && day >= first && day <= last) reachByDay.set(day, value.value);
   }
-  return rows.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  if (reachByDay.size === 0) return null;
+  const days = [...reachByDay.keys()].sort().reverse();
+  const perDay = await mapBounded(days, HISTORY_CONCURRENCY, (day) =>
+    parts.read(`account-days:${day}..${day}`, () =>
+      unlessRefused(() => get(buildUrl(`${GRAPH}/me/insights`, { metric: 'views,total_interactions', period: 'day', metric_type: 'total_value', ...metaRange(day, day), access_token: token }), insightsBody), {
+        data: [],
+      }),
+    ),
+  );
+  const rows: SyncOutput['daily'] = [];
+  days.forEach((day, index) => {
+    rows.push({ date: day, metricType: 'reach', value: reachByDay.get(day)! });
+    for (const metric of perDay[index]?.data ?? []) {
+      const name = METRIC_NAMES[metric.name];
+      const value = metric.total_value?.value;
+      if (name && value !== undefined) rows.push({ date: day, metricType: name, value });
+    }
+  });
+  return rows;
 }
 
 /**
@@ -230,29 +235,32 @@ async function accountTotals(get: GraphGet, token: string, first: string, last: 
  * follower metrics). `follower_count` comes first, alone in its call (Meta refuses the whole call when it is asked
  * outside its window): the days it has values for are the days with follower data, so an account without (under 100
  * followers) costs one call, not thirty. Then one `follows_and_unfollows` call per such day: it is a range total.
+ * Undefined when Meta failed to answer (the `follower-history` part is missing): no history rather than a broken one.
  */
-async function followerChanges(get: GraphGet, token: string, first: string, last: string): Promise<Map<string, number>> {
+async function followerChanges(get: GraphGet, token: string, parts: Parts, first: string, last: string): Promise<Map<string, number> | undefined> {
   const net = new Map<string, number>();
   if (first > last) return net;
-  let gained: z.infer<typeof insightsBody>;
-  try {
-    gained = await get(buildUrl(`${GRAPH}/me/insights`, { metric: 'follower_count', period: 'day', ...metaRange(first, last), access_token: token }), insightsBody);
-  } catch (error) {
-    // No follower insights for this account: the snapshot stands.
-    if (!isItemRefusal(error)) throw error;
-    return net;
-  }
+  const gained = await parts.read('follower-history', () =>
+    unlessRefused(() => get(buildUrl(`${GRAPH}/me/insights`, { metric: 'follower_count', period: 'day', ...metaRange(first, last), access_token: token }), insightsBody), null),
+  );
+  if (gained === undefined) return undefined;
+  // No follower insights for this account: the snapshot stands.
+  if (gained === null) return net;
   const days = (gained.data.find((metric) => metric.name === 'follower_count')?.values ?? [])
     .map((value) => (value.end_time === undefined ? undefined : metaDayOfEndTime(value.end_time)))
     .filter((day): day is string => day !== undefined && day >= first && day <= last);
+  let failed = false;
   const changes = await mapBounded(days, HISTORY_CONCURRENCY, async (day) => {
-    try {
-      return netFollowChange(await get(buildUrl(`${GRAPH}/me/insights`, { metric: 'follows_and_unfollows', breakdown: 'follow_type', period: 'day', metric_type: 'total_value', ...metaRange(day, day), access_token: token }), insightsBody));
-    } catch (error) {
-      if (!isItemRefusal(error)) throw error;
-      return undefined;
-    }
+    const read = await parts.read('follower-history', () =>
+      unlessRefused(
+        async () => ({ change: netFollowChange(await get(buildUrl(`${GRAPH}/me/insights`, { metric: 'follows_and_unfollows', breakdown: 'follow_type', period: 'day', metric_type: 'total_value', ...metaRange(day, day), access_token: token }), insightsBody)) }),
+        { change: undefined },
+      ),
+    );
+    if (read === undefined) failed = true;
+    return read?.change;
   });
+  if (failed) return undefined;
   days.forEach((day, index) => {
     const change = changes[index];
     if (change !== undefined) net.set(day, change);
@@ -260,50 +268,129 @@ async function followerChanges(get: GraphGet, token: string, first: string, last
   return net;
 }
 
+/**
+ * A first sync's progress, kept as it goes (SyncInput.keep): the profile's followers, the media pages read (the next
+ * page's address, without its token), the account-insight windows read (from `historyTop` down to the day before
+ * `historyNext`; null once the walk has ended) and the parts missed so far.
+ */
+const checkpointBody = z.object({
+  profileRead: z.boolean(),
+  followers: z.number().nullable(),
+  postsNext: z.string().nullable(),
+  postsDone: z.boolean(),
+  historyTop: z.string().nullable(),
+  historyNext: z.string().nullable(),
+  missing: z.array(z.object({ part: z.string(), reason: z.string(), at: z.string() })),
+});
+type InstagramCheckpoint = z.infer<typeof checkpointBody>;
+const FRESH_CHECKPOINT: InstagramCheckpoint = { profileRead: false, followers: null, postsNext: null, postsDone: false, historyTop: null, historyNext: null, missing: [] };
+
+/** A paging address as kept in a checkpoint: without the access token (a checkpoint is no place for secrets). */
+function withoutToken(url: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.delete('access_token');
+  return parsed.toString();
+}
+function withToken(url: string, token: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set('access_token', token);
+  return parsed.toString();
+}
+
 export async function syncInstagram(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
   const { usage, get } = graphRequests(context);
+  const parts = syncParts(context);
   const token = input.accessToken;
-  const profile = await get(buildUrl(`${GRAPH}/me`, { fields: 'id,followers_count,media_count', access_token: token }), profileBody);
-
-  // Media: the list carries like and comment counts; older pages only matter on the first sync.
+  const resumed = input.firstSync ? checkpointBody.safeParse(input.checkpoint).data : undefined;
+  const checkpoint: InstagramCheckpoint = { ...(resumed ?? FRESH_CHECKPOINT) };
+  const daily: SyncOutput['daily'] = [];
   const content: SyncedContent[] = [];
-  let next: string | undefined = buildUrl(`${GRAPH}/me/media`, { fields: MEDIA_FIELDS, limit: '25', access_token: token });
+  /**
+   * What a part read: on a first sync kept at once with the checkpoint (a throttle or a crash later loses none of
+   * it), otherwise returned with the rest.
+   */
+  async function keep(rows: { daily?: SyncOutput['daily']; content?: SyncedContent[] }, progress: Partial<InstagramCheckpoint>) {
+    Object.assign(checkpoint, progress);
+    if (!input.keep) {
+      daily.push(...(rows.daily ?? []));
+      content.push(...(rows.content ?? []));
+      return;
+    }
+    await input.keep({ daily: rows.daily ?? [], content: rows.content ?? [] }, { ...checkpoint, missing: [...checkpoint.missing, ...parts.missing] });
+  }
+  const retried = (part: string) => (input.retryParts ?? []).some((entry) => entry.part === part);
+
+  if (!checkpoint.profileRead) {
+    const profile = await parts.read('profile', () => get(buildUrl(`${GRAPH}/me`, { fields: 'id,followers_count,media_count', access_token: token }), profileBody));
+    if (profile) Object.assign(checkpoint, { profileRead: true, followers: profile.followers_count ?? null });
+  }
+
+  // Media: the list carries like and comment counts; older pages only matter on the first sync, on a retry of the
+  // list, or while a post whose insights were missed is still ahead.
+  const retryMedia = new Set(retriedParts(input.retryParts, 'post-metrics:'));
+  const readWholeList = input.firstSync || retried('posts');
+  let next: string | undefined = checkpoint.postsDone
+    ? undefined
+    : checkpoint.postsNext
+      ? withToken(checkpoint.postsNext, token)
+      : buildUrl(`${GRAPH}/me/media`, { fields: MEDIA_FIELDS, limit: '25', access_token: token });
   while (next) {
-    const page: z.infer<typeof mediaBody> = await get(next, mediaBody);
+    const url: string = next;
+    const page = await parts.read('posts', () => get(url, mediaBody));
+    if (!page) break;
     let reachedOld = false;
+    const pageContent: SyncedContent[] = [];
     for (const media of page.data) {
       const publishedAt = media.timestamp ? new Date(media.timestamp.replace(/\+0000$/, 'Z')) : null;
       const recent = publishedAt === null || publishedAt >= input.contentSince;
-      if (!input.firstSync && !recent && input.knownContentIds.has(media.id)) reachedOld = true;
+      if (!readWholeList && !recent && input.knownContentIds.has(media.id)) reachedOld = true;
       const metrics: Partial<Record<string, number>> = {};
       if (media.like_count !== undefined) metrics.likes = media.like_count;
       if (media.comments_count !== undefined) metrics.comments = media.comments_count;
-      if (recent || !input.knownContentIds.has(media.id)) {
-        let insights: z.infer<typeof insightsBody> = { data: [] };
-        try {
-          insights = await get(buildUrl(`${GRAPH}/${media.id}/insights`, { metric: MEDIA_INSIGHTS, access_token: token }), insightsBody);
-        } catch (error) {
-          // This media has no insights (posted before the business conversion, too few viewers…): keep it with
-          // the list's counts and go on. Throttling and a dead token stop the sync.
-          if (!isItemRefusal(error)) throw error;
-        }
-        insightMetrics(insights, metrics);
+      if (recent || !input.knownContentIds.has(media.id) || retryMedia.has(media.id)) {
+        retryMedia.delete(media.id);
+        // A media without insights (posted before the business conversion, too few viewers…) keeps the list's counts.
+        const insights = await parts.read(`post-metrics:${media.id}`, () => unlessRefused(() => get(buildUrl(`${GRAPH}/${media.id}/insights`, { metric: MEDIA_INSIGHTS, access_token: token }), insightsBody), { data: [] }));
+        if (insights) insightMetrics(insights, metrics);
       }
       const caption = media.caption ?? '';
-      content.push({ platformContentId: media.id, title: caption.split('\n')[0]!.slice(0, 120), description: caption || null, publishedAt, url: media.permalink ?? null, metrics });
+      pageContent.push({ platformContentId: media.id, title: caption.split('\n')[0]!.slice(0, 120), description: caption || null, publishedAt, url: media.permalink ?? null, metrics });
     }
-    next = reachedOld ? undefined : page.paging?.next;
+    next = reachedOld && retryMedia.size === 0 ? undefined : page.paging?.next;
+    await keep({ content: pageContent }, { postsNext: next ? withoutToken(next) : null, postsDone: next === undefined });
   }
 
-  // Account insights on Meta's days (see metaDay): the daily totals as far back as Meta answers, and the follower
-  // history of the last 30 days. Missing is unknown, never 0: a day Meta has no data for stores nothing.
-  const followers = profile.followers_count;
+  // Account insights on Meta's days (see metaDay): the daily totals as far back as Meta answers, newest window
+  // first, and the follower history of the last 30 days. Missing is unknown, never 0: a day Meta has no data for
+  // stores nothing. A first sync resumed goes on below the windows it kept, and reads the days since it stopped.
   const lastDay = lastCompleteMetaDay(context.now());
-  const totals = await accountTotals(get, token, latest(input.since, addDays(lastDay, 1 - ACCOUNT_INSIGHT_HISTORY_DAYS)), lastDay);
-  const daily: SyncOutput['daily'] = [...totals];
+  const first = latest(input.since, addDays(lastDay, 1 - ACCOUNT_INSIGHT_HISTORY_DAYS));
+  if (checkpoint.historyTop !== null && checkpoint.historyTop < lastDay) {
+    const rows = await accountWindow(get, token, parts, latest(first, addDays(checkpoint.historyTop, 1)), lastDay);
+    await keep({ daily: rows ?? [] }, { historyTop: lastDay });
+  }
+  let windowLast: string | null = checkpoint.historyTop === null ? lastDay : checkpoint.historyNext;
+  if (checkpoint.historyTop === null) checkpoint.historyTop = lastDay;
+  while (windowLast !== null && windowLast >= first) {
+    const windowFirst = latest(first, addDays(windowLast, 1 - MAX_RANGE_DAYS));
+    const rows = await accountWindow(get, token, parts, windowFirst, windowLast);
+    windowLast = rows === null ? null : addDays(windowFirst, -1);
+    await keep({ daily: rows ?? [] }, { historyNext: windowLast });
+  }
+  // Windows an earlier run missed, where they lie before this run's own.
+  for (const range of retriedParts(input.retryParts, 'account-days:')) {
+    const [rangeFirst = '', rangeLast = ''] = range.split('..');
+    const last = rangeLast < first ? rangeLast : addDays(first, -1);
+    if (rangeFirst <= last) daily.push(...((await accountWindow(get, token, parts, rangeFirst, last)) ?? []));
+  }
+
+  // In day order, whichever window came first: the same rows on the same answers.
+  daily.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  const followers = checkpoint.followers ?? undefined;
   if (followers !== undefined) {
     daily.push({ date: input.today, metricType: 'followers', value: followers });
-    const netChange = await followerChanges(get, token, latest(input.since, addDays(lastDay, 1 - FOLLOWER_INSIGHT_DAYS)), lastDay);
+    const followerFirst = retried('profile') || retried('follower-history') ? addDays(lastDay, 1 - FOLLOWER_INSIGHT_DAYS) : latest(input.since, addDays(lastDay, 1 - FOLLOWER_INSIGHT_DAYS));
+    const netChange = (await followerChanges(get, token, parts, followerFirst, lastDay)) ?? new Map<string, number>();
     // The total at the end of each day, back from today's count, as far as the days without a gap reach. (The
     // changes since the last whole Meta day are not known: the count read now stands for the end of it as well.)
     let laterNet = 0;
@@ -312,5 +399,7 @@ export async function syncInstagram(context: ProviderContext, input: SyncInput):
       laterNet += netChange.get(day)!;
     }
   }
-  return { followers, daily, content, usage };
+  parts.throwIfNothingRead();
+  const missingParts = [...checkpoint.missing, ...parts.missing];
+  return { ...(followers !== undefined ? { followers } : {}), daily, content, usage, ...(missingParts.length > 0 ? { missingParts } : {}) };
 }

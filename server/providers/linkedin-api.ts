@@ -111,6 +111,12 @@ export class RangeRefused extends Error {}
 type Send = (url: string) => Promise<PlatformResponse>;
 
 /**
+ * How one range is read: by default as it comes (a failure fails the finder); a sync in parts passes its own, which
+ * answers undefined for a range recorded as missing (server/providers/sync-parts.ts). `first`/`last`: inclusive days.
+ */
+export type RangeReader = <T>(first: string, last: string, read: () => Promise<T[]>) => Promise<T[] | undefined>;
+
+/**
  * Every element of a finder over [since, untilExclusive): ranges of at most `ranges.days` days, each read page by page
  * with `start`/`count` (row 5: paging is how later days are reached). A range refused as too long halves `ranges.days`.
  */
@@ -120,16 +126,23 @@ export async function readDailyRanges<T>(
   schema: z.ZodType<Paged<T>>,
   window: { since: string; untilExclusive: string },
   ranges: { days: number },
+  readRange: RangeReader = (_first, _last, read) => read(),
 ): Promise<T[]> {
   const elements: T[] = [];
   for (let from = window.since; from < window.untilExclusive; ) {
     const to = [addDays(from, ranges.days), window.untilExclusive].sort()[0]!;
     try {
-      elements.push(...(await readPages(send, finder(dateRangeParam(from, to)), schema)));
+      elements.push(...((await readRange(from, addDays(to, -1), () => readPages(send, finder(dateRangeParam(from, to)), schema))) ?? []));
       from = to;
     } catch (error) {
-      if (!(error instanceof RangeRefused) || ranges.days <= SHORTEST_RANGE_DAYS) throw error instanceof RangeRefused ? error.cause : error;
-      ranges.days = Math.max(SHORTEST_RANGE_DAYS, Math.floor(ranges.days / 2));
+      if (!(error instanceof RangeRefused)) throw error;
+      if (ranges.days > SHORTEST_RANGE_DAYS) {
+        ranges.days = Math.max(SHORTEST_RANGE_DAYS, Math.floor(ranges.days / 2));
+        continue;
+      }
+      // Refused even at the shortest: LinkedIn's refusal is the range's own failure (a sync in parts goes on).
+      elements.push(...((await readRange<T>(from, addDays(to, -1), () => Promise.reject(error.cause as Error))) ?? []));
+      from = to;
     }
   }
   return elements;

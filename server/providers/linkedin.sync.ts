@@ -14,11 +14,13 @@ import {
   isoOfRestliDay,
   LONGEST_RANGE_DAYS,
   POST_ANALYTICS_URL,
+  type RangeReader,
   readDailyRanges,
   versionedSender,
 } from './linkedin-api.ts';
 import { PlatformError } from './platform-error.ts';
 import { hasScope, type FollowerHistoryMeaning, type ProviderContext, type SyncInput, type SyncOutput } from './provider.ts';
+import { retriedParts, syncParts } from './sync-parts.ts';
 
 /**
  * The queryTypes stored, one call each. REACTION counts every reaction (like, celebrate, support, love, insightful,
@@ -33,22 +35,50 @@ type FollowerDay = z.infer<typeof followerDayBody>['elements'][number];
 /** Until a real account shows it (row 6), LinkedIn's daily follower values are read as the day's new followers. */
 export const DEFAULT_FOLLOWER_HISTORY: FollowerHistoryMeaning = 'daily_gain';
 
+/** LinkedIn has no post analytics for this app or member (403, 404): the follower history stands. */
+class PostAnalyticsUnavailable extends Error {}
+const isAnalyticsRefusal = (error: unknown) => error instanceof PlatformError && (error.details.status === 403 || error.details.status === 404);
+
 export async function syncLinkedIn(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
   const { usage, call } = callCounter();
+  const parts = syncParts(context);
   const send = versionedSender(context, input.accessToken, call, 'metrics');
   // The request's end is exclusive: up to today, today (not over yet) left out.
   const window = { since: [input.since, input.today].sort()[0]!, untilExclusive: input.today };
   // Shared by every finder of this sync: once LinkedIn refuses a range as too long, shorter ones are asked.
   const ranges = { days: LONGEST_RANGE_DAYS };
   const daily: SyncOutput['daily'] = [];
+  /** Each range of a finder is a part of its own (`<prefix>:<first>..<last>`): one refused range loses only its days. */
+  const rangesAsParts =
+    (prefix: string, refusal?: (error: unknown) => Error | undefined): RangeReader =>
+    (first, last, read) =>
+      parts.read(`${prefix}:${first}..${last}`, async () => {
+        try {
+          return await read();
+        } catch (error) {
+          throw refusal?.(error) ?? error;
+        }
+      });
+  /** The ranges an earlier run missed under `prefix`, as windows before this run's own. */
+  const retriedWindows = (prefix: string) =>
+    retriedParts(input.retryParts, `${prefix}:`).flatMap((range) => {
+      const [first = '', last = ''] = range.split('..');
+      const untilExclusive = [addDays(last, 1), window.since].sort()[0]!;
+      return first < untilExclusive ? [{ since: first, untilExclusive }] : [];
+    });
 
   let followers: number | undefined;
   if (hasScope(input.scope, 'r_member_profileAnalytics')) {
-    const now = await send(buildUrl(FOLLOWERS_URL, { q: 'me' }));
-    if (now.status !== 200) throw platformFailure('linkedin', 'metrics', now);
-    followers = parseBody(followersNowBody, now, 'linkedin', 'metrics').elements[0]?.memberFollowersCount;
+    const now = await parts.read('profile', async () => {
+      const response = await send(buildUrl(FOLLOWERS_URL, { q: 'me' }));
+      if (response.status !== 200) throw platformFailure('linkedin', 'metrics', response);
+      return parseBody(followersNowBody, response, 'linkedin', 'metrics');
+    });
+    followers = now?.elements[0]?.memberFollowersCount;
     if (followers !== undefined) {
-      const days = await readDailyRanges(send, (range) => `${buildUrl(FOLLOWERS_URL, { q: 'dateRange' })}&${range}`, followerDayBody, window, ranges);
+      // Totals are counted back from today: a history range read again is read up to today.
+      const since = [window.since, ...retriedWindows('follower-history').map((retried) => retried.since)].sort()[0]!;
+      const days = await readDailyRanges(send, (range) => `${buildUrl(FOLLOWERS_URL, { q: 'dateRange' })}&${range}`, followerDayBody, { ...window, since }, ranges, rangesAsParts('follower-history'));
       const meaning = context.followerHistory ?? DEFAULT_FOLLOWER_HISTORY;
       const history = followerTotals(followers, input.today, days, meaning);
       if (history === null) {
@@ -60,12 +90,16 @@ export async function syncLinkedIn(context: ProviderContext, input: SyncInput): 
 
   if (hasScope(input.scope, 'r_member_postAnalytics')) {
     for (const [queryType, metricType] of Object.entries(QUERY_TYPES)) {
-      let elements: AnalyticsDay[];
+      const prefix = `post-analytics:${queryType}`;
+      const finder = (range: string) => `${buildUrl(POST_ANALYTICS_URL, { q: 'me', queryType, aggregation: 'DAILY' })}&${range}`;
+      const elements: AnalyticsDay[] = [];
       try {
-        elements = await readDailyRanges(send, (range) => `${buildUrl(POST_ANALYTICS_URL, { q: 'me', queryType, aggregation: 'DAILY' })}&${range}`, analyticsDayBody, window, ranges);
+        for (const each of [window, ...retriedWindows(prefix)]) {
+          elements.push(...(await readDailyRanges(send, finder, analyticsDayBody, each, ranges, rangesAsParts(prefix, (error) => (isAnalyticsRefusal(error) ? new PostAnalyticsUnavailable() : undefined)))));
+        }
       } catch (error) {
         // No post analytics for this app or member: the follower history stands.
-        if (error instanceof PlatformError && (error.details.status === 403 || error.details.status === 404)) break;
+        if (error instanceof PostAnalyticsUnavailable) break;
         throw error;
       }
       for (const element of elements) {
@@ -75,7 +109,8 @@ export async function syncLinkedIn(context: ProviderContext, input: SyncInput): 
       }
     }
   }
-  return { followers, daily, content: [], usage };
+  parts.throwIfNothingRead();
+  return { followers, daily, content: [], usage, ...(parts.missing.length > 0 ? { missingParts: parts.missing } : {}) };
 }
 
 /**

@@ -190,6 +190,38 @@ export interface SyncInput<ExtraState = unknown> {
   knownContentIds: ReadonlySet<string>;
   /** What the platform's own tables already hold (loaded by its sync extension), so it reads only what is missing or stale. */
   extraState?: ExtraState;
+  /** The parts the previous run could not read (its `missingParts`): read again on this run, whatever its window. */
+  retryParts?: readonly MissingPart[];
+  /**
+   * A first sync's progress: what an earlier run of this first sync already read and kept (a throttle or a crash
+   * ended it), so this one goes on from there; null when it starts afresh. Only the provider reads its fields.
+   */
+  checkpoint?: SyncCheckpoint | null;
+  /**
+   * Stores what a first sync has read so far, with the checkpoint that says so, at once (its own transaction), so
+   * that a throttle or a crash later in the run loses none of it. Absent: everything comes in the output.
+   */
+  keep?: (rows: KeptRows, checkpoint: SyncCheckpoint) => Promise<void>;
+}
+
+/** A provider's own record of a first sync's progress (which parts, day windows and pages are done). */
+export type SyncCheckpoint = Record<string, unknown>;
+
+/** Rows a first sync keeps before it ends (SyncInput.keep). */
+export interface KeptRows {
+  daily: SyncOutput['daily'];
+  content: SyncedContent[];
+}
+
+/**
+ * A part of a sync the platform did not answer (one window of days, one post's metrics, one report), while the rest
+ * was read and stored. `part`: the provider's name for it, which it reads back in `retryParts`; `reason`: our words
+ * and the platform's code; `at`: when (ISO 8601).
+ */
+export interface MissingPart {
+  part: string;
+  reason: string;
+  at: string;
 }
 
 export interface SyncedContent {
@@ -220,6 +252,8 @@ export interface SyncOutput<Extra = unknown> {
   usage: { calls: number; quotaUnits?: number; billedReads?: number; spendUsd?: number };
   /** What only the platform's own tables hold (YouTube's videos, traffic, reach…), stored by its sync extension in the run's transaction. */
   extra?: Extra;
+  /** The parts that could not be read this time: the run is stored as partial and these are read again soon. */
+  missingParts?: MissingPart[];
 }
 
 /** The content counters whose growth gives the daily account values on lifetime-counter platforms (TikTok, X). */

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { platformFailure } from './failure-rule.ts';
 import { buildUrl, callCounter, count, parseBody } from './http-client.ts';
+import { syncParts } from './sync-parts.ts';
 import { CONTENT_GROWTH_METRICS, type CounterReadInput, type CounterReadOutput, hasScope, type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
 
 const USER_INFO_URL = 'https://open.tiktokapis.com/v2/user/info/';
@@ -78,22 +79,25 @@ export async function readTikTokCounters(context: ProviderContext, input: Counte
 
 export async function syncTikTok(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
   const { usage, request } = tiktokRequests(context, input.accessToken);
+  const parts = syncParts(context);
 
   // The user may have unticked user.info.stats or video.list at consent: read only what was granted (asking
   // outside the grant answers scope_not_authorized), and store nothing for the rest rather than a zero.
   const daily: SyncOutput['daily'] = [];
   let followers: number | undefined;
   if (hasScope(input.scope, 'user.info.stats')) {
-    const user = await request(buildUrl(USER_INFO_URL, { fields: 'open_id,follower_count' }), userBody);
-    followers = user.data.user.follower_count;
+    const user = await parts.read('profile', () => request(buildUrl(USER_INFO_URL, { fields: 'open_id,follower_count' }), userBody));
+    followers = user?.data.user.follower_count;
     if (followers !== undefined) daily.push({ date: input.today, metricType: 'followers', value: followers });
   }
-  if (!hasScope(input.scope, 'video.list')) return { ...(followers !== undefined ? { followers } : {}), daily, content: [], usage };
-
   const content: SyncedContent[] = [];
+  // Every sync reads the whole list (TikTok's counters are lifetime counters, read as today's snapshot): a list that
+  // broke off is read whole again next time.
   let cursor: number | undefined;
-  for (;;) {
-    const page = await request(buildUrl(VIDEO_LIST_URL, { fields: VIDEO_FIELDS }), videosBody, { max_count: 20, ...(cursor !== undefined ? { cursor } : {}) });
+  while (hasScope(input.scope, 'video.list')) {
+    const after = cursor;
+    const page = await parts.read('posts', () => request(buildUrl(VIDEO_LIST_URL, { fields: VIDEO_FIELDS }), videosBody, { max_count: 20, ...(after !== undefined ? { cursor: after } : {}) }));
+    if (!page) break;
     for (const video of page.data.videos ?? []) {
       const metrics = countersOf(video);
       const description = video.video_description ?? null;
@@ -109,7 +113,12 @@ export async function syncTikTok(context: ProviderContext, input: SyncInput): Pr
     if (!page.data.has_more || page.data.cursor === undefined || page.data.cursor === cursor) break;
     cursor = page.data.cursor;
   }
+  parts.throwIfNothingRead();
+  const missing = parts.missing.length > 0 ? { missingParts: parts.missing } : {};
+  if (!hasScope(input.scope, 'video.list')) return { ...(followers !== undefined ? { followers } : {}), daily, content: [], usage, ...missing };
   // No daily views or engagements exist at TikTok: the sync engine derives them from the growth of these counters
-  // since the previous reading, and a post's first reading on its publish day (migration 0024).
-  return { ...(followers !== undefined ? { followers } : {}), daily, content, dailyFromContentGrowth: CONTENT_GROWTH_METRICS, usage };
+  // since the previous reading, and a post's first reading on its publish day (migration 0024). A list that broke
+  // off would give a smaller day: nothing is derived until the next run reads it whole.
+  const derive = parts.missing.some((entry) => entry.part === 'posts') ? {} : { dailyFromContentGrowth: CONTENT_GROWTH_METRICS };
+  return { ...(followers !== undefined ? { followers } : {}), daily, content, ...derive, usage, ...missing };
 }

@@ -9,6 +9,7 @@ import { platformFailure } from './failure-rule.ts';
 import { buildUrl, callCounter, count, parseBody } from './http-client.ts';
 import { PlatformError } from './platform-error.ts';
 import { type CounterReadInput, type CounterReadOutput, type ProviderContext, type SyncedContent, type SyncInput, type SyncOutput } from './provider.ts';
+import { syncParts } from './sync-parts.ts';
 
 const ME_URL = 'https://api.x.com/2/users/me';
 const TWEETS_URL = 'https://api.x.com/2/tweets';
@@ -141,62 +142,86 @@ export async function readTwitterCounters(context: ProviderContext, input: Count
 
 /** The newest of the post ids we hold (X's ids grow with time), for `since_id`; undefined when none is numeric. */
 export function newestPostId(ids: Iterable<string>): string | undefined {
-  let newest: bigint | undefined;
+  return extremePostId(ids, (a, b) => a > b);
+}
+
+/** The oldest of the post ids we hold, for `until_id`; undefined when none is numeric. */
+function oldestPostId(ids: Iterable<string>): string | undefined {
+  return extremePostId(ids, (a, b) => a < b);
+}
+
+function extremePostId(ids: Iterable<string>, beats: (a: bigint, b: bigint) => boolean): string | undefined {
+  let found: bigint | undefined;
   for (const id of ids) {
     if (!/^\d{1,19}$/.test(id)) continue;
     const value = BigInt(id);
-    if (newest === undefined || value > newest) newest = value;
+    if (found === undefined || beats(value, found)) found = value;
   }
-  return newest?.toString();
+  return found?.toString();
 }
 
 export async function syncTwitter(context: ProviderContext, input: SyncInput): Promise<SyncOutput> {
   const { usage, get, bill } = twitterRequests(context, input.accessToken);
-  const me = await get(buildUrl(ME_URL, { 'user.fields': 'public_metrics' }), meBody);
-  bill(0, 1);
-  const followers = me.data.public_metrics?.followers_count;
+  const parts = syncParts(context);
+  const me = await parts.read('profile', () => get(buildUrl(ME_URL, { 'user.fields': 'public_metrics' }), meBody));
+  if (me) bill(0, 1);
+  const followers = me?.data.public_metrics?.followers_count;
   const daily: SyncOutput['daily'] = [];
   if (followers !== undefined) daily.push({ date: input.today, metricType: 'followers', value: followers });
 
   const content: SyncedContent[] = [];
+  /** Pages of the user's posts until X has no more, or a page fails (the `posts` part is then missing). */
+  async function readPosts(window: { start_time?: string | undefined; since_id?: string | undefined; until_id?: string | undefined }) {
+    let paginationToken: string | undefined;
+    do {
+      const token = paginationToken;
+      const page = await parts.read('posts', () =>
+        get(
+          buildUrl(tweetsUrl(me?.data.id ?? input.platformUserId), {
+            max_results: '100',
+            // Replies are left out at the request, so they are never billed (corrections row 13, §4.4). With
+            // exclude=replies X reaches only the newest 800 posts, which a 90-day window of new posts stays within.
+            exclude: 'replies,retweets',
+            'tweet.fields': POST_FIELDS,
+            ...MEDIA_EXPANSION,
+            ...window,
+            pagination_token: token,
+          }),
+          tweetsBody,
+        ),
+      );
+      if (!page) return;
+      bill(page.data?.length ?? 0, 0);
+      const videoViews = videoViewsOf(page);
+      for (const tweet of page.data ?? []) {
+        const publishedAt = tweet.created_at ? new Date(tweet.created_at) : null;
+        // Should X ever answer a reply despite exclude=replies, it is not one of the creator's posts.
+        if ([...(tweet.referenced_tweets ?? []), ...(tweet.referenced_posts ?? [])].some((reference) => reference.type === 'replied_to')) continue;
+        content.push({
+          platformContentId: tweet.id,
+          title: tweet.text.split('\n')[0]!.slice(0, 120),
+          description: tweet.text,
+          publishedAt,
+          url: `https://x.com/i/web/status/${tweet.id}`,
+          metrics: countersOf(tweet, videoViews),
+        });
+      }
+      paginationToken = page.meta?.next_token;
+    } while (paginationToken);
+  }
   // New posts only: after the first sync, those newer than the newest we hold; the first sync (or one that holds no
   // post yet) reads the last 90 days. Older posts are read again only at their fixed ages, by id.
   const sinceId = input.firstSync ? undefined : newestPostId(input.knownContentIds);
-  const startTime = sinceId === undefined ? rfc3339Seconds(new Date(context.now().getTime() - X_FIRST_SYNC_POST_DAYS * DAY_MS)) : undefined;
-  let paginationToken: string | undefined;
-  do {
-    const page = await get(
-      buildUrl(tweetsUrl(me.data.id), {
-        max_results: '100',
-        // Replies are left out at the request, so they are never billed (corrections row 13, §4.4). With
-        // exclude=replies X reaches only the newest 800 posts, which a 90-day window of new posts stays within.
-        exclude: 'replies,retweets',
-        'tweet.fields': POST_FIELDS,
-        ...MEDIA_EXPANSION,
-        start_time: startTime,
-        since_id: sinceId,
-        pagination_token: paginationToken,
-      }),
-      tweetsBody,
-    );
-    bill(page.data?.length ?? 0, 0);
-    const videoViews = videoViewsOf(page);
-    for (const tweet of page.data ?? []) {
-      const publishedAt = tweet.created_at ? new Date(tweet.created_at) : null;
-      // Should X ever answer a reply despite exclude=replies, it is not one of the creator's posts.
-      if ([...(tweet.referenced_tweets ?? []), ...(tweet.referenced_posts ?? [])].some((reference) => reference.type === 'replied_to')) continue;
-      content.push({
-        platformContentId: tweet.id,
-        title: tweet.text.split('\n')[0]!.slice(0, 120),
-        description: tweet.text,
-        publishedAt,
-        url: `https://x.com/i/web/status/${tweet.id}`,
-        metrics: countersOf(tweet, videoViews),
-      });
-    }
-    paginationToken = page.meta?.next_token;
-  } while (paginationToken);
+  const firstSyncStart = rfc3339Seconds(new Date(context.now().getTime() - X_FIRST_SYNC_POST_DAYS * DAY_MS));
+  await readPosts(sinceId === undefined ? { start_time: firstSyncStart } : { since_id: sinceId });
+  // The list broke off last time (newest first): the posts older than the oldest we hold, within the first sync's
+  // days, so no post already held is billed again.
+  const oldestHeld = oldestPostId(input.knownContentIds);
+  if (sinceId !== undefined && oldestHeld !== undefined && (input.retryParts ?? []).some((entry) => entry.part === 'posts')) await readPosts({ start_time: firstSyncStart, until_id: oldestHeld });
+  parts.throwIfNothingRead();
   // No daily views or engagements exist at X: the sync engine derives them from the growth of these counters
-  // since the previous reading, and a post's first reading on its publish day (migration 0024).
-  return { followers, daily, content, dailyFromContentGrowth: X_CONTENT_GROWTH_METRICS, usage };
+  // since the previous reading, and a post's first reading on its publish day (migration 0024). A list that broke
+  // off would give a smaller day: nothing is derived until the next run reads the rest.
+  const derive = parts.missing.some((entry) => entry.part === 'posts') ? {} : { dailyFromContentGrowth: X_CONTENT_GROWTH_METRICS };
+  return { followers, daily, content, ...derive, usage, ...(parts.missing.length > 0 ? { missingParts: parts.missing } : {}) };
 }

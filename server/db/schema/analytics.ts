@@ -1,6 +1,7 @@
 import { bigint, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 import { platformConnections } from './platforms.ts';
+import type { MissingPart, SyncCheckpoint } from '../../providers/provider.ts';
 
 /**
  * One value per connection, day and metric (followers, views, likes, …): the platform's daily history where it
@@ -156,6 +157,12 @@ export const syncStates = pgTable('sync_states', {
   youngPostsReadAt: timestamp('young_posts_read_at', { withTimezone: true }),
   /** Platform-specific incremental state (e.g. the newest content id seen). */
   cursor: jsonb('cursor').$type<Record<string, unknown>>(),
+  /** The parts the last stored run could not read (provider.ts MissingPart): read again on the next run. */
+  missingParts: jsonb('missing_parts').$type<MissingPart[]>(),
+  /** Stored runs in a row that missed parts: the sooner retry's backoff grows with it. */
+  partialRuns: integer('partial_runs').notNull().default(0),
+  /** A first sync's progress (provider.ts SyncCheckpoint), kept as it goes; null once the first sync has ended. */
+  checkpoint: jsonb('checkpoint').$type<SyncCheckpoint>(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
 

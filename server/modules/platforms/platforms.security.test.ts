@@ -363,6 +363,8 @@ describe('access tokens', () => {
         message: expect.stringContaining('Connect it again'),
         lastFailedAt: server.clock.now().toISOString(),
         attempts: 1,
+        state: 'failed',
+        missingParts: [],
         action: null,
       },
     ]);

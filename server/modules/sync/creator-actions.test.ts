@@ -70,6 +70,8 @@ describe('a refusal only the creator can fix', () => {
 describe('an outage', () => {
   it('a 503 is retried later, after the backoff, and the sync then completes', async () => {
     const { account, connectionId } = await connectNew('tiktok', 2);
+    // The platform down (every part of the sync refused): one refused part alone is a partial sync (sync-parts.test.ts).
+    await injectFault(server, { platform: 'tiktok', method: 'GET', path: '/v2/user/info', status: 503, body: 'Service Unavailable' });
     await injectFault(server, { platform: 'tiktok', method: 'POST', path: '/v2/video/list', status: 503, body: 'Service Unavailable' });
 
     const { status } = await syncNow(server, account.token, connectionId);
@@ -83,7 +85,10 @@ describe('an outage', () => {
   it('a 503 with Retry-After waits that long without counting a failed attempt', async () => {
     const { account, connectionId } = await connectNew('twitter', 2);
     const videoCalls = platformSandboxOf(server).countCalls('twitter', 'users.tweets');
-    await injectFault(server, { platform: 'twitter', path: '/2/users/*/tweets', status: 503, headers: { 'retry-after': '120' }, body: { title: 'Service Unavailable', type: 'about:blank', status: 503, detail: 'Service Unavailable' } });
+    // The platform down (the profile and the posts refused): one refused part alone is a partial sync (sync-parts.test.ts).
+    const unavailable = { status: 503, headers: { 'retry-after': '120' }, body: { title: 'Service Unavailable', type: 'about:blank', status: 503, detail: 'Service Unavailable' } };
+    await injectFault(server, { platform: 'twitter', path: '/2/users/me', ...unavailable });
+    await injectFault(server, { platform: 'twitter', path: '/2/users/*/tweets', ...unavailable });
 
     const startedAt = server.clock.now().getTime();
     const { status } = await syncNow(server, account.token, connectionId);

@@ -31,7 +31,11 @@ describe('retries', () => {
     const sandbox = platformSandboxOf(server);
     const { account, connectionId } = await connectNew('tiktok', 2);
     const attempts = server.config.sync.retryLimit + 1;
-    for (let attempt = 0; attempt < attempts; attempt += 1) sandbox.failNext('tiktok', 'metrics', 'server_error');
+    // Each attempt asks for both of its parts (the profile, the videos), and both fail.
+    for (let attempt = 0; attempt < attempts; attempt += 1) {
+      sandbox.failNext('tiktok', 'profile', 'server_error');
+      sandbox.failNext('tiktok', 'metrics', 'server_error');
+    }
     const { trigger, status } = await syncNow(server, account.token, connectionId, { ignoreStartAfter: true });
     expect(status).toMatchObject({ status: 'failed', message: 'TikTok: The platform could not answer (HTTP 500, internal_error).', nextRunAt: null, attempts });
     // Each attempt is a job of its own (the retries are ours, on the backoff of sync-backoff.ts).

@@ -42,7 +42,11 @@ describe('retries, backoff and dead letter', () => {
     const { account, connectionId } = await connectNew('tiktok', 2);
     const { retryLimit, retryDelaySeconds, retryMaxDelaySeconds } = server.config.sync;
     const policy = { baseMs: retryDelaySeconds * 1000, capMs: retryMaxDelaySeconds * 1000 };
-    for (let attempt = 0; attempt <= retryLimit; attempt += 1) sandbox.failNext('tiktok', 'metrics', 'server_error');
+    // Each attempt asks for both of its parts (the profile, the videos), and both fail.
+    for (let attempt = 0; attempt <= retryLimit; attempt += 1) {
+      sandbox.failNext('tiktok', 'profile', 'server_error');
+      sandbox.failNext('tiktok', 'metrics', 'server_error');
+    }
     const message = 'TikTok: The platform could not answer (HTTP 500, internal_error).';
     const calls = sandbox.countCalls('tiktok', 'video.list');
 
@@ -94,7 +98,11 @@ describe('retries, backoff and dead letter', () => {
     const sandbox = platformSandboxOf(server);
     const poison = await connectNew('twitter', 1);
     const healthy = await connectNew('linkedin', 1);
-    for (let attempt = 0; attempt <= server.config.sync.retryLimit; attempt += 1) sandbox.failNext('twitter', 'metrics', 'server_error');
+    // Each attempt asks for both of its parts (the profile, the posts), and both fail.
+    for (let attempt = 0; attempt <= server.config.sync.retryLimit; attempt += 1) {
+      sandbox.failNext('twitter', 'profile', 'server_error');
+      sandbox.failNext('twitter', 'metrics', 'server_error');
+    }
     await server.request('POST', `/api/sync/platform/${poison.connectionId}`, { token: poison.account.token });
     await server.request('POST', `/api/sync/platform/${healthy.connectionId}`, { token: healthy.account.token });
     const outcomes = await server.sync.drain({ ignoreStartAfter: true });

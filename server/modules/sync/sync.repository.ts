@@ -7,7 +7,7 @@ import { type Database, queryRows, sqlList, type Transaction } from '../../db/cl
 import { accountMetrics, contentItems, contentMetricReads, contentMetrics, platformConnections, syncDeadLetters, syncStates } from '../../db/schema.ts';
 import { ownerIsPresent } from '../../jobs/worker-presence.ts';
 import { notifyConnectionOwner } from '../../lib/event-bus.ts';
-import { type SyncOutput } from '../../providers/provider.ts';
+import type { KeptRows, SyncCheckpoint, SyncOutput } from '../../providers/provider.ts';
 import type { OwnerHasAccess } from '../billing/access-sql.ts';
 import type { QuotaSharing } from '../quota/quota-sharing.ts';
 import type { SyncExtensions } from './sync-extension.ts';
@@ -58,6 +58,77 @@ export async function storeDailyFromContentGrowth(tx: Transaction, connectionId:
       ) f`)) as unknown as { rows: { stored: number }[] }
   ).rows;
   return Number(row?.stored ?? 0);
+}
+
+/** Locks the connection's state row and checks the run still holds its lease (a run taken over must not write). */
+async function holdLease(tx: Transaction, connectionId: number, token: string): Promise<void> {
+  const [held] = await tx.select({ token: syncStates.leaseToken }).from(syncStates).where(eq(syncStates.connectionId, connectionId)).for('update');
+  if (held?.token !== token) throw new SyncLeaseLost();
+}
+
+/**
+ * Writes a run's rows with idempotent multi-row upserts: content items, today's content counters, the daily account
+ * metrics, the platform's own tables and the derived daily values. Answers how many rows of each.
+ */
+async function writeRows(
+  tx: Transaction,
+  connectionId: number,
+  output: Pick<SyncOutput, 'content' | 'daily' | 'extra' | 'dailyFromContentGrowth'>,
+  run: { platform: PlatformName; today: string; now: Date; timedReads?: boolean | undefined },
+  extensions: SyncExtensions = {},
+): Promise<{ accountRows: number; contentRows: number; contentMetricRows: number }> {
+  const items = [...new Map(output.content.map((item) => [item.platformContentId, item])).values()];
+  const idOf = new Map<string, number>();
+  for (const batch of chunks(items)) {
+    const insert = insertRows(
+      contentItems,
+      batch.map((item) => ({
+        connectionId,
+        platformContentId: item.platformContentId,
+        title: item.title,
+        description: item.description,
+        publishedAt: item.publishedAt,
+        url: item.url,
+      })),
+    );
+    if (!insert) continue;
+    const result = (await tx.execute(sql`${insert}
+      on conflict (connection_id, platform_content_id) do update
+      set title = excluded.title, description = excluded.description, published_at = excluded.published_at, url = excluded.url
+      returning id, platform_content_id`)) as unknown as { rows: { id: number; platform_content_id: string }[] };
+    for (const row of result.rows) idOf.set(row.platform_content_id, row.id);
+  }
+
+  const contentValues = items.flatMap((item) =>
+    Object.entries(item.metrics)
+      .filter((entry): entry is [string, number] => typeof entry[1] === 'number' && Number.isFinite(entry[1]))
+      .map(([metricType, value]) => ({ contentItemId: idOf.get(item.platformContentId)!, connectionId, metricType, asOf: run.today, value })),
+  );
+  for (const batch of chunks(contentValues)) {
+    const insert = insertRows(contentMetrics, batch);
+    if (insert) await tx.execute(sql`${insert} on conflict (content_item_id, metric_type, as_of) do update set value = excluded.value`);
+    if (run.timedReads && batch.length > 0) {
+      const reads = insertRows(contentMetricReads, batch.map(({ contentItemId, metricType, value }) => ({ contentItemId, metricType, readAt: run.now, value })));
+      if (reads) await tx.execute(sql`${reads} on conflict do nothing`);
+    }
+  }
+
+  const daily = [
+    ...new Map(
+      output.daily.filter((row) => Number.isFinite(row.value)).map((row) => [`${row.date}|${row.metricType}`, { connectionId, date: row.date, metricType: row.metricType, value: row.value }]),
+    ).values(),
+  ];
+  for (const batch of chunks(daily)) {
+    const insert = insertRows(accountMetrics, batch);
+    if (insert) await tx.execute(sql`${insert} on conflict (connection_id, date, metric_type) do update set value = excluded.value`);
+  }
+
+  // The platform's own tables (YouTube's videos, traffic, demographics, retention, reach) in the same transaction.
+  const extension = extensions[run.platform];
+  if (output.extra !== undefined && extension) await extension.store(tx, connectionId, output.extra, idOf, run.now);
+
+  const derivedRows = output.dailyFromContentGrowth?.length ? await storeDailyFromContentGrowth(tx, connectionId, run.today, output.dailyFromContentGrowth) : 0;
+  return { accountRows: daily.length + derivedRows, contentRows: items.length, contentMetricRows: contentValues.length };
 }
 
 /**
@@ -233,8 +304,23 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
     },
 
     /**
+     * Stores rows a first sync read so far, with its checkpoint, in one transaction of their own (SyncInput.keep): a
+     * throttle or a crash later in the run keeps them, and the next run goes on from the checkpoint. Only the lease
+     * holder may; the run stays running.
+     */
+    async keepRows(connectionId: number, token: string, rows: KeptRows, checkpoint: SyncCheckpoint, run: { platform: PlatformName; today: string; now: Date; timedReads?: boolean }): Promise<void> {
+      await db.transaction(async (tx) => {
+        await holdLease(tx, connectionId, token);
+        await writeRows(tx, connectionId, rows, run);
+        await tx.update(syncStates).set({ checkpoint, updatedAt: run.now }).where(eq(syncStates.connectionId, connectionId));
+        await tx.execute(notifyConnectionOwner(connectionId, ['analytics-changed']));
+      });
+    },
+
+    /**
      * Stores a run's results in one transaction (all or nothing) and ends the run: content items, today's
-     * content counters, the daily account metrics, the connection's followers and the state row.
+     * content counters, the daily account metrics, the connection's followers and the state row. A run that missed
+     * parts (`output.missingParts`) is stored all the same, with the parts it missed for the next run to read again.
      */
     async storeRun(
       connectionId: number,
@@ -252,64 +338,9 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
     ): Promise<{ accountRows: number; contentRows: number; contentMetricRows: number }> {
       return db.transaction(async (tx) => {
         // Still ours? A run whose lease expired and was taken over must not write.
-        const [held] = await tx
-          .select({ token: syncStates.leaseToken })
-          .from(syncStates)
-          .where(eq(syncStates.connectionId, connectionId))
-          .for('update');
-        if (held?.token !== token) throw new SyncLeaseLost();
-
-        const items = [...new Map(output.content.map((item) => [item.platformContentId, item])).values()];
-        const idOf = new Map<string, number>();
-        for (const batch of chunks(items)) {
-          const insert = insertRows(
-            contentItems,
-            batch.map((item) => ({
-              connectionId,
-              platformContentId: item.platformContentId,
-              title: item.title,
-              description: item.description,
-              publishedAt: item.publishedAt,
-              url: item.url,
-            })),
-          );
-          if (!insert) continue;
-          const result = (await tx.execute(sql`${insert}
-            on conflict (connection_id, platform_content_id) do update
-            set title = excluded.title, description = excluded.description, published_at = excluded.published_at, url = excluded.url
-            returning id, platform_content_id`)) as unknown as { rows: { id: number; platform_content_id: string }[] };
-          for (const row of result.rows) idOf.set(row.platform_content_id, row.id);
-        }
-
-        const contentValues = items.flatMap((item) =>
-          Object.entries(item.metrics)
-            .filter((entry): entry is [string, number] => typeof entry[1] === 'number' && Number.isFinite(entry[1]))
-            .map(([metricType, value]) => ({ contentItemId: idOf.get(item.platformContentId)!, connectionId, metricType, asOf: run.today, value })),
-        );
-        for (const batch of chunks(contentValues)) {
-          const insert = insertRows(contentMetrics, batch);
-          if (insert) await tx.execute(sql`${insert} on conflict (content_item_id, metric_type, as_of) do update set value = excluded.value`);
-          if (run.timedReads && batch.length > 0) {
-            const reads = insertRows(contentMetricReads, batch.map(({ contentItemId, metricType, value }) => ({ contentItemId, metricType, readAt: run.now, value })));
-            if (reads) await tx.execute(sql`${reads} on conflict do nothing`);
-          }
-        }
-
-        const daily = [
-          ...new Map(
-            output.daily.filter((row) => Number.isFinite(row.value)).map((row) => [`${row.date}|${row.metricType}`, { connectionId, date: row.date, metricType: row.metricType, value: row.value }]),
-          ).values(),
-        ];
-        for (const batch of chunks(daily)) {
-          const insert = insertRows(accountMetrics, batch);
-          if (insert) await tx.execute(sql`${insert} on conflict (connection_id, date, metric_type) do update set value = excluded.value`);
-        }
-
-        // The platform's own tables (YouTube's videos, traffic, demographics, retention, reach) in the same transaction.
-        const extension = extensions[run.platform];
-        if (output.extra !== undefined && extension) await extension.store(tx, connectionId, output.extra, idOf, run.now);
-
-        const derivedRows = output.dailyFromContentGrowth?.length ? await storeDailyFromContentGrowth(tx, connectionId, run.today, output.dailyFromContentGrowth) : 0;
+        await holdLease(tx, connectionId, token);
+        const written = await writeRows(tx, connectionId, output, run, extensions);
+        const missingParts = output.missingParts?.length ? output.missingParts : null;
 
         await tx
           .update(platformConnections)
@@ -334,12 +365,15 @@ export function createSyncRepository(db: Database, extensions: SyncExtensions = 
             lastSuccessAt: run.now,
             nextRunAt: run.nextRunAt,
             cursor: run.cursor,
+            missingParts,
+            partialRuns: missingParts ? sql`${syncStates.partialRuns} + 1` : 0,
+            checkpoint: null,
             updatedAt: run.now,
           })
           .where(eq(syncStates.connectionId, connectionId));
         // Sent when the transaction commits: listeners read the new numbers, never half of them.
         await tx.execute(notifyConnectionOwner(connectionId, ['sync', 'analytics-changed']));
-        return { accountRows: daily.length + derivedRows, contentRows: items.length, contentMetricRows: contentValues.length };
+        return written;
       });
     },
 

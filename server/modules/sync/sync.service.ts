@@ -4,7 +4,7 @@
 // file decides what happened and counts the failed attempts.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { type ConnectionSyncStatus, SUBSCRIPTION_ENDED_SYNC_MESSAGE, type SyncTrigger } from '#contract/analytics.ts';
+import { type ConnectionSyncStatus, SUBSCRIPTION_ENDED_SYNC_MESSAGE, type SyncCompleteness, type SyncTrigger } from '#contract/analytics.ts';
 import { PLATFORM_CATALOGUE, type PlatformName, platformDisplayName } from '#contract/platforms.ts';
 import { toSyncStatus } from '#contract/sync-status.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -16,9 +16,11 @@ import { addDays, dayOf } from '../../lib/dates.ts';
 import { MALFORMED_RESPONSE } from '../../providers/http-client.ts';
 import { failureRuleOf, isCreatorAction } from '../../providers/failure-rule.ts';
 import { PlatformError } from '../../providers/platform-error.ts';
-import { type SyncOutput } from '../../providers/provider.ts';
+import type { MissingPart, SyncOutput } from '../../providers/provider.ts';
 import { providers } from '../../providers/registry.ts';
 import { isBudgetPauseMessage, type PlatformBudget } from './platform-budget.ts';
+import { missingPartInWords } from './missing-parts.ts';
+import { backoffStepMs } from './sync-backoff.ts';
 import { SyncLeaseLost, type SyncRepository } from './sync.repository.ts';
 
 const MINUTE = 60_000;
@@ -36,12 +38,25 @@ export const FIRST_SYNC_DAYS = 730;
 export const RESYNC_DAYS = 3;
 /** Content published within this many days is re-read on every sync where the platform bills per item. */
 export const RECENT_CONTENT_DAYS = 30;
+/**
+ * A run stored with parts missing is tried again sooner than the schedule: after this long, doubling with each
+ * partial run in a row, never later than the usual interval.
+ */
+export const PARTIAL_RETRY_MS = 15 * MINUTE;
+
+/** When a stored run's connection syncs next: the usual interval, or sooner while parts are missing (with backoff). */
+export function nextRunAfter(finished: Date, intervalMs: number, missingParts: number, partialRunsBefore: number): Date {
+  const wait = missingParts === 0 ? intervalMs : backoffStepMs(partialRunsBefore + 1, { baseMs: PARTIAL_RETRY_MS, capMs: intervalMs });
+  return new Date(finished.getTime() + wait);
+}
 
 export type RunOutcome =
   | {
       kind: 'done';
       stored: { accountRows: number; contentRows: number; contentMetricRows: number };
       usage: SyncOutput['usage'];
+      /** The parts the platform did not answer (the run is partial; they are read again on the next run). */
+      missingParts: MissingPart[];
       /** The connection's follower count before this run and as stored by it (the follower milestone alert). */
       followers: { before: number | null; after: number };
     }
@@ -158,6 +173,7 @@ export function createSyncService({ repository, platformsRepository, custody, cl
       const earliest = addDays(today, -FIRST_SYNC_DAYS);
       const resyncFrom = [addDays(today, -RESYNC_DAYS), ...(lastSuccess ? [addDays(dayOf(lastSuccess), -RESYNC_DAYS)] : [])].sort()[0]!;
       const since = firstSync || resyncFrom < earliest ? earliest : resyncFrom;
+      const timedReads = providers[row.platform as PlatformName].readAgesHours !== undefined;
       let output: SyncOutput;
       if (row.manual) {
         // A public profile tracked without OAuth: the follower count is all there is to read.
@@ -183,25 +199,32 @@ export function createSyncService({ repository, platformsRepository, custody, cl
             contentSince: new Date(now.getTime() - RECENT_CONTENT_DAYS * 24 * 60 * MINUTE),
             knownContentIds,
             extraState,
+            retryParts: state?.missingParts ?? [],
+            // A first sync keeps what it read as it goes, so a throttle or a crash does not send it back to zero.
+            checkpoint: firstSync ? (state?.checkpoint ?? null) : null,
+            ...(firstSync
+              ? { keep: (rows, checkpoint) => repository.keepRows(connectionId, token, rows, checkpoint, { platform: row.platform as PlatformName, today, now: clock.now(), timedReads }) }
+              : {}),
           });
         });
       }
       // Billed whether or not the run's results are stored.
       await budget.record(row.platform, output.usage, clock.now());
       const finished = clock.now();
+      const missingParts = output.missingParts ?? [];
       const stored = await repository.storeRun(connectionId, token, output, {
         platform: row.platform as PlatformName,
         today,
         now: finished,
-        nextRunAt: new Date(finished.getTime() + intervalMs),
+        nextRunAt: nextRunAfter(finished, intervalMs, missingParts.length, state?.partialRuns ?? 0),
         cursor: { lastUsage: output.usage },
-        timedReads: providers[row.platform as PlatformName].readAgesHours !== undefined,
+        timedReads,
       });
-      logger.info({ connectionId, platform: row.platform, ...stored, calls: output.usage.calls, quotaUnits: output.usage.quotaUnits }, 'sync stored');
+      logger.info({ connectionId, platform: row.platform, ...stored, calls: output.usage.calls, quotaUnits: output.usage.quotaUnits, missingParts: missingParts.map((entry) => entry.part) }, 'sync stored');
       const followersAfter = output.followers !== undefined ? Math.min(Math.round(output.followers), 2_147_483_647) : row.followers;
       // A first sync has no count before it: the stored one is whatever the connection began with (0 where the
       // profile gave none), and a history that begins is not a milestone passed.
-      return { kind: 'done', stored, usage: output.usage, followers: { before: firstSync ? null : row.followers, after: followersAfter } };
+      return { kind: 'done', stored, usage: output.usage, missingParts, followers: { before: firstSync ? null : row.followers, after: followersAfter } };
     } catch (error) {
       if (error instanceof SyncLeaseLost) return { kind: 'skipped', reason: 'another worker took this run over' };
       if (error instanceof PlatformError) custody.logPlatformFailure(error, { connectionId, step: 'sync' });
@@ -270,10 +293,13 @@ export function createSyncRequests({ repository, platformsRepository, requestNow
             nextRunAt: null,
             lastFailedAt: state?.lastFailedAt?.toISOString() ?? null,
             attempts: state?.attempts ?? 0,
+            state: 'paused',
+            missingParts: (state?.missingParts ?? []).map(missingPartInWords),
             action: null,
           };
         }
         const pause = connection.isActive ? (pauses.get(connection.platform) ?? null) : null;
+        const missingParts = state?.missingParts ?? [];
         const status = toSyncStatus(state?.status);
         const scheduled = state?.nextRunAt ?? (connection.lastSyncedAt ? new Date(connection.lastSyncedAt.getTime() + intervalMs) : null);
         // A failed sync has stopped until the user acts: no next run.
@@ -291,6 +317,8 @@ export function createSyncRequests({ repository, platformsRepository, requestNow
           nextRunAt: runs ? (pause ? pause.until.toISOString() : (scheduled?.toISOString() ?? null)) : null,
           lastFailedAt: state?.lastFailedAt?.toISOString() ?? null,
           attempts: state?.attempts ?? 0,
+          state: completeness({ status, attempts: state?.attempts ?? 0, needsReconnect: connection.needsReconnect, paused: pause !== null, missingParts: missingParts.length }),
+          missingParts: missingParts.map(missingPartInWords),
           action: status === 'failed' && connection.isActive && isCreatorAction(state?.message) ? { kind: 'needs_creator', message: state.message } : null,
         };
       });
@@ -299,3 +327,13 @@ export function createSyncRequests({ repository, platformsRepository, requestNow
 }
 
 export type SyncRequests = ReturnType<typeof createSyncRequests>;
+
+/**
+ * How complete a connection's data is: failed while its last attempt failed or it stopped (a failure outranks an
+ * older partial run), paused while the platform's budget is spent, partial while the last stored run missed parts.
+ */
+function completeness(of: { status: string; attempts: number; needsReconnect: boolean; paused: boolean; missingParts: number }): SyncCompleteness {
+  if (of.status === 'failed' || of.attempts > 0 || of.needsReconnect) return 'failed';
+  if (of.paused) return 'paused';
+  return of.missingParts > 0 ? 'partial' : 'ok';
+}

@@ -13,6 +13,8 @@ const status = (connectionId: number, state: ConnectionSyncStatus['status'], mes
   nextRunAt: null,
   lastFailedAt: null,
   attempts: 0,
+  state: state === 'paused' ? 'paused' : state === 'failed' ? 'failed' : 'ok',
+  missingParts: [],
   action: null,
 });
 
@@ -88,6 +90,8 @@ const youtubeStatus = (overrides: Partial<ConnectionSyncStatus>): ConnectionSync
   nextRunAt: null,
   lastFailedAt: null,
   attempts: 0,
+  state: 'ok',
+  missingParts: [],
   action: null,
   ...overrides,
 });

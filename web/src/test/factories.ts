@@ -72,6 +72,8 @@ export function connectionSyncStatus(overrides: Partial<ConnectionSyncStatus> = 
     nextRunAt: null,
     lastFailedAt: null,
     attempts: 0,
+    state: 'ok',
+    missingParts: [],
     action: null,
     ...overrides,
   };

@@ -51,7 +51,7 @@ function mockServer(handlers: Record<string, Reply | (() => Reply | Promise<Repl
 
 function syncStatus(connectionId: number, status: ConnectionSyncStatus['status'], message: string | null = null): ConnectionSyncStatus {
   const platformName = connections.find((item) => item.id === connectionId)?.platformName ?? 'YouTube';
-  return { connectionId, platformName, status, pausedReason: status === 'paused' ? 'subscription_ended' : null, message, pause: null, lastSyncedAt: null, nextRunAt: null, lastFailedAt: null, attempts: 0, action: null };
+  return { connectionId, platformName, status, pausedReason: status === 'paused' ? 'subscription_ended' : null, message, pause: null, lastSyncedAt: null, nextRunAt: null, lastFailedAt: null, attempts: 0, state: status === 'paused' ? 'paused' : status === 'failed' ? 'failed' : 'ok', missingParts: [], action: null };
 }
 
 function renderDashboard() {

@@ -353,6 +353,20 @@ describe('PlatformsPage', () => {
     expect(screen.getByRole('button', { name: 'Sync X @theo' })).toHaveProperty('disabled', false);
   });
 
+  it('says of a partial sync what is missing and when it is read again', async () => {
+    const nextRunAt = new Date(Date.now() + 15 * 60_000).toISOString();
+    mockServer({
+      ...base,
+      'GET /api/platformconnections': { status: 200, body: [connection({ syncStatus: 'idle' })] },
+      'GET /api/sync/status': {
+        status: 200,
+        body: [connectionSyncStatus({ status: 'idle', state: 'partial', missingParts: ['the posts list: The platform could not answer (HTTP 503)'], nextRunAt, lastSyncedAt: new Date().toISOString() })],
+      },
+    });
+    renderPage();
+    expect(await screen.findByText(`Partial: the posts list is missing, retrying at ${formatTimeOfDay(nextRunAt, new Date())}. The platform could not answer (HTTP 503).`)).toBeTruthy();
+  });
+
   it('says in words what a sync stopped for the creator needs, and Retry runs the sync again', async () => {
     const action = 'Instagram needs a Business or Creator account for insights: switch it in the Instagram app (Settings › Account type and tools), then press Retry.';
     vi.useFakeTimers({ shouldAdvanceTime: true });

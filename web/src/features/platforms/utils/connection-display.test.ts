@@ -53,11 +53,22 @@ describe('syncTroubleText', () => {
     nextRunAt: null,
     lastFailedAt: null,
     attempts: 0,
+    state: 'ok',
+    missingParts: [],
     action: null,
     ...overrides,
   });
   const text = (overrides: Partial<ConnectionSyncStatus>, connection: Pick<PlatformConnection, 'syncStatus' | 'needsReconnect'> = healthy) =>
     syncTroubleText(status(overrides), connection, now, 'UTC');
+
+  it('a partial sync names what is missing, when it is read again, and why', () => {
+    const missing = ['the posts list: The platform could not answer (HTTP 503)'];
+    expect(text({ state: 'partial', missingParts: missing, nextRunAt: '2026-11-02T14:45:00Z' })).toBe('Partial: the posts list is missing, retrying at 14:45. The platform could not answer (HTTP 503).');
+    expect(text({ state: 'partial', missingParts: [...missing, 'the profile and follower count: The platform could not answer (HTTP 500)'], nextRunAt: '2026-11-02T14:45:00Z' })).toBe(
+      'Partial: the posts list and 1 more part are missing, retrying at 14:45. The platform could not answer (HTTP 503).',
+    );
+    expect(text({ state: 'ok', missingParts: [] })).toBeNull();
+  });
 
   it('says nothing while all is well, or while a platform only asked us to wait', () => {
     expect(text({})).toBeNull();

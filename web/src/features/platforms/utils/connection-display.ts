@@ -83,11 +83,27 @@ export function syncTroubleText(
   }
   // The platform's refreshes pause for everyone (the operator's budget): the reason in words, nothing to press.
   if (status.pause) return status.pause.message;
-  if (status.attempts === 0 || !status.lastFailedAt) return null;
+  if (status.attempts === 0 || !status.lastFailedAt) return partialText(status, now, timeZone);
   const failed = `Last failed ${formatTimeOfDay(status.lastFailedAt, now, timeZone)}${why ? `: ${why}` : '.'}`;
   if (status.status === 'running') return `${failed} Trying again now.`;
   if (status.status === 'queued' && status.nextRunAt) return `${failed} Next try at ${formatTimeOfDay(status.nextRunAt, now, timeZone)}.`;
   return failed;
+}
+
+/**
+ * A sync stored without some of its parts: 'Partial: the posts list is missing, retrying at 14:05. The platform could
+ * not answer (HTTP 503).' (each missing part reads '<what>: <why>'; the first is named, the others counted). Null
+ * when nothing is missing.
+ */
+export function partialText(status: Pick<ConnectionSyncStatus, 'state' | 'missingParts' | 'nextRunAt'>, now: Date = new Date(), timeZone?: string): string | null {
+  const [first, ...others] = status.missingParts;
+  if (status.state !== 'partial' || first === undefined) return null;
+  const split = first.indexOf(': ');
+  const what = split < 0 ? first : first.slice(0, split);
+  const why = split < 0 ? '' : sentence(first.slice(split + 2));
+  const missing = others.length === 0 ? `${what} is missing` : `${what} and ${others.length} more ${others.length === 1 ? 'part are' : 'parts are'} missing`;
+  const retry = status.nextRunAt ? `, retrying at ${formatTimeOfDay(status.nextRunAt, now, timeZone)}` : '';
+  return `Partial: ${missing}${retry}.${why ? ` ${why}` : ''}`;
 }
 
 /**
