@@ -51,24 +51,14 @@ CREATE FUNCTION "metric_spans_refresh"("span_source" text, "connection_ids" inte
 		WHERE f.first_day IS NOT NULL
 		ON CONFLICT (connection_id, source, metric_type) DO UPDATE SET first_day = excluded.first_day, last_day = excluded.last_day;
 $$;--> statement-breakpoint
-CREATE FUNCTION "metric_spans_after_account_change"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- TG_ARGV[0]: the source the table's rows are ('account' or 'content'); both tables name the pair alike.
+CREATE FUNCTION "metric_spans_after_change"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
 	IF TG_OP = 'UPDATE' THEN
-		PERFORM metric_spans_refresh('account', array_agg(k.connection_id), array_agg(k.metric_type))
+		PERFORM metric_spans_refresh(TG_ARGV[0], array_agg(k.connection_id), array_agg(k.metric_type))
 			FROM (SELECT connection_id, metric_type FROM old_rows UNION SELECT connection_id, metric_type FROM new_rows) k;
 	ELSE
-		PERFORM metric_spans_refresh('account', array_agg(k.connection_id), array_agg(k.metric_type))
-			FROM (SELECT DISTINCT connection_id, metric_type FROM old_rows) k;
-	END IF;
-	RETURN NULL;
-END $$;--> statement-breakpoint
-CREATE FUNCTION "metric_spans_after_content_change"() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-	IF TG_OP = 'UPDATE' THEN
-		PERFORM metric_spans_refresh('content', array_agg(k.connection_id), array_agg(k.metric_type))
-			FROM (SELECT connection_id, metric_type FROM old_rows UNION SELECT connection_id, metric_type FROM new_rows) k;
-	ELSE
-		PERFORM metric_spans_refresh('content', array_agg(k.connection_id), array_agg(k.metric_type))
+		PERFORM metric_spans_refresh(TG_ARGV[0], array_agg(k.connection_id), array_agg(k.metric_type))
 			FROM (SELECT DISTINCT connection_id, metric_type FROM old_rows) k;
 	END IF;
 	RETURN NULL;
@@ -79,12 +69,12 @@ BEGIN
 	RETURN NULL;
 END $$;--> statement-breakpoint
 CREATE TRIGGER "metric_spans_account_insert" AFTER INSERT ON "account_metrics" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION metric_spans_after_account_insert();--> statement-breakpoint
-CREATE TRIGGER "metric_spans_account_update" AFTER UPDATE ON "account_metrics" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION metric_spans_after_account_change();--> statement-breakpoint
-CREATE TRIGGER "metric_spans_account_delete" AFTER DELETE ON "account_metrics" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION metric_spans_after_account_change();--> statement-breakpoint
+CREATE TRIGGER "metric_spans_account_update" AFTER UPDATE ON "account_metrics" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION metric_spans_after_change('account');--> statement-breakpoint
+CREATE TRIGGER "metric_spans_account_delete" AFTER DELETE ON "account_metrics" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION metric_spans_after_change('account');--> statement-breakpoint
 CREATE TRIGGER "metric_spans_account_truncate" AFTER TRUNCATE ON "account_metrics" FOR EACH STATEMENT EXECUTE FUNCTION metric_spans_after_truncate('account');--> statement-breakpoint
 CREATE TRIGGER "metric_spans_content_insert" AFTER INSERT ON "content_metrics" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION metric_spans_after_content_insert();--> statement-breakpoint
-CREATE TRIGGER "metric_spans_content_update" AFTER UPDATE ON "content_metrics" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION metric_spans_after_content_change();--> statement-breakpoint
-CREATE TRIGGER "metric_spans_content_delete" AFTER DELETE ON "content_metrics" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION metric_spans_after_content_change();--> statement-breakpoint
+CREATE TRIGGER "metric_spans_content_update" AFTER UPDATE ON "content_metrics" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION metric_spans_after_change('content');--> statement-breakpoint
+CREATE TRIGGER "metric_spans_content_delete" AFTER DELETE ON "content_metrics" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION metric_spans_after_change('content');--> statement-breakpoint
 CREATE TRIGGER "metric_spans_content_truncate" AFTER TRUNCATE ON "content_metrics" FOR EACH STATEMENT EXECUTE FUNCTION metric_spans_after_truncate('content');--> statement-breakpoint
 INSERT INTO metric_spans (connection_id, source, metric_type, first_day, last_day)
 	SELECT connection_id, 'account', metric_type, min(date), max(date) FROM account_metrics GROUP BY connection_id, metric_type;--> statement-breakpoint
