@@ -123,9 +123,11 @@ describe('failures', () => {
     expect(await syncStatusOf(server, account.token, connectionId)).toMatchObject({ status: 'idle', message: null });
   });
 
-  it('a 5xx is retried with backoff, then succeeds', async () => {
+  it('a 5xx on every part (the platform down) is retried with backoff, then succeeds', async () => {
     const sandbox = platformSandboxOf(server);
     const { account, connectionId } = await connectNew('tiktok', 1);
+    // Both of TikTok's parts refused: one refused part alone is a partial sync (sync-parts.test.ts).
+    sandbox.failNext('tiktok', 'profile', 'server_error');
     sandbox.failNext('tiktok', 'metrics', 'server_error');
     const wallBefore = Date.now();
     const { trigger, status } = await syncNow(server, account.token, connectionId);
