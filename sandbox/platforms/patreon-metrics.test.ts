@@ -182,6 +182,10 @@ describe('Patreon campaign members', () => {
     const without = await get(api(`campaigns/${id}/members?fields%5Bpledge-event%5D=currency_code&page%5Bcount%5D=20`), bearer(token));
     expect(without.status).toBe(200);
     expect(JSON.stringify({ data: without.body.data, included: without.body.included })).not.toMatch(/currency_code|pledge_history/);
+    // `mixed`: patrons pay in their own currency ("in the currency in which the patron paid"): one page names several.
+    sandbox.settings.patreonPledgeHistory = 'mixed';
+    const mixed = await get(api(`campaigns/${id}/members?include=pledge_history&fields%5Bpledge-event%5D=currency_code&page%5Bcount%5D=100`), bearer(token));
+    expect(new Set(mixed.body.included.filter((item: any) => item.type === 'pledge-event').map((event: any) => event.attributes.currency_code)).size).toBeGreaterThan(1);
     sandbox.settings.patreonPledgeHistory = 'empty';
     const empty = await get(api(`campaigns/${id}/members?include=pledge_history&fields%5Bpledge-event%5D=currency_code&page%5Bcount%5D=20`), bearer(token));
     expect(empty.body.included).toEqual([]);

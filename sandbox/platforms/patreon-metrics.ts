@@ -214,7 +214,11 @@ export function createPatreonMetrics(context: PlatformContext, deps: PatreonMetr
       if (includes.includes('pledge_history')) {
         // `settings.patreonPledgeHistory: 'empty'`: a campaign whose members carry no pledge events, so nothing names
         // its currency and the product must ask the creator.
-        const events = context.settings.patreonPledgeHistory === 'empty' ? [] : pledgeHistory(member, nowMs, perCharge, populations[index]!.currency);
+        // `mixed`: every third member pays in pounds, the rest in the campaign's currency (the amounts are not
+        // converted: only the currency a patron paid in is modelled).
+        const campaignCurrency = populations[index]!.currency;
+        const paidIn = context.settings.patreonPledgeHistory === 'mixed' && Number(member.userId) % 3 === 0 ? (campaignCurrency === 'GBP' ? 'USD' : 'GBP') : campaignCurrency;
+        const events = context.settings.patreonPledgeHistory === 'empty' ? [] : pledgeHistory(member, nowMs, perCharge, paidIn);
         relationships.pledge_history = { data: events.map((event) => ({ id: event.id, type: PLEDGE_EVENT_TYPE })) };
         for (const event of events) included.set(`${PLEDGE_EVENT_TYPE}:${event.id}`, { attributes: pick(fields[PLEDGE_EVENT_TYPE], event.attributes), id: event.id, type: PLEDGE_EVENT_TYPE });
       }

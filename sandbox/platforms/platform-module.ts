@@ -44,10 +44,12 @@ export interface SandboxSettings {
   /** Patreon campaigns' billing: by the month, or per paid post (`is_monthly: false`, `pay_per_name: "creation"`; row 28, rule 29). */
   patreonBilling: 'monthly' | 'per_creation';
   /**
-   * What `include=pledge_history` holds: each member's pledge events (`recorded`, the default), or none (`empty`: a
-   * campaign whose members never pledged, so no `currency_code` names its currency).
+   * What `include=pledge_history` holds: each member's pledge events in the campaign's currency (`recorded`, the
+   * default); `mixed`, some patrons' events in the currency they pay in (the docs: `amount_cents` is "in the currency
+   * in which the patron paid", so one campaign's events may name several); or none (`empty`: a campaign whose members
+   * never pledged, so no `currency_code` names its currency).
    */
-  patreonPledgeHistory: 'recorded' | 'empty';
+  patreonPledgeHistory: 'recorded' | 'mixed' | 'empty';
 }
 
 /**

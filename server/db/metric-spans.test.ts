@@ -21,8 +21,9 @@ afterAll(async () => {
   await database?.drop();
 });
 
+let connections = 0;
 async function connection(platform: string) {
-  const [row] = await db.insert(platformConnections).values({ userId, platform, platformUserId: `${platform}-${Math.random()}`, followers: 0, connectedAt: new Date(), updatedAt: new Date() }).returning();
+  const [row] = await db.insert(platformConnections).values({ userId, platform, platformUserId: `${platform}-${(connections += 1)}`, followers: 0, connectedAt: new Date(), updatedAt: new Date() }).returning();
   return row!.id;
 }
 

@@ -90,6 +90,16 @@ describe('the campaign currency, from the pledge events (Patreon/platform-docume
     }
   });
 
+  it('a campaign whose patrons pay in several currencies names none: the creator is asked, never a guess', async () => {
+    const { settings } = platformSandboxOf(server);
+    settings.patreonPledgeHistory = 'mixed';
+    try {
+      expect((await runAdapter(0, createPacer(), { currency: null })).extra!.campaignCurrency).toBeNull();
+    } finally {
+      settings.patreonPledgeHistory = 'recorded';
+    }
+  });
+
   it('one known ISO 4217 code, or nothing: patrons paying in several currencies name no campaign currency', () => {
     expect(campaignCurrencyOf(['EUR', 'eur', ' EUR '])).toBe('EUR');
     expect(campaignCurrencyOf(['EUR', 'USD'])).toBeNull();
