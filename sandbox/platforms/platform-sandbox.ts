@@ -163,6 +163,11 @@ export async function startPlatformSandbox(options: PlatformSandboxOptions = {})
     response.writeHead(503).end();
   };
   const server = createServer((request, response) => void handleRequest(request, response));
+  // The client closes an idle keep-alive socket first (undici: 4 s), never the sandbox: with Node's 5 s default the
+  // two timers were a second apart, and a test sharing this event loop with a large synchronous answer (a members
+  // page with pledge histories) stalled it past that second, so the sandbox closed a socket fetch was just reusing
+  // (ECONNRESET at the next request of a CI run).
+  server.keepAliveTimeout = 65_000;
   const listen = (port: number) =>
     new Promise<void>((resolve, reject) => {
       server.once('error', reject);
